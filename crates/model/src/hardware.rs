@@ -1,0 +1,154 @@
+//! Hardware as the performance model sees it: disks, controllers, the links and buses between
+//! them and memory, CPUs and network interfaces. Every figure that comes from a datasheet or a
+//! measurement carries its source in `sources` (figure name -> citation).
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Where each figure of a catalog entry comes from: field name -> citation.
+pub type Sources = BTreeMap<String, String>;
+
+/// How a disk stores data.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Medium {
+    Hdd,
+    Ssd,
+    Nvme,
+}
+
+/// The host interface of a disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Interface {
+    Sata,
+    Sas,
+    Nvme,
+}
+
+/// One disk model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiskModel {
+    pub id: String,
+    pub vendor: String,
+    pub model: String,
+    pub medium: Medium,
+    pub interface: Interface,
+    /// Interface line rate in Gb/s (SATA 1.5/3/6, SAS 3/6/12); for NVMe, the PCIe link is a `Link`.
+    pub interface_gbps: f64,
+    pub capacity_bytes: u64,
+    pub logical_sector: u32,
+    pub physical_sector: u32,
+    /// Spindle speed; absent for solid state.
+    pub rpm: Option<u32>,
+    /// Sustained sequential transfer at the outer and inner edge, MB/s (10^6 B/s).
+    pub seq_outer_mb_s: f64,
+    pub seq_inner_mb_s: f64,
+    /// Average seek for reads and writes, and track-to-track, in ms (HDD).
+    pub avg_seek_read_ms: Option<f64>,
+    pub avg_seek_write_ms: Option<f64>,
+    pub track_to_track_ms: Option<f64>,
+    /// Random 4 KiB IOPS at full queue depth (solid state).
+    pub random_read_iops: Option<f64>,
+    pub random_write_iops: Option<f64>,
+    /// Commands the drive queues (NCQ 32, SAS TCQ, NVMe queues); 1 without command queueing.
+    pub queue_depth: u32,
+    /// Unrecoverable read errors per bit read (1e-14 consumer, 1e-15 enterprise).
+    pub uer_per_bit: Option<f64>,
+    /// Annualised failure rate in percent, or the datasheet MTBF in hours.
+    pub afr_pct: Option<f64>,
+    pub mtbf_hours: Option<f64>,
+    /// Street price in US dollars, with its date in `sources`.
+    pub price_usd: Option<f64>,
+    pub sources: Sources,
+}
+
+/// A bus or link: what sits between a controller (or an NVMe disk) and memory.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum LinkKind {
+    /// Parallel PCI, shared by every device on the segment.
+    Pci { bits: u32, mhz: f64 },
+    /// PCI-X, shared per segment.
+    PciX { bits: u32, mhz: f64 },
+    /// PCI Express: generation, lanes, and the Max_Payload_Size in bytes.
+    Pcie {
+        gen: u32,
+        lanes: u32,
+        max_payload: u32,
+    },
+    /// A chipset uplink or other link given by its usable rate each way (MB/s), e.g. Intel DMI.
+    Uplink { mb_s: f64 },
+}
+
+/// One link in the machine, with the link it hangs from (none: it reaches memory directly).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Link {
+    pub id: String,
+    #[serde(flatten)]
+    pub kind: LinkKind,
+    pub parent: Option<String>,
+    pub source: Option<String>,
+}
+
+/// A storage controller model (HBA, onboard AHCI, RAID card in IT mode).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ControllerModel {
+    pub id: String,
+    pub name: String,
+    pub ports: u32,
+    /// Protocol and line rate of its ports.
+    pub interface: Interface,
+    pub port_gbps: f64,
+    /// Measured or datasheet ceiling of one port, MB/s, when below the line rate.
+    pub port_limit_mb_s: Option<f64>,
+    /// Ceiling of the whole chip, MB/s, when below its host link.
+    pub chip_limit_mb_s: Option<f64>,
+    /// Whether its driver queues commands to the disks (NCQ/TCQ).
+    pub command_queueing: bool,
+    /// The host interface the card itself has (a PCI-X card may sit in a PCI slot: the slot
+    /// is the system's `Link`).
+    pub host_interface: String,
+    pub sources: Sources,
+}
+
+/// SIMD level of a CPU for the ZFS data path kernels (fletcher4, raidz parity).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Simd {
+    Scalar,
+    Sse2,
+    Avx2,
+    Avx512,
+}
+
+/// A CPU model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CpuModel {
+    pub id: String,
+    pub name: String,
+    pub cores: u32,
+    pub threads: u32,
+    pub ghz: f64,
+    pub simd: Simd,
+    pub sha_ni: bool,
+    /// Year of introduction: picks the era of memory and core speed where a figure is missing.
+    pub year: u32,
+    /// Peak memory bandwidth of the platform, MB/s.
+    pub memory_mb_s: Option<f64>,
+    pub sources: Sources,
+}
+
+/// A network interface as usable payload rate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Nic {
+    pub name: String,
+    /// Line rate in Gb/s of one port.
+    pub gbps: f64,
+    pub ports: u32,
+}

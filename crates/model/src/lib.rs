@@ -1,0 +1,13 @@
+//! The pure domain model of zpoolsim: units, pool layouts, hardware, workloads and the
+//! embedded hardware catalog. No I/O beyond parsing text handed in; nothing here computes
+//! space or speed.
+
+pub mod layout;
+pub mod pool;
+pub mod units;
+
+pub use layout::{Layout, LayoutError, VdevGroup, VdevType};
+pub use pool::{Dataset, Leaf, Pool, TopLevel, VdevClass};
+pub mod hardware;
+pub mod system;
+pub use system::System;

@@ -1,0 +1,86 @@
+//! A pool as `zpool create` would build it: top-level vdev groups per allocation class, the
+//! leaves they are made of, ashift, spares, and the datasets on it.
+
+use crate::layout::Layout;
+
+/// The allocation class a top-level vdev serves (include/sys/spa.h, metaslab classes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum VdevClass {
+    Normal,
+    Special,
+    Dedup,
+    /// Separate intent log (SLOG): not part of `zpool list` SIZE.
+    Log,
+}
+
+/// What a leaf vdev is made of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Leaf {
+    /// Capacity of the device or file in bytes.
+    pub capacity_bytes: u64,
+    /// Logical sector size (512 or 4096); the GPT zpool writes on a whole disk depends on it.
+    pub logical_sector: u32,
+    /// A whole disk handed to `zpool create` on Linux (partitioned by zpool) rather than a file.
+    pub whole_disk: bool,
+}
+
+/// A group of identical top-level vdevs in one class, made of identical leaves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopLevel {
+    pub class: VdevClass,
+    pub layout: Layout,
+    pub leaf: Leaf,
+}
+
+/// One dataset's properties that change how much space and I/O its data costs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dataset {
+    pub name: String,
+    pub recordsize: u64,
+    /// Expected compression ratio (1.0 = incompressible), as `zfs get compressratio` reports.
+    pub compression_ratio: f64,
+}
+
+/// The default recordsize of a filesystem dataset (module/zfs/zfs_prop.c: 128K).
+pub const DEFAULT_RECORDSIZE: u64 = 128 * 1024;
+
+/// A whole pool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pool {
+    pub name: String,
+    /// log2 of the smallest allocation on every vdev (9 = 512 B, 12 = 4 KiB).
+    pub ashift: u8,
+    pub vdevs: Vec<TopLevel>,
+    /// Hot spares (leaves not in any vdev), and the leaf they are.
+    pub spares: u32,
+    /// L2ARC cache devices: they add no space.
+    pub cache_devices: u32,
+    pub datasets: Vec<Dataset>,
+}
+
+impl Pool {
+    /// A pool of one normal-class layout on identical leaves, with the root dataset only.
+    pub fn simple(layout: Layout, leaf: Leaf, ashift: u8) -> Pool {
+        Pool {
+            name: "tank".to_string(),
+            ashift,
+            vdevs: vec![TopLevel {
+                class: VdevClass::Normal,
+                layout,
+                leaf,
+            }],
+            spares: 0,
+            cache_devices: 0,
+            datasets: vec![Dataset {
+                name: "tank".to_string(),
+                recordsize: DEFAULT_RECORDSIZE,
+                compression_ratio: 1.0,
+            }],
+        }
+    }
+
+    /// The normal-class layout groups (what holds the data).
+    pub fn normal(&self) -> impl Iterator<Item = &TopLevel> {
+        self.vdevs.iter().filter(|t| t.class == VdevClass::Normal)
+    }
+}

@@ -1,0 +1,71 @@
+//! A whole machine with its pool, resolved against the catalog: what the engines take.
+//! The TOML file format that produces it is parsed in `system_file`.
+
+use crate::hardware::{ControllerModel, CpuModel, DiskModel, Link, Nic};
+use crate::pool::Pool;
+use serde::{Deserialize, Serialize};
+
+/// The ZFS implementation and era running the pool: behaviours differ (zfs-facts.md §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ZfsRelease {
+    /// OpenZFS 2.x (Linux, FreeBSD 13+): the default.
+    Openzfs2,
+    /// Solaris / OpenSolaris of 2006-2008 (snv_5x-snv_8x): seeds 000 and 004.
+    Solaris2008,
+    /// FreeBSD 8/9 with pool version 28: seed 002.
+    PoolV28,
+    /// zfs-fuse 0.7, pool version 23.
+    ZfsFuse,
+}
+
+/// The host: CPU, memory, the ZFS that runs and the network it serves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Host {
+    pub cpu: CpuModel,
+    /// Number of CPU sockets.
+    pub sockets: u32,
+    pub ram_bytes: u64,
+    pub zfs: ZfsRelease,
+    pub nics: Vec<Nic>,
+}
+
+/// A controller in a slot: its model and the link (slot, bus) it sits on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Controller {
+    pub id: String,
+    pub model: ControllerModel,
+    pub link: String,
+}
+
+/// One physical disk in the machine.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Disk {
+    /// A name for reports, like the OS device name (`c0t0d0`, `sda`).
+    pub name: String,
+    /// Catalog figures, with any per-unit override the system file measured already applied.
+    pub model: DiskModel,
+    /// The controller it is cabled to, or for NVMe the link it sits on.
+    pub attach: Attach,
+}
+
+/// What a disk is plugged into.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Attach {
+    Controller(String),
+    Link(String),
+}
+
+/// A machine and its pool. Disks fill the pool's vdevs in order: normal class groups first,
+/// then special, dedup and log, then hot spares, then cache devices.
+#[derive(Debug, Clone, PartialEq)]
+pub struct System {
+    pub name: String,
+    /// Where the description comes from (a seed post, a build log).
+    pub source: Option<String>,
+    pub host: Host,
+    pub links: Vec<Link>,
+    pub controllers: Vec<Controller>,
+    pub disks: Vec<Disk>,
+    pub pool: Pool,
+}

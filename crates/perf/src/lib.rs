@@ -1,0 +1,1 @@
+//! The performance model: throughput, IOPS and the bottleneck of a pool on its hardware.

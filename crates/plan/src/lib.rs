@@ -1,0 +1,1 @@
+//! The planner: enumerate layouts, rank them, recommend one.

@@ -1,0 +1,1 @@
+//! Reliability: MTTDL closed forms, Monte Carlo, resilver time.
