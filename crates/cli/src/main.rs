@@ -1,1 +1,50 @@
-fn main() {}
+//! `zpoolsim`: how much space, how fast and how safe a ZFS pool will be on its hardware.
+//! Each subcommand lives in its own module; this file only dispatches and turns errors into
+//! one line on stderr and exit code 2.
+
+mod capacity;
+mod catalog;
+mod error;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// ZFS pool space, speed and safety, from a description of the hardware and the pool.
+///
+/// Layouts are written as zpool create builds them: stripe-N, mirror-N, raidz1-N, raidz2-N,
+/// raidz3-N, draid<p>:<d>d:<c>c:<s>s; a count prefix 'Kx' repeats a group ('3x raidz1-5') and
+/// '+' joins groups ('2x raidz2-6 + mirror-2').
+#[derive(Parser)]
+#[command(name = "zpoolsim", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Capacity(capacity::Args),
+    Catalog(catalog::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match &cli.command {
+        Command::Capacity(args) => capacity::run(args),
+        Command::Catalog(args) => catalog::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("zpoolsim: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
