@@ -24,6 +24,8 @@ pub enum Interface {
     Sata,
     Sas,
     Nvme,
+    /// Parallel SCSI (Ultra160/Ultra320), a bus shared by the disks on it: seed 004's disk.
+    Scsi,
 }
 
 /// One disk model.
@@ -61,7 +63,19 @@ pub struct DiskModel {
     pub mtbf_hours: Option<f64>,
     /// Street price in US dollars, with its date in `sources`.
     pub price_usd: Option<f64>,
+    /// Measured sequential read rates at points across the disk (zoned recording), by offset;
+    /// empty when only the outer and inner figures are known.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zones: Vec<ZoneRate>,
     pub sources: Sources,
+}
+
+/// A sequential rate measured at one offset of a disk.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ZoneRate {
+    pub offset_bytes: u64,
+    pub mb_s: f64,
 }
 
 /// A bus or link: what sits between a controller (or an NVMe disk) and memory.
