@@ -47,6 +47,8 @@ pub struct DiskModel {
     /// Sustained sequential transfer at the outer and inner edge, MB/s (10^6 B/s).
     pub seq_outer_mb_s: f64,
     pub seq_inner_mb_s: f64,
+    /// Sustained sequential write, MB/s, where the maker gives it apart from reads (solid state).
+    pub seq_write_mb_s: Option<f64>,
     /// Average seek for reads and writes, and track-to-track, in ms (HDD).
     pub avg_seek_read_ms: Option<f64>,
     pub avg_seek_write_ms: Option<f64>,
