@@ -2,8 +2,12 @@
 //! and the engines: nothing here prints, reads files or exits.
 
 pub mod enumerate;
+pub mod evaluation;
 pub mod needs;
 pub mod pareto;
+pub mod recommend;
 
 pub use enumerate::{candidates, Candidate};
+pub use evaluation::{Evaluation, WorkloadFigures};
 pub use needs::{parse_needs, Metric, Need, NeedError};
+pub use recommend::{NearMiss, Recommendation};

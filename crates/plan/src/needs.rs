@@ -58,15 +58,19 @@ impl Metric {
     }
 }
 
-/// A probability as a percentage with enough digits to tell small ones apart.
+/// A probability as a percentage with two significant digits, in scientific notation below
+/// 0.001%, so that the small ones of safe layouts stay apart.
 pub fn format_probability(p: f64) -> String {
     let pct = p * 100.0;
-    if pct == 0.0 {
-        "0%".to_string()
-    } else if pct >= 1.0 {
+    if pct >= 1.0 {
         format!("{pct:.1}%")
+    } else if pct >= 0.001 {
+        let decimals = (1.0 - pct.log10().floor()) as usize;
+        format!("{pct:.decimals$}%")
+    } else if pct > 0.0 {
+        format!("{pct:.1e}%")
     } else {
-        format!("{pct:.2e}%")
+        "0%".to_string()
     }
 }
 
@@ -288,6 +292,9 @@ mod tests {
         assert!((loss.miss_factor(0.05) - 5.0).abs() < 1e-12);
         assert!(loss.is_met(0.01));
         assert_eq!(format_probability(0.0123), "1.2%");
-        assert_eq!(format_probability(2.5e-5), "2.50e-3%");
+        assert_eq!(format_probability(2.5e-5), "0.0025%");
+        assert_eq!(format_probability(0.001), "0.10%");
+        assert_eq!(format_probability(3.14e-9), "3.1e-7%");
+        assert_eq!(format_probability(0.0), "0%");
     }
 }

@@ -1,0 +1,57 @@
+//! What the planner knows about one candidate on the hardware: the figures the engines gave.
+
+use crate::enumerate::Candidate;
+use crate::needs::Metric;
+
+/// Throughput and IOPS the performance model predicts for one workload.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkloadFigures {
+    pub workload: String,
+    pub bytes_per_s: f64,
+    pub iops: f64,
+    /// The sentence naming what limits it.
+    pub bottleneck: String,
+}
+
+/// One candidate, evaluated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evaluation {
+    pub candidate: Candidate,
+    /// `zpool list` SIZE and `zfs list` AVAIL of the empty pool, bytes.
+    pub size_bytes: u64,
+    pub avail_bytes: u64,
+    /// Sequential read and write, bytes/s, and random reads/s: what `--need` bounds.
+    pub read_bytes_per_s: f64,
+    pub write_bytes_per_s: f64,
+    pub random_read_iops: f64,
+    /// Every workload asked for, in order (the three above come from the first three).
+    pub workloads: Vec<WorkloadFigures>,
+    /// Time to resilver one failed disk onto a spare, hours.
+    pub resilver_hours: f64,
+    /// Probability of losing the pool over the mission.
+    pub loss_probability: f64,
+    /// Price of all the disks per usable TB (10^12 B of AVAIL), when the disk has a price.
+    pub usd_per_usable_tb: Option<f64>,
+}
+
+impl Evaluation {
+    /// The value a need on `metric` is checked against.
+    pub fn metric(&self, metric: Metric) -> f64 {
+        match metric {
+            Metric::Read => self.read_bytes_per_s,
+            Metric::Write => self.write_bytes_per_s,
+            Metric::Iops => self.random_read_iops,
+            Metric::Avail => self.avail_bytes as f64,
+            Metric::Loss => self.loss_probability,
+        }
+    }
+
+    /// The objectives of the Pareto front, each oriented so that higher is better: space,
+    /// every workload's throughput (IOPS for random ones is the same ordering), and safety.
+    pub fn objectives(&self) -> Vec<f64> {
+        let mut out = vec![self.avail_bytes as f64];
+        out.extend(self.workloads.iter().map(|w| w.bytes_per_s));
+        out.push(-self.loss_probability);
+        out
+    }
+}
