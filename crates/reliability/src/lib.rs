@@ -1,1 +1,67 @@
-//! Reliability: MTTDL closed forms, Monte Carlo, resilver time.
+//! Reliability: how likely a pool is to lose data over a mission, and how long it stays
+//! exposed after a disk fails.
+//!
+//! - [`resilver`]: the bytes one rebuild moves and the time it takes at the rates the
+//!   performance model gives, as a [`GroupRepair`].
+//! - [`mttdl`]: Elling's MTTDL closed forms per vdev, pools in series (zfs-facts.md §7).
+//! - [`montecarlo`]: a seeded simulation of every disk of the pool over a mission, for
+//!   lifetimes and repair rules the closed forms cannot handle.
+
+pub mod estimate;
+pub mod lifetime;
+pub mod montecarlo;
+pub mod mttdl;
+pub mod repair;
+pub mod resilver;
+mod rng;
+
+pub use estimate::Estimate;
+pub use lifetime::Lifetime;
+pub use montecarlo::{simulate, MonteCarloReport, RepairTime, Scenario};
+pub use mttdl::{p_loss_within, pool_mttdl, vdev_mttdl, Mttdl};
+pub use repair::GroupRepair;
+pub use resilver::{group_repair, rebuild, Rebuild, RebuildKind, RebuildRates, SharedPath};
+
+use std::fmt;
+
+/// Why a reliability question could not be answered.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Error {
+    /// An input out of its domain (a negative rate, a fill above 1, ...).
+    Invalid(String),
+    /// The question does not apply to this layout (a stripe has nothing to rebuild from).
+    NotApplicable(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Invalid(why) => write!(f, "invalid reliability input: {why}"),
+            Error::NotApplicable(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// `value` if it is finite and above 0.
+pub(crate) fn positive(name: &str, value: f64) -> Result<f64, Error> {
+    if value.is_finite() && value > 0.0 {
+        Ok(value)
+    } else {
+        Err(Error::Invalid(format!(
+            "{name} must be a positive number, not {value}"
+        )))
+    }
+}
+
+/// `value` if it is finite and not negative.
+pub(crate) fn non_negative(name: &str, value: f64) -> Result<f64, Error> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(value)
+    } else {
+        Err(Error::Invalid(format!(
+            "{name} must be a number >= 0, not {value}"
+        )))
+    }
+}

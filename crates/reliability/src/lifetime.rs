@@ -1,0 +1,112 @@
+//! How long a disk lives: exponential (constant hazard, the assumption behind every MTTDL
+//! closed form) or Weibull (a hazard that falls with age, infant mortality, shape < 1, or
+//! rises, wear-out, shape > 1).
+
+use crate::rng::Rng;
+use crate::{positive, Error};
+
+/// Hours in a year, as AFR and MTBF are related (zfs-facts.md §7: AFR ~ 8760 h / MTBF).
+pub const HOURS_PER_YEAR: f64 = 8760.0;
+
+/// A disk lifetime distribution, in hours from the moment the disk enters service.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Lifetime {
+    /// Constant failure rate; `mtbf_hours` is its mean.
+    Exponential { mtbf_hours: f64 },
+    /// Survival exp(-(t / scale)^shape).
+    Weibull { shape: f64, scale_hours: f64 },
+}
+
+/// -ln(1 - AFR): the cumulative hazard of one year for an annualised failure rate in percent.
+fn yearly_hazard(afr_pct: f64) -> Result<f64, Error> {
+    if !(afr_pct > 0.0 && afr_pct < 100.0) {
+        return Err(Error::Invalid(format!(
+            "an AFR is a percentage between 0 and 100, not {afr_pct}"
+        )));
+    }
+    Ok(-(1.0 - afr_pct / 100.0).ln())
+}
+
+impl Lifetime {
+    /// Exponential lifetime with this MTBF.
+    pub fn from_mtbf(mtbf_hours: f64) -> Result<Lifetime, Error> {
+        Ok(Lifetime::Exponential {
+            mtbf_hours: positive("MTBF", mtbf_hours)?,
+        })
+    }
+
+    /// Exponential lifetime that fails `afr_pct` percent of disks within a year:
+    /// rate = -ln(1 - AFR) per year (the exact form of AFR ~ 8760 / MTBF, zfs-facts.md §7).
+    pub fn from_afr(afr_pct: f64) -> Result<Lifetime, Error> {
+        Ok(Lifetime::Exponential {
+            mtbf_hours: HOURS_PER_YEAR / yearly_hazard(afr_pct)?,
+        })
+    }
+
+    /// Weibull lifetime of this shape that fails the same `afr_pct` within the first year:
+    /// (8760 / scale)^shape = -ln(1 - AFR).
+    pub fn weibull_from_afr(shape: f64, afr_pct: f64) -> Result<Lifetime, Error> {
+        let shape = positive("Weibull shape", shape)?;
+        Ok(Lifetime::Weibull {
+            shape,
+            scale_hours: HOURS_PER_YEAR / yearly_hazard(afr_pct)?.powf(1.0 / shape),
+        })
+    }
+
+    /// Weibull lifetime from its two parameters.
+    pub fn weibull(shape: f64, scale_hours: f64) -> Result<Lifetime, Error> {
+        Ok(Lifetime::Weibull {
+            shape: positive("Weibull shape", shape)?,
+            scale_hours: positive("Weibull scale", scale_hours)?,
+        })
+    }
+
+    /// The MTBF a closed form can use: defined only for constant hazard.
+    pub fn mtbf_hours(&self) -> Option<f64> {
+        match *self {
+            Lifetime::Exponential { mtbf_hours } => Some(mtbf_hours),
+            Lifetime::Weibull { .. } => None,
+        }
+    }
+
+    /// Draws one lifetime by inverting the survival function.
+    #[inline]
+    pub fn sample(&self, rng: &mut Rng) -> f64 {
+        match *self {
+            Lifetime::Exponential { mtbf_hours } => mtbf_hours * rng.exp1(),
+            Lifetime::Weibull { shape, scale_hours } => scale_hours * rng.exp1().powf(1.0 / shape),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn afr_and_mtbf() {
+        // AFR 0.876% -> -ln(0.99124) = 0.00879859 per year -> 995,613.6 h (close to 8760/0.00876 = 1e6).
+        let Lifetime::Exponential { mtbf_hours } = Lifetime::from_afr(0.876).unwrap() else {
+            panic!()
+        };
+        assert!((mtbf_hours - 995_613.6).abs() < 0.1, "{mtbf_hours}");
+        assert!(Lifetime::from_afr(100.0).is_err());
+        assert!(Lifetime::from_mtbf(-1.0).is_err());
+    }
+
+    #[test]
+    fn weibull_matches_the_first_year_afr() {
+        // P(fail within 8760 h) must be the AFR whatever the shape.
+        for shape in [0.7, 1.0, 3.0] {
+            let l = Lifetime::weibull_from_afr(shape, 5.0).unwrap();
+            let mut rng = Rng::seeded(3);
+            let n = 100_000;
+            let early = (0..n)
+                .filter(|_| l.sample(&mut rng) < HOURS_PER_YEAR)
+                .count();
+            let p = early as f64 / n as f64;
+            // Standard error sqrt(0.05 * 0.95 / n) = 0.0007: five of them.
+            assert!((p - 0.05).abs() < 0.0035, "shape {shape}: {p}");
+        }
+    }
+}

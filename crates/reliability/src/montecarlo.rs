@@ -1,0 +1,343 @@
+//! Monte Carlo of a pool's disks over a mission.
+//!
+//! Every leaf gets a lifetime; a failure degrades its top-level vdev until a rebuild ends. A
+//! vdev whose failures outnumber its redundancy loses the pool. Rules, each a choice made
+//! here and stated:
+//! - Rebuilds of one vdev run one at a time, in failure order: OpenZFS defers a new
+//!   resilver until the running one ends (feature resilver_defer). Vdevs rebuild in parallel.
+//! - A failure is rebuilt at once onto a pool hot spare if one is free, else after
+//!   `replacement_hours` onto a new disk. The hot spare returns once the replacement has
+//!   been resilvered in its place (`replacement_hours` + one resilver later).
+//! - dRAID with a free distributed spare first rebuilds sequentially onto it (short: every
+//!   child shares the work), which restores redundancy; the replacement arrives after
+//!   `replacement_hours`, is resilvered (the rebalance, `resilver_hours`) and frees the
+//!   distributed spare.
+//! - A disk's lifetime starts when it takes over a slot (a new disk once its rebuild ends);
+//!   spares do not age on the shelf and do not fail while being written.
+//! - A rebuild that starts with no redundancy left reads `unprotected_read_bytes`; each
+//!   unrecoverable read error there loses one block (`block_bytes`), not the pool. Bytes lost
+//!   add up the expected count of such errors (an unbiased estimate with less noise than
+//!   drawing them); a lost pool loses all of `allocated_bytes`.
+//!
+//! Reproducible: trials run in order from one xoshiro256++ stream seeded by `seed`, so the
+//! same scenario, trial count and seed give bit-identical results on every run and platform.
+//! Per trial nothing is allocated: the event heap and vdev states are reused, and a trial
+//! whose disks all outlive the mission costs one lifetime draw per disk.
+
+use crate::estimate::Estimate;
+use crate::lifetime::Lifetime;
+use crate::mttdl::p_ure;
+use crate::repair::{distributed_spares, GroupRepair};
+use crate::rng::Rng;
+use crate::{non_negative, positive, Error};
+use model::Layout;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// How long one rebuild takes, given its mean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RepairTime {
+    /// Exactly the mean: a rebuild moves a known amount of data at a known rate.
+    Fixed,
+    /// Exponential with that mean: the Markov assumption behind the MTTDL closed forms.
+    Exponential,
+}
+
+/// A pool, its disks and its repair policy over a mission.
+#[derive(Debug, Clone)]
+pub struct Scenario<'a> {
+    pub layout: &'a Layout,
+    /// One per layout group.
+    pub repairs: &'a [GroupRepair],
+    pub lifetime: Lifetime,
+    pub repair_time: RepairTime,
+    /// Pool hot spares (`zpool add tank spare ...`).
+    pub hot_spares: u32,
+    /// Hours until a failed disk is physically replaced.
+    pub replacement_hours: f64,
+    /// Unrecoverable read errors per bit read (0: ignore them).
+    pub uer_per_bit: f64,
+    /// Data the pool holds: what a lost pool loses.
+    pub allocated_bytes: f64,
+    /// Mean size of the block one unrecoverable read error loses.
+    pub block_bytes: f64,
+    pub mission_hours: f64,
+}
+
+/// What the simulation found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MonteCarloReport {
+    pub trials: u64,
+    pub seed: u64,
+    pub mission_hours: f64,
+    /// Some vdev lost more leaves than its redundancy: the pool is gone.
+    pub pool_loss: Estimate,
+    /// The pool was lost or an unrecoverable read error during an unprotected rebuild lost blocks.
+    pub data_loss: Estimate,
+    /// Mean bytes lost per mission.
+    pub expected_bytes_lost: f64,
+    /// Disk lifetimes drawn (the work done).
+    pub disk_lifetimes: u64,
+}
+
+/// Runs `trials` missions of `scenario` from `seed`.
+pub fn simulate(scenario: &Scenario, trials: u64, seed: u64) -> Result<MonteCarloReport, Error> {
+    let mut sim = Simulator::new(scenario, seed)?;
+    if trials == 0 {
+        return Err(Error::Invalid(
+            "a simulation needs at least one trial".into(),
+        ));
+    }
+    let (mut pools, mut losses, mut bytes) = (0, 0, 0.0);
+    for _ in 0..trials {
+        let outcome = sim.trial();
+        pools += outcome.pool_lost as u64;
+        losses += outcome.data_lost as u64;
+        bytes += outcome.bytes_lost;
+    }
+    Ok(MonteCarloReport {
+        trials,
+        seed,
+        mission_hours: scenario.mission_hours,
+        pool_loss: Estimate::from_counts(pools, trials),
+        data_loss: Estimate::from_counts(losses, trials),
+        expected_bytes_lost: bytes / trials as f64,
+        disk_lifetimes: sim.draws,
+    })
+}
+
+/// One top-level vdev's fixed figures.
+#[derive(Debug, Clone, Copy)]
+struct Vdev {
+    children: u32,
+    redundancy: u32,
+    distributed_spares: u32,
+    repair: GroupRepair,
+    /// Chance that the unprotected rebuild meets an unrecoverable read error, and the bytes it
+    /// loses on average.
+    p_ure: f64,
+    ure_bytes: f64,
+}
+
+/// One top-level vdev during a trial.
+#[derive(Debug, Clone, Copy)]
+struct VdevState {
+    failed: u32,
+    /// When its running (and deferred) rebuilds end.
+    rebuilding_until: f64,
+    distributed_spares_free: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    Fail,
+    /// A rebuild ended; `fresh`: a new disk took the slot and starts its life.
+    Restore {
+        fresh: bool,
+    },
+    /// dRAID: the replacement is rebalanced, the distributed spare is free again.
+    DistributedSpareBack,
+    HotSpareBack,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Event {
+    at: f64,
+    vdev: u32,
+    kind: Kind,
+}
+
+impl Eq for Event {}
+
+impl Ord for Event {
+    /// Reversed: `BinaryHeap` pops the earliest event first.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.at.total_cmp(&self.at)
+    }
+}
+
+impl PartialOrd for Event {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+struct Outcome {
+    pool_lost: bool,
+    data_lost: bool,
+    bytes_lost: f64,
+}
+
+struct Simulator<'a> {
+    scenario: &'a Scenario<'a>,
+    vdevs: Vec<Vdev>,
+    state: Vec<VdevState>,
+    events: BinaryHeap<Event>,
+    hot_spares_free: u32,
+    rng: Rng,
+    draws: u64,
+}
+
+impl<'a> Simulator<'a> {
+    fn new(scenario: &'a Scenario<'a>, seed: u64) -> Result<Self, Error> {
+        let s = scenario;
+        if s.repairs.len() != s.layout.groups.len() {
+            return Err(Error::Invalid(format!(
+                "{} repairs given for {} layout groups",
+                s.repairs.len(),
+                s.layout.groups.len()
+            )));
+        }
+        positive("mission time", s.mission_hours)?;
+        for (name, value) in [
+            ("replacement time", s.replacement_hours),
+            ("UER", s.uer_per_bit),
+            ("allocated bytes", s.allocated_bytes),
+            ("block size", s.block_bytes),
+        ] {
+            non_negative(name, value)?;
+        }
+        let mut vdevs = Vec::new();
+        for (g, rep) in s.layout.groups.iter().zip(s.repairs) {
+            for (name, value) in [
+                ("resilver time", rep.resilver_hours),
+                ("sequential rebuild time", rep.sequential_rebuild_hours),
+                ("unprotected read bytes", rep.unprotected_read_bytes),
+            ] {
+                non_negative(name, value)?;
+            }
+            let p = p_ure(rep.unprotected_read_bytes * 8.0, s.uer_per_bit);
+            let vdev = Vdev {
+                children: g.children,
+                redundancy: g.redundancy(),
+                distributed_spares: distributed_spares(g),
+                repair: *rep,
+                p_ure: p,
+                ure_bytes: rep.unprotected_read_bytes * 8.0 * s.uer_per_bit * s.block_bytes,
+            };
+            vdevs.extend(std::iter::repeat_n(vdev, g.count as usize));
+        }
+        let leaves = s.layout.leaves() as usize;
+        Ok(Simulator {
+            scenario,
+            state: Vec::with_capacity(vdevs.len()),
+            vdevs,
+            events: BinaryHeap::with_capacity(leaves + 16),
+            hot_spares_free: 0,
+            rng: Rng::seeded(seed),
+            draws: 0,
+        })
+    }
+
+    fn trial(&mut self) -> Outcome {
+        self.events.clear();
+        self.hot_spares_free = self.scenario.hot_spares;
+        self.state.clear();
+        self.state.extend(self.vdevs.iter().map(|v| VdevState {
+            failed: 0,
+            rebuilding_until: 0.0,
+            distributed_spares_free: v.distributed_spares,
+        }));
+        for v in 0..self.vdevs.len() {
+            for _ in 0..self.vdevs[v].children {
+                self.start_life(v, 0.0);
+            }
+        }
+        let mut data_lost = false;
+        let mut bytes_lost = 0.0;
+        while let Some(ev) = self.events.pop() {
+            let v = ev.vdev as usize;
+            match ev.kind {
+                Kind::Fail => {
+                    let vdev = self.vdevs[v];
+                    self.state[v].failed += 1;
+                    let failed = self.state[v].failed;
+                    if failed > vdev.redundancy {
+                        return Outcome {
+                            pool_lost: true,
+                            data_lost: true,
+                            bytes_lost: bytes_lost + self.scenario.allocated_bytes,
+                        };
+                    }
+                    if failed == vdev.redundancy {
+                        bytes_lost += vdev.ure_bytes;
+                        data_lost |= self.rng.chance(vdev.p_ure);
+                    }
+                    self.repair(v, ev.at);
+                }
+                Kind::Restore { fresh } => {
+                    self.state[v].failed -= 1;
+                    if fresh {
+                        self.start_life(v, ev.at);
+                    }
+                }
+                Kind::DistributedSpareBack => {
+                    self.state[v].distributed_spares_free += 1;
+                    self.start_life(v, ev.at);
+                }
+                Kind::HotSpareBack => self.hot_spares_free += 1,
+            }
+        }
+        Outcome {
+            pool_lost: false,
+            data_lost,
+            bytes_lost,
+        }
+    }
+
+    fn push(&mut self, at: f64, v: usize, kind: Kind) {
+        if at < self.scenario.mission_hours {
+            self.events.push(Event {
+                at,
+                vdev: v as u32,
+                kind,
+            });
+        }
+    }
+
+    /// A disk enters slot of vdev `v` at `at`: schedules its failure if within the mission.
+    #[inline]
+    fn start_life(&mut self, v: usize, at: f64) {
+        self.draws += 1;
+        let fail = at + self.scenario.lifetime.sample(&mut self.rng);
+        self.push(fail, v, Kind::Fail);
+    }
+
+    fn duration(&mut self, mean_hours: f64) -> f64 {
+        match self.scenario.repair_time {
+            RepairTime::Fixed => mean_hours,
+            RepairTime::Exponential => mean_hours * self.rng.exp1(),
+        }
+    }
+
+    /// Queues a rebuild of `hours` on vdev `v`, ready at `ready`: returns when it ends.
+    fn rebuild(&mut self, v: usize, ready: f64, hours: f64) -> f64 {
+        let st = &mut self.state[v];
+        st.rebuilding_until = st.rebuilding_until.max(ready) + hours;
+        st.rebuilding_until
+    }
+
+    fn repair(&mut self, v: usize, at: f64) {
+        let rep = self.vdevs[v].repair;
+        let replaced = at + self.scenario.replacement_hours;
+        if self.state[v].distributed_spares_free > 0 {
+            self.state[v].distributed_spares_free -= 1;
+            let hours = self.duration(rep.sequential_rebuild_hours);
+            let end = self.rebuild(v, at, hours);
+            self.push(end, v, Kind::Restore { fresh: false });
+            let rebalance = self.duration(rep.resilver_hours);
+            self.push(replaced.max(end) + rebalance, v, Kind::DistributedSpareBack);
+            return;
+        }
+        let ready = if self.hot_spares_free > 0 {
+            self.hot_spares_free -= 1;
+            self.push(replaced + rep.resilver_hours, v, Kind::HotSpareBack);
+            at
+        } else {
+            replaced
+        };
+        let hours = self.duration(rep.resilver_hours);
+        let end = self.rebuild(v, ready, hours);
+        self.push(end, v, Kind::Restore { fresh: true });
+    }
+}

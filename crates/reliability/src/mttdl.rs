@@ -1,0 +1,178 @@
+//! Closed-form mean time to data loss (zfs-facts.md §7).
+//!
+//! Elling's MTTDL[1] for a vdev of N leaves that survives p failures, with exponential
+//! lifetimes (rate 1/MTBF) and one repair at a time of mean MTTR (a Markov chain):
+//!
+//!   MTTDL = MTBF^(p+1) / (N (N-1) ... (N-p) MTTR^p)
+//!
+//! read as a loss rate: N/MTBF (a first failure) times, for each further level, the chance
+//! (N-k) MTTR / MTBF that another leaf fails before the repair. Unrecoverable read errors
+//! add, at the last level, the chance P_ure that the rebuild running with no redundancy left
+//! hits one. §7 gives this for single parity, MTBF / (N ((N-1) MTTR / MTBF + P_ure)); for
+//! p > 1 we apply the same term at the last level (our generalisation):
+//!
+//!   1 / MTTDL = N/MTBF * prod_{k=1}^{p-1} ((N-k) MTTR / MTBF) * ((N-p) MTTR / MTBF + P_ure)
+//!
+//! P_ure = 1 - exp(-bits read * UER) (Poisson; §7 writes its first-order term). In ZFS such
+//! an error loses blocks, not the pool, so the MTTDL with UER is the time to losing any data.
+//! A pool is its top-level vdevs in series: the loss rates add.
+
+use crate::repair::GroupRepair;
+use crate::{non_negative, positive, Error};
+use model::Layout;
+
+/// MTTDL of one vdev of `children` leaves that survives `redundancy` failures, in hours.
+/// `p_ure` is the chance that the rebuild at the last level meets an unrecoverable error.
+pub fn vdev_mttdl(
+    children: u32,
+    redundancy: u32,
+    mtbf_hours: f64,
+    mttr_hours: f64,
+    p_ure: f64,
+) -> f64 {
+    let n = children as f64;
+    let r = mttr_hours / mtbf_hours;
+    let mut rate = n / mtbf_hours;
+    for k in 1..=redundancy {
+        let level = (n - k as f64) * r;
+        rate *= if k == redundancy {
+            level + p_ure
+        } else {
+            level
+        };
+    }
+    1.0 / rate
+}
+
+/// Chance that `bits` read meet at least one unrecoverable error at `uer_per_bit`.
+pub fn p_ure(bits: f64, uer_per_bit: f64) -> f64 {
+    -(-bits * uer_per_bit).exp_m1()
+}
+
+/// The MTTDL of a pool and of one vdev of each of its groups.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mttdl {
+    pub pool_hours: f64,
+    /// One vdev of each layout group, in layout order.
+    pub vdev_hours: Vec<f64>,
+}
+
+/// MTTDL of a pool: `repairs` holds one entry per layout group; `uer_per_bit` 0 ignores
+/// unrecoverable read errors. A dRAID group with distributed spares is degraded only for its
+/// sequential rebuild.
+pub fn pool_mttdl(
+    layout: &Layout,
+    repairs: &[GroupRepair],
+    mtbf_hours: f64,
+    uer_per_bit: f64,
+) -> Result<Mttdl, Error> {
+    if repairs.len() != layout.groups.len() {
+        return Err(Error::Invalid(format!(
+            "{} repairs given for {} layout groups",
+            repairs.len(),
+            layout.groups.len()
+        )));
+    }
+    positive("MTBF", mtbf_hours)?;
+    non_negative("UER", uer_per_bit)?;
+    let vdev_hours: Vec<f64> = layout
+        .groups
+        .iter()
+        .zip(repairs)
+        .map(|(g, rep)| {
+            vdev_mttdl(
+                g.children,
+                g.redundancy(),
+                mtbf_hours,
+                rep.degraded_hours(crate::repair::distributed_spares(g)),
+                p_ure(rep.unprotected_read_bytes * 8.0, uer_per_bit),
+            )
+        })
+        .collect();
+    let rate: f64 = layout
+        .groups
+        .iter()
+        .zip(&vdev_hours)
+        .map(|(g, h)| g.count as f64 / h)
+        .sum();
+    Ok(Mttdl {
+        pool_hours: 1.0 / rate,
+        vdev_hours,
+    })
+}
+
+/// P(loss within `mission_hours`) = 1 - exp(-t / MTTDL) (zfs-facts.md §7).
+pub fn p_loss_within(mttdl_hours: f64, mission_hours: f64) -> f64 {
+    -(-mission_hours / mttdl_hours).exp_m1()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn repair(hours: f64, read_bytes: f64) -> GroupRepair {
+        GroupRepair {
+            resilver_hours: hours,
+            sequential_rebuild_hours: hours,
+            unprotected_read_bytes: read_bytes,
+        }
+    }
+
+    #[test]
+    fn elling_by_hand() {
+        // mirror-2, MTBF 1e6 h, MTTR 24 h: 1e12 / (2 * 1 * 24) = 2.0833e10 h.
+        assert!((vdev_mttdl(2, 1, 1e6, 24.0, 0.0) / 2.0833333e10 - 1.0).abs() < 1e-6);
+        // raidz2-6: 1e18 / (6 * 5 * 4 * 24^2) = 1.4468e13 h.
+        assert!((vdev_mttdl(6, 2, 1e6, 24.0, 0.0) / 1.4467593e13 - 1.0).abs() < 1e-6);
+        // raidz3-11: 1e24 / (11 * 10 * 9 * 8 * 24^3) = 9.1336e15 h.
+        assert!((vdev_mttdl(11, 3, 1e6, 24.0, 0.0) / 9.13357e15 - 1.0).abs() < 1e-5);
+        // A single disk: MTBF.
+        assert_eq!(vdev_mttdl(1, 0, 1e6, 24.0, 0.0), 1e6);
+    }
+
+    #[test]
+    fn ure_term_of_section_7() {
+        // raidz1-5 of 4 TB disks half full: the resilver reads 4 * 2 TB = 8e12 B = 6.4e13 bits.
+        // UER 1e-14: P_ure = 1 - exp(-0.64) = 0.4727, against (N-1) MTTR / MTBF = 9.6e-5:
+        // MTTDL = 1e6 / (5 * (9.6e-5 + 0.4727)) = 4.230e5 h, UREs dominate.
+        let p = p_ure(6.4e13, 1e-14);
+        assert!((p - 0.472_708).abs() < 1e-6, "{p}");
+        let m = vdev_mttdl(5, 1, 1e6, 24.0, p);
+        assert!((m / 4.2300e5 - 1.0).abs() < 1e-3, "{m}");
+    }
+
+    #[test]
+    fn pool_is_in_series() {
+        let layout: Layout = "3x raidz2-6 + mirror-2".parse().unwrap();
+        let reps = [repair(24.0, 0.0), repair(10.0, 0.0)];
+        let m = pool_mttdl(&layout, &reps, 1e6, 0.0).unwrap();
+        let raidz = vdev_mttdl(6, 2, 1e6, 24.0, 0.0);
+        let mirror = vdev_mttdl(2, 1, 1e6, 10.0, 0.0);
+        assert_eq!(m.vdev_hours, vec![raidz, mirror]);
+        let expected = 1.0 / (3.0 / raidz + 1.0 / mirror);
+        assert!((m.pool_hours / expected - 1.0).abs() < 1e-12);
+        // stripe-4: MTBF / 4.
+        let stripe: Layout = "stripe-4".parse().unwrap();
+        let m = pool_mttdl(&stripe, &[repair(0.0, 0.0)], 1e6, 0.0).unwrap();
+        assert!((m.pool_hours - 2.5e5).abs() < 1e-6);
+        assert!(pool_mttdl(&layout, &reps[..1], 1e6, 0.0).is_err());
+    }
+
+    #[test]
+    fn draid_uses_its_sequential_rebuild() {
+        let layout: Layout = "draid2:8d:24c:2s".parse().unwrap();
+        let rep = GroupRepair {
+            resilver_hours: 40.0,
+            sequential_rebuild_hours: 4.0,
+            unprotected_read_bytes: 0.0,
+        };
+        let m = pool_mttdl(&layout, &[rep], 1e6, 0.0).unwrap();
+        assert_eq!(m.pool_hours, vdev_mttdl(24, 2, 1e6, 4.0, 0.0));
+    }
+
+    #[test]
+    fn probability_within_a_mission() {
+        // t = MTTDL: 1 - 1/e.
+        assert!((p_loss_within(1e5, 1e5) - 0.632_120_6).abs() < 1e-7);
+    }
+}

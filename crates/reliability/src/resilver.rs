@@ -1,0 +1,278 @@
+//! How long a vdev stays degraded: the bytes one rebuild must move and the time the disks
+//! (and the path they share) need to move them.
+//!
+//! ZFS rebuilds allocated data only, not the raw disk. With a fill f of the vdev, a leaf holds
+//! `share = f * leaf size` (parity and padding included; for dRAID the spare space stays
+//! empty, so `f * leaf * (children - spares) / children`). A block row is `w` columns wide
+//! (raidz: its width, mirror: its sides, dRAID: data + parity) and lies on `w` of the
+//! vdev's `c` children:
+//! - raidz resilver: every block with a column on the failed leaf is read whole from the
+//!   survivors, parity included (vdev_raidz.c reads all columns for scrub and resilver I/O;
+//!   verify), `(w - 1) * share` spread over `w - 1` disks; the new disk writes `share`.
+//! - mirror resilver: one good copy is read, `share` spread over the surviving sides.
+//! - dRAID resilver onto a new or hot-spare disk (and the rebalance after a distributed spare
+//!   took over): like raidz, `(w - 1) * share` read over the `c - 1` survivors, `share`
+//!   written to one disk.
+//! - dRAID sequential rebuild onto a distributed spare (vdev_rebuild.c): the same reads, but
+//!   the writes land on the spare space of every survivor, so each of the `c - 1` disks
+//!   reads and writes its part and no single disk is the bottleneck.
+//!
+//! Rates come from the performance model for this I/O pattern under the queue class the
+//! rebuild uses (resilver: scrub class, sequential rebuild: rebuild class, each 1..3 active
+//! per leaf, zfs-facts.md §2) through [`RebuildRates`]; user I/O takes its share of each disk.
+
+use crate::repair::{distributed_spares, GroupRepair};
+use crate::{positive, Error};
+use model::units::format_decimal;
+use model::{VdevGroup, VdevType};
+use std::fmt;
+
+const SECONDS_PER_HOUR: f64 = 3600.0;
+
+/// A path every leaf of the vdev shares (a controller, a bus, an uplink).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SharedPath {
+    pub name: String,
+    pub bytes_per_sec: f64,
+}
+
+/// What the performance model supplies: rates one leaf sustains for rebuild I/O.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RebuildRates {
+    /// Bytes/s one surviving leaf reads for the rebuild on an otherwise idle pool.
+    pub leaf_read_bytes_per_sec: f64,
+    /// Bytes/s one leaf absorbs as rebuild writes on an otherwise idle pool.
+    pub leaf_write_bytes_per_sec: f64,
+    /// The shared path, if any can limit.
+    pub shared: Option<SharedPath>,
+    /// Fraction of each disk's time taken by concurrent user I/O (0: idle pool).
+    pub user_busy: f64,
+}
+
+/// Which rebuild.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RebuildKind {
+    /// Healing resilver onto one new or hot-spare disk (for dRAID also the rebalance).
+    Resilver,
+    /// dRAID sequential rebuild onto a distributed spare.
+    SequentialRebuild,
+}
+
+/// What bounds a rebuild's time.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Limit {
+    /// Reading the surviving leaves.
+    SurvivorReads,
+    /// Writing the one new disk.
+    NewDiskWrites,
+    /// Reading and writing on every survivor (dRAID sequential rebuild).
+    SurvivorReadsAndWrites,
+    /// The path all disks share.
+    Shared(String),
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Limit::SurvivorReads => f.write_str("reads from the surviving disks"),
+            Limit::NewDiskWrites => f.write_str("writes to the new disk"),
+            Limit::SurvivorReadsAndWrites => {
+                f.write_str("reads and writes on every surviving child")
+            }
+            Limit::Shared(name) => write!(f, "the shared {name}"),
+        }
+    }
+}
+
+/// One rebuild of one failed leaf, explained.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rebuild {
+    pub kind: RebuildKind,
+    pub bytes_to_read: f64,
+    pub bytes_to_write: f64,
+    pub hours: f64,
+    pub limiting_resource: Limit,
+    pub sentence: String,
+}
+
+/// Where a group's blocks lie.
+struct Geometry {
+    /// Columns of one block row.
+    width: u32,
+    children: u32,
+    /// Leaf failures the vdev survives.
+    redundancy: u32,
+    /// Allocated bytes on one leaf.
+    share: f64,
+}
+
+fn geometry(group: &VdevGroup, leaf_bytes: u64, fill: f64) -> Result<Geometry, Error> {
+    if !(0.0..=1.0).contains(&fill) {
+        return Err(Error::Invalid(format!(
+            "fill must be between 0 and 1, not {fill}"
+        )));
+    }
+    let c = group.children;
+    let (width, used) = match group.vtype {
+        VdevType::Disk => {
+            return Err(Error::NotApplicable(format!(
+                "{group}: a single-disk vdev has no redundancy to rebuild from"
+            )))
+        }
+        VdevType::Mirror | VdevType::Raidz { .. } => (c, 1.0),
+        VdevType::Draid {
+            parity,
+            data,
+            spares,
+        } => (data + parity, (c - spares) as f64 / c as f64),
+    };
+    Ok(Geometry {
+        width,
+        children: c,
+        redundancy: group.redundancy(),
+        share: fill * leaf_bytes as f64 * used,
+    })
+}
+
+/// The rebuild of one failed leaf of a vdev of `group`, whose leaves hold `leaf_bytes` each,
+/// filled to `fill` (allocated / size, as `zpool list` CAP).
+pub fn rebuild(
+    group: &VdevGroup,
+    kind: RebuildKind,
+    leaf_bytes: u64,
+    fill: f64,
+    rates: &RebuildRates,
+) -> Result<Rebuild, Error> {
+    let geo = geometry(group, leaf_bytes, fill)?;
+    if kind == RebuildKind::SequentialRebuild && distributed_spares(group) == 0 {
+        return Err(Error::NotApplicable(format!(
+            "{group}: a sequential rebuild needs a dRAID distributed spare"
+        )));
+    }
+    if !(0.0..1.0).contains(&rates.user_busy) {
+        return Err(Error::Invalid(format!(
+            "user I/O must leave the disks some time: busy fraction {} is not in [0, 1)",
+            rates.user_busy
+        )));
+    }
+    let idle = 1.0 - rates.user_busy;
+    let read_rate = positive("leaf rebuild read rate", rates.leaf_read_bytes_per_sec)? * idle;
+    let write_rate = positive("leaf rebuild write rate", rates.leaf_write_bytes_per_sec)? * idle;
+    if let Some(path) = &rates.shared {
+        positive(&path.name, path.bytes_per_sec)?;
+    }
+    let survivors = geo.children - 1;
+    let is_mirror = group.vtype == VdevType::Mirror;
+    let read = if is_mirror {
+        geo.share
+    } else {
+        (geo.width - 1) as f64 * geo.share
+    };
+    let write = geo.share;
+    let per_survivor = read / survivors as f64;
+    let mut limits = match kind {
+        RebuildKind::Resilver => vec![
+            (per_survivor / read_rate, Limit::SurvivorReads),
+            (write / write_rate, Limit::NewDiskWrites),
+        ],
+        RebuildKind::SequentialRebuild => vec![(
+            per_survivor / read_rate + write / survivors as f64 / write_rate,
+            Limit::SurvivorReadsAndWrites,
+        )],
+    };
+    if let Some(path) = &rates.shared {
+        limits.push((
+            (read + write) / path.bytes_per_sec,
+            Limit::Shared(path.name.clone()),
+        ));
+    }
+    let (seconds, limit) = limits
+        .into_iter()
+        .fold((0.0, Limit::SurvivorReads), |best, l| {
+            if l.0 > best.0 {
+                l
+            } else {
+                best
+            }
+        });
+    let hours = seconds / SECONDS_PER_HOUR;
+    let (what, target) = match kind {
+        RebuildKind::Resilver => ("resilver", "to the new disk".to_string()),
+        RebuildKind::SequentialRebuild => (
+            "sequential rebuild",
+            format!("to the distributed spare, spread over the {survivors} survivors"),
+        ),
+    };
+    let load = if rates.user_busy > 0.0 {
+        format!(
+            "user I/O takes {:.0}% of each disk",
+            rates.user_busy * 100.0
+        )
+    } else {
+        "idle pool".to_string()
+    };
+    let sentence = format!(
+        "{what} of one leaf of {group} at {:.0}% full ({load}): reads {} ({} from each of {survivors} surviving disks at {}/s), writes {} {target} at {}/s; limited by {limit}: {hours:.1} h",
+        fill * 100.0,
+        format_decimal(read),
+        format_decimal(per_survivor),
+        format_decimal(read_rate),
+        format_decimal(write),
+        format_decimal(write_rate),
+    );
+    Ok(Rebuild {
+        kind,
+        bytes_to_read: read,
+        bytes_to_write: write,
+        hours,
+        limiting_resource: limit,
+        sentence,
+    })
+}
+
+/// Everything the MTTDL and the simulation need about repairing one vdev of `group`. A
+/// single-disk vdev has nothing to rebuild: its failure is a loss, and all figures are 0.
+pub fn group_repair(
+    group: &VdevGroup,
+    leaf_bytes: u64,
+    fill: f64,
+    rates: &RebuildRates,
+) -> Result<GroupRepair, Error> {
+    if group.vtype == VdevType::Disk {
+        return Ok(GroupRepair {
+            resilver_hours: 0.0,
+            sequential_rebuild_hours: 0.0,
+            unprotected_read_bytes: 0.0,
+        });
+    }
+    let geo = geometry(group, leaf_bytes, fill)?;
+    let resilver_hours = rebuild(group, RebuildKind::Resilver, leaf_bytes, fill, rates)?.hours;
+    let sequential_rebuild_hours = if distributed_spares(group) > 0 {
+        rebuild(
+            group,
+            RebuildKind::SequentialRebuild,
+            leaf_bytes,
+            fill,
+            rates,
+        )?
+        .hours
+    } else {
+        resilver_hours
+    };
+    Ok(GroupRepair {
+        resilver_hours,
+        sequential_rebuild_hours,
+        unprotected_read_bytes: unprotected_read_bytes(&geo),
+    })
+}
+
+/// Bytes a rebuild reads once `redundancy` leaves are gone: the rows that lost all their
+/// redundancy, read whole. A row lies on `w` of the `c` children, so it holds all `p` failed
+/// ones with chance prod_{k<p} (w-k)/(c-k) (1 for raidz and mirrors, small for wide dRAID);
+/// each such row is read from its `w - p` surviving columns.
+fn unprotected_read_bytes(geo: &Geometry) -> f64 {
+    let (w, c, p) = (geo.width as f64, geo.children as f64, geo.redundancy);
+    let all_failed_in_row: f64 = (0..p).map(|k| (w - k as f64) / (c - k as f64)).product();
+    let allocated = geo.share * c;
+    all_failed_in_row * allocated * (w - p as f64) / w
+}
