@@ -99,8 +99,8 @@ pub enum LinkKind {
 }
 
 /// One link in the machine, with the link it hangs from (none: it reaches memory directly).
+/// Unknown keys are refused by `LinkKind` (serde cannot deny them on a struct that flattens).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Link {
     pub id: String,
     #[serde(flatten)]
