@@ -1,0 +1,180 @@
+//! The hardware catalog: disk, controller and CPU models, each figure with its source. The
+//! embedded part is the data files under `crates/model/catalog/`, compiled into the binary;
+//! users add or override entries with files of the same format (`[[disk]]`, `[[controller]]`,
+//! `[[cpu]]` tables, as in `catalog/disks.toml`).
+
+mod checks;
+mod fields;
+mod near;
+
+pub(crate) use checks::{check_controller, check_cpu, check_disk, disk_from_table};
+pub use checks::{DEFAULT_SOURCE, INNER_TRACK_FRACTION};
+pub(crate) use fields::field_names;
+
+use crate::hardware::{ControllerModel, CpuModel, DiskModel};
+use crate::system_file::error::Source;
+use crate::system_file::FileError;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::OnceLock;
+use toml::Spanned;
+
+/// The embedded data files, by the name errors and listings give them.
+const EMBEDDED: [(&str, &str); 3] = [
+    (
+        "catalog/disks.toml",
+        include_str!("../../catalog/disks.toml"),
+    ),
+    (
+        "catalog/controllers.toml",
+        include_str!("../../catalog/controllers.toml"),
+    ),
+    ("catalog/cpus.toml", include_str!("../../catalog/cpus.toml")),
+];
+
+/// Every known model, by id.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Catalog {
+    pub disks: BTreeMap<String, DiskModel>,
+    pub controllers: BTreeMap<String, ControllerModel>,
+    pub cpus: BTreeMap<String, CpuModel>,
+}
+
+/// The kinds of entry, as `zpoolsim catalog --kind` names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Disk,
+    Controller,
+    Cpu,
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Kind::Disk => "disk",
+            Kind::Controller => "controller",
+            Kind::Cpu => "cpu",
+        })
+    }
+}
+
+/// An id the catalog does not hold, with the ids that look like it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LookupError {
+    pub kind: Kind,
+    pub id: String,
+    pub near: Vec<String>,
+}
+
+impl fmt::Display for LookupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "no {} '{}' in the catalog", self.kind, self.id)?;
+        if !self.near.is_empty() {
+            write!(f, "; did you mean {}?", quoted(&self.near).join(" or "))?;
+        }
+        write!(f, " (`zpoolsim catalog --kind {}` lists them)", self.kind)
+    }
+}
+
+impl std::error::Error for LookupError {}
+
+fn quoted(ids: &[String]) -> Vec<String> {
+    ids.iter().map(|id| format!("'{id}'")).collect()
+}
+
+/// The layout of a catalog file: arrays of tables, one per entry. Disks are read as tables so
+/// an unpublished inner-track rate can be filled in before they become `DiskModel`s.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CatalogFile {
+    #[serde(default)]
+    disk: Vec<Spanned<toml::Table>>,
+    #[serde(default)]
+    controller: Vec<Spanned<ControllerModel>>,
+    #[serde(default)]
+    cpu: Vec<Spanned<CpuModel>>,
+}
+
+impl Catalog {
+    /// The catalog compiled into the binary, parsed on first use.
+    pub fn embedded() -> &'static Catalog {
+        static EMBEDDED_CATALOG: OnceLock<Catalog> = OnceLock::new();
+        EMBEDDED_CATALOG.get_or_init(|| {
+            let mut catalog = Catalog::default();
+            for (name, text) in EMBEDDED {
+                catalog
+                    .merge_file(text, name)
+                    .unwrap_or_else(|e| panic!("embedded catalog: {e}"));
+            }
+            catalog
+        })
+    }
+
+    /// Adds the entries of a catalog file; an entry with an id already known replaces it (a
+    /// user's own figures win). Nothing is added if the file has an error.
+    pub fn merge_file(&mut self, text: &str, file_name: &str) -> Result<(), FileError> {
+        let src = Source {
+            text,
+            name: file_name,
+        };
+        let file: CatalogFile = toml::from_str(text).map_err(|e| src.toml_error(&e))?;
+        let mut merged = self.clone();
+        let mut seen = BTreeMap::new();
+        let mut once = |kind: Kind, id: &str, span: std::ops::Range<usize>| match seen
+            .insert((kind.to_string(), id.to_string()), ())
+        {
+            Some(()) => Err(src.error(span, format!("{kind} '{id}' is defined twice"))),
+            None => Ok(()),
+        };
+        for entry in file.disk {
+            let span = entry.span();
+            let disk = disk_from_table(entry.into_inner())
+                .map_err(|m| src.error(span.clone(), format!("disk entry: {m}")))?;
+            once(Kind::Disk, &disk.id, span)?;
+            merged.disks.insert(disk.id.clone(), disk);
+        }
+        for entry in file.controller {
+            let span = entry.span();
+            let controller = entry.into_inner();
+            check_controller(&controller).map_err(|m| {
+                src.error(span.clone(), format!("controller '{}': {m}", controller.id))
+            })?;
+            once(Kind::Controller, &controller.id, span)?;
+            merged.controllers.insert(controller.id.clone(), controller);
+        }
+        for entry in file.cpu {
+            let span = entry.span();
+            let cpu = entry.into_inner();
+            check_cpu(&cpu)
+                .map_err(|m| src.error(span.clone(), format!("cpu '{}': {m}", cpu.id)))?;
+            once(Kind::Cpu, &cpu.id, span)?;
+            merged.cpus.insert(cpu.id.clone(), cpu);
+        }
+        *self = merged;
+        Ok(())
+    }
+
+    pub fn disk(&self, id: &str) -> Result<&DiskModel, LookupError> {
+        lookup(&self.disks, Kind::Disk, id)
+    }
+
+    pub fn controller(&self, id: &str) -> Result<&ControllerModel, LookupError> {
+        lookup(&self.controllers, Kind::Controller, id)
+    }
+
+    pub fn cpu(&self, id: &str) -> Result<&CpuModel, LookupError> {
+        lookup(&self.cpus, Kind::Cpu, id)
+    }
+}
+
+fn lookup<'a, T>(map: &'a BTreeMap<String, T>, kind: Kind, id: &str) -> Result<&'a T, LookupError> {
+    map.get(id).ok_or_else(|| LookupError {
+        kind,
+        id: id.to_string(),
+        near: near::near_matches(id, map.keys().map(String::as_str)),
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,86 @@
+//! The system file as written: what serde reads before anything is looked up or checked.
+//! Values that are checked later keep their span, so errors point at them.
+
+use crate::hardware::{Link, Nic};
+use crate::system::ZfsRelease;
+use serde::Deserialize;
+use toml::Spanned;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SystemDoc {
+    pub name: String,
+    pub source: Option<String>,
+    pub host: HostDoc,
+    #[serde(default)]
+    pub link: Vec<Spanned<Link>>,
+    #[serde(default)]
+    pub controller: Vec<ControllerDoc>,
+    #[serde(default)]
+    pub disk: Vec<Spanned<DiskDoc>>,
+    pub pool: Spanned<PoolDoc>,
+    #[serde(default)]
+    pub dataset: Vec<DatasetDoc>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostDoc {
+    /// A catalog id or an inline CPU model table.
+    pub cpu: Spanned<toml::Value>,
+    pub sockets: Option<Spanned<u32>>,
+    /// A size: `"64GiB"` or bytes.
+    pub ram: Spanned<toml::Value>,
+    pub zfs: Option<ZfsRelease>,
+    #[serde(default)]
+    pub nics: Vec<Spanned<Nic>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ControllerDoc {
+    pub id: Spanned<String>,
+    /// A catalog id or an inline controller model table.
+    pub model: Spanned<toml::Value>,
+    pub link: Spanned<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiskDoc {
+    /// The device name; with `count`, `{}` in it takes the unit number 0, 1, ...
+    pub name: Spanned<String>,
+    pub count: Option<Spanned<u32>>,
+    /// A catalog id or an inline disk model table.
+    pub model: Spanned<toml::Value>,
+    pub controller: Option<Spanned<String>>,
+    /// The link an NVMe disk sits on (instead of a controller).
+    pub link: Option<Spanned<String>>,
+    /// false: the pool gets a partition, slice or raw device the OS does not partition for it,
+    /// sized as a file vdev.
+    pub whole_disk: Option<bool>,
+    /// Figures measured on these units, replacing the model's, with `source`.
+    pub measured: Option<Spanned<toml::Table>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PoolDoc {
+    pub name: Option<Spanned<String>>,
+    pub layout: Spanned<String>,
+    pub ashift: Option<Spanned<u8>>,
+    pub special: Option<Spanned<String>>,
+    pub dedup: Option<Spanned<String>>,
+    pub log: Option<Spanned<String>>,
+    pub spares: Option<u32>,
+    pub cache: Option<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatasetDoc {
+    pub name: Spanned<String>,
+    /// A size: `"128K"` or bytes.
+    pub recordsize: Option<Spanned<toml::Value>>,
+    pub compression_ratio: Option<Spanned<f64>>,
+}

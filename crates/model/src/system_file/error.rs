@@ -1,0 +1,92 @@
+//! Errors in a TOML file handed in (a system file or a user catalog file), located at the line
+//! and column the reader has to fix.
+
+use std::fmt;
+use std::ops::Range;
+
+/// What was wrong and where: `FILE:LINE:COL: what was expected`, on one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileError {
+    pub file: String,
+    /// 1-based line and column (columns count characters, not bytes).
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for FileError {}
+
+/// The file being read, to turn byte spans into lines and columns.
+#[derive(Clone, Copy)]
+pub(crate) struct Source<'a> {
+    pub text: &'a str,
+    pub name: &'a str,
+}
+
+impl Source<'_> {
+    /// An error at the start of a byte span.
+    pub fn error(&self, span: Range<usize>, message: impl Into<String>) -> FileError {
+        let start = floor_char_boundary(self.text, span.start.min(self.text.len()));
+        let before = &self.text[..start];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = before[line_start..].chars().count() + 1;
+        FileError {
+            file: self.name.to_string(),
+            line,
+            column,
+            message: one_line(&message.into()),
+        }
+    }
+
+    /// A parse or type error from the toml crate, at its span (or the file's start).
+    pub fn toml_error(&self, e: &toml::de::Error) -> FileError {
+        self.error(e.span().unwrap_or(0..0), e.message())
+    }
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Messages stay on one line whatever the toml crate or a nested error produced.
+fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_and_columns_are_one_based_and_count_characters() {
+        let src = Source {
+            text: "a = 1\nбв = 2\n",
+            name: "f.toml",
+        };
+        let e = src.error(6..7, "x");
+        assert_eq!((e.line, e.column), (2, 1));
+        // 'б' and 'в' are two bytes each: byte 10 is the third character of line 2.
+        let e = src.error(10..11, "multi\n  line");
+        assert_eq!((e.line, e.column), (2, 3));
+        assert_eq!(e.to_string(), "f.toml:2:3: multi; line");
+    }
+}

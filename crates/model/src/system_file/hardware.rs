@@ -1,0 +1,409 @@
+//! The machine part of a system file: host, links, controllers and disks, with catalog ids
+//! resolved and every reference checked.
+
+use super::doc::{ControllerDoc, DiskDoc, HostDoc};
+use super::error::{FileError, Source};
+use crate::catalog::{
+    check_controller, check_cpu, disk_from_table, field_names, Catalog, LookupError,
+};
+use crate::hardware::{DiskModel, Interface, Link, LinkKind};
+use crate::system::{Attach, Controller, Disk, Host, ZfsRelease};
+use crate::units::parse_size;
+use serde::de::DeserializeOwned;
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+use toml::Spanned;
+
+/// A disk with what the pool needs to know of it beyond `Disk`.
+pub struct Placed {
+    pub disk: Disk,
+    pub whole_disk: bool,
+    /// The `[[disk]]` entry it comes from.
+    pub span: Range<usize>,
+}
+
+pub fn host(src: &Source, doc: HostDoc, catalog: &Catalog) -> Result<Host, FileError> {
+    let cpu = model_ref(
+        src,
+        doc.cpu,
+        |id| catalog.cpu(id),
+        |table| {
+            let cpu = from_table(table)?;
+            check_cpu(&cpu).map(|()| cpu)
+        },
+    )?;
+    let sockets = match doc.sockets {
+        Some(s) if *s.get_ref() == 0 => {
+            return Err(src.error(s.span(), "sockets must be at least 1"))
+        }
+        Some(s) => s.into_inner(),
+        None => 1,
+    };
+    let nics = doc
+        .nics
+        .into_iter()
+        .map(|nic| {
+            let span = nic.span();
+            let nic = nic.into_inner();
+            if nic.gbps > 0.0 && nic.gbps.is_finite() && nic.ports > 0 {
+                Ok(nic)
+            } else {
+                Err(src.error(span, "a NIC needs gbps above 0 and at least 1 port"))
+            }
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Host {
+        cpu,
+        sockets,
+        ram_bytes: size(src, &doc.ram)?,
+        zfs: doc.zfs.unwrap_or(ZfsRelease::Openzfs2),
+        nics,
+    })
+}
+
+/// A size given as a string with a unit (`"64GiB"`) or as a number of bytes.
+pub fn size(src: &Source, value: &Spanned<toml::Value>) -> Result<u64, FileError> {
+    let result = match value.get_ref() {
+        toml::Value::String(s) => parse_size(s).map_err(|e| e.to_string()),
+        toml::Value::Integer(i) => {
+            u64::try_from(*i).map_err(|_| "a size cannot be negative".to_string())
+        }
+        other => Err(format!(
+            "expected a size like \"64GiB\" or a number of bytes, found a {}",
+            other.type_str()
+        )),
+    };
+    result.map_err(|m| src.error(value.span(), m))
+}
+
+/// A model given as a catalog id (a string) or inline (a table).
+fn model_ref<'c, T: Clone + 'c>(
+    src: &Source,
+    value: Spanned<toml::Value>,
+    lookup: impl Fn(&str) -> Result<&'c T, LookupError>,
+    inline: impl Fn(toml::Table) -> Result<T, String>,
+) -> Result<T, FileError> {
+    let span = value.span();
+    match value.into_inner() {
+        toml::Value::String(id) => lookup(&id)
+            .cloned()
+            .map_err(|e| src.error(span, e.to_string())),
+        toml::Value::Table(table) => {
+            inline(table).map_err(|m| src.error(span, format!("inline model: {m}")))
+        }
+        other => Err(src.error(
+            span,
+            format!(
+                "expected a catalog id (a string) or an inline model (a table), found a {}",
+                other.type_str()
+            ),
+        )),
+    }
+}
+
+fn from_table<T: DeserializeOwned>(table: toml::Table) -> Result<T, String> {
+    toml::Value::Table(table)
+        .try_into()
+        .map_err(|e: toml::de::Error| e.message().to_string())
+}
+
+pub fn links(src: &Source, docs: Vec<Spanned<Link>>) -> Result<Vec<Link>, FileError> {
+    let mut spans = BTreeMap::new();
+    for doc in &docs {
+        if spans.insert(doc.get_ref().id.clone(), doc.span()).is_some() {
+            return Err(src.error(
+                doc.span(),
+                format!("link '{}' is defined twice", doc.get_ref().id),
+            ));
+        }
+        check_link_kind(&doc.get_ref().kind)
+            .map_err(|m| src.error(doc.span(), format!("link '{}': {m}", doc.get_ref().id)))?;
+    }
+    let parents: BTreeMap<&str, Option<&str>> = docs
+        .iter()
+        .map(|d| (d.get_ref().id.as_str(), d.get_ref().parent.as_deref()))
+        .collect();
+    for doc in &docs {
+        let link = doc.get_ref();
+        let mut at = link.parent.as_deref();
+        let mut hops = 0;
+        while let Some(parent) = at {
+            let Some(&next) = parents.get(parent) else {
+                return Err(src.error(
+                    doc.span(),
+                    format!(
+                        "link '{}': parent '{parent}' is not a [[link]] of this file{}",
+                        link.id,
+                        known(spans.keys())
+                    ),
+                ));
+            };
+            hops += 1;
+            if hops > parents.len() {
+                return Err(src.error(
+                    doc.span(),
+                    format!("link '{}': its parents form a loop", link.id),
+                ));
+            }
+            at = next;
+        }
+    }
+    Ok(docs.into_iter().map(Spanned::into_inner).collect())
+}
+
+/// Buses and links as they are built: the widths, clocks, generations and payload sizes that
+/// exist (PCI Local Bus 2.3, PCI-X 2.0, PCI Express Base 1.0-6.0: payload 128 to 4096 bytes).
+fn check_link_kind(kind: &LinkKind) -> Result<(), String> {
+    let ok = match *kind {
+        LinkKind::Pci { bits, mhz } | LinkKind::PciX { bits, mhz } => {
+            if !matches!(bits, 32 | 64) {
+                return Err(format!("bits must be 32 or 64, not {bits}"));
+            }
+            mhz > 0.0 && mhz.is_finite()
+        }
+        LinkKind::Pcie {
+            gen,
+            lanes,
+            max_payload,
+        } => {
+            if !(1..=6).contains(&gen) {
+                return Err(format!("PCIe gen must be 1 to 6, not {gen}"));
+            }
+            if !matches!(lanes, 1 | 2 | 4 | 8 | 16 | 32) {
+                return Err(format!(
+                    "PCIe lanes must be 1, 2, 4, 8, 16 or 32, not {lanes}"
+                ));
+            }
+            if !max_payload.is_power_of_two() || !(128..=4096).contains(&max_payload) {
+                return Err(format!("max_payload must be 128, 256, 512, 1024, 2048 or 4096 bytes, not {max_payload}"));
+            }
+            true
+        }
+        LinkKind::Uplink { mb_s } => mb_s > 0.0 && mb_s.is_finite(),
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err("its rate (mhz or mb_s) must be above 0".to_string())
+    }
+}
+
+/// "; known: a, b" for an error about a missing reference.
+fn known<'a>(ids: impl Iterator<Item = &'a String>) -> String {
+    let ids: Vec<&str> = ids.map(String::as_str).collect();
+    if ids.is_empty() {
+        String::new()
+    } else {
+        format!(" (known: {})", ids.join(", "))
+    }
+}
+
+pub fn controllers(
+    src: &Source,
+    docs: Vec<ControllerDoc>,
+    links: &[Link],
+    catalog: &Catalog,
+) -> Result<Vec<Controller>, FileError> {
+    let link_ids: BTreeSet<&String> = links.iter().map(|l| &l.id).collect();
+    let mut out: Vec<Controller> = Vec::new();
+    for doc in docs {
+        let id = doc.id.get_ref();
+        if out.iter().any(|c| &c.id == id) {
+            return Err(src.error(doc.id.span(), format!("controller '{id}' is defined twice")));
+        }
+        if !link_ids.contains(doc.link.get_ref()) {
+            return Err(src.error(
+                doc.link.span(),
+                format!(
+                    "controller '{id}': link '{}' is not a [[link]] of this file{}",
+                    doc.link.get_ref(),
+                    known(link_ids.iter().copied())
+                ),
+            ));
+        }
+        let model = model_ref(
+            src,
+            doc.model,
+            |m| catalog.controller(m),
+            |table| {
+                let model = from_table(table)?;
+                check_controller(&model).map(|()| model)
+            },
+        )?;
+        out.push(Controller {
+            id: doc.id.into_inner(),
+            model,
+            link: doc.link.into_inner(),
+        });
+    }
+    Ok(out)
+}
+
+pub fn disks(
+    src: &Source,
+    docs: Vec<Spanned<DiskDoc>>,
+    links: &[Link],
+    controllers: &[Controller],
+    catalog: &Catalog,
+) -> Result<Vec<Placed>, FileError> {
+    let mut out: Vec<Placed> = Vec::new();
+    for entry in docs {
+        let span = entry.span();
+        let DiskDoc {
+            name,
+            count,
+            model,
+            controller,
+            link,
+            whole_disk,
+            measured,
+        } = entry.into_inner();
+        let mut model = model_ref(src, model, |m| catalog.disk(m), disk_from_table)?;
+        if let Some(measured) = measured {
+            let at = measured.span();
+            model = apply_measured(model, measured.into_inner())
+                .map_err(|m| src.error(at, format!("measured: {m}")))?;
+        }
+        let attach = attach(src, (controller, link), &model, links, controllers, &span)?;
+        let count = match &count {
+            Some(c) if *c.get_ref() == 0 => {
+                return Err(src.error(c.span(), "count must be at least 1"))
+            }
+            Some(c) => *c.get_ref(),
+            None => 1,
+        };
+        let pattern = name.get_ref();
+        if count > 1 && !pattern.contains("{}") {
+            return Err(src.error(name.span(), format!("with count = {count}, the name needs '{{}}' where the unit number goes, as in \"sd{{}}\"")));
+        }
+        for unit in 0..count {
+            let unit_name = pattern.replace("{}", &unit.to_string());
+            if out.iter().any(|p| p.disk.name == unit_name) {
+                return Err(src.error(
+                    name.span(),
+                    format!("disk name '{unit_name}' is used twice"),
+                ));
+            }
+            out.push(Placed {
+                disk: Disk {
+                    name: unit_name,
+                    model: model.clone(),
+                    attach: attach.clone(),
+                },
+                whole_disk: whole_disk.unwrap_or(true),
+                span: span.clone(),
+            });
+        }
+    }
+    for c in controllers {
+        let cabled = out
+            .iter()
+            .filter(|p| p.disk.attach == Attach::Controller(c.id.clone()))
+            .count();
+        if cabled > c.model.ports as usize {
+            let last = out
+                .iter()
+                .rev()
+                .find(|p| p.disk.attach == Attach::Controller(c.id.clone()))
+                .map(|p| p.span.clone())
+                .unwrap_or(0..0);
+            return Err(src.error(last, format!("controller '{}' has {} ports but {cabled} disks are cabled to it (SAS expanders are not modelled)", c.id, c.model.ports)));
+        }
+    }
+    Ok(out)
+}
+
+/// Where a disk is plugged: a controller whose ports speak its protocol, or for NVMe a link.
+fn attach(
+    src: &Source,
+    place: (Option<Spanned<String>>, Option<Spanned<String>>),
+    model: &DiskModel,
+    links: &[Link],
+    controllers: &[Controller],
+    span: &Range<usize>,
+) -> Result<Attach, FileError> {
+    match &place {
+        (Some(c), None) => {
+            let Some(controller) = controllers.iter().find(|x| &x.id == c.get_ref()) else {
+                return Err(src.error(
+                    c.span(),
+                    format!(
+                        "controller '{}' is not a [[controller]] of this file{}",
+                        c.get_ref(),
+                        known(controllers.iter().map(|x| &x.id))
+                    ),
+                ));
+            };
+            let speaks = match controller.model.interface {
+                Interface::Sas => matches!(model.interface, Interface::Sas | Interface::Sata),
+                own => own == model.interface,
+            };
+            if !speaks {
+                return Err(src.error(
+                    c.span(),
+                    format!(
+                        "a {:?} disk cannot be cabled to controller '{}', whose ports are {:?}",
+                        model.interface, controller.id, controller.model.interface
+                    )
+                    .to_lowercase(),
+                ));
+            }
+            Ok(Attach::Controller(c.get_ref().clone()))
+        }
+        (None, Some(l)) => {
+            if model.interface != Interface::Nvme {
+                return Err(src.error(
+                    l.span(),
+                    "only an NVMe disk sits on a link directly; give this disk a controller",
+                ));
+            }
+            if !links.iter().any(|x| &x.id == l.get_ref()) {
+                return Err(src.error(
+                    l.span(),
+                    format!(
+                        "link '{}' is not a [[link]] of this file{}",
+                        l.get_ref(),
+                        known(links.iter().map(|x| &x.id))
+                    ),
+                ));
+            }
+            Ok(Attach::Link(l.get_ref().clone()))
+        }
+        _ => Err(src.error(
+            span.clone(),
+            "a disk needs exactly one of `controller` or `link` (NVMe)",
+        )),
+    }
+}
+
+/// Replaces figures of a model by those measured on the units, citing `source` for each.
+fn apply_measured(model: DiskModel, mut measured: toml::Table) -> Result<DiskModel, String> {
+    let source = match measured.remove("source") {
+        Some(toml::Value::String(s)) if !s.trim().is_empty() => s,
+        _ => return Err("needs `source`: where the measured figures come from".to_string()),
+    };
+    let figures: Vec<&str> = field_names::<DiskModel>()
+        .iter()
+        .copied()
+        .filter(|f| !matches!(*f, "id" | "vendor" | "model" | "sources"))
+        .collect();
+    if measured.is_empty() {
+        return Err("gives no figure".to_string());
+    }
+    let mut table = toml::Table::try_from(&model).map_err(|e| e.to_string())?;
+    for (key, value) in &measured {
+        if !figures.contains(&key.as_str()) {
+            return Err(format!(
+                "'{key}' is not a disk figure; expected one of: {}",
+                figures.join(", ")
+            ));
+        }
+        table.insert(key.clone(), value.clone());
+    }
+    let mut out: DiskModel = from_table(table)?;
+    for key in measured.keys() {
+        out.sources.insert(key.clone(), source.clone());
+    }
+    crate::catalog::check_disk(&out)?;
+    Ok(out)
+}

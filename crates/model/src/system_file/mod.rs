@@ -1,0 +1,56 @@
+//! The system description file (TOML) -> `System`, resolved against the catalog. The format is
+//! described in docs/system-file.md. Every error is one line naming the file, line and column.
+
+mod doc;
+pub(crate) mod error;
+mod hardware;
+mod pool;
+
+pub use error::FileError;
+
+use crate::catalog::Catalog;
+use crate::system::System;
+use error::Source;
+use std::sync::OnceLock;
+
+/// Reads a system file. `file_name` is only used in error messages.
+pub fn parse(text: &str, file_name: &str, catalog: &Catalog) -> Result<System, FileError> {
+    let src = Source {
+        text,
+        name: file_name,
+    };
+    let doc: doc::SystemDoc = toml::from_str(text).map_err(|e| src.toml_error(&e))?;
+    let host = hardware::host(&src, doc.host, catalog)?;
+    let links = hardware::links(&src, doc.link)?;
+    let controllers = hardware::controllers(&src, doc.controller, &links, catalog)?;
+    let placed = hardware::disks(&src, doc.disk, &links, &controllers, catalog)?;
+    let pool = pool::build(&src, doc.pool, doc.dataset, &placed, host.zfs)?;
+    Ok(System {
+        name: doc.name,
+        source: doc.source,
+        host,
+        links,
+        controllers,
+        disks: placed.into_iter().map(|p| p.disk).collect(),
+        pool,
+    })
+}
+
+/// The embedded default system the README's main command runs on when no file is given:
+/// catalog/default-system.toml (eight 16 TB HDDs in raidz2 on a SAS HBA, 10 GbE, a Xeon).
+pub fn default_system() -> System {
+    static DEFAULT: OnceLock<System> = OnceLock::new();
+    DEFAULT
+        .get_or_init(|| {
+            parse(
+                include_str!("../../catalog/default-system.toml"),
+                "catalog/default-system.toml",
+                Catalog::embedded(),
+            )
+            .unwrap_or_else(|e| panic!("embedded default system: {e}"))
+        })
+        .clone()
+}
+
+#[cfg(test)]
+mod tests;

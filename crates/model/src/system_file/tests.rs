@@ -1,0 +1,334 @@
+use super::*;
+use crate::hardware::LinkKind;
+use crate::layout::VdevType;
+use crate::pool::VdevClass;
+use crate::system::{Attach, ZfsRelease};
+
+/// Every file under examples/, by name.
+fn examples() -> Vec<(String, String)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
+    let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn example(name: &str) -> System {
+    let (_, text) = examples().into_iter().find(|(n, _)| n == name).unwrap();
+    parse(&text, name, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn every_example_parses() {
+    let all = examples();
+    assert!(all.len() >= 11, "{} examples", all.len());
+    for (name, text) in all {
+        let system = parse(&text, &name, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!system.disks.is_empty(), "{name}");
+    }
+}
+
+#[test]
+fn seed_000_is_the_1320_box() {
+    let s = example("seed-000-1320-box.toml");
+    assert_eq!(s.disks.len(), 7);
+    let names: Vec<&str> = s.disks.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["c0t0d0", "c0t1d0", "c0t2d0", "c0t3d0", "c1t0d0", "c2t0d0", "c2t1d0"]
+    );
+    assert_eq!(s.disks[4].attach, Attach::Controller("c1".into()));
+    assert_eq!(s.disks[4].model.seq_outer_mb_s, 81.0);
+    assert_eq!(s.controllers[1].model.port_limit_mb_s, Some(87.0));
+    let pcie = s.links.iter().find(|l| l.id == "pcie-x1").unwrap();
+    assert_eq!(
+        pcie.kind,
+        LinkKind::Pcie {
+            gen: 1,
+            lanes: 1,
+            max_payload: 128
+        }
+    );
+    assert_eq!(
+        s.links
+            .iter()
+            .find(|l| l.id == "pci")
+            .unwrap()
+            .parent
+            .as_deref(),
+        Some("alink")
+    );
+    assert_eq!(s.host.ram_bytes, 1 << 30);
+    assert_eq!(s.host.cpu.cores, 2);
+    assert_eq!(s.host.zfs, ZfsRelease::Solaris2008);
+    assert_eq!(s.pool.ashift, 9);
+    assert_eq!(s.pool.vdevs.len(), 1);
+    let top = &s.pool.vdevs[0];
+    assert_eq!(top.layout.to_string(), "raidz1-7");
+    assert_eq!(top.leaf.capacity_bytes, 750_156_374_016);
+    assert!(!top.leaf.whole_disk);
+    assert_eq!(s.pool.datasets[0].recordsize, 128 * 1024);
+    assert_eq!(
+        example("seed-000-stripe-7.toml").pool.vdevs[0]
+            .layout
+            .top_level_vdevs(),
+        7
+    );
+}
+
+#[test]
+fn seed_001_002_004_layouts_and_hardware() {
+    let s = example("seed-001-pcix-15-disk.toml");
+    assert_eq!(s.disks.len(), 15);
+    assert_eq!(s.pool.vdevs[0].layout.to_string(), "3x raidz1-5");
+    assert_eq!(
+        s.links[0].kind,
+        LinkKind::PciX {
+            bits: 64,
+            mhz: 133.33
+        }
+    );
+    assert_eq!(s.host.nics[0].ports, 2);
+    assert_eq!(
+        example("seed-001-5x-raidz1-3.toml").pool.vdevs[0]
+            .layout
+            .leaves(),
+        15
+    );
+    let mirrors = example("seed-001-7x-mirror-2.toml");
+    assert_eq!(mirrors.disks.len(), 14);
+    assert_eq!(
+        mirrors.pool.vdevs[0].layout.groups[0].vtype,
+        VdevType::Mirror
+    );
+
+    let s = example("seed-002-ashift-5x3tb.toml");
+    assert_eq!((s.pool.name.as_str(), s.pool.ashift), ("zdata", 12));
+    assert_eq!(s.host.ram_bytes, 12 << 30);
+    assert_eq!(s.disks[4].name, "ada4");
+    assert_eq!(s.disks[0].model.zones.len(), 5);
+    assert_eq!(
+        example("seed-002-stripe-5x3tb.toml").pool.vdevs[0]
+            .layout
+            .to_string(),
+        "stripe-5"
+    );
+
+    let s = example("seed-004-dk32ej.toml");
+    assert_eq!(s.disks[0].model.rpm, Some(10000));
+    assert_eq!(s.controllers[0].model.id, "seed004-scsi-hba");
+    assert!(s.pool.vdevs[0].leaf.whole_disk);
+}
+
+#[test]
+fn modern_examples_fill_classes_in_order() {
+    let s = example("modern-12x20tb-special.toml");
+    let classes: Vec<(VdevClass, String)> = s
+        .pool
+        .vdevs
+        .iter()
+        .map(|t| (t.class, t.layout.to_string()))
+        .collect();
+    assert_eq!(
+        classes,
+        [
+            (VdevClass::Normal, "2x raidz2-6".to_string()),
+            (VdevClass::Special, "mirror-2".to_string())
+        ]
+    );
+    assert_eq!(s.pool.vdevs[1].leaf.capacity_bytes, 3_840_755_982_336);
+    assert_eq!(s.pool.datasets[0].recordsize, 1 << 20);
+    assert_eq!(s.pool.datasets[1].compression_ratio, 1.4);
+    let home = example("modern-home-4x-red-plus.toml");
+    assert_eq!(home.pool.cache_devices, 1);
+    // ashift left out: OpenZFS 2 takes the 4 KiB physical sector.
+    assert_eq!(home.pool.ashift, 12);
+    // The L2ARC SSD is the last disk and is in no vdev.
+    assert_eq!(home.pool.vdevs[0].leaf.capacity_bytes, 4_000_787_030_016);
+    let nvme = example("modern-nvme-2x-mirror.toml");
+    assert_eq!(nvme.disks[3].attach, Attach::Link("nvme3".into()));
+}
+
+#[test]
+fn default_system_is_a_modern_raidz2() {
+    let s = default_system();
+    assert_eq!(s.pool.vdevs[0].layout.to_string(), "raidz2-8");
+    assert_eq!(s.disks.len(), 8);
+    assert_eq!(s.disks[0].model.capacity_bytes, 16_000_900_661_248);
+    assert_eq!(s.host.nics[0].gbps, 10.0);
+}
+
+const SMALL: &str = r#"name = "small"
+
+[host]
+cpu = "amd-epyc-7313p"
+ram = "64GiB"
+
+[[link]]
+id = "slot"
+kind = "pcie"
+gen = 3
+lanes = 8
+max_payload = 256
+
+[[controller]]
+id = "hba"
+model = "lsi-sas3008"
+link = "slot"
+
+[[disk]]
+name = "sd{}"
+count = 4
+model = "seagate-exos-x16-16tb"
+controller = "hba"
+
+[pool]
+layout = "raidz1-4"
+"#;
+
+/// The one-line error for SMALL with `from` replaced by `to`.
+fn error(from: &str, to: &str) -> String {
+    assert!(SMALL.contains(from), "{from}");
+    parse(&SMALL.replace(from, to), "s.toml", Catalog::embedded())
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn the_small_system_parses() {
+    let s = parse(SMALL, "s.toml", Catalog::embedded()).unwrap();
+    assert_eq!(s.pool.name, "tank");
+    assert_eq!(s.pool.ashift, 12);
+    assert_eq!(s.host.sockets, 1);
+    assert_eq!(s.host.zfs, ZfsRelease::Openzfs2);
+}
+
+#[test]
+fn errors_point_at_what_to_fix() {
+    // A bad layout string: at the string.
+    assert_eq!(
+        error("layout = \"raidz1-4\"", "layout = \"raidz5-4\""),
+        "s.toml:26:10: bad layout 'raidz5-4': 'raidz5': raidz parity is 1, 2 or 3 (OpenZFS has no higher parity)"
+    );
+    // Disk count against the layout: at [pool].
+    assert_eq!(
+        error("layout = \"raidz1-4\"", "layout = \"raidz1-5\"\nspares = 1"),
+        "s.toml:25:1: the pool needs 6 disks (layout raidz1-5: 5, spares: 1, cache: 0) but 4 are declared in [[disk]]"
+    );
+    // An unknown catalog id: at the id, with suggestions.
+    let e = error("model = \"seagate-exos-x16-16tb\"", "model = \"exos-x16\"");
+    assert!(
+        e.starts_with(
+            "s.toml:22:9: no disk 'exos-x16' in the catalog; did you mean 'seagate-exos-x16-16tb'?"
+        ),
+        "{e}"
+    );
+    // An unknown key: at the key.
+    let e = error("ram = \"64GiB\"", "ram = \"64GiB\"\nswap = 2");
+    assert!(
+        e.starts_with("s.toml:6:1: unknown field `swap`, expected one of"),
+        "{e}"
+    );
+    // A bad size: at the value.
+    assert_eq!(
+        error("ram = \"64GiB\"", "ram = \"64 gigs\""),
+        "s.toml:5:7: bad size '64 gigs': expected a number with an optional unit: B, K/KiB, M/MiB, G/GiB, T/TiB (binary) or KB, MB, GB, TB (decimal)"
+    );
+    // A controller on a link that does not exist: at the link name.
+    assert_eq!(
+        error("link = \"slot\"", "link = \"slot9\""),
+        "s.toml:17:8: controller 'hba': link 'slot9' is not a [[link]] of this file (known: slot)"
+    );
+    // A link whose parent is missing: at the link.
+    let e = error(
+        "max_payload = 256",
+        "max_payload = 256\nparent = \"nowhere\"",
+    );
+    assert!(
+        e.starts_with("s.toml:7:1: link 'slot': parent 'nowhere' is not a [[link]]"),
+        "{e}"
+    );
+    // A wrong type: toml's span.
+    let e = error("count = 4", "count = \"four\"");
+    assert!(
+        e.starts_with("s.toml:21:9: invalid type: string \"four\", expected u32"),
+        "{e}"
+    );
+    // More disks on a controller than it has ports.
+    let e = error("count = 4", "count = 9");
+    assert!(
+        e.contains("controller 'hba' has 8 ports but 9 disks"),
+        "{e}"
+    );
+    // A TOML syntax error.
+    let e = error("gen = 3", "gen = ");
+    assert!(e.starts_with("s.toml:10:7:"), "{e}");
+    // A SATA disk on a link: only NVMe sits on one.
+    let e = error("controller = \"hba\"", "link = \"slot\"");
+    assert!(
+        e.starts_with("s.toml:23:8: only an NVMe disk sits on a link"),
+        "{e}"
+    );
+    // An ashift out of range.
+    assert_eq!(
+        error(
+            "layout = \"raidz1-4\"",
+            "layout = \"raidz1-4\"\nashift = 17"
+        ),
+        "s.toml:27:10: ashift must be 9 to 16, not 17"
+    );
+    // A count without a unit-number placeholder.
+    let e = error("name = \"sd{}\"", "name = \"sd\"");
+    assert!(
+        e.starts_with("s.toml:20:8: with count = 4, the name needs '{}'"),
+        "{e}"
+    );
+    // A dataset outside the pool.
+    let e = error(
+        "layout = \"raidz1-4\"\n",
+        "layout = \"raidz1-4\"\n\n[[dataset]]\nname = \"other/x\"\n",
+    );
+    assert!(
+        e.starts_with("s.toml:29:8: dataset 'other/x' is not in pool 'tank'"),
+        "{e}"
+    );
+}
+
+#[test]
+fn measured_figures_replace_the_catalogs_with_their_source() {
+    let text = SMALL.replace(
+        "controller = \"hba\"\n",
+        "controller = \"hba\"\nmeasured = { seq_outer_mb_s = 240.0, source = \"my dd, 2026\" }\n",
+    );
+    let s = parse(&text, "s.toml", Catalog::embedded()).unwrap();
+    assert_eq!(s.disks[0].model.seq_outer_mb_s, 240.0);
+    assert_eq!(s.disks[0].model.sources["seq_outer_mb_s"], "my dd, 2026");
+    let e = parse(
+        &text.replace(", source = \"my dd, 2026\"", ""),
+        "s.toml",
+        Catalog::embedded(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "s.toml:24:12: measured: needs `source`: where the measured figures come from"
+    );
+    let e = parse(
+        &text.replace("seq_outer_mb_s = 240.0", "speed = 240.0"),
+        "s.toml",
+        Catalog::embedded(),
+    )
+    .unwrap_err();
+    assert!(
+        e.message
+            .starts_with("measured: 'speed' is not a disk figure"),
+        "{e}"
+    );
+}
