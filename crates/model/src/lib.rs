@@ -1,4 +1,3 @@
-//! The pure domain model of zpoolsim: units, pool layouts, hardware, workloads and the
 //! embedded hardware catalog. No I/O beyond parsing text handed in; nothing here computes
 //! space or speed.
 
@@ -11,8 +10,6 @@ pub use pool::{Dataset, Leaf, Pool, TopLevel, VdevClass};
 pub mod hardware;
 pub mod system;
 pub use system::System;
-pub mod workload;
-pub use workload::{Access, Target, Workload, WorkloadError};
 pub mod catalog;
 pub mod system_file;
 pub use catalog::Catalog;
