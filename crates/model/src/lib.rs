@@ -1,3 +1,4 @@
+//! The pure domain model of zpoolsim: units, pool layouts, hardware, workloads and the
 //! embedded hardware catalog. No I/O beyond parsing text handed in; nothing here computes
 //! space or speed.
 
