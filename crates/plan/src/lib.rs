@@ -2,12 +2,15 @@
 //! and the engines: nothing here prints, reads files or exits.
 
 pub mod enumerate;
+pub mod error;
 pub mod evaluation;
+pub mod machine;
 pub mod needs;
 pub mod pareto;
 pub mod recommend;
 
 pub use enumerate::{candidates, Candidate};
+pub use error::PlanError;
 pub use evaluation::{Evaluation, WorkloadFigures};
 pub use needs::{parse_needs, Metric, Need, NeedError};
 pub use recommend::{NearMiss, Recommendation};

@@ -1,0 +1,214 @@
+//! The machine a candidate runs on: the same host, links and controllers, with the planned
+//! disks in its bays and the candidate's layout as its pool.
+
+use crate::enumerate::Candidate;
+use crate::error::PlanError;
+use model::hardware::{DiskModel, Interface};
+use model::system::{Attach, Disk};
+use model::{Layout, Leaf, System, TopLevel, VdevClass};
+
+/// Smallest ashift OpenZFS picks on its own (zfs_vdev_min_auto_ashift = ASHIFT_MIN = 9,
+/// module/zfs/vdev.c).
+const MIN_AUTO_ASHIFT: u8 = 9;
+
+/// The ashift `zpool create` picks for a disk: its physical sector size (vdev.c
+/// vdev_ashift_optimize raises the logical ashift to the physical one).
+pub fn auto_ashift(disk: &DiskModel) -> u8 {
+    (disk.physical_sector.max(1).ilog2() as u8).max(MIN_AUTO_ASHIFT)
+}
+
+/// Whether a controller port of one protocol takes a disk of another: the same protocol, or a
+/// SATA disk on a SAS port (SAS initiators tunnel SATA, STP).
+fn port_takes(port: Interface, disk: Interface) -> bool {
+    port == disk || (port == Interface::Sas && disk == Interface::Sata)
+}
+
+/// Where disks of this model can go in `base`: the bays its own disks occupy (when their
+/// controller takes the model), in order, then the free ports of its controllers.
+fn bays(base: &System, disk: &DiskModel) -> Vec<Attach> {
+    let takes = |id: &str| {
+        base.controllers
+            .iter()
+            .any(|c| c.id == id && port_takes(c.model.interface, disk.interface))
+    };
+    let mut out: Vec<Attach> = base
+        .disks
+        .iter()
+        .filter(|d| match &d.attach {
+            Attach::Controller(id) => takes(id),
+            Attach::Link(_) => disk.interface == Interface::Nvme,
+        })
+        .map(|d| d.attach.clone())
+        .collect();
+    for c in base.controllers.iter().filter(|c| takes(&c.id)) {
+        let here = Attach::Controller(c.id.clone());
+        let used = base.disks.iter().filter(|d| d.attach == here).count() as u32;
+        out.extend((0..c.model.ports.saturating_sub(used)).map(|_| here.clone()));
+    }
+    out
+}
+
+/// `base` with enough controllers for `count` disks of `disk`: copies of its last controller
+/// that takes them, each on its own copy of that controller's link (a second HBA in a second
+/// slot like the first). Returns the system and the number of controllers added. For the
+/// embedded default system, whose one HBA has fewer ports than a large plan has disks.
+pub fn with_controllers_for(
+    base: &System,
+    disk: &DiskModel,
+    count: u32,
+) -> Result<(System, u32), PlanError> {
+    let mut system = base.clone();
+    let template = base
+        .controllers
+        .iter()
+        .rev()
+        .find(|c| port_takes(c.model.interface, disk.interface) && c.model.ports > 0);
+    let mut added = 0;
+    while bays(&system, disk).len() < count as usize {
+        let Some(template) = template else {
+            return Err(not_enough_bays(&system, disk, count));
+        };
+        added += 1;
+        let mut controller = template.clone();
+        controller.id = format!("{}-copy{added}", template.id);
+        if let Some(link) = base.links.iter().find(|l| l.id == template.link) {
+            let mut link = link.clone();
+            link.id = format!("{}-copy{added}", link.id);
+            controller.link = link.id.clone();
+            system.links.push(link);
+        }
+        system.controllers.push(controller);
+    }
+    Ok((system, added))
+}
+
+fn not_enough_bays(base: &System, disk: &DiskModel, count: u32) -> PlanError {
+    PlanError::NotEnoughBays {
+        system: base.name.clone(),
+        disk: disk.id.clone(),
+        bays: bays(base, disk).len() as u32,
+        disks: count,
+    }
+}
+
+/// `base` with `count` disks of `disk` in place of its own, in [`bays`] order. The pool keeps
+/// its layout until a candidate replaces it; its ashift follows the new disks.
+pub fn with_disks(base: &System, disk: &DiskModel, count: u32) -> Result<System, PlanError> {
+    let bays = bays(base, disk);
+    if bays.len() < count as usize {
+        return Err(not_enough_bays(base, disk, count));
+    }
+    let mut system = base.clone();
+    system.disks = bays
+        .into_iter()
+        .take(count as usize)
+        .enumerate()
+        .map(|(i, attach)| Disk {
+            name: format!("disk{i}"),
+            model: disk.clone(),
+            attach,
+        })
+        .collect();
+    system.pool.ashift = auto_ashift(disk);
+    Ok(system)
+}
+
+/// `system` with the candidate as its pool: one normal-class group of the candidate's
+/// layout on the system's disks, then its hot spares. The system must have exactly the
+/// disks the candidate occupies.
+pub fn with_candidate(system: &System, candidate: &Candidate) -> Result<System, PlanError> {
+    let first = system.disks.first().ok_or(PlanError::NoDisks)?;
+    if system.disks.len() != candidate.disks() as usize {
+        return Err(PlanError::LayoutDoesNotFit {
+            layout: candidate.layout.to_string(),
+            leaves: candidate.disks(),
+            disks: system.disks.len() as u32,
+        });
+    }
+    let leaf = Leaf {
+        capacity_bytes: first.model.capacity_bytes,
+        logical_sector: first.model.logical_sector,
+        whole_disk: true,
+    };
+    let mut out = system.clone();
+    out.pool.vdevs = vec![TopLevel {
+        class: VdevClass::Normal,
+        layout: candidate.layout.clone(),
+        leaf,
+    }];
+    out.pool.spares = candidate.hot_spares;
+    Ok(out)
+}
+
+/// A layout on all of a system's disks: those it leaves over become hot spares.
+pub fn candidate_on(system: &System, layout: &Layout) -> Result<Candidate, PlanError> {
+    let disks = system.disks.len() as u32;
+    let hot_spares =
+        disks
+            .checked_sub(layout.leaves())
+            .ok_or_else(|| PlanError::LayoutDoesNotFit {
+                layout: layout.to_string(),
+                leaves: layout.leaves(),
+                disks,
+            })?;
+    Ok(Candidate {
+        layout: layout.clone(),
+        hot_spares,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use model::system_file::default_system;
+    use model::Catalog;
+
+    fn exos16() -> DiskModel {
+        Catalog::embedded()
+            .disk("seagate-exos-x16-16tb")
+            .unwrap()
+            .clone()
+    }
+
+    #[test]
+    fn default_system_grows_hbas_for_24_disks() {
+        let base = default_system();
+        let err = with_disks(&base, &exos16(), 24).unwrap_err();
+        assert!(err.to_string().contains("room for 8 disks"), "{err}");
+        let (grown, added) = with_controllers_for(&base, &exos16(), 24).unwrap();
+        assert_eq!(added, 2);
+        assert_eq!(grown.controllers.len(), 3);
+        assert_eq!(grown.links.len(), 3);
+        let system = with_disks(&grown, &exos16(), 24).unwrap();
+        let on = |id: &str| {
+            system
+                .disks
+                .iter()
+                .filter(|d| d.attach == Attach::Controller(id.to_string()))
+                .count()
+        };
+        assert_eq!((on("hba0"), on("hba0-copy1"), on("hba0-copy2")), (8, 8, 8));
+        assert_eq!(system.pool.ashift, 12);
+    }
+
+    #[test]
+    fn candidate_replaces_the_pool() {
+        let system = with_disks(&default_system(), &exos16(), 8).unwrap();
+        let layout: Layout = "3x mirror-2".parse().unwrap();
+        let candidate = candidate_on(&system, &layout).unwrap();
+        assert_eq!(candidate.hot_spares, 2);
+        let planned = with_candidate(&system, &candidate).unwrap();
+        assert_eq!(planned.pool.vdevs.len(), 1);
+        assert_eq!(planned.pool.vdevs[0].layout, layout);
+        assert_eq!(
+            planned.pool.vdevs[0].leaf.capacity_bytes,
+            16_000_900_661_248
+        );
+        assert_eq!(planned.pool.spares, 2);
+        let too_big: Layout = "raidz2-9".parse().unwrap();
+        assert_eq!(
+            candidate_on(&system, &too_big).unwrap_err().to_string(),
+            "raidz2-9 needs 9 disks; the machine has 8"
+        );
+    }
+}
