@@ -11,6 +11,8 @@ pub use pool::{Dataset, Leaf, Pool, TopLevel, VdevClass};
 pub mod hardware;
 pub mod system;
 pub use system::System;
+pub mod workload;
+pub use workload::{Access, Target, Workload, WorkloadError};
 pub mod catalog;
 pub mod system_file;
 pub use catalog::Catalog;
