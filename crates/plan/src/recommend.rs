@@ -94,26 +94,24 @@ pub fn closest(evaluations: &[Evaluation], needs: &[Need]) -> Vec<NearMiss> {
 
 /// Among the evaluations (all meeting the needs), the one with the most usable space whose
 /// loss probability stays under the target (the `loss<=` need, else
-/// [`DEFAULT_LOSS_TARGET`]); ties go to the safer. When none stays under it, the safest.
+/// [`DEFAULT_LOSS_TARGET`]); ties go to the safer. When none stays under it, the safest; when
+/// no loss probability is known (the disk has no failure rate), the most usable space.
 /// `None` only for an empty slice.
 pub fn recommend(evaluations: &[Evaluation], needs: &[Need], years: f64) -> Option<Recommendation> {
     let target = needs
         .iter()
         .find(|n| n.metric == Metric::Loss)
         .map_or(DEFAULT_LOSS_TARGET, |n| n.bound);
-    let safe: Vec<usize> = (0..evaluations.len())
-        .filter(|&i| evaluations[i].loss_probability <= target)
-        .collect();
+    let loss = |i: usize| evaluations[i].loss_probability;
     let by_space = |a: &usize, b: &usize| {
         let (ea, eb) = (&evaluations[*a], &evaluations[*b]);
         ea.avail_bytes
             .cmp(&eb.avail_bytes)
-            .then(eb.loss_probability.total_cmp(&ea.loss_probability))
+            .then(eb.metric(Metric::Loss).total_cmp(&ea.metric(Metric::Loss)))
     };
-    let loss_words = format!("P(loss over {years} years)");
-    if let Some(best) = safe.iter().copied().max_by(by_space) {
-        let e = &evaluations[best];
-        let runner_up = safe
+    let most_space = |among: &[usize]| -> Option<(usize, String)> {
+        let best = among.iter().copied().max_by(by_space)?;
+        let runner_up = among
             .iter()
             .copied()
             .filter(|&i| i != best)
@@ -127,37 +125,56 @@ pub fn recommend(evaluations: &[Evaluation], needs: &[Need], years: f64) -> Opti
                 )
             })
             .unwrap_or_default();
+        Some((best, runner_up))
+    };
+    let all: Vec<usize> = (0..evaluations.len()).collect();
+    let loss_words = format!("P(data loss over {years} years)");
+    let (index, reason) = if all.iter().all(|&i| loss(i).is_none()) {
+        let (best, runner_up) = most_space(&all)?;
+        let e = &evaluations[best];
         let reason = format!(
-            "the most usable space, {}, of the {} layouts meeting the needs with {loss_words} <= {} (its own {}); {}{runner_up}",
+            "the most usable space, {}, of the {} layouts meeting the needs (the disk has no failure rate in the catalog: safety is not ranked); {}{runner_up}",
             Metric::Avail.format(e.avail_bytes as f64),
-            safe.len(),
-            format_probability(target),
-            format_probability(e.loss_probability),
+            all.len(),
             speeds(e),
         );
-        return Some(Recommendation {
-            index: best,
-            reason,
-        });
-    }
-    let safest = (0..evaluations.len()).min_by(|&a, &b| {
-        evaluations[a]
-            .loss_probability
-            .total_cmp(&evaluations[b].loss_probability)
-            .then(evaluations[b].avail_bytes.cmp(&evaluations[a].avail_bytes))
-    })?;
-    let e = &evaluations[safest];
-    let reason = format!(
-        "no layout meeting the needs keeps {loss_words} <= {}; this is the safest at {}, with {}; {}",
-        format_probability(target),
-        format_probability(e.loss_probability),
-        Metric::Avail.format(e.avail_bytes as f64),
-        speeds(e),
-    );
-    Some(Recommendation {
-        index: safest,
-        reason,
-    })
+        (best, reason)
+    } else {
+        let safe: Vec<usize> = all
+            .iter()
+            .copied()
+            .filter(|&i| loss(i).is_some_and(|p| p <= target))
+            .collect();
+        if let Some((best, runner_up)) = most_space(&safe) {
+            let e = &evaluations[best];
+            let reason = format!(
+                "the most usable space, {}, of the {} layouts meeting the needs with {loss_words} <= {} (its own {}); {}{runner_up}",
+                Metric::Avail.format(e.avail_bytes as f64),
+                safe.len(),
+                format_probability(target),
+                Metric::Loss.format(e.metric(Metric::Loss)),
+                speeds(e),
+            );
+            (best, reason)
+        } else {
+            let safest = all.iter().copied().min_by(|&a, &b| {
+                evaluations[a]
+                    .metric(Metric::Loss)
+                    .total_cmp(&evaluations[b].metric(Metric::Loss))
+                    .then(evaluations[b].avail_bytes.cmp(&evaluations[a].avail_bytes))
+            })?;
+            let e = &evaluations[safest];
+            let reason = format!(
+                "no layout meeting the needs keeps {loss_words} <= {}; this is the safest at {}, with {}; {}",
+                format_probability(target),
+                Metric::Loss.format(e.metric(Metric::Loss)),
+                Metric::Avail.format(e.avail_bytes as f64),
+                speeds(e),
+            );
+            (safest, reason)
+        }
+    };
+    Some(Recommendation { index, reason })
 }
 
 /// The three figures needs bound, as a clause.
@@ -175,7 +192,7 @@ mod tests {
     use super::*;
     use crate::enumerate::Candidate;
 
-    fn eval(layout: &str, avail_tb: f64, write_mb: f64, loss: f64) -> Evaluation {
+    fn eval(layout: &str, avail_tb: f64, write_mb: f64, loss: Option<f64>) -> Evaluation {
         Evaluation {
             candidate: Candidate {
                 layout: layout.parse().unwrap(),
@@ -195,10 +212,10 @@ mod tests {
 
     fn set() -> Vec<Evaluation> {
         vec![
-            eval("stripe-4", 64.0, 800.0, 0.5),
-            eval("raidz1-4", 47.0, 600.0, 0.0005),
-            eval("2x mirror-2", 32.0, 400.0, 0.0001),
-            eval("raidz2-4", 31.0, 400.0, 0.000001),
+            eval("stripe-4", 64.0, 800.0, Some(0.5)),
+            eval("raidz1-4", 47.0, 600.0, Some(0.0005)),
+            eval("2x mirror-2", 32.0, 400.0, Some(0.0001)),
+            eval("raidz2-4", 31.0, 400.0, Some(0.000001)),
         ]
     }
 
@@ -208,7 +225,7 @@ mod tests {
         assert_eq!(r.index, 1);
         assert_eq!(
             r.reason,
-            "the most usable space, 47.0 TB, of the 3 layouts meeting the needs with P(loss over 5 years) <= 0.10% (its own 0.050%); reads 1.2 GB/s, writes 600.0 MB/s, 100/s random reads; next: 2x mirror-2 with 32.0 TB"
+            "the most usable space, 47.0 TB, of the 3 layouts meeting the needs with P(data loss over 5 years) <= 0.10% (its own 0.050%); reads 1.2 GB/s, writes 600.0 MB/s, 100/s random reads; next: 2x mirror-2 with 32.0 TB"
         );
         let strict = parse_needs_ok("loss<=0.005%");
         assert_eq!(recommend(&set(), &strict, 5.0).unwrap().index, 3);
@@ -220,6 +237,16 @@ mod tests {
         assert_eq!(r.index, 0);
         assert!(r.reason.starts_with("no layout meeting the needs keeps"));
         assert!(recommend(&[], &[], 5.0).is_none());
+        let unknown: Vec<Evaluation> = set()
+            .into_iter()
+            .map(|e| Evaluation {
+                loss_probability: None,
+                ..e
+            })
+            .collect();
+        let r = recommend(&unknown, &[], 5.0).unwrap();
+        assert_eq!(r.index, 0);
+        assert!(r.reason.contains("safety is not ranked"), "{}", r.reason);
     }
 
     #[test]

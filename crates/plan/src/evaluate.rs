@@ -1,0 +1,207 @@
+//! One candidate through the three engines: space, performance, reliability.
+
+use crate::enumerate::Candidate;
+use crate::error::PlanError;
+use crate::evaluation::{Evaluation, WorkloadFigures};
+use crate::machine;
+use model::system::{Attach, System, ZfsRelease};
+use model::Workload;
+use reliability::{RebuildRates, SharedPath};
+
+/// Hours from a disk failing to its replacement being in the slot when no hot spare takes
+/// over at once: three days to notice, fetch a disk and swap it. A policy, not a fact.
+pub const REPLACEMENT_HOURS: f64 = 72.0;
+
+/// Hours in a year (zfs-facts.md §7: AFR ~ 8760 h / MTBF).
+const HOURS_PER_YEAR: f64 = reliability::lifetime::HOURS_PER_YEAR;
+
+/// A workload with the label it is shown under (the text the user wrote, parameters and all).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabelledWorkload {
+    pub label: String,
+    pub workload: Workload,
+}
+
+/// What every candidate is measured by.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// Sequential read, sequential write and random read first (what `--need` bounds), then
+    /// any others.
+    pub workloads: Vec<LabelledWorkload>,
+    /// Share of the pool's space in use (0-1): what a resilver has to rebuild.
+    pub fill: f64,
+    /// The mission over which the loss probability is given.
+    pub years: f64,
+}
+
+/// The workloads `--need` bounds, in order: one `dd` reader, one `dd` writer, and 4 KiB
+/// random reads with 32 in flight (a loaded server rather than one synchronous reader, whose
+/// rate would be one disk's whatever the layout). A choice, not a fact.
+pub const STANDARD_WORKLOADS: [&str; 3] = ["dd-read", "dd-write", "fio-randread:qd=32"];
+
+impl LabelledWorkload {
+    /// A workload from its command-line text (`fio-randread:qd=32`), labelled with that text.
+    pub fn parse(spec: &str) -> Result<LabelledWorkload, model::WorkloadError> {
+        Ok(LabelledWorkload {
+            label: spec.to_string(),
+            workload: Workload::parse(spec)?,
+        })
+    }
+}
+
+/// The space rules of the ZFS that runs: OpenZFS 2.x, or the pre-2014 rules the older
+/// releases share (space::Profile::legacy).
+pub fn space_profile(zfs: ZfsRelease) -> space::Profile {
+    match zfs {
+        ZfsRelease::Openzfs2 => space::Profile::modern(),
+        ZfsRelease::Solaris2008 | ZfsRelease::PoolV28 | ZfsRelease::ZfsFuse => {
+            space::Profile::legacy()
+        }
+    }
+}
+
+/// Evaluates `candidate` on `system` (whose disks it must occupy exactly).
+pub fn evaluate(
+    system: &System,
+    candidate: &Candidate,
+    settings: &Settings,
+) -> Result<Evaluation, PlanError> {
+    let planned = machine::with_candidate(system, candidate)?;
+    let engine = |message: String| PlanError::Engine {
+        layout: candidate.layout.to_string(),
+        message,
+    };
+    let capacity = space::pool_capacity(&planned.pool, &space_profile(system.host.zfs))
+        .map_err(|e| engine(e.to_string()))?;
+    let workloads = settings
+        .workloads
+        .iter()
+        .map(|w| {
+            perf::predict(&planned, &w.workload)
+                .map(|p| WorkloadFigures {
+                    workload: w.label.clone(),
+                    bytes_per_s: p.throughput_bytes_per_s,
+                    iops: p.iops,
+                    bottleneck: p.bottleneck.sentence,
+                })
+                .map_err(|e| engine(e.to_string()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let figure = |i: usize, f: fn(&WorkloadFigures) -> f64| workloads.get(i).map_or(0.0, f);
+    let risk = risk(&planned, candidate, settings).map_err(|e| engine(e.to_string()))?;
+    let disk = &planned.disks[0].model;
+    let usable_tb = capacity.avail_bytes as f64 / 1e12;
+    Ok(Evaluation {
+        candidate: candidate.clone(),
+        size_bytes: capacity.size_bytes,
+        avail_bytes: capacity.avail_bytes,
+        read_bytes_per_s: figure(0, |w| w.bytes_per_s),
+        write_bytes_per_s: figure(1, |w| w.bytes_per_s),
+        random_read_iops: figure(2, |w| w.iops),
+        workloads,
+        resilver_hours: risk.resilver_hours,
+        loss_probability: risk.loss_probability,
+        usd_per_usable_tb: disk
+            .price_usd
+            .filter(|_| usable_tb > 0.0)
+            .map(|p| p * planned.disks.len() as f64 / usable_tb),
+    })
+}
+
+struct Risk {
+    resilver_hours: f64,
+    loss_probability: Option<f64>,
+}
+
+/// Resilver time and the probability of losing data over the mission, by the MTTDL closed
+/// form (unrecoverable read errors included: they lose blocks, which is data loss; a disk
+/// without a UER figure is taken to have none). Without a hot spare a failed disk waits
+/// [`REPLACEMENT_HOURS`] before its resilver starts. The loss is unknown when the disk has
+/// neither an AFR nor an MTBF; the AFR wins when both are given (a field rate, where the
+/// MTBF is a lab figure).
+fn risk(
+    planned: &System,
+    candidate: &Candidate,
+    settings: &Settings,
+) -> Result<Risk, reliability::Error> {
+    let disk = &planned.disks[0].model;
+    let mtbf_hours = match (disk.afr_pct, disk.mtbf_hours) {
+        (Some(afr), _) => reliability::Lifetime::from_afr(afr)?.mtbf_hours(),
+        (None, mtbf) => mtbf,
+    };
+    let rates = rebuild_rates(planned, settings.fill);
+    let repairs = candidate
+        .layout
+        .groups
+        .iter()
+        .map(|g| reliability::group_repair(g, disk.capacity_bytes, settings.fill, &rates))
+        .collect::<Result<Vec<_>, _>>()?;
+    let resilver_hours = repairs.first().map_or(0.0, |r| r.resilver_hours);
+    let delay = if candidate.hot_spares == 0 {
+        REPLACEMENT_HOURS
+    } else {
+        0.0
+    };
+    let waited: Vec<_> = repairs
+        .into_iter()
+        .map(|mut r| {
+            r.resilver_hours += delay;
+            r
+        })
+        .collect();
+    let uer = disk.uer_per_bit.unwrap_or(0.0);
+    let loss_probability = match mtbf_hours {
+        Some(mtbf) => {
+            let mttdl = reliability::pool_mttdl(&candidate.layout, &waited, mtbf, uer)?;
+            Some(reliability::p_loss_within(
+                mttdl.pool_hours,
+                settings.years * HOURS_PER_YEAR,
+            ))
+        }
+        None => None,
+    };
+    Ok(Risk {
+        resilver_hours,
+        loss_probability,
+    })
+}
+
+/// Rates a rebuild sees on this machine. APPROXIMATION: a resilver streams at the disk's mean
+/// media rate over its filled part (OpenZFS sorts scrub and resilver I/O into ascending
+/// order since 0.8, sequential scrub), and the one link every disk shares, if any, limits
+/// the sum of its reads and writes.
+fn rebuild_rates(system: &System, fill: f64) -> RebuildRates {
+    let timing = perf::disk::DiskTiming::new(&system.disks[0].model);
+    let span = fill.clamp(0.0, 1.0);
+    RebuildRates {
+        leaf_read_bytes_per_sec: timing.mean_rate(0.0, span, false),
+        leaf_write_bytes_per_sec: timing.mean_rate(0.0, span, true),
+        shared: shared_link(system),
+        user_busy: 0.0,
+    }
+}
+
+/// The link all the disks' traffic crosses, when there is exactly one.
+fn shared_link(system: &System) -> Option<SharedPath> {
+    let link_of = |attach: &Attach| match attach {
+        Attach::Controller(id) => system
+            .controllers
+            .iter()
+            .find(|c| &c.id == id)
+            .map(|c| c.link.clone()),
+        Attach::Link(id) => Some(id.clone()),
+    };
+    let first = link_of(&system.disks.first()?.attach)?;
+    if system
+        .disks
+        .iter()
+        .any(|d| link_of(&d.attach).as_ref() != Some(&first))
+    {
+        return None;
+    }
+    let link = system.links.iter().find(|l| l.id == first)?;
+    Some(SharedPath {
+        name: format!("link {}", link.id),
+        bytes_per_sec: perf::bus::usable_bytes_per_s(&link.kind, true),
+    })
+}

@@ -1,0 +1,83 @@
+//! The whole plan: every candidate evaluated, the needs applied, the front marked, one chosen.
+
+use crate::enumerate::candidates;
+use crate::error::PlanError;
+use crate::evaluate::{evaluate, space_profile, Settings};
+use crate::evaluation::Evaluation;
+use crate::needs::Need;
+use crate::pareto;
+use crate::recommend::{closest, meets, recommend, Recommendation};
+use model::{System, VdevType};
+
+/// What to plan: the machine with its disks in place (`machine::with_disks`), and the rules.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub system: System,
+    /// Hot spares set aside before layouts are built.
+    pub hot_spares: u32,
+    /// Leaf failures every vdev must survive.
+    pub min_redundancy: u32,
+    pub needs: Vec<Need>,
+    pub settings: Settings,
+}
+
+/// The outcome.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Candidates evaluated.
+    pub considered: usize,
+    /// Those meeting every need, in enumeration order.
+    pub evaluations: Vec<Evaluation>,
+    /// For each of them, whether it is on the Pareto front.
+    pub on_front: Vec<bool>,
+    /// An index into `evaluations`.
+    pub recommendation: Recommendation,
+}
+
+/// Evaluates every candidate for the request's disks; errs when none exists or none meets the
+/// needs (naming the closest).
+pub fn plan(request: &Request) -> Result<Plan, PlanError> {
+    let disks = request.system.disks.len() as u32;
+    let draid = space_profile(request.system.host.zfs).draid;
+    let all: Vec<_> = candidates(disks, request.hot_spares, request.min_redundancy)
+        .into_iter()
+        .filter(|c| {
+            draid
+                || !c
+                    .layout
+                    .groups
+                    .iter()
+                    .any(|g| matches!(g.vtype, VdevType::Draid { .. }))
+        })
+        .collect();
+    if all.is_empty() {
+        return Err(PlanError::NoCandidates {
+            disks,
+            hot_spares: request.hot_spares,
+            min_redundancy: request.min_redundancy,
+        });
+    }
+    let evaluated = all
+        .iter()
+        .map(|c| evaluate(&request.system, c, &request.settings))
+        .collect::<Result<Vec<_>, _>>()?;
+    let considered = evaluated.len();
+    let (passing, failing): (Vec<_>, Vec<_>) = evaluated
+        .into_iter()
+        .partition(|e| meets(e, &request.needs));
+    let years = request.settings.years;
+    let Some(recommendation) = recommend(&passing, &request.needs, years) else {
+        return Err(PlanError::NothingMeetsNeeds {
+            disks,
+            needs: request.needs.clone(),
+            closest: closest(&failing, &request.needs),
+        });
+    };
+    let objectives: Vec<Vec<f64>> = passing.iter().map(Evaluation::objectives).collect();
+    Ok(Plan {
+        considered,
+        on_front: pareto::front(&objectives),
+        evaluations: passing,
+        recommendation,
+    })
+}

@@ -1,0 +1,95 @@
+//! Whole plans on the embedded default system's hardware.
+
+use model::hardware::DiskModel;
+use model::system_file::default_system;
+use model::{Catalog, System};
+use zpoolsim_plan::evaluate::STANDARD_WORKLOADS;
+use zpoolsim_plan::machine::{with_controllers_for, with_disks};
+use zpoolsim_plan::{parse_needs, plan, LabelledWorkload, Metric, PlanError, Request, Settings};
+
+fn exos16() -> &'static DiskModel {
+    Catalog::embedded().disk("seagate-exos-x16-16tb").unwrap()
+}
+
+fn machine(disks: u32) -> System {
+    let (grown, _) = with_controllers_for(&default_system(), exos16(), disks).unwrap();
+    with_disks(&grown, exos16(), disks).unwrap()
+}
+
+fn request(disks: u32, needs: &str) -> Request {
+    Request {
+        system: machine(disks),
+        hot_spares: 0,
+        min_redundancy: 0,
+        needs: parse_needs(needs).unwrap(),
+        settings: Settings {
+            workloads: STANDARD_WORKLOADS
+                .iter()
+                .map(|w| LabelledWorkload::parse(w).unwrap())
+                .collect(),
+            fill: 0.8,
+            years: 5.0,
+        },
+    }
+}
+
+#[test]
+fn twenty_four_disks_every_candidate_and_a_checkable_choice() {
+    let p = plan(&request(24, "")).unwrap();
+    // stripe 1 + mirror-2 and mirror-3 + raidz{1,2,3} at 15 widths each (p+2..=p+16) +
+    // dRAID of 24 children at 3 parities x 4 spare counts x 15 data widths (2..=16).
+    assert_eq!(1 + 2 + 3 * 15 + 3 * 4 * 15, 228);
+    assert_eq!(p.considered, 228);
+    assert_eq!(p.evaluations.len(), 228);
+    let chosen = &p.evaluations[p.recommendation.index];
+    let loss = chosen.loss_probability.unwrap();
+    assert!(loss <= 0.001, "{loss}");
+    // No layout under the loss target has more space.
+    let most = p
+        .evaluations
+        .iter()
+        .filter(|e| e.loss_probability.unwrap() <= 0.001)
+        .map(|e| e.avail_bytes)
+        .max()
+        .unwrap();
+    assert_eq!(chosen.avail_bytes, most);
+    assert!(p.on_front[p.recommendation.index]);
+    assert!(p
+        .recommendation
+        .reason
+        .contains(&Metric::Avail.format(most as f64)));
+    // The stripe has the most space of all and so is always on the front.
+    assert_eq!(p.evaluations[0].candidate.layout.to_string(), "stripe-24");
+    assert!(p.on_front[0]);
+    assert!(p.evaluations[0].loss_probability.unwrap() > 0.3);
+}
+
+#[test]
+fn needs_drop_what_misses_them() {
+    let p = plan(&request(12, "avail>=100TB,loss<=0.01%")).unwrap();
+    assert!(!p.evaluations.is_empty());
+    assert!(p
+        .evaluations
+        .iter()
+        .all(|e| e.avail_bytes as f64 >= 100e12 && e.loss_probability.unwrap() <= 1e-4));
+    assert!(p.considered > p.evaluations.len());
+}
+
+#[test]
+fn impossible_needs_name_the_closest_layouts() {
+    let err = plan(&request(4, "avail>=1PB")).unwrap_err();
+    let PlanError::NothingMeetsNeeds { closest, .. } = &err else {
+        panic!("{err}");
+    };
+    let names: Vec<String> = closest.iter().map(|c| c.layout.clone()).collect();
+    // Four 16 TB disks: the stripe comes closest, then raidz1 of 4, then raidz1-3 + spare
+    // or the mirrors; each misses by a factor of 15 or more.
+    assert_eq!(names[0], "stripe-4");
+    assert_eq!(names[1], "raidz1-4");
+    let text = err.to_string();
+    assert!(
+        text.starts_with("no layout of 4 disks meets avail>=1.0 PB; closest: stripe-4 (avail 6"),
+        "{text}"
+    );
+    assert!(text.contains("x short"), "{text}");
+}
