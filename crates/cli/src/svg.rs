@@ -1,0 +1,254 @@
+//! A small dependency-free SVG chart: axes with ticks, labelled line series, highlighted
+//! points. Linear or base-2 logarithmic x axis; the y axis starts at zero.
+
+use std::fmt::Write;
+
+/// One labelled series of (x, y) points; drawn as a line with markers, or markers only.
+pub struct Series {
+    pub label: String,
+    pub points: Vec<(f64, f64)>,
+    pub line: bool,
+}
+
+/// A chart to draw.
+pub struct Chart {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub x_log2: bool,
+    /// Tick positions with their labels; empty: chosen from the data.
+    pub x_ticks: Vec<(f64, String)>,
+    pub series: Vec<Series>,
+    /// Points drawn larger, each with a label.
+    pub highlights: Vec<(f64, f64, String)>,
+}
+
+const W: f64 = 720.0;
+const H: f64 = 440.0;
+const LEFT: f64 = 80.0;
+const RIGHT: f64 = 170.0;
+const TOP: f64 = 40.0;
+const BOTTOM: f64 = 60.0;
+const COLOURS: [&str; 6] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+];
+
+/// Round tick spacing (1, 2 or 5 times a power of ten) giving about `n` ticks up to `max`.
+fn nice_step(max: f64, n: f64) -> f64 {
+    let raw = (max / n).max(f64::MIN_POSITIVE);
+    let mag = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag)
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+fn label_number(v: f64) -> String {
+    if v.abs() >= 100.0 || v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+impl Chart {
+    /// The chart as an SVG document.
+    pub fn render(&self) -> String {
+        let all = || {
+            self.series
+                .iter()
+                .flat_map(|s| s.points.iter().copied())
+                .chain(self.highlights.iter().map(|h| (h.0, h.1)))
+        };
+        let tx = |x: f64| {
+            if self.x_log2 {
+                x.max(f64::MIN_POSITIVE).log2()
+            } else {
+                x
+            }
+        };
+        let (mut x0, mut x1) = all().fold((f64::MAX, f64::MIN), |(a, b), (x, _)| {
+            (a.min(tx(x)), b.max(tx(x)))
+        });
+        if x0 > x1 {
+            (x0, x1) = (0.0, 1.0);
+        }
+        if x1 - x0 < 1e-12 {
+            (x0, x1) = (x0 - 0.5, x1 + 0.5);
+        }
+        let y_max = all().map(|p| p.1).fold(0.0, f64::max);
+        let step = nice_step(if y_max > 0.0 { y_max } else { 1.0 }, 5.0);
+        let y1 = (y_max / step).ceil().max(1.0) * step;
+        let pw = W - LEFT - RIGHT;
+        let ph = H - TOP - BOTTOM;
+        let px = |x: f64| LEFT + (tx(x) - x0) / (x1 - x0) * pw;
+        let py = |y: f64| TOP + ph - y / y1 * ph;
+
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">"#
+        );
+        let _ = writeln!(s, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="22" text-anchor="middle" font-size="15">{}</text>"#,
+            LEFT + pw / 2.0,
+            escape(&self.title)
+        );
+        // Axes, grid and ticks.
+        let mut y = 0.0;
+        while y <= y1 + step / 2.0 {
+            let _ = writeln!(
+                s,
+                r##"<line x1="{LEFT}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#ddd"/><text x="{2}" y="{3:.1}" text-anchor="end">{4}</text>"##,
+                py(y),
+                LEFT + pw,
+                LEFT - 6.0,
+                py(y) + 4.0,
+                label_number(y)
+            );
+            y += step;
+        }
+        let ticks: Vec<(f64, String)> = if self.x_ticks.is_empty() {
+            let mut t = Vec::new();
+            if self.x_log2 {
+                let mut e = x0.ceil();
+                while e <= x1 + 1e-9 {
+                    t.push((2f64.powf(e), label_number(2f64.powf(e))));
+                    e += ((x1 - x0) / 8.0).ceil().max(1.0);
+                }
+            } else {
+                let st = nice_step(x1 - x0, 6.0);
+                let mut v = (x0 / st).ceil() * st;
+                while v <= x1 + 1e-9 {
+                    t.push((v, label_number(v)));
+                    v += st;
+                }
+            }
+            t
+        } else {
+            self.x_ticks.clone()
+        };
+        for (v, label) in &ticks {
+            let x = px(*v);
+            let _ = writeln!(
+                s,
+                r##"<line x1="{x:.1}" y1="{0}" x2="{x:.1}" y2="{1}" stroke="#333"/><text x="{x:.1}" y="{2}" text-anchor="middle">{3}</text>"##,
+                TOP + ph,
+                TOP + ph + 5.0,
+                TOP + ph + 19.0,
+                escape(label)
+            );
+        }
+        let _ = writeln!(
+            s,
+            r##"<polyline points="{LEFT},{TOP} {LEFT},{0} {1},{0}" fill="none" stroke="#333"/>"##,
+            TOP + ph,
+            LEFT + pw
+        );
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
+            LEFT + pw / 2.0,
+            H - 18.0,
+            escape(&self.x_label)
+        );
+        let _ = writeln!(
+            s,
+            r#"<text transform="translate(20,{}) rotate(-90)" text-anchor="middle">{}</text>"#,
+            TOP + ph / 2.0,
+            escape(&self.y_label)
+        );
+        // Series and legend.
+        for (i, series) in self.series.iter().enumerate() {
+            let colour = COLOURS[i % COLOURS.len()];
+            let pts: Vec<String> = series
+                .points
+                .iter()
+                .map(|&(x, y)| format!("{:.1},{:.1}", px(x), py(y)))
+                .collect();
+            if series.line && pts.len() > 1 {
+                let _ = writeln!(
+                    s,
+                    r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2"/>"#,
+                    pts.join(" ")
+                );
+            }
+            for &(x, y) in &series.points {
+                let _ = writeln!(
+                    s,
+                    r#"<circle cx="{:.1}" cy="{:.1}" r="3" fill="{colour}"/>"#,
+                    px(x),
+                    py(y)
+                );
+            }
+            let ly = TOP + 10.0 + 18.0 * i as f64;
+            let _ = writeln!(
+                s,
+                r#"<rect x="{0}" y="{1}" width="12" height="12" fill="{colour}"/><text x="{2}" y="{3}">{4}</text>"#,
+                W - RIGHT + 12.0,
+                ly - 10.0,
+                W - RIGHT + 30.0,
+                ly,
+                escape(&series.label)
+            );
+        }
+        for (x, y, label) in &self.highlights {
+            let _ = writeln!(
+                s,
+                r##"<circle cx="{0:.1}" cy="{1:.1}" r="6" fill="none" stroke="#000" stroke-width="2"/><text x="{2:.1}" y="{3:.1}">{4}</text>"##,
+                px(*x),
+                py(*y),
+                px(*x) + 8.0,
+                py(*y) - 8.0,
+                escape(label)
+            );
+        }
+        s.push_str("</svg>\n");
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nice_steps() {
+        assert_eq!(nice_step(567.0, 5.0), 200.0);
+        assert_eq!(nice_step(9.0, 5.0), 2.0);
+        assert_eq!(nice_step(0.7, 5.0), 0.2);
+    }
+
+    #[test]
+    fn draws_series_ticks_and_highlights() {
+        let chart = Chart {
+            title: "a <b>".into(),
+            x_label: "threads".into(),
+            y_label: "MB/s".into(),
+            x_log2: true,
+            x_ticks: vec![],
+            series: vec![Series {
+                label: "predicted".into(),
+                points: vec![(1.0, 10.0), (2.0, 20.0), (4.0, 30.0)],
+                line: true,
+            }],
+            highlights: vec![(4.0, 30.0, "bottleneck".into())],
+        };
+        let svg = chart.render();
+        assert!(svg.starts_with("<svg"));
+        assert!(svg.contains("a &lt;b&gt;"));
+        assert_eq!(svg.matches("<circle").count(), 4);
+        assert_eq!(svg.matches("<polyline").count(), 2);
+        // x ticks at 1, 2, 4 on the log axis, evenly spaced.
+        assert!(svg.contains(">1</text>") && svg.contains(">4</text>"));
+    }
+}
