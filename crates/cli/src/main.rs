@@ -5,6 +5,9 @@
 mod capacity;
 mod catalog;
 mod error;
+mod predict;
+mod svg;
+mod validate;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -25,6 +28,8 @@ struct Cli {
 enum Command {
     Capacity(capacity::Args),
     Catalog(catalog::Args),
+    Predict(predict::Args),
+    Validate(validate::Args),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +44,8 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Capacity(args) => capacity::run(args),
         Command::Catalog(args) => catalog::run(args),
+        Command::Predict(args) => predict::run(args),
+        Command::Validate(args) => validate::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

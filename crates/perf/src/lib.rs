@@ -1,1 +1,46 @@
-//! The performance model: throughput, IOPS and the bottleneck of a pool on its hardware.
+//! The performance model of zpoolsim: from a machine, its pool and a workload to throughput,
+//! IOPS, latency, the utilisation of every resource and the bottleneck.
+//!
+//! The workload is turned into device I/O as ZFS issues it (`zio`, `demand`), each resource's
+//! service demand per job is computed from hardware facts (`disk`, `bus`, `resources`), and
+//! the closed network is solved exactly by Mean Value Analysis (`mva`). Fitted constants live
+//! in `constants`, release behaviours in `profile`.
+
+pub mod baseline;
+pub mod bottleneck;
+pub mod bus;
+pub mod constants;
+pub mod demand;
+pub mod disk;
+pub mod mva;
+pub mod predict;
+pub mod profile;
+pub mod resources;
+pub mod validation;
+pub mod zio;
+
+pub use bottleneck::Bottleneck;
+pub use predict::{predict, sweep, DeviceFigures, Prediction, Utilization};
+pub use resources::Kind;
+
+use std::fmt;
+
+/// Why a prediction could not be made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PerfError {
+    /// The system description cannot carry the workload (missing disks, dangling links).
+    System(String),
+    /// The workload makes no sense on this system.
+    Workload(String),
+}
+
+impl fmt::Display for PerfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PerfError::System(m) => write!(f, "system: {m}"),
+            PerfError::Workload(m) => write!(f, "workload: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for PerfError {}

@@ -1,0 +1,241 @@
+//! `zpoolsim predict SYSTEM.toml --workload W`: how fast the pool will be under a workload,
+//! which resource limits it and by how much, and per-device figures like `zpool iostat -v`.
+
+use crate::error::{CliError, CliResult};
+use crate::svg::{Chart, Series};
+use model::units::format_decimal;
+use model::{Catalog, System, Workload};
+use perf::Prediction;
+use std::path::Path;
+
+/// Predict throughput, IOPS, latency and the bottleneck of a workload.
+///
+/// Workloads: dd-write, dd-read, iozone-write, iozone-read, fio-randread, fio-randwrite,
+/// fio-randrw, bonnie-write, bonnie-rewrite, bonnie-read, bonnie-seeks, raw-write, raw-read;
+/// parameters after a colon: 'fio-randread:bs=4K,qd=32,threads=2,size=10G'. A file ending in
+/// .toml holds kind = "NAME" and the same keys.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The system file (hardware and pool).
+    pub system: String,
+    /// The workload: NAME[:key=value,...] or a workload file.
+    #[arg(long, short)]
+    pub workload: String,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Sweep one parameter: threads=1,2,4,8 or bs=4K,16K,128K,1M.
+    #[arg(long)]
+    pub sweep: Option<String>,
+    /// With --sweep: draw the curve into this SVG file.
+    #[arg(long)]
+    pub plot: Option<String>,
+}
+
+/// Reads and resolves a system file against the embedded catalog.
+pub fn load_system(path: &Path) -> Result<System, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+    Ok(model::system_file::parse(
+        &text,
+        &path.display().to_string(),
+        Catalog::embedded(),
+    )?)
+}
+
+/// Reads a workload given on the command line or as a file.
+pub fn load_workload(spec: &str) -> Result<Workload, CliError> {
+    if spec.ends_with(".toml") {
+        let text = std::fs::read_to_string(spec)
+            .map_err(|e| CliError(format!("cannot read {spec}: {e}")))?;
+        return Workload::from_toml(&text).map_err(|e| CliError(format!("{spec}: {e}")));
+    }
+    Ok(Workload::parse(spec)?)
+}
+
+pub fn run(args: &Args) -> CliResult {
+    let system = load_system(Path::new(&args.system))?;
+    let workload = load_workload(&args.workload)?;
+    if let Some(spec) = &args.sweep {
+        let (param, values) = spec
+            .split_once('=')
+            .ok_or_else(|| CliError(format!("--sweep '{spec}': expected PARAM=v1,v2,...")))?;
+        let values: Vec<String> = values.split(',').map(|v| v.trim().to_string()).collect();
+        let points = perf::sweep(&system, &workload, param, &values)?;
+        if let Some(file) = &args.plot {
+            let svg = plot(&system, &workload, param, &values, &points);
+            std::fs::write(file, svg).map_err(|e| CliError(format!("cannot write {file}: {e}")))?;
+        }
+        if args.json {
+            println!("{}", json(&points)?);
+        } else {
+            print_sweep(param, &values, &points);
+        }
+        return Ok(());
+    }
+    if args.plot.is_some() {
+        return Err(CliError("--plot draws a --sweep: give one".into()));
+    }
+    let p = perf::predict(&system, &workload)?;
+    if args.json {
+        println!("{}", json(&p)?);
+    } else {
+        print_prediction(&workload, &p);
+    }
+    Ok(())
+}
+
+fn json<T: serde::Serialize>(value: &T) -> Result<String, CliError> {
+    serde_json::to_string_pretty(value).map_err(|e| CliError(e.to_string()))
+}
+
+/// Bandwidth the way zpool iostat prints it: 61.9M.
+fn short(bytes_per_s: f64) -> String {
+    let units = [("G", 1e9), ("M", 1e6), ("K", 1e3)];
+    for (u, scale) in units {
+        if bytes_per_s >= scale {
+            return format!("{:.1}{u}", bytes_per_s / scale);
+        }
+    }
+    format!("{bytes_per_s:.0}")
+}
+
+fn print_prediction(w: &Workload, p: &Prediction) {
+    println!("system:    {}", p.system);
+    println!(
+        "workload:  {} (bs {}, {} thread(s), queue depth {})",
+        w.kind,
+        model::units::format_bytes(w.block_size),
+        w.threads,
+        w.queue_depth
+    );
+    println!(
+        "predicted: {}/s, {:.0} IOPS, mean latency {:.2} ms ({} jobs in flight)",
+        format_decimal(p.throughput_bytes_per_s),
+        p.iops,
+        p.mean_latency_s * 1e3,
+        p.concurrency
+    );
+    println!();
+    println!("bottleneck: {}", p.bottleneck.sentence);
+    if let (Some(next), Some(pct)) = (&p.bottleneck.next_resource, p.bottleneck.headroom_pct) {
+        println!("headroom:   the next limit, {next}, would allow {pct:.0}% more");
+    }
+    println!();
+    println!("{:<24} {:<10} {:>6}  detail", "resource", "kind", "busy");
+    for u in &p.utilizations {
+        println!(
+            "{:<24} {:<10} {:>5.1}%  {}",
+            u.resource,
+            u.kind.word(),
+            u.utilization * 100.0,
+            u.detail
+        );
+    }
+    println!();
+    println!(
+        "{:<20} {:>7} {:>7} {:>7} {:>7} {:>5}",
+        "", "ops", "", "bandw", "", ""
+    );
+    println!(
+        "{:<20} {:>7} {:>7} {:>7} {:>7} {:>5}",
+        "device", "read", "write", "read", "write", "%b"
+    );
+    let line = "-".repeat(58);
+    println!("{line}");
+    let sum = |f: fn(&perf::DeviceFigures) -> f64, v: &str| -> f64 {
+        p.devices.iter().filter(|d| d.vdev == v).map(f).sum()
+    };
+    let mut seen: Vec<&str> = Vec::new();
+    for d in &p.devices {
+        if !seen.contains(&d.vdev.as_str()) {
+            seen.push(&d.vdev);
+            println!(
+                "  {:<18} {:>7.0} {:>7.0} {:>7} {:>7}",
+                d.vdev,
+                sum(|d| d.read_ops_per_s, &d.vdev),
+                sum(|d| d.write_ops_per_s, &d.vdev),
+                short(sum(|d| d.read_bytes_per_s, &d.vdev)),
+                short(sum(|d| d.write_bytes_per_s, &d.vdev)),
+            );
+        }
+        println!(
+            "    {:<16} {:>7.0} {:>7.0} {:>7} {:>7} {:>4.0}",
+            d.name,
+            d.read_ops_per_s,
+            d.write_ops_per_s,
+            short(d.read_bytes_per_s),
+            short(d.write_bytes_per_s),
+            d.utilization * 100.0
+        );
+    }
+    println!("{line}");
+}
+
+fn print_sweep(param: &str, values: &[String], points: &[Prediction]) {
+    println!(
+        "{:>8} {:>12} {:>10} {:>11}  bottleneck",
+        param, "MB/s", "IOPS", "latency ms"
+    );
+    for (v, p) in values.iter().zip(points) {
+        println!(
+            "{:>8} {:>12.1} {:>10.0} {:>11.2}  {} {} ({:.0}%)",
+            v,
+            p.throughput_bytes_per_s / 1e6,
+            p.iops,
+            p.mean_latency_s * 1e3,
+            p.bottleneck.kind.word(),
+            p.bottleneck.resource,
+            p.bottleneck.utilization * 100.0
+        );
+    }
+}
+
+fn plot(
+    system: &System,
+    w: &Workload,
+    param: &str,
+    values: &[String],
+    points: &[Prediction],
+) -> String {
+    // x: the parameter's value (sizes in bytes), on a log2 axis when it spans > 8x.
+    let xs: Vec<f64> = values
+        .iter()
+        .map(|v| {
+            model::units::parse_size(v)
+                .map(|b| b as f64)
+                .unwrap_or(f64::NAN)
+        })
+        .collect();
+    let lo = xs.iter().copied().fold(f64::MAX, f64::min);
+    let hi = xs.iter().copied().fold(0.0, f64::max);
+    let log = lo > 0.0 && hi / lo > 8.0;
+    let pts: Vec<(f64, f64)> = xs
+        .iter()
+        .zip(points)
+        .map(|(&x, p)| (x, p.throughput_bytes_per_s / 1e6))
+        .collect();
+    let best = pts
+        .iter()
+        .zip(points)
+        .max_by(|a, b| a.0 .1.total_cmp(&b.0 .1))
+        .map(|(&(x, y), p)| (x, y, format!("{:.0} MB/s: {}", y, p.bottleneck.resource)));
+    Chart {
+        title: format!("{}: {} by {param}", system.name, w.kind),
+        x_label: param.to_string(),
+        y_label: "MB/s".into(),
+        x_log2: log,
+        x_ticks: xs
+            .iter()
+            .zip(values)
+            .map(|(&x, v)| (x, v.clone()))
+            .collect(),
+        series: vec![Series {
+            label: "predicted".into(),
+            points: pts,
+            line: true,
+        }],
+        highlights: best.into_iter().collect(),
+    }
+    .render()
+}

@@ -1,0 +1,120 @@
+//! `zpoolsim validate`: every published measurement of the corpus (validation/*.toml) against
+//! the model's prediction and the rule-of-thumb baseline.
+
+use crate::error::{CliError, CliResult};
+use crate::predict::load_system;
+use model::Workload;
+use perf::validation::{self, CaseResult};
+use std::path::{Path, PathBuf};
+
+/// Compare predictions with the published measurements of the validation corpus.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The directory of case files.
+    #[arg(long, default_value = "validation")]
+    pub dir: String,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &Args) -> CliResult {
+    let dir = Path::new(&args.dir);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| CliError(format!("cannot read {}: {e}", dir.display())))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(CliError(format!(
+            "no case files (*.toml) in {}",
+            dir.display()
+        )));
+    }
+    let mut results = Vec::new();
+    let mut excluded = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| CliError(format!("cannot read {}: {e}", file.display())))?;
+        let cases =
+            validation::parse(&text).map_err(|e| CliError(format!("{}: {e}", file.display())))?;
+        for case in &cases.cases {
+            let context = |e: String| CliError(format!("{} case {}: {e}", file.display(), case.id));
+            let mut system = load_system(&dir.join(&case.system))?;
+            if let Some(ashift) = case.ashift {
+                system.pool.ashift = ashift;
+            }
+            let workload = Workload::parse(&case.workload).map_err(|e| context(e.to_string()))?;
+            let p = perf::predict(&system, &workload).map_err(|e| context(e.to_string()))?;
+            let base = perf::baseline::rule_of_thumb(&system, &workload);
+            results.push(validation::score(case, &p, base));
+        }
+        excluded.extend(cases.excluded);
+    }
+    let summary = validation::summarize(results, excluded);
+    if args.json {
+        let text = serde_json::to_string_pretty(&summary).map_err(|e| CliError(e.to_string()))?;
+        println!("{text}");
+        return Ok(());
+    }
+    println!(
+        "{:<26} {:>15} {:>9} {:>7} {:>9} {:>7}  bottleneck: source / model",
+        "case", "measured", "model", "error", "rule", "error"
+    );
+    for c in &summary.cases {
+        print_case(c);
+    }
+    println!();
+    println!(
+        "model:         median |error| {:.1}%, worst {:.1}% over {} cases (calibrations not counted)",
+        summary.median_abs_error_pct,
+        summary.worst_abs_error_pct,
+        summary.cases.iter().filter(|c| !c.calibration).count()
+    );
+    println!(
+        "rule of thumb: median |error| {:.1}%, worst {:.1}%",
+        summary.baseline_median_abs_error_pct, summary.baseline_worst_abs_error_pct
+    );
+    println!(
+        "bottleneck named by the source: the model agrees in {} of {}",
+        summary.bottlenecks_agreeing, summary.bottlenecks_named
+    );
+    if !summary.excluded.is_empty() {
+        println!();
+        println!("excluded (no system + workload can produce them):");
+        for x in &summary.excluded {
+            println!("  {}: {}", x.id, x.reason);
+        }
+    }
+    Ok(())
+}
+
+fn print_case(c: &CaseResult) {
+    let measured = if c.measured[0] == c.measured[1] {
+        format!("{:.1} {}", c.measured[0], c.unit)
+    } else {
+        format!("{:.0}-{:.0} {}", c.measured[0], c.measured[1], c.unit)
+    };
+    let (base, base_err) = match (c.baseline, c.baseline_error_pct) {
+        (Some(b), Some(e)) => (format!("{b:.1}"), format!("{e:+.1}%")),
+        _ => ("-".into(), "-".into()),
+    };
+    let bottleneck = match (&c.bottleneck_expected, c.bottleneck_agrees) {
+        (Some(e), Some(ok)) => format!(
+            "{e} / {} {}",
+            c.bottleneck_predicted,
+            if ok { "(agrees)" } else { "(DISAGREES)" }
+        ),
+        _ => format!("- / {}", c.bottleneck_predicted),
+    };
+    let id = if c.calibration {
+        format!("{} (cal.)", c.id)
+    } else {
+        c.id.clone()
+    };
+    println!(
+        "{:<26} {:>15} {:>9.1} {:>+6.1}% {:>9} {:>7}  {bottleneck}",
+        id, measured, c.predicted, c.error_pct, base, base_err
+    );
+}

@@ -1,0 +1,294 @@
+//! From a workload to the work each resource does per job, as ZFS would issue it.
+//! A job is one logical block (record) for a sequential stream, one application request for
+//! random I/O, and one request to the device for raw-disk workloads.
+
+use crate::disk::DiskTiming;
+use crate::profile::Profile;
+use crate::zio::{fanout, Fanout, Op};
+use crate::PerfError;
+use model::hardware::Medium;
+use model::system::System;
+use model::workload::{Access, Target, Workload};
+use model::VdevType;
+
+/// Largest number of jobs the model circulates: beyond it throughput no longer changes.
+const MAX_POPULATION: u32 = 4096;
+
+/// Work one disk does per job.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct DiskLoad {
+    pub read_bytes: f64,
+    pub write_bytes: f64,
+    pub read_ops: f64,
+    pub write_ops: f64,
+    /// Seconds of service per job on this disk alone (not counting fork-join vdev service).
+    pub busy_s: f64,
+}
+
+/// A raidz or dRAID vdev serving small random blocks: every data disk at once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VdevLoad {
+    pub name: String,
+    pub members: Vec<usize>,
+    pub busy_s: f64,
+    /// Seconds one random block takes on it.
+    pub service_s: f64,
+    pub width: u32,
+}
+
+/// Everything a job needs, and how many jobs are in circulation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loads {
+    pub disks: Vec<DiskLoad>,
+    /// The top-level vdev each disk belongs to (empty: unused).
+    pub vdev_of_disk: Vec<String>,
+    pub vdevs: Vec<VdevLoad>,
+    pub cpu_cycles: f64,
+    /// Application bytes read and written per job.
+    pub user_bytes: f64,
+    /// Application requests per job.
+    pub requests: f64,
+    /// Jobs in flight.
+    pub population: u32,
+    /// Whether the workload is counted in operations (random) rather than bytes (streams).
+    pub random: bool,
+}
+
+/// The top-level vdevs of the pool's normal class with their leaves (indices into
+/// `system.disks`, which fill the vdevs in order).
+struct Vdev {
+    vtype: VdevType,
+    leaves: Vec<usize>,
+    /// Share of the pool's blocks it receives: allocation follows free space.
+    share: f64,
+    name: String,
+}
+
+fn vdevs(system: &System) -> Result<Vec<Vdev>, PerfError> {
+    let mut out = Vec::new();
+    let mut next = 0usize;
+    for tl in system.pool.normal() {
+        for g in &tl.layout.groups {
+            for _ in 0..g.count {
+                let leaves: Vec<usize> = (next..next + g.children as usize).collect();
+                next += g.children as usize;
+                if next > system.disks.len() {
+                    return Err(PerfError::System(format!(
+                        "the pool needs {} disks, the system has {}",
+                        tl.layout.leaves(),
+                        system.disks.len()
+                    )));
+                }
+                let data = g.data_children() as f64;
+                let kind = match g.vtype {
+                    VdevType::Disk => "disk".to_string(),
+                    VdevType::Mirror => format!("mirror-{}", g.children),
+                    VdevType::Raidz { parity } => format!("raidz{parity}-{}", g.children),
+                    VdevType::Draid { parity, .. } => format!("draid{parity}-{}", g.children),
+                };
+                out.push(Vdev {
+                    vtype: g.vtype,
+                    name: format!("{kind}-{}", out.len()),
+                    share: data * tl.leaf.capacity_bytes as f64,
+                    leaves,
+                });
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err(PerfError::System("the pool has no data vdevs".into()));
+    }
+    let total: f64 = out.iter().map(|v| v.share).sum();
+    for v in &mut out {
+        v.share /= total;
+    }
+    Ok(out)
+}
+
+/// Reads and writes per job: (read weight, write weight).
+fn mix(access: Access) -> (f64, f64) {
+    match access {
+        Access::SeqWrite => (0.0, 1.0),
+        Access::SeqRead => (1.0, 0.0),
+        Access::Rewrite => (1.0, 1.0),
+        Access::Random { read_pct } => (read_pct as f64 / 100.0, 1.0 - read_pct as f64 / 100.0),
+        Access::Seeks { write_pct } => (1.0, write_pct as f64 / 100.0),
+    }
+}
+
+pub fn loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads, PerfError> {
+    if system.disks.is_empty() {
+        return Err(PerfError::System("the system has no disks".into()));
+    }
+    match w.target {
+        Target::RawDisk { write_cache } => Ok(raw_loads(system, w, write_cache)),
+        Target::Pool => pool_loads(system, w, profile),
+    }
+}
+
+/// `dd` against the first disk, bypassing ZFS.
+fn raw_loads(system: &System, w: &Workload, write_cache: bool) -> Loads {
+    let disk = &system.disks[0].model;
+    let t = DiskTiming::new(disk);
+    let bs = w.block_size as f64;
+    let x = w.offset_bytes as f64 / disk.capacity_bytes as f64;
+    let write = w.access == Access::SeqWrite;
+    let busy_s = match w.access {
+        Access::SeqWrite | Access::SeqRead if write && !write_cache && w.outstanding() == 1 => {
+            t.write_through_io_s(bs, x)
+        }
+        Access::SeqWrite | Access::SeqRead => bs / t.rate_at(x, write),
+        _ => t.random_io_s(bs, 1.0, 1, write),
+    };
+    let mut disks = vec![DiskLoad::default(); system.disks.len()];
+    disks[0] = DiskLoad {
+        read_bytes: if write { 0.0 } else { bs },
+        write_bytes: if write { bs } else { 0.0 },
+        read_ops: if write { 0.0 } else { 1.0 },
+        write_ops: if write { 1.0 } else { 0.0 },
+        busy_s,
+    };
+    let mut vdev_of_disk = vec![String::new(); system.disks.len()];
+    vdev_of_disk[0] = "raw device".into();
+    Loads {
+        disks,
+        vdev_of_disk,
+        vdevs: Vec::new(),
+        cpu_cycles: 0.0,
+        user_bytes: bs,
+        requests: 1.0,
+        population: w.outstanding().min(MAX_POPULATION),
+        random: !w.access.is_sequential(),
+    }
+}
+
+fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads, PerfError> {
+    let pool = &system.pool;
+    let ds = pool
+        .datasets
+        .first()
+        .ok_or_else(|| PerfError::System("the pool has no dataset".into()))?;
+    let rs = ds.recordsize;
+    let compression = ds.compression_ratio.max(1.0);
+    let psize = ((rs as f64 / compression).ceil() as u64).max(1);
+    let seq = w.access.is_sequential();
+    let bs = w.block_size as f64;
+    let vdevs = vdevs(system)?;
+    let (read_w, write_w) = mix(w.access);
+
+    // A stream's job is one record; a random request touches the records it spans.
+    let (user_per_op, records) = if seq {
+        (rs as f64, 1.0)
+    } else {
+        (bs, (bs / rs as f64).ceil().max(1.0))
+    };
+    // Blocks the ARC serves: the share of the data set it holds.
+    let arc = system.host.ram_bytes as f64 * profile.arc_share;
+    let hit = w.data_bytes.map_or(0.0, |d| (arc / d as f64).min(1.0));
+    let miss = 1.0 - hit;
+    // A partial-record random write must read the old record first (unless cached).
+    let rmw = !seq && bs < rs as f64 && !matches!(w.access, Access::Seeks { .. });
+    let block_reads = read_w * miss * records + if rmw { write_w * miss * records } else { 0.0 };
+    let block_writes = write_w * records;
+
+    let mut disks = vec![DiskLoad::default(); system.disks.len()];
+    let mut vdev_loads = Vec::new();
+    let mut vdev_of_disk = vec![String::new(); system.disks.len()];
+    let mut cycles = 0.0;
+    let cpu = &profile.cpu;
+    let meta = 1.0 + profile.metadata_per_data_byte(rs);
+
+    for v in &vdevs {
+        let n = v.leaves.len() as u32;
+        let leaf_model = &system.disks[v.leaves[0]].model;
+        let rotating = leaf_model.medium == Medium::Hdd;
+        let agg = if rotating {
+            profile.aggregation_hdd
+        } else {
+            profile.aggregation_ssd
+        } as f64;
+        let fr = fanout(v.vtype, n, psize, pool.ashift, Op::Read);
+        let fw = fanout(v.vtype, n, psize, pool.ashift, Op::Write);
+        // Where the data lies on each disk: from the outer edge, as far as the data set
+        // reaches (an empty pool allocates the outer metaslabs first); random requests over
+        // an unknown data set range over the whole disk.
+        let cap = leaf_model.capacity_bytes as f64;
+        let span = match w.data_bytes {
+            Some(d) => (d as f64 / psize as f64 * fw.bytes_per_child * v.share / cap).min(1.0),
+            None if seq => 0.0,
+            None => 1.0,
+        };
+        let reads = block_reads * v.share;
+        let writes = block_writes * v.share;
+        let fork_stn = !seq && fr.fork_width > 1 && reads > 0.0;
+        if fork_stn {
+            let t = DiskTiming::new(leaf_model);
+            let col = fr.bytes_per_child / fr.ios_per_child;
+            let service_s = t.random_io_s(col, span, fr.fork_width, false);
+            vdev_loads.push(VdevLoad {
+                name: v.name.clone(),
+                members: v.leaves.clone(),
+                busy_s: reads * service_s,
+                service_s,
+                width: fr.fork_width,
+            });
+        }
+        for &leaf in &v.leaves {
+            vdev_of_disk[leaf] = v.name.clone();
+            let t = DiskTiming::new(&system.disks[leaf].model);
+            let d = &mut disks[leaf];
+            if reads > 0.0 {
+                let bytes = reads * fr.bytes_per_child;
+                let col = fr.bytes_per_child / fr.ios_per_child;
+                d.read_bytes += bytes;
+                if seq {
+                    d.read_ops += bytes / col.max(agg);
+                    d.busy_s += bytes / t.mean_rate(0.0, span, false);
+                } else {
+                    d.read_ops += reads * fr.ios_per_child;
+                    if !fork_stn {
+                        d.busy_s += reads * fr.ios_per_child * t.random_io_s(col, span, 1, false);
+                    }
+                }
+            }
+            if writes > 0.0 {
+                // The transaction group turns writes into large sequential device writes.
+                let bytes = writes * fw.bytes_per_child * meta;
+                let col = fw.bytes_per_child / fw.ios_per_child;
+                d.write_bytes += bytes;
+                d.write_ops += bytes / col.max(agg);
+                d.busy_s += bytes / t.mean_rate(0.0, span, true);
+            }
+        }
+        let zios = |f: &Fanout| f.upper_zios + f.ios_per_child * f64::from(n);
+        cycles += reads * zios(&fr) * cpu.zio
+            + writes * (zios(&fw) * cpu.zio + fw.parity_bytes * cpu.parity_byte);
+    }
+    let read_user = read_w * user_per_op;
+    let write_user = write_w * user_per_op;
+    cycles += read_user * cpu.read_byte + write_user * cpu.write_byte;
+
+    let population = if seq {
+        profile
+            .stream_blocks_in_flight
+            .saturating_mul(w.threads)
+            .max(w.outstanding())
+    } else {
+        w.outstanding()
+    };
+    let requests = if seq {
+        (read_w + write_w) * rs as f64 / bs
+    } else {
+        1.0
+    };
+    Ok(Loads {
+        disks,
+        vdev_of_disk,
+        vdevs: vdev_loads,
+        cpu_cycles: cycles,
+        user_bytes: read_user + write_user,
+        requests,
+        population: population.min(MAX_POPULATION),
+        random: !seq,
+    })
+}

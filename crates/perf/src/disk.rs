@@ -1,0 +1,272 @@
+//! Service time of one disk: zoned media rate, seek curve, rotation, command overhead
+//! (zfs-facts.md §5). Hard disks are timed mechanically; solid state by latency and IOPS.
+
+use crate::constants::DISK_COMMAND_OVERHEAD_S;
+use model::hardware::{DiskModel, Medium};
+
+/// Average seek when the data sheet gives none, by spindle speed: 7200 rpm 8.5 ms (Seagate
+/// Barracuda 7200.14 data sheet), 10000 rpm 4.7 ms (Seagate Cheetah 10K.7 product manual,
+/// reads), 15000 rpm 3.5 ms (Seagate Cheetah 15K.5 product manual), slower spindles 12 ms
+/// (5400 rpm laptop and "green" drives' data sheets).
+fn default_avg_seek_s(rpm: u32) -> f64 {
+    match rpm {
+        r if r >= 15_000 => 3.5e-3,
+        r if r >= 10_000 => 4.7e-3,
+        r if r >= 7_200 => 8.5e-3,
+        _ => 12.0e-3,
+    }
+}
+
+/// Track-to-track seek when the data sheet gives none: 0.5 ms, between enterprise drives'
+/// 0.2-0.4 ms (Cheetah 15K.5 manual) and desktop drives' ~1 ms.
+const DEFAULT_TRACK_TO_TRACK_S: f64 = 0.5e-3;
+
+/// Read latency of one flash page request at queue depth 1 (NAND tR ~50-90 us plus controller
+/// and protocol time; NVMe data sheets give ~80-100 us at QD1).
+const FLASH_LATENCY_S: f64 = 100e-6;
+
+/// One disk's timing, from its catalog figures.
+#[derive(Debug, Clone)]
+pub struct DiskTiming<'a> {
+    model: &'a DiskModel,
+    rev_s: f64,
+    seek_read_s: f64,
+    seek_write_s: f64,
+    track_s: f64,
+}
+
+impl<'a> DiskTiming<'a> {
+    pub fn new(model: &'a DiskModel) -> DiskTiming<'a> {
+        let rpm = model.rpm.unwrap_or(0);
+        let rev_s = if rpm > 0 { 60.0 / f64::from(rpm) } else { 0.0 };
+        let seek_read_s = model
+            .avg_seek_read_ms
+            .map(|ms| ms * 1e-3)
+            .unwrap_or_else(|| default_avg_seek_s(rpm));
+        DiskTiming {
+            model,
+            rev_s,
+            seek_read_s,
+            seek_write_s: model.avg_seek_write_ms.map_or(seek_read_s, |ms| ms * 1e-3),
+            track_s: model
+                .track_to_track_ms
+                .map_or(DEFAULT_TRACK_TO_TRACK_S, |ms| ms * 1e-3),
+        }
+    }
+
+    pub fn is_rotating(&self) -> bool {
+        self.model.medium == Medium::Hdd
+    }
+
+    /// One revolution, seconds.
+    pub fn revolution_s(&self) -> f64 {
+        self.rev_s
+    }
+
+    /// Media rate (B/s) at a fraction `x` (0 = outer edge, 1 = inner) of the capacity. With
+    /// measured zones, straight lines between them; without, constant linear density: the rate
+    /// goes with the radius r, and capacity below r with r^2, so
+    /// rate(x) = outer * sqrt(1 - x (1 - k^2)) with k = inner / outer.
+    pub fn rate_at(&self, x: f64, write: bool) -> f64 {
+        let m = self.model;
+        if let (true, Some(w)) = (write, m.seq_write_mb_s) {
+            return w * 1e6;
+        }
+        let x = x.clamp(0.0, 1.0);
+        if m.zones.len() >= 2 {
+            let cap = m.capacity_bytes as f64;
+            let points = m
+                .zones
+                .iter()
+                .map(|z| (z.offset_bytes as f64 / cap, z.mb_s))
+                .chain(std::iter::once((1.0, m.seq_inner_mb_s)));
+            let mut prev = (0.0, m.zones[0].mb_s);
+            for (px, rate) in points {
+                if x <= px {
+                    let t = if px > prev.0 {
+                        (x - prev.0) / (px - prev.0)
+                    } else {
+                        1.0
+                    };
+                    return (prev.1 + t * (rate - prev.1)) * 1e6;
+                }
+                prev = (px, rate);
+            }
+            return m.seq_inner_mb_s * 1e6;
+        }
+        let k = (m.seq_inner_mb_s / m.seq_outer_mb_s).clamp(0.0, 1.0);
+        m.seq_outer_mb_s * 1e6 * (1.0 - x * (1.0 - k * k)).sqrt()
+    }
+
+    /// Time-weighted mean media rate over [from, from + span] (fractions of the capacity):
+    /// the rate a stream over that region sees.
+    pub fn mean_rate(&self, from: f64, span: f64, write: bool) -> f64 {
+        const STEPS: usize = 16;
+        if span <= 0.0 {
+            return self.rate_at(from, write);
+        }
+        let h = span / STEPS as f64;
+        let time: f64 = (0..STEPS)
+            .map(|i| h / self.rate_at(from + (i as f64 + 0.5) * h, write))
+            .sum();
+        span / time
+    }
+
+    /// Mean seek of random requests spread over a fraction `span` of the stroke. Short seeks
+    /// grow with the square root of the distance; the data sheet's average seek is the mean
+    /// over the whole disk (mean distance 1/3 of the stroke), so over a span f the mean is
+    /// track-to-track + (average - track-to-track) * sqrt(f).
+    pub fn seek_s(&self, span: f64, write: bool) -> f64 {
+        let avg = if write {
+            self.seek_write_s
+        } else {
+            self.seek_read_s
+        };
+        self.track_s + (avg - self.track_s).max(0.0) * span.clamp(0.0, 1.0).sqrt()
+    }
+
+    /// Service time of one random request of `bytes` at a disk, when it is one of `fork`
+    /// columns that must all arrive (the expected largest of `fork` uniform rotational delays
+    /// is fork / (fork + 1) of a revolution; for one request, half).
+    pub fn random_io_s(&self, bytes: f64, span: f64, fork: u32, write: bool) -> f64 {
+        if !self.is_rotating() {
+            return FLASH_LATENCY_S + bytes / self.rate_at(0.0, write);
+        }
+        let c = f64::from(fork.max(1));
+        DISK_COMMAND_OVERHEAD_S
+            + self.seek_s(span, write)
+            + self.rev_s * c / (c + 1.0)
+            + bytes / self.rate_at(span / 2.0, write)
+    }
+
+    /// Service time of one sequential write with the write cache off and nothing queued
+    /// behind it: the next sector has passed under the head by the time the next command
+    /// arrives, so each request waits about one revolution (seed 004).
+    pub fn write_through_io_s(&self, bytes: f64, x: f64) -> f64 {
+        DISK_COMMAND_OVERHEAD_S + self.rev_s + bytes / self.rate_at(x, true)
+    }
+
+    /// Requests a solid-state disk serves at once: its full-depth IOPS times its QD1 latency
+    /// (Little's law); 1 for a hard disk.
+    pub fn parallelism(&self) -> u32 {
+        match (self.is_rotating(), self.model.random_read_iops) {
+            (false, Some(iops)) => ((iops * FLASH_LATENCY_S).round() as u32).clamp(1, 256),
+            _ => 1,
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use model::hardware::{Interface, ZoneRate};
+
+    /// A 7200 rpm disk with the given outer and inner rates.
+    pub fn hdd(outer: f64, inner: f64, rpm: u32) -> DiskModel {
+        DiskModel {
+            id: "test".into(),
+            vendor: "t".into(),
+            model: "t".into(),
+            medium: Medium::Hdd,
+            interface: Interface::Sata,
+            interface_gbps: 3.0,
+            capacity_bytes: 1_000_000_000_000,
+            logical_sector: 512,
+            physical_sector: 512,
+            rpm: Some(rpm),
+            seq_outer_mb_s: outer,
+            seq_inner_mb_s: inner,
+            seq_write_mb_s: None,
+            avg_seek_read_ms: Some(8.5),
+            avg_seek_write_ms: None,
+            track_to_track_ms: Some(1.0),
+            random_read_iops: None,
+            random_write_iops: None,
+            queue_depth: 32,
+            uer_per_bit: None,
+            afr_pct: None,
+            mtbf_hours: None,
+            price_usd: None,
+            zones: vec![],
+            sources: Default::default(),
+        }
+    }
+
+    #[test]
+    fn zoned_rate_follows_the_radius() {
+        let m = hdd(200.0, 100.0, 7200);
+        let d = DiskTiming::new(&m);
+        assert!((d.rate_at(0.0, false) - 200e6).abs() < 1.0);
+        assert!((d.rate_at(1.0, false) - 100e6).abs() < 1.0);
+        // Half the capacity: sqrt(1 - 0.5 * 0.75) = 0.7906.
+        assert!((d.rate_at(0.5, false) / 200e6 - 0.790_569).abs() < 1e-5);
+        // The mean over the whole disk lies between the edges, nearer the outer (more bytes).
+        let mean = d.mean_rate(0.0, 1.0, false);
+        assert!(mean > 150e6 && mean < 160e6, "{mean}");
+    }
+
+    #[test]
+    fn measured_zones_are_interpolated() {
+        let mut m = hdd(186.5, 111.3, 7200);
+        m.capacity_bytes = 3_000_000_000_000;
+        m.zones = vec![
+            ZoneRate {
+                offset_bytes: 0,
+                mb_s: 186.5,
+            },
+            ZoneRate {
+                offset_bytes: 1_500_000_000_000,
+                mb_s: 150.0,
+            },
+        ];
+        let d = DiskTiming::new(&m);
+        assert!((d.rate_at(0.25, false) - 168.25e6).abs() < 1.0);
+        assert!((d.rate_at(0.75, false) - 130.65e6).abs() < 1.0);
+    }
+
+    #[test]
+    fn seek_grows_with_the_square_root_of_the_span() {
+        let m = hdd(100.0, 50.0, 7200);
+        let d = DiskTiming::new(&m);
+        assert!((d.seek_s(1.0, false) - 8.5e-3).abs() < 1e-12);
+        assert!((d.seek_s(0.25, false) - (1.0e-3 + 7.5e-3 * 0.5)).abs() < 1e-12);
+        // A random 4 KiB read over the whole disk: 0.1 + 8.5 + 4.17 + 0.04 ms.
+        let t = d.random_io_s(4096.0, 1.0, 1, false);
+        assert!((t - 12.81e-3).abs() < 0.05e-3, "{t}");
+        // Four columns wait for the slowest rotation: 4/5 of a turn instead of half.
+        let t4 = d.random_io_s(4096.0, 1.0, 4, false);
+        assert!((t4 - t - 8.333e-3 * 0.3).abs() < 1e-5);
+    }
+
+    /// Seed 004: one request at a time, write cache off, a 10000 rpm disk at 66 MiB/s:
+    /// 16K 2, 32K 4, 64K 8, 128K 15, 256K 25, 512K 36, 1M 46, 2M 54, 4M 58, 8M 59 MiB/s
+    /// (the d-script truncates to whole MiB/s).
+    #[test]
+    fn write_through_curve_of_seed_004() {
+        let m = hdd(66.0 * 1.048_576, 40.0, 10_000);
+        let d = DiskTiming::new(&m);
+        let measured = [
+            (16, 2.0),
+            (32, 4.0),
+            (64, 8.0),
+            (128, 15.0),
+            (256, 25.0),
+            (512, 36.0),
+            (1024, 46.0),
+            (2048, 54.0),
+            (4096, 58.0),
+            (8192, 59.0),
+        ];
+        for (kib, mib_s) in measured {
+            let bytes = kib as f64 * 1024.0;
+            let got = bytes / d.write_through_io_s(bytes, 0.0) / 1_048_576.0;
+            // Inside [v, v + 1) or within 6% of it.
+            let err = if got < mib_s {
+                (mib_s - got) / mib_s
+            } else {
+                (got - (mib_s + 1.0)).max(0.0) / mib_s
+            };
+            assert!(err < 0.06, "{kib}K: {got:.2} vs {mib_s}");
+        }
+    }
+}

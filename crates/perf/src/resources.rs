@@ -1,0 +1,176 @@
+//! The resources of a machine as service centres: each disk, the port it is cabled to, its
+//! controller chip, every link between the controller and memory (each way where the link is
+//! full duplex), the CPU. Which disk sits behind which link comes from the system.
+
+use crate::bus;
+use crate::PerfError;
+use model::hardware::{Interface, LinkKind};
+use model::system::{Attach, System};
+use serde::Serialize;
+
+/// What a service centre is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    Disk,
+    /// A raidz or dRAID vdev serving a small random block: all its data disks at once.
+    Vdev,
+    Port,
+    Controller,
+    Link,
+    Cpu,
+}
+
+impl Kind {
+    pub fn word(&self) -> &'static str {
+        match self {
+            Kind::Disk => "disk",
+            Kind::Vdev => "vdev",
+            Kind::Port => "port",
+            Kind::Controller => "controller",
+            Kind::Link => "bus",
+            Kind::Cpu => "CPU",
+        }
+    }
+}
+
+/// A byte-carrying centre: a port, a controller chip or one direction of a link.
+#[derive(Debug, Clone)]
+pub struct Pipe {
+    pub name: String,
+    pub kind: Kind,
+    pub detail: String,
+    /// Usable bytes per second.
+    pub rate: f64,
+    /// Whether it carries disk reads (to memory), writes (from memory), or both (half duplex).
+    pub reads: bool,
+    pub writes: bool,
+}
+
+/// The pipes each disk's bytes cross, by index into `Machine::pipes`.
+#[derive(Debug, Clone)]
+pub struct Machine {
+    pub pipes: Vec<Pipe>,
+    pub paths: Vec<Vec<usize>>,
+}
+
+/// Payload rate of a disk's own port: SATA and SAS lines use 8b/10b coding, so 3 Gb/s moves
+/// 300 MB/s (SATA 2.6, SAS-1/2); parallel SCSI is given by its bus rate.
+fn port_bytes_per_s(gbps: f64, interface: Interface) -> f64 {
+    match interface {
+        Interface::Scsi => gbps * 1e9 / 8.0,
+        _ => gbps * 1e8,
+    }
+}
+
+impl Machine {
+    pub fn new(system: &System) -> Result<Machine, PerfError> {
+        let mut pipes: Vec<Pipe> = Vec::new();
+        let mut link_pipes: Vec<(String, Vec<usize>)> = Vec::new();
+        for link in &system.links {
+            let mut ids = Vec::new();
+            let full_duplex = !matches!(link.kind, LinkKind::Pci { .. } | LinkKind::PciX { .. });
+            let directions: &[(bool, bool)] = if full_duplex {
+                &[(true, false), (false, true)]
+            } else {
+                &[(true, true)]
+            };
+            for &(reads, writes) in directions {
+                let rate = bus::usable_bytes_per_s(&link.kind, reads);
+                let way = match (full_duplex, reads) {
+                    (false, _) => "",
+                    (true, true) => " (to memory)",
+                    (true, false) => " (from memory)",
+                };
+                ids.push(pipes.len());
+                pipes.push(Pipe {
+                    name: format!("{}{way}", link.id),
+                    kind: Kind::Link,
+                    detail: format!(
+                        "{}: {:.0} MB/s usable of {:.0}",
+                        bus::describe(&link.kind),
+                        rate / 1e6,
+                        bus::raw_mb_s(&link.kind)
+                    ),
+                    rate,
+                    reads,
+                    writes,
+                });
+            }
+            link_pipes.push((link.id.clone(), ids));
+        }
+        let link_chain = |start: &str| -> Result<Vec<usize>, PerfError> {
+            let mut out = Vec::new();
+            let mut cur = Some(start.to_string());
+            let mut hops = 0;
+            while let Some(id) = cur {
+                let (_, ids) = link_pipes
+                    .iter()
+                    .find(|(l, _)| *l == id)
+                    .ok_or_else(|| PerfError::System(format!("no link named '{id}'")))?;
+                out.extend(ids);
+                let link = system
+                    .links
+                    .iter()
+                    .find(|l| l.id == id)
+                    .expect("found above");
+                cur = link.parent.clone();
+                hops += 1;
+                if hops > system.links.len() {
+                    return Err(PerfError::System(format!("links loop through '{id}'")));
+                }
+            }
+            Ok(out)
+        };
+        let mut controller_pipes: Vec<(String, Option<usize>)> = Vec::new();
+        for c in &system.controllers {
+            let chip = c.model.chip_limit_mb_s.map(|limit| {
+                pipes.push(Pipe {
+                    name: c.id.clone(),
+                    kind: Kind::Controller,
+                    detail: format!("{}: {limit:.0} MB/s", c.model.name),
+                    rate: limit * 1e6,
+                    reads: true,
+                    writes: true,
+                });
+                pipes.len() - 1
+            });
+            controller_pipes.push((c.id.clone(), chip));
+        }
+        let mut paths = Vec::with_capacity(system.disks.len());
+        for disk in &system.disks {
+            let mut path = Vec::new();
+            let link_id = match &disk.attach {
+                Attach::Link(l) => l.clone(),
+                Attach::Controller(cid) => {
+                    let c = system
+                        .controllers
+                        .iter()
+                        .find(|c| &c.id == cid)
+                        .ok_or_else(|| PerfError::System(format!("no controller named '{cid}'")))?;
+                    let line = port_bytes_per_s(c.model.port_gbps, c.model.interface).min(
+                        port_bytes_per_s(disk.model.interface_gbps, disk.model.interface),
+                    );
+                    let rate = c.model.port_limit_mb_s.map_or(line, |l| line.min(l * 1e6));
+                    path.push(pipes.len());
+                    pipes.push(Pipe {
+                        name: format!("{} port", disk.name),
+                        kind: Kind::Port,
+                        detail: format!("{} port: {:.0} MB/s", c.model.name, rate / 1e6),
+                        rate,
+                        reads: true,
+                        writes: true,
+                    });
+                    if let Some((_, Some(chip))) = controller_pipes.iter().find(|(id, _)| id == cid)
+                    {
+                        path.push(*chip);
+                    }
+                    c.link.clone()
+                }
+            };
+            path.extend(link_chain(&link_id)?);
+            paths.push(path);
+        }
+        Ok(Machine { pipes, paths })
+    }
+}

@@ -1,0 +1,150 @@
+//! From a logical block to leaf I/O, as the ZFS I/O pipeline does it (zfs-facts.md §2):
+//! the raidz map, mirror read balancing, dRAID rows; aggregation lives in `profile`.
+
+pub mod raidz_map;
+
+use model::VdevType;
+use raidz_map::RaidzMap;
+
+/// What one block costs one top-level vdev, averaged over its children: the starting column
+/// of a raidz block rotates with its offset, and mirror reads are balanced over the sides,
+/// so over many blocks every child carries the same share.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fanout {
+    /// Bytes each child moves per block, on average.
+    pub bytes_per_child: f64,
+    /// Leaf I/Os (zios) each child receives per block, on average, before aggregation.
+    pub ios_per_child: f64,
+    /// Children that must all answer before the block is complete (a raidz read waits for
+    /// every data column: fork-join); 1 for a mirror or a single disk.
+    pub fork_width: u32,
+    /// Parity bytes computed per block (writes of raidz and dRAID).
+    pub parity_bytes: f64,
+    /// zios the block creates above the leaves (the logical one, plus one per vdev level).
+    pub upper_zios: f64,
+}
+
+/// Whether the block is read or written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Read,
+    Write,
+}
+
+/// The fan-out of one block of `size` bytes on a top-level vdev of `children` leaves.
+pub fn fanout(vtype: VdevType, children: u32, size: u64, ashift: u8, op: Op) -> Fanout {
+    let sector = 1u64 << ashift;
+    let n = f64::from(children);
+    match vtype {
+        VdevType::Disk => Fanout {
+            bytes_per_child: size.div_ceil(sector) as f64 * sector as f64,
+            ios_per_child: 1.0,
+            fork_width: 1,
+            parity_bytes: 0.0,
+            upper_zios: 1.0,
+        },
+        VdevType::Mirror => {
+            let bytes = size.div_ceil(sector) as f64 * sector as f64;
+            // A write goes to every side; a read to one, chosen by load (vdev_mirror.c).
+            let share = if op == Op::Write { 1.0 } else { 1.0 / n };
+            Fanout {
+                bytes_per_child: bytes * share,
+                ios_per_child: share,
+                fork_width: 1,
+                parity_bytes: 0.0,
+                upper_zios: 2.0,
+            }
+        }
+        VdevType::Raidz { parity } => {
+            let map = RaidzMap::new(size, ashift, children, parity);
+            let columns_touched = match op {
+                Op::Read => map.data_columns(),
+                Op::Write => map.columns.iter().filter(|&&c| c > 0).count() as u32,
+            };
+            let sectors = match op {
+                Op::Read => map.data,
+                Op::Write => map.data + map.parity_sectors(),
+            };
+            Fanout {
+                bytes_per_child: (sectors * sector) as f64 / n,
+                ios_per_child: f64::from(columns_touched) / n,
+                fork_width: columns_touched,
+                parity_bytes: if op == Op::Write {
+                    (map.parity_sectors() * sector) as f64
+                } else {
+                    0.0
+                },
+                upper_zios: 2.0,
+            }
+        }
+        VdevType::Draid { parity, data, .. } => {
+            // dRAID rows of `data` sectors each get `parity` parity sectors (vdev_draid.c);
+            // its permutations spread the groups over all children.
+            let s = size.div_ceil(sector);
+            let rows = s.div_ceil(u64::from(data));
+            let parity_sectors = rows * u64::from(parity);
+            let width = (s.min(u64::from(data)) + u64::from(parity)) as u32;
+            let (sectors, touched) = match op {
+                Op::Read => (s, width - parity),
+                Op::Write => (s + parity_sectors, width),
+            };
+            Fanout {
+                bytes_per_child: (sectors * sector) as f64 / n,
+                ios_per_child: f64::from(touched) / n,
+                fork_width: touched,
+                parity_bytes: if op == Op::Write {
+                    (parity_sectors * sector) as f64
+                } else {
+                    0.0
+                },
+                upper_zios: 2.0,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raidz_reads_skip_parity_and_writes_carry_it() {
+        let z = VdevType::Raidz { parity: 1 };
+        let read = fanout(z, 5, 128 << 10, 12, Op::Read);
+        let write = fanout(z, 5, 128 << 10, 12, Op::Write);
+        // 128 KiB of data spread over 5 children; writes add 32 KiB of parity.
+        assert_eq!(read.bytes_per_child, 131072.0 / 5.0);
+        assert_eq!(write.bytes_per_child, 163840.0 / 5.0);
+        assert_eq!((read.fork_width, write.fork_width), (4, 5));
+        assert_eq!(write.parity_bytes, 32768.0);
+        assert_eq!(read.ios_per_child, 0.8);
+    }
+
+    #[test]
+    fn mirror_reads_split_writes_double() {
+        let m = VdevType::Mirror;
+        assert_eq!(fanout(m, 2, 131072, 9, Op::Read).bytes_per_child, 65536.0);
+        assert_eq!(fanout(m, 2, 131072, 9, Op::Write).bytes_per_child, 131072.0);
+        assert_eq!(fanout(m, 3, 131072, 9, Op::Read).ios_per_child, 1.0 / 3.0);
+    }
+
+    #[test]
+    fn small_block_rounds_to_the_sector() {
+        let d = fanout(VdevType::Disk, 1, 1000, 12, Op::Write);
+        assert_eq!(d.bytes_per_child, 4096.0);
+        let dr = fanout(
+            VdevType::Draid {
+                parity: 2,
+                data: 8,
+                spares: 1,
+            },
+            20,
+            128 << 10,
+            12,
+            Op::Write,
+        );
+        // 32 sectors = 4 rows of 8: 8 parity sectors; 40 sectors over 20 children.
+        assert_eq!(dr.parity_bytes, 8.0 * 4096.0);
+        assert_eq!(dr.bytes_per_child, 40.0 * 4096.0 / 20.0);
+    }
+}
