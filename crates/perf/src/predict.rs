@@ -62,14 +62,24 @@ pub fn predict(system: &System, workload: &Workload) -> Result<Prediction, PerfE
     let loads = demand::loads(system, workload, &profile)?;
     let machine = Machine::new(system)?;
     let mut stations = stations(system, &machine, &loads);
+    // Ports, controllers and links move a request's data while the disk is still
+    // transferring it (DMA is pipelined): they bound throughput but add no service time of
+    // their own, so the network solved by MVA holds the disks, vdevs and the CPU.
+    let is_pipe = |k: Kind| matches!(k, Kind::Port | Kind::Controller | Kind::Link);
     let centres: Vec<Centre> = stations
         .iter()
+        .filter(|s| !is_pipe(s.0.kind))
         .map(|s| Centre {
             demand_s: s.1,
             servers: s.2,
         })
         .collect();
-    let (x, _cycle) = mva::solve(&centres, 0.0, loads.population.max(1), &mut Vec::new());
+    let (x_mva, _cycle) = mva::solve(&centres, 0.0, loads.population.max(1), &mut Vec::new());
+    let x = stations
+        .iter()
+        .filter(|s| is_pipe(s.0.kind))
+        .map(|s| 1.0 / s.1)
+        .fold(x_mva, f64::min);
     if !x.is_finite() || x <= 0.0 {
         return Err(PerfError::Workload(
             "the workload moves no data on this system".into(),

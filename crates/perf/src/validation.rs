@@ -31,7 +31,7 @@ pub struct Case {
     pub ashift: Option<u8>,
     /// The workload, as `zpoolsim predict --workload` takes it.
     pub workload: String,
-    /// `throughput` (bytes/s) or `iops`.
+    /// `throughput` (bytes/s), `iops` or `device-throughput` (bytes/s per disk).
     pub metric: Metric,
     /// `MB/s`, `MiB/s` or `ops/s`.
     pub unit: String,
@@ -56,10 +56,14 @@ pub struct Excluded {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum Metric {
+    /// Application bytes per second.
     Throughput,
+    /// Application requests per second.
     Iops,
+    /// Bytes per second one disk moves, averaged over the disks in use.
+    DeviceThroughput,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
@@ -164,10 +168,20 @@ pub fn score(case: &Case, p: &Prediction, baseline: Option<f64>) -> CaseResult {
     let raw = match case.metric {
         Metric::Throughput => p.throughput_bytes_per_s,
         Metric::Iops => p.iops,
+        Metric::DeviceThroughput => {
+            let total: f64 = p
+                .devices
+                .iter()
+                .map(|d| d.read_bytes_per_s + d.write_bytes_per_s)
+                .sum();
+            total / p.devices.len().max(1) as f64
+        }
     };
     let predicted = raw / scale;
     let bounds = case.measured.bounds();
-    let baseline = baseline.map(|b| b / scale);
+    let baseline = baseline
+        .filter(|_| case.metric != Metric::DeviceThroughput)
+        .map(|b| b / scale);
     CaseResult {
         id: case.id.clone(),
         quote: case.quote.clone(),
