@@ -53,7 +53,7 @@ fn seed_000_is_the_1320_box() {
         LinkKind::Pcie {
             gen: 1,
             lanes: 1,
-            max_payload: 128
+            max_payload: 256
         }
     );
     assert_eq!(
@@ -331,4 +331,19 @@ fn measured_figures_replace_the_catalogs_with_their_source() {
             .starts_with("measured: 'speed' is not a disk figure"),
         "{e}"
     );
+}
+
+#[test]
+fn the_documented_example_parses() {
+    let doc = include_str!("../../../../docs/system-file.md");
+    let example = doc
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .unwrap();
+    let s = parse(example, "docs/system-file.md", Catalog::embedded())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.pool.vdevs[1].class, VdevClass::Log);
+    assert_eq!(s.disks[7].model.seq_write_mb_s, Some(480.0));
+    assert_eq!(s.pool.datasets[0].recordsize, 1 << 20);
 }
