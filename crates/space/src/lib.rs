@@ -1,1 +1,414 @@
-//! OpenZFS space arithmetic: what zpool list and zfs list show, and what data really costs.
+//! OpenZFS space arithmetic: what `zpool list` and `zfs list` show, and what data really costs.
+//!
+//! One file per concept, as OpenZFS has them: `label` (leaf reserves, Linux whole-disk
+//! partitioning, 256 KiB alignment), `mirror`, `raidz`, `draid` and `vdev` (top-level asize and
+//! block asize), `metaslab`, `deflate`, `slop`, `usage` (the real cost of files), `profile`
+//! (every rule that differs between ZFS releases) and `report` (what a person reads).
+//!
+//! From raw bytes to `zfs list` AVAIL (zfs-facts.md §1):
+//! leaf asize = align256K(device) - 4.5 MiB; vdev asize by type; metaslabs of 2^shift, the tail
+//! lost; SIZE = sum of metaslab space of the non-log vdevs; dspace = normal-class metaslab space
+//! less the embedded ZIL metaslab, deflated by (bytes >> 9) x ratio; AVAIL = dspace - slop - the
+//! empty pool's own metadata.
+
+pub mod deflate;
+pub mod draid;
+pub mod label;
+pub mod metaslab;
+pub mod mirror;
+pub mod profile;
+pub mod raidz;
+pub mod report;
+pub mod slop;
+pub mod usage;
+pub mod vdev;
+
+pub use deflate::deflate_ratio;
+pub use label::{leaf_space, LeafSpace};
+pub use profile::Profile;
+pub use report::{zfs_nicenum, BreakdownLine, Op, SpaceReport};
+pub use usage::{Compression, FileCost, RecordEfficiency};
+pub use vdev::{block_asize, vdev_asize};
+
+use model::{Pool, VdevClass, VdevGroup, VdevType};
+use serde::Serialize;
+use std::fmt;
+
+/// Why a pool's space could not be computed. Each reads as one sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SpaceError {
+    /// A leaf (after partitioning and alignment) is below SPA_MINDEVSIZE.
+    DeviceTooSmall { bytes: u64, min: u64 },
+    /// A dRAID child cannot hold the 32 MiB reserve and one group of rows.
+    DraidTooSmall { layout: String, child_asize: u64 },
+    BadSector(u32),
+    Ashift { ashift: u8, min: u8, max: u8 },
+    /// 2^ashift below the disk's logical sector: the disk cannot address such sectors.
+    AshiftBelowSector { ashift: u8, sector: u32 },
+    /// The profile's ZFS has no such vdev type.
+    Unsupported { what: String, profile: &'static str },
+    Recordsize { recordsize: u64, max: u64 },
+    NoNormalVdev,
+    TooLarge,
+}
+
+impl fmt::Display for SpaceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use model::units::format_bytes;
+        match self {
+            SpaceError::DeviceTooSmall { bytes, min } => write!(
+                f,
+                "a device of {bytes} bytes ({}) is too small: ZFS needs at least {} per device after partitioning and 256 KiB alignment",
+                format_bytes(*bytes),
+                format_bytes(*min)
+            ),
+            SpaceError::DraidTooSmall { layout, child_asize } => write!(
+                f,
+                "{layout}: children of {} are too small for dRAID's 32 MiB reserve and one full group of 16 MiB rows",
+                format_bytes(*child_asize)
+            ),
+            SpaceError::BadSector(s) => write!(
+                f,
+                "logical sector of {s} bytes: expected a power of two from 512 to 65536"
+            ),
+            SpaceError::Ashift { ashift, min, max } => {
+                write!(f, "ashift {ashift} is out of range: ZFS takes {min} to {max}")
+            }
+            SpaceError::AshiftBelowSector { ashift, sector } => write!(
+                f,
+                "ashift {ashift} ({}-byte sectors) is below the disk's {sector}-byte logical sector: use ashift {} or more",
+                1u64 << ashift,
+                sector.trailing_zeros()
+            ),
+            SpaceError::Unsupported { what, profile } => {
+                write!(f, "{what} does not exist in the '{profile}' ZFS profile")
+            }
+            SpaceError::Recordsize { recordsize, max } => write!(
+                f,
+                "recordsize {recordsize} is not a power of two from 512 to {max}"
+            ),
+            SpaceError::NoNormalVdev => f.write_str("the pool has no normal-class vdev to hold data"),
+            SpaceError::TooLarge => f.write_str("the pool is too large to count in 64-bit bytes"),
+        }
+    }
+}
+
+impl std::error::Error for SpaceError {}
+
+/// One group of identical top-level vdevs as the pool lays it out. Sizes marked "per vdev"
+/// are for one top-level vdev; the others are for the whole group.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GroupSpace {
+    /// normal, special, dedup or log.
+    pub class: &'static str,
+    /// The group as a layout string (`3x raidz1-5`).
+    pub layout: String,
+    #[serde(skip)]
+    pub group: VdevGroup,
+    /// Top-level vdevs in the group, and leaves in each.
+    pub vdevs: u32,
+    pub children: u32,
+    /// One leaf: raw capacity to leaf asize.
+    pub leaf: LeafSpace,
+    /// Per vdev: asize of the top-level vdev.
+    pub vdev_asize: u64,
+    /// Per vdev, dRAID only: the 32 MiB reserve and 16 MiB row rounding of every child, the
+    /// distributed spares, and the rounding down to whole groups.
+    pub draid_reserve_bytes: u64,
+    pub draid_spare_bytes: u64,
+    pub draid_group_rounding_bytes: u64,
+    pub metaslab_shift: u32,
+    pub metaslab_size: u64,
+    /// Per vdev.
+    pub metaslab_count: u64,
+    /// Per vdev: the summed size of its metaslabs (dRAID trims each to whole groups).
+    pub metaslab_space: u64,
+    /// Per vdev: asize past the last whole metaslab.
+    pub lost_tail_bytes: u64,
+    /// Per vdev, dRAID only: what trimming metaslabs to whole groups loses.
+    pub draid_trim_bytes: u64,
+    /// Per vdev: the metaslab given to the embedded ZIL (0 or 1), and its size.
+    pub embedded_log_metaslabs: u64,
+    pub embedded_log_bytes: u64,
+    /// In 1/512 units: 512 = no parity (mirror, disk).
+    pub deflate_ratio: u64,
+    /// Whole group: what it adds to `zpool list` SIZE (0 for log vdevs).
+    pub size_bytes: u64,
+    /// Whole group, normal class only: metaslab space less the ZIL metaslabs, raw.
+    pub normal_space_bytes: u64,
+    /// Whole group, normal class only: that space deflated (its share of dspace).
+    pub dspace_bytes: u64,
+    /// Whole group: the ZIL metaslabs deflated.
+    pub embedded_log_dspace: u64,
+}
+
+impl GroupSpace {
+    pub fn is_normal(&self) -> bool {
+        self.class == "normal"
+    }
+}
+
+fn class_name(class: VdevClass) -> &'static str {
+    match class {
+        VdevClass::Normal => "normal",
+        VdevClass::Special => "special",
+        VdevClass::Dedup => "dedup",
+        VdevClass::Log => "log",
+    }
+}
+
+fn check_ashift(ashift: u8, profile: &Profile) -> Result<(), SpaceError> {
+    if ashift < profile.ashift_min || ashift > profile.ashift_max {
+        return Err(SpaceError::Ashift {
+            ashift,
+            min: profile.ashift_min,
+            max: profile.ashift_max,
+        });
+    }
+    Ok(())
+}
+
+fn check_recordsize(recordsize: u64, profile: &Profile) -> Result<(), SpaceError> {
+    if !recordsize.is_power_of_two() || recordsize < 512 || recordsize > profile.max_recordsize {
+        return Err(SpaceError::Recordsize {
+            recordsize,
+            max: profile.max_recordsize,
+        });
+    }
+    Ok(())
+}
+
+/// The layout of one group of top-level vdevs on leaves of `leaf` bytes.
+fn group_space(
+    group: &VdevGroup,
+    class: VdevClass,
+    leaf: LeafSpace,
+    ashift: u8,
+    profile: &Profile,
+    named: bool,
+) -> Result<GroupSpace, SpaceError> {
+    let name = || {
+        if let VdevType::Disk = group.vtype {
+            format!("stripe-{}", group.count)
+        } else {
+            group.to_string()
+        }
+    };
+    // The fast path (`pool_capacity`) skips the name: formatting costs more than the arithmetic.
+    let layout = if named { name() } else { String::new() };
+    let too_large = || SpaceError::TooLarge;
+    let vdev_asize = vdev::vdev_asize(group, leaf.asize).ok_or_else(|| match group.vtype {
+        VdevType::Draid { .. } => SpaceError::DraidTooSmall {
+            layout: name(),
+            child_asize: leaf.asize,
+        },
+        _ => SpaceError::TooLarge,
+    })?;
+    let (mut reserve, mut spare, mut rounding) = (0, 0, 0);
+    if let VdevType::Draid {
+        parity,
+        data,
+        spares,
+    } = group.vtype
+    {
+        let child = (leaf.asize - draid::REFLOW_RESERVE) / draid::ROW_HEIGHT * draid::ROW_HEIGHT;
+        let children = u64::from(group.children);
+        reserve = (leaf.asize - child) * children;
+        spare = child * u64::from(spares);
+        rounding = child * (children - u64::from(spares)) - vdev_asize;
+        let _ = (parity, data);
+    }
+    let shift = metaslab::metaslab_shift(vdev_asize, &profile.metaslab);
+    let count = vdev_asize >> shift;
+    let whole = count << shift;
+    let (space, first) = match group.vtype {
+        VdevType::Draid { parity, data, .. } => {
+            draid::draid_metaslab_space(count, shift, draid::group_size(data, parity))
+        }
+        _ => (whole, if count > 0 { 1u64 << shift } else { 0 }),
+    };
+    let zil = class == VdevClass::Normal
+        && profile
+            .embedded_log_min_ms
+            .is_some_and(|min| count > min);
+    let (zil_count, zil_bytes) = if zil { (1, first) } else { (0, 0) };
+    let ratio = deflate::deflate_ratio(group, ashift);
+    let vdevs = u64::from(group.count);
+    let times = |x: u64| x.checked_mul(vdevs).ok_or_else(too_large);
+    let size_bytes = if class == VdevClass::Log { 0 } else { times(space)? };
+    let (normal_space, dspace, elog) = if class == VdevClass::Normal {
+        let normal = space - zil_bytes;
+        (
+            times(normal)?,
+            times(deflate::deflated(normal, ratio))?,
+            times(deflate::deflated(zil_bytes, ratio))?,
+        )
+    } else {
+        (0, 0, 0)
+    };
+    Ok(GroupSpace {
+        class: class_name(class),
+        layout,
+        group: *group,
+        vdevs: group.count,
+        children: group.children,
+        leaf,
+        vdev_asize,
+        draid_reserve_bytes: reserve,
+        draid_spare_bytes: spare,
+        draid_group_rounding_bytes: rounding,
+        metaslab_shift: shift,
+        metaslab_size: 1u64 << shift,
+        metaslab_count: count,
+        metaslab_space: space,
+        lost_tail_bytes: vdev_asize - whole,
+        draid_trim_bytes: whole - space,
+        embedded_log_metaslabs: zil_count,
+        embedded_log_bytes: zil_bytes,
+        deflate_ratio: ratio,
+        size_bytes,
+        normal_space_bytes: normal_space,
+        dspace_bytes: dspace,
+        embedded_log_dspace: elog,
+    })
+}
+
+/// Every group of every class of the pool, checked against the profile.
+pub fn pool_groups(pool: &Pool, profile: &Profile) -> Result<Vec<GroupSpace>, SpaceError> {
+    groups_of(pool, profile, true)
+}
+
+fn groups_of(pool: &Pool, profile: &Profile, named: bool) -> Result<Vec<GroupSpace>, SpaceError> {
+    check_ashift(pool.ashift, profile)?;
+    let mut out = Vec::new();
+    for top in &pool.vdevs {
+        let leaf = label::leaf_space(&top.leaf, profile)?;
+        if (1u64 << pool.ashift) < u64::from(top.leaf.logical_sector) {
+            return Err(SpaceError::AshiftBelowSector {
+                ashift: pool.ashift,
+                sector: top.leaf.logical_sector,
+            });
+        }
+        for group in &top.layout.groups {
+            if matches!(group.vtype, VdevType::Draid { .. }) && !profile.draid {
+                return Err(SpaceError::Unsupported {
+                    what: format!("dRAID ({group})"),
+                    profile: profile.name,
+                });
+            }
+            out.push(group_space(group, top.class, leaf, pool.ashift, profile, named)?);
+        }
+    }
+    if !out.iter().any(|g| g.is_normal() && g.dspace_bytes > 0) {
+        if let Some(g) = out.iter().find(|g| g.is_normal()) {
+            return Err(SpaceError::DraidTooSmall {
+                layout: if named { g.layout.clone() } else { g.group.to_string() },
+                child_asize: g.leaf.asize,
+            });
+        }
+        return Err(SpaceError::NoNormalVdev);
+    }
+    Ok(out)
+}
+
+fn sum(groups: &[GroupSpace], f: impl Fn(&GroupSpace) -> u64) -> Result<u64, SpaceError> {
+    groups
+        .iter()
+        .try_fold(0u64, |acc, g| acc.checked_add(f(g)))
+        .ok_or(SpaceError::TooLarge)
+}
+
+/// The two figures a pool shows: `zpool list -p` SIZE and `zfs list -p` AVAIL of the empty
+/// pool's root dataset, with what lies between them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Capacity {
+    pub size_bytes: u64,
+    /// Normal-class deflated space without the embedded ZIL metaslabs.
+    pub dspace_bytes: u64,
+    /// The embedded ZIL metaslabs, deflated.
+    pub embedded_log_bytes: u64,
+    pub slop_bytes: u64,
+    /// The empty pool's own metadata (an approximation: see `profile::EmptyPoolUsed`).
+    pub empty_pool_used_bytes: u64,
+    pub avail_bytes: u64,
+}
+
+/// What the empty pool's metadata takes (the root dataset's USED), charged on `first`.
+fn empty_pool_used(first: &GroupSpace, ashift: u8, profile: &Profile) -> u64 {
+    match profile.empty_pool_used {
+        profile::EmptyPoolUsed::Blocks { blocks, psize } => {
+            let asize = vdev::block_asize(&first.group, ashift, psize);
+            blocks * deflate::deflated(asize, first.deflate_ratio)
+        }
+        profile::EmptyPoolUsed::Bytes(b) => b,
+        profile::EmptyPoolUsed::Custom(f) => {
+            let asize = vdev::block_asize(&first.group, ashift, 1);
+            f(ashift, asize, first.deflate_ratio)
+        }
+    }
+}
+
+/// SIZE and AVAIL from the groups of a pool.
+pub fn capacity_of(groups: &[GroupSpace], ashift: u8, profile: &Profile) -> Result<Capacity, SpaceError> {
+    let size_bytes = sum(groups, |g| g.size_bytes)?;
+    let dspace_bytes = sum(groups, |g| g.dspace_bytes)?;
+    let embedded_log_bytes = sum(groups, |g| g.embedded_log_dspace)?;
+    let slop_bytes = slop::slop_space(dspace_bytes, embedded_log_bytes, &profile.slop);
+    let first = groups
+        .iter()
+        .find(|g| g.is_normal())
+        .ok_or(SpaceError::NoNormalVdev)?;
+    let empty = empty_pool_used(first, ashift, profile);
+    let avail_bytes = dspace_bytes.saturating_sub(slop_bytes).saturating_sub(empty);
+    Ok(Capacity {
+        size_bytes,
+        dspace_bytes,
+        embedded_log_bytes,
+        slop_bytes,
+        empty_pool_used_bytes: empty.min(dspace_bytes.saturating_sub(slop_bytes)),
+        avail_bytes,
+    })
+}
+
+/// SIZE and AVAIL only, without the report: the fast path for searches over many layouts.
+pub fn pool_capacity(pool: &Pool, profile: &Profile) -> Result<Capacity, SpaceError> {
+    let groups = groups_of(pool, profile, false)?;
+    capacity_of(&groups, pool.ashift, profile)
+}
+
+/// The recordsize the report highlights: the first dataset's, else 128 KiB.
+fn pool_recordsize(pool: &Pool) -> u64 {
+    pool.datasets
+        .first()
+        .map(|d| d.recordsize)
+        .unwrap_or(model::pool::DEFAULT_RECORDSIZE)
+}
+
+/// The whole space report of a pool: SIZE, AVAIL, the breakdown from raw bytes to AVAIL, each
+/// group's details, warnings and the efficiency of each record size.
+pub fn pool_space(pool: &Pool, profile: &Profile) -> Result<SpaceReport, SpaceError> {
+    let recordsize = pool_recordsize(pool);
+    check_recordsize(recordsize, profile)?;
+    let groups = pool_groups(pool, profile)?;
+    let cap = capacity_of(&groups, pool.ashift, profile)?;
+    Ok(report::build(pool, profile, groups, cap, recordsize))
+}
+
+/// What a file of `file_bytes` written with `recordsize` costs on the pool, compression off
+/// (the OpenZFS default): `allocated_bytes` (zpool ALLOC) and `used_bytes` (zfs USED).
+pub fn file_cost(pool: &Pool, profile: &Profile, recordsize: u64, file_bytes: u64) -> Result<FileCost, SpaceError> {
+    file_cost_with(pool, profile, recordsize, file_bytes, Compression::Off)
+}
+
+/// `file_cost` with a choice of compression (see `Compression`).
+pub fn file_cost_with(
+    pool: &Pool,
+    profile: &Profile,
+    recordsize: u64,
+    file_bytes: u64,
+    compression: Compression,
+) -> Result<FileCost, SpaceError> {
+    check_recordsize(recordsize, profile)?;
+    let groups = groups_of(pool, profile, false)?;
+    Ok(usage::file_cost_on(&groups, pool.ashift, recordsize, file_bytes, compression))
+}
