@@ -1,11 +1,200 @@
-//! `zpoolsim catalog` (being written).
+//! `zpoolsim catalog`: the hardware models zpoolsim knows, their key figures and the source of
+//! each, from the embedded catalog plus any catalog files of the user's own.
 
-use crate::error::CliResult;
+use crate::error::{CliError, CliResult};
+use model::catalog::{Catalog, DEFAULT_SOURCE};
+use model::hardware::{ControllerModel, CpuModel, DiskModel, Simd, Sources};
+use model::units::format_decimal;
+use serde::Serialize;
+use std::fmt::Write;
+use std::path::PathBuf;
 
-/// (being written)
+/// List the hardware catalog: disks, controllers and CPUs, with the source of every figure.
+///
+/// A user file has the catalog's own format ([[disk]], [[controller]], [[cpu]] tables, see
+/// docs/system-file.md); its entries add to the embedded ones or replace those of the same id.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Print JSON instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// List only one kind of entry.
+    #[arg(long, value_enum)]
+    pub kind: Option<Kind>,
+    /// A catalog file of your own, merged over the embedded catalog (may be repeated).
+    #[arg(long, value_name = "USER.toml")]
+    pub file: Vec<PathBuf>,
+}
 
-pub fn run(_args: &Args) -> CliResult {
-    Ok(())
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Kind {
+    Disk,
+    Controller,
+    Cpu,
+}
+
+pub fn run(args: &Args) -> CliResult {
+    let mut catalog = Catalog::embedded().clone();
+    for path in &args.file {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+        catalog.merge_file(&text, &path.display().to_string())?;
+    }
+    let shown = |kind: Kind| args.kind.is_none_or(|k| k == kind);
+    if args.json {
+        let listing = Listing {
+            disks: shown(Kind::Disk).then(|| catalog.disks.values().collect()),
+            controllers: shown(Kind::Controller).then(|| catalog.controllers.values().collect()),
+            cpus: shown(Kind::Cpu).then(|| catalog.cpus.values().collect()),
+        };
+        return emit(&(serde_json::to_string_pretty(&listing)? + "\n"));
+    }
+    let mut out = String::new();
+    if shown(Kind::Disk) {
+        section(&mut out, "Disks", catalog.disks.values(), disk_line, |d| {
+            &d.sources
+        });
+    }
+    if shown(Kind::Controller) {
+        section(
+            &mut out,
+            "Controllers",
+            catalog.controllers.values(),
+            controller_line,
+            |c| &c.sources,
+        );
+    }
+    if shown(Kind::Cpu) {
+        section(&mut out, "CPUs", catalog.cpus.values(), cpu_line, |c| {
+            &c.sources
+        });
+    }
+    emit(&out)
+}
+
+/// Prints to stdout; a reader that stops early (`| head`) is not an error.
+fn emit(text: &str) -> CliResult {
+    match std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+/// The JSON listing: the kinds asked for, entries with every field in the catalog's order.
+#[derive(Serialize)]
+struct Listing<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    disks: Option<Vec<&'a DiskModel>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    controllers: Option<Vec<&'a ControllerModel>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cpus: Option<Vec<&'a CpuModel>>,
+}
+
+/// One heading, then per entry its key figures on one line and its sources under it.
+fn section<'a, T: 'a>(
+    out: &mut String,
+    title: &str,
+    entries: impl Iterator<Item = &'a T>,
+    line: fn(&T) -> String,
+    sources: fn(&T) -> &Sources,
+) {
+    let _ = writeln!(out, "{title}");
+    for entry in entries {
+        let _ = writeln!(out, "  {}", line(entry));
+        let sources = sources(entry);
+        if let Some(default) = sources.get(DEFAULT_SOURCE) {
+            let _ = writeln!(out, "      source: {default}");
+        }
+        for (figure, citation) in sources.iter().filter(|(k, _)| *k != DEFAULT_SOURCE) {
+            let _ = writeln!(out, "      {figure}: {citation}");
+        }
+    }
+    out.push('\n');
+}
+
+fn disk_line(d: &DiskModel) -> String {
+    let mut figures = vec![
+        format!(
+            "{} {} {} Gb/s",
+            lower(d.medium),
+            lower(d.interface),
+            d.interface_gbps
+        ),
+        format!(
+            "{} ({} B)",
+            format_decimal(d.capacity_bytes as f64),
+            d.capacity_bytes
+        ),
+        format!("sectors {}/{}", d.logical_sector, d.physical_sector),
+    ];
+    if let Some(rpm) = d.rpm {
+        figures.push(format!("{rpm} rpm"));
+    }
+    figures.push(format!(
+        "seq {}/{} MB/s outer/inner",
+        d.seq_outer_mb_s,
+        round(d.seq_inner_mb_s)
+    ));
+    if let Some(w) = d.seq_write_mb_s {
+        figures.push(format!("write {w} MB/s"));
+    }
+    if let Some(r) = d.avg_seek_read_ms {
+        let w = d
+            .avg_seek_write_ms
+            .map_or(String::new(), |w| format!("/{w}"));
+        figures.push(format!("seek {r}{w} ms"));
+    }
+    if let Some(iops) = d.random_read_iops {
+        figures.push(format!("{iops} random reads/s"));
+    }
+    figures.push(format!("queue {}", d.queue_depth));
+    format!("{:<28} {}", d.id, figures.join(", "))
+}
+
+fn controller_line(c: &ControllerModel) -> String {
+    let mut figures = vec![
+        format!("{} x {} {} Gb/s", c.ports, lower(c.interface), c.port_gbps),
+        c.host_interface.clone(),
+    ];
+    if let Some(limit) = c.port_limit_mb_s {
+        figures.push(format!("{limit} MB/s per port"));
+    }
+    if let Some(limit) = c.chip_limit_mb_s {
+        figures.push(format!("{limit} MB/s per chip"));
+    }
+    let queueing = if c.command_queueing {
+        "queues commands"
+    } else {
+        "no command queueing"
+    };
+    figures.push(queueing.to_string());
+    format!("{:<28} {}", c.id, figures.join(", "))
+}
+
+fn cpu_line(c: &CpuModel) -> String {
+    let simd = match c.simd {
+        Simd::Scalar => "scalar",
+        Simd::Sse2 => "SSE2",
+        Simd::Avx2 => "AVX2",
+        Simd::Avx512 => "AVX-512",
+    };
+    let sha = if c.sha_ni { ", SHA-NI" } else { "" };
+    let memory = c
+        .memory_mb_s
+        .map_or(String::new(), |m| format!(", memory {} GB/s", m / 1000.0));
+    format!(
+        "{:<28} {} cores/{} threads, {} GHz, {simd}{sha}{memory}, {}",
+        c.id, c.cores, c.threads, c.ghz, c.year
+    )
+}
+
+/// An enum as the catalog files write it (`hdd`, `sata`).
+fn lower(value: impl std::fmt::Debug) -> String {
+    format!("{value:?}").to_lowercase()
+}
+
+/// Estimated figures carry many decimals; one is enough to read.
+fn round(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
 }
