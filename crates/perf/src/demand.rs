@@ -243,7 +243,7 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
                 d.read_bytes += bytes;
                 if seq {
                     d.read_ops += bytes / col.max(agg);
-                    d.busy_s += bytes / t.mean_rate(0.0, span, false);
+                    d.busy_s += reads * fr.media_per_child / t.mean_rate(0.0, span, false);
                 } else {
                     d.read_ops += reads * fr.ios_per_child;
                     if !fork_stn {

@@ -16,6 +16,8 @@ pub mod mva;
 pub mod predict;
 pub mod profile;
 pub mod resources;
+#[cfg(test)]
+mod testkit;
 pub mod validation;
 pub mod zio;
 

@@ -225,3 +225,115 @@ fn devices(system: &System, loads: &Loads, x: f64, utils: &[Utilization]) -> Vec
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::{fast_link, system};
+    use model::hardware::LinkKind;
+
+    fn mb_s(p: &Prediction) -> f64 {
+        p.throughput_bytes_per_s / 1e6
+    }
+
+    #[test]
+    fn a_stripe_runs_at_n_times_its_slowest_disk() {
+        let mut s = system("stripe-7", 7, 97.0, fast_link());
+        s.disks[3].model.seq_outer_mb_s = 81.0;
+        let p = predict(&s, &Workload::parse("dd-read").unwrap()).unwrap();
+        // 256 blocks in flight over 7 disks: within 3% of the bound 7 x 81.
+        assert!(mb_s(&p) <= 567.0 + 1e-6 && mb_s(&p) > 550.0, "{}", mb_s(&p));
+        assert_eq!(p.bottleneck.resource, "d3");
+        assert!(p.bottleneck.sentence.contains("81.0 MB/s x 7.00"));
+    }
+
+    #[test]
+    fn disks_share_a_parallel_bus() {
+        // Four 100 MB/s disks behind one 32-bit/33 MHz PCI bus: 87 MB/s for all of them.
+        let pci = LinkKind::Pci {
+            bits: 32,
+            mhz: 33.33,
+        };
+        let p = predict(
+            &system("stripe-4", 4, 100.0, pci),
+            &Workload::parse("dd-read").unwrap(),
+        )
+        .unwrap();
+        assert!((mb_s(&p) - 87.0).abs() < 1.0, "{}", mb_s(&p));
+        assert_eq!(p.bottleneck.kind, Kind::Link);
+        // The bus carries parity and both mirror sides: raidz1-5 writes get 4/5 of it, a
+        // mirror 1/2.
+        let pcix = LinkKind::PciX {
+            bits: 64,
+            mhz: 133.33,
+        };
+        let bus = bus_rate(&pcix);
+        let w = Workload::parse("dd-write").unwrap();
+        let z = predict(&system("raidz1-5", 5, 150.0, pcix), &w).unwrap();
+        let m = predict(&system("mirror-2", 2, 400.0, pcix), &w).unwrap();
+        let meta = 1.0 + 256.0 / 131072.0;
+        assert!((mb_s(&z) - bus * 0.8 / meta).abs() < 0.5, "{}", mb_s(&z));
+        assert!((mb_s(&m) - bus * 0.5 / meta).abs() < 0.5, "{}", mb_s(&m));
+        // The same disks on a fast link are bound by themselves.
+        let fast = predict(
+            &system("stripe-4", 4, 100.0, fast_link()),
+            &Workload::parse("dd-read").unwrap(),
+        )
+        .unwrap();
+        assert_eq!(fast.bottleneck.kind, Kind::Disk);
+    }
+
+    fn bus_rate(kind: &LinkKind) -> f64 {
+        crate::bus::usable_bytes_per_s(kind, true) / 1e6
+    }
+
+    #[test]
+    fn raidz_streams_at_data_disks_times_the_rate() {
+        // A sequential pass turns past the parity too: (w - p) x S, the rule of thumb.
+        let p = predict(
+            &system("raidz2-6", 6, 200.0, fast_link()),
+            &Workload::parse("dd-read").unwrap(),
+        )
+        .unwrap();
+        assert!(mb_s(&p) < 800.0 && mb_s(&p) > 770.0, "{}", mb_s(&p));
+    }
+
+    #[test]
+    fn random_reads_follow_mva_with_threads() {
+        let s = system("stripe-4", 4, 150.0, fast_link());
+        let at = |t: u32| {
+            let w = Workload::parse(&format!("fio-randread:bs=4K,threads={t}")).unwrap();
+            predict(&s, &w).unwrap()
+        };
+        let one = at(1);
+        // One request at a time: IOPS = 1 / service time: 0.1 overhead + 8.5 seek + 4.17
+        // rotation + 1.1 ms to read the whole 128 KiB record at mid-disk (118.6 MB/s), plus
+        // ~0.02 ms of CPU.
+        let service = one.mean_latency_s;
+        assert!((service * 1e3 - 13.89).abs() < 0.03, "{}", service * 1e3);
+        // Four balanced disks, N jobs: X = N / (D (K + N - 1)) with D the per-disk demand.
+        let four = at(4);
+        let exact = 4.0 / (service / 4.0 * 7.0);
+        assert!(
+            (four.iops - exact).abs() / exact < 1e-3,
+            "{} vs {exact}",
+            four.iops
+        );
+        assert!(at(64).iops <= 4.0 / service + 1e-9);
+    }
+
+    #[test]
+    fn a_raidz_vdev_serves_random_blocks_like_one_disk() {
+        let w = Workload::parse("fio-randread:bs=4K,qd=32").unwrap();
+        let z = predict(&system("raidz1-5", 5, 150.0, fast_link()), &w).unwrap();
+        let d = predict(&system("stripe-1", 1, 150.0, fast_link()), &w).unwrap();
+        // All four data disks turn for every block: fewer IOPS than one disk alone.
+        assert!(
+            z.iops < d.iops && z.iops > 0.6 * d.iops,
+            "{} vs {}",
+            z.iops,
+            d.iops
+        );
+        assert_eq!(z.bottleneck.kind, Kind::Vdev);
+    }
+}

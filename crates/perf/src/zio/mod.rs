@@ -13,6 +13,10 @@ use raidz_map::RaidzMap;
 pub struct Fanout {
     /// Bytes each child moves per block, on average.
     pub bytes_per_child: f64,
+    /// Bytes of platter each child passes under its head per block in a sequential pass: a
+    /// raidz child holds the parity and padding of some blocks between the data columns of
+    /// others, and skipping them takes as long as reading them.
+    pub media_per_child: f64,
     /// Leaf I/Os (zios) each child receives per block, on average, before aggregation.
     pub ios_per_child: f64,
     /// Children that must all answer before the block is complete (a raidz read waits for
@@ -38,6 +42,7 @@ pub fn fanout(vtype: VdevType, children: u32, size: u64, ashift: u8, op: Op) -> 
     match vtype {
         VdevType::Disk => Fanout {
             bytes_per_child: size.div_ceil(sector) as f64 * sector as f64,
+            media_per_child: size.div_ceil(sector) as f64 * sector as f64,
             ios_per_child: 1.0,
             fork_width: 1,
             parity_bytes: 0.0,
@@ -49,6 +54,7 @@ pub fn fanout(vtype: VdevType, children: u32, size: u64, ashift: u8, op: Op) -> 
             let share = if op == Op::Write { 1.0 } else { 1.0 / n };
             Fanout {
                 bytes_per_child: bytes * share,
+                media_per_child: bytes * share,
                 ios_per_child: share,
                 fork_width: 1,
                 parity_bytes: 0.0,
@@ -67,6 +73,7 @@ pub fn fanout(vtype: VdevType, children: u32, size: u64, ashift: u8, op: Op) -> 
             };
             Fanout {
                 bytes_per_child: (sectors * sector) as f64 / n,
+                media_per_child: (map.allocated() * sector) as f64 / n,
                 ios_per_child: f64::from(columns_touched) / n,
                 fork_width: columns_touched,
                 parity_bytes: if op == Op::Write {
@@ -90,6 +97,7 @@ pub fn fanout(vtype: VdevType, children: u32, size: u64, ashift: u8, op: Op) -> 
             };
             Fanout {
                 bytes_per_child: (sectors * sector) as f64 / n,
+                media_per_child: (rows * u64::from(data + parity) * sector) as f64 / n,
                 ios_per_child: f64::from(touched) / n,
                 fork_width: touched,
                 parity_bytes: if op == Op::Write {
@@ -118,6 +126,8 @@ mod tests {
         assert_eq!((read.fork_width, write.fork_width), (4, 5));
         assert_eq!(write.parity_bytes, 32768.0);
         assert_eq!(read.ios_per_child, 0.8);
+        // A sequential pass still turns past the parity: 40 sectors of 4 KiB per 5 children.
+        assert_eq!(read.media_per_child, 163840.0 / 5.0);
     }
 
     #[test]
