@@ -4,10 +4,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use model::Layout;
-use zpoolsim_reliability::{simulate, GroupRepair, Lifetime, RepairTime, Scenario};
 use std::hint::black_box;
-
-const TRIALS: u64 = 20_000;
+use zpoolsim_reliability::{simulate, GroupRepair, Lifetime, RepairTime, Scenario};
 
 fn scenario<'a>(
     layout: &'a Layout,

@@ -17,7 +17,7 @@
 //! an error loses blocks, not the pool, so the MTTDL with UER is the time to losing any data.
 //! A pool is its top-level vdevs in series: the loss rates add.
 
-use crate::repair::GroupRepair;
+use crate::repair::{distributed_spares, GroupRepair};
 use crate::{non_negative, positive, Error};
 use model::Layout;
 
@@ -58,13 +58,15 @@ pub struct Mttdl {
 }
 
 /// MTTDL of a pool: `repairs` holds one entry per layout group; `uer_per_bit` 0 ignores
-/// unrecoverable read errors. A dRAID group with distributed spares is degraded only for its
-/// sequential rebuild.
+/// unrecoverable read errors; `wait_hours` is how long a failure waits for a disk to
+/// resilver onto (0 with a hot spare, the replacement time without). A dRAID group with
+/// distributed spares is degraded only for its sequential rebuild.
 pub fn pool_mttdl(
     layout: &Layout,
     repairs: &[GroupRepair],
     mtbf_hours: f64,
     uer_per_bit: f64,
+    wait_hours: f64,
 ) -> Result<Mttdl, Error> {
     if repairs.len() != layout.groups.len() {
         return Err(Error::Invalid(format!(
@@ -75,6 +77,7 @@ pub fn pool_mttdl(
     }
     positive("MTBF", mtbf_hours)?;
     non_negative("UER", uer_per_bit)?;
+    non_negative("wait for a disk", wait_hours)?;
     let vdev_hours: Vec<f64> = layout
         .groups
         .iter()
@@ -84,7 +87,7 @@ pub fn pool_mttdl(
                 g.children,
                 g.redundancy(),
                 mtbf_hours,
-                rep.degraded_hours(crate::repair::distributed_spares(g)),
+                rep.degraded_hours(distributed_spares(g), wait_hours),
                 p_ure(rep.unprotected_read_bytes * 8.0, uer_per_bit),
             )
         })
@@ -145,7 +148,7 @@ mod tests {
     fn pool_is_in_series() {
         let layout: Layout = "3x raidz2-6 + mirror-2".parse().unwrap();
         let reps = [repair(24.0, 0.0), repair(10.0, 0.0)];
-        let m = pool_mttdl(&layout, &reps, 1e6, 0.0).unwrap();
+        let m = pool_mttdl(&layout, &reps, 1e6, 0.0, 0.0).unwrap();
         let raidz = vdev_mttdl(6, 2, 1e6, 24.0, 0.0);
         let mirror = vdev_mttdl(2, 1, 1e6, 10.0, 0.0);
         assert_eq!(m.vdev_hours, vec![raidz, mirror]);
@@ -153,21 +156,26 @@ mod tests {
         assert!((m.pool_hours / expected - 1.0).abs() < 1e-12);
         // stripe-4: MTBF / 4.
         let stripe: Layout = "stripe-4".parse().unwrap();
-        let m = pool_mttdl(&stripe, &[repair(0.0, 0.0)], 1e6, 0.0).unwrap();
+        let m = pool_mttdl(&stripe, &[repair(0.0, 0.0)], 1e6, 0.0, 0.0).unwrap();
         assert!((m.pool_hours - 2.5e5).abs() < 1e-6);
-        assert!(pool_mttdl(&layout, &reps[..1], 1e6, 0.0).is_err());
+        assert!(pool_mttdl(&layout, &reps[..1], 1e6, 0.0, 0.0).is_err());
     }
 
     #[test]
-    fn draid_uses_its_sequential_rebuild() {
+    fn degraded_time_by_repair_path() {
         let layout: Layout = "draid2:8d:24c:2s".parse().unwrap();
         let rep = GroupRepair {
             resilver_hours: 40.0,
             sequential_rebuild_hours: 4.0,
             unprotected_read_bytes: 0.0,
         };
-        let m = pool_mttdl(&layout, &[rep], 1e6, 0.0).unwrap();
+        // With a distributed spare the wait for a new disk does not matter.
+        let m = pool_mttdl(&layout, &[rep], 1e6, 0.0, 72.0).unwrap();
         assert_eq!(m.pool_hours, vdev_mttdl(24, 2, 1e6, 4.0, 0.0));
+        // Without one, a failure waits 72 h for its disk, then resilvers 40 h.
+        let raidz: Layout = "raidz2-24".parse().unwrap();
+        let m = pool_mttdl(&raidz, &[rep], 1e6, 0.0, 72.0).unwrap();
+        assert_eq!(m.pool_hours, vdev_mttdl(24, 2, 1e6, 112.0, 0.0));
     }
 
     #[test]

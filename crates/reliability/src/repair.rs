@@ -16,12 +16,13 @@ pub struct GroupRepair {
 
 impl GroupRepair {
     /// The time the vdev stays degraded after a failure: the sequential rebuild when it has
-    /// a distributed spare to rebuild to, the resilver otherwise.
-    pub fn degraded_hours(&self, distributed_spares: u32) -> f64 {
+    /// a distributed spare to rebuild to, else the wait for a disk (0 with a hot spare) and
+    /// the resilver.
+    pub fn degraded_hours(&self, distributed_spares: u32, wait_hours: f64) -> f64 {
         if distributed_spares > 0 {
             self.sequential_rebuild_hours
         } else {
-            self.resilver_hours
+            wait_hours + self.resilver_hours
         }
     }
 }

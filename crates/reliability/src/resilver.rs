@@ -186,15 +186,26 @@ pub fn rebuild(
             Limit::Shared(path.name.clone()),
         ));
     }
-    let (seconds, limit) = limits
+    let seconds = limits.iter().map(|l| l.0).fold(0.0, f64::max);
+    // Resources within 1% of the longest time are named together: with equal read and write
+    // rates a raidz resilver keeps every disk equally busy.
+    let mut bound: Vec<Limit> = limits
         .into_iter()
-        .fold((0.0, Limit::SurvivorReads), |best, l| {
-            if l.0 > best.0 {
-                l
-            } else {
-                best
-            }
-        });
+        .filter(|l| l.0 >= seconds * 0.99)
+        .map(|l| l.1)
+        .collect();
+    let limit_text = match bound.as_slice() {
+        [one] => one.to_string(),
+        several => format!(
+            "{} alike",
+            several
+                .iter()
+                .map(Limit::to_string)
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
+    };
+    let limit = bound.swap_remove(0);
     let hours = seconds / SECONDS_PER_HOUR;
     let (what, target) = match kind {
         RebuildKind::Resilver => ("resilver", "to the new disk".to_string()),
@@ -212,7 +223,7 @@ pub fn rebuild(
         "idle pool".to_string()
     };
     let sentence = format!(
-        "{what} of one leaf of {group} at {:.0}% full ({load}): reads {} ({} from each of {survivors} surviving disks at {}/s), writes {} {target} at {}/s; limited by {limit}: {hours:.1} h",
+        "{what} of one leaf of {group} at {:.0}% full ({load}): reads {} ({} from each of {survivors} surviving disks at {}/s), writes {} {target} at {}/s; limited by {limit_text}: {hours:.1} h",
         fill * 100.0,
         format_decimal(read),
         format_decimal(per_survivor),

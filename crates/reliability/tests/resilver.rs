@@ -1,0 +1,167 @@
+//! Resilver of one disk of a 10 x 4 TB raidz2, worked by hand.
+//!
+//! A leaf of 4 TB holds, at fill f, f * 4e12 bytes of allocated data (parity and padding
+//! included: raidz spreads every block over all children). A round 4e12 stands for the leaf's
+//! allocatable size, which the space engine puts a few MiB lower. The resilver reads every
+//! surviving column of each block, so each of the 9 survivors reads its own share, and the new
+//! disk writes one share.
+//!
+//! The rates stand in for what the performance model gives for rebuild I/O on a 7200 rpm
+//! 4 TB disk: 150 MB/s read or written per disk.
+
+use zpoolsim_reliability::resilver::Limit;
+use zpoolsim_reliability::{group_repair, rebuild, RebuildKind, RebuildRates, SharedPath};
+
+const LEAF: u64 = 4_000_000_000_000;
+
+fn rates(user_busy: f64, shared: Option<SharedPath>) -> RebuildRates {
+    RebuildRates {
+        leaf_read_bytes_per_sec: 150e6,
+        leaf_write_bytes_per_sec: 150e6,
+        shared,
+        user_busy,
+    }
+}
+
+fn raidz2_10() -> model::VdevGroup {
+    let layout: model::Layout = "raidz2-10".parse().unwrap();
+    layout.groups[0]
+}
+
+#[test]
+fn half_and_ninety_percent_full() {
+    let g = raidz2_10();
+    // 50%: share 2 TB; reads 9 x 2 TB = 18 TB, writes 2 TB; every disk moves 2 TB at
+    // 150 MB/s: 13,333 s = 3.70 h.
+    let r = rebuild(&g, RebuildKind::Resilver, LEAF, 0.5, &rates(0.0, None)).unwrap();
+    assert_eq!((r.bytes_to_read, r.bytes_to_write), (18e12, 2e12));
+    assert!((r.hours - 3.7037).abs() < 1e-3, "{}", r.hours);
+    assert_eq!(r.limiting_resource, Limit::SurvivorReads);
+    assert_eq!(
+        r.sentence,
+        "resilver of one leaf of raidz2-10 at 50% full (idle pool): reads 18.0 TB (2.0 TB from \
+         each of 9 surviving disks at 150.0 MB/s), writes 2.0 TB to the new disk at 150.0 MB/s; \
+         limited by reads from the surviving disks and writes to the new disk alike: 3.7 h"
+    );
+    // 90%: share 3.6 TB; 32.4 TB read, 3.6 TB written: 24,000 s = 6.67 h.
+    let r = rebuild(&g, RebuildKind::Resilver, LEAF, 0.9, &rates(0.0, None)).unwrap();
+    assert!((r.bytes_to_read - 32.4e12).abs() < 1.0 && (r.bytes_to_write - 3.6e12).abs() < 1.0);
+    assert!((r.hours - 6.6667).abs() < 1e-3, "{}", r.hours);
+}
+
+#[test]
+fn user_load_and_a_shared_link() {
+    let g = raidz2_10();
+    // User I/O taking half of each disk's time leaves the resilver 75 MB/s: 7.41 h at 50%.
+    let r = rebuild(&g, RebuildKind::Resilver, LEAF, 0.5, &rates(0.5, None)).unwrap();
+    assert!((r.hours - 7.4074).abs() < 1e-3, "{}", r.hours);
+    assert!(r.sentence.contains("user I/O takes 50% of each disk"));
+    // Behind a ~1 GB/s chipset uplink (zfs-facts.md §4, ICH10R) all 20 TB moved at 50% cross
+    // it: 20,000 s = 5.56 h; at 90%, 36 TB: 10 h. The link, not the disks, sets the time.
+    let dmi = || {
+        Some(SharedPath {
+            name: "DMI uplink".into(),
+            bytes_per_sec: 1e9,
+        })
+    };
+    let r = rebuild(&g, RebuildKind::Resilver, LEAF, 0.5, &rates(0.0, dmi())).unwrap();
+    assert!((r.hours - 5.5556).abs() < 1e-3, "{}", r.hours);
+    assert_eq!(r.limiting_resource, Limit::Shared("DMI uplink".into()));
+    assert!(
+        r.sentence
+            .ends_with("limited by the shared DMI uplink: 5.6 h"),
+        "{}",
+        r.sentence
+    );
+    let r = rebuild(&g, RebuildKind::Resilver, LEAF, 0.9, &rates(0.0, dmi())).unwrap();
+    assert!((r.hours - 10.0).abs() < 1e-9, "{}", r.hours);
+}
+
+#[test]
+fn mirror_reads_one_copy() {
+    let layout: model::Layout = "mirror-3".parse().unwrap();
+    // 50% of 4 TB: one 2 TB copy read, shared by the two surviving sides (1 TB each), 2 TB
+    // written: the new disk limits at 13,333 s.
+    let r = rebuild(
+        &layout.groups[0],
+        RebuildKind::Resilver,
+        LEAF,
+        0.5,
+        &rates(0.0, None),
+    )
+    .unwrap();
+    assert_eq!((r.bytes_to_read, r.bytes_to_write), (2e12, 2e12));
+    assert_eq!(r.limiting_resource, Limit::NewDiskWrites);
+    assert!((r.hours - 3.7037).abs() < 1e-3);
+}
+
+#[test]
+fn draid_sequential_rebuild_spreads_the_work() {
+    let layout: model::Layout = "draid2:8d:24c:2s".parse().unwrap();
+    let g = &layout.groups[0];
+    // Share = 0.5 * 4e12 * 22/24 = 1.8333e12 (spare space stays empty). Rows are 10 wide:
+    // 9 * share = 16.5e12 read. Sequential rebuild: each of 23 survivors reads 0.7174e12 and
+    // writes 0.0797e12 at 150 MB/s: 5,314 s = 1.48 h. A resilver onto one new disk must write
+    // the whole share there: 12,222 s = 3.40 h.
+    let seq = rebuild(
+        g,
+        RebuildKind::SequentialRebuild,
+        LEAF,
+        0.5,
+        &rates(0.0, None),
+    )
+    .unwrap();
+    assert!((seq.bytes_to_read - 16.5e12).abs() < 1e3);
+    assert!((seq.hours - 1.4761).abs() < 1e-3, "{}", seq.hours);
+    assert_eq!(seq.limiting_resource, Limit::SurvivorReadsAndWrites);
+    let heal = rebuild(g, RebuildKind::Resilver, LEAF, 0.5, &rates(0.0, None)).unwrap();
+    assert!((heal.hours - 3.3951).abs() < 1e-3, "{}", heal.hours);
+    assert_eq!(heal.limiting_resource, Limit::NewDiskWrites);
+
+    let repair = group_repair(g, LEAF, 0.5, &rates(0.0, None)).unwrap();
+    assert_eq!(repair.sequential_rebuild_hours, seq.hours);
+    assert_eq!(repair.resilver_hours, heal.hours);
+    // Only rows holding both failed children lose all redundancy: (10/24)(9/23) = 0.16304 of
+    // the 44e12 allocated, read from their 8 surviving columns: 5.739e12 bytes.
+    assert!((repair.unprotected_read_bytes / 5.739e12 - 1.0).abs() < 1e-3);
+    // raidz2-10: the last rebuild reads all 8 survivors' shares, 16e12 bytes at 50%.
+    let raidz = group_repair(&raidz2_10(), LEAF, 0.5, &rates(0.0, None)).unwrap();
+    assert_eq!(raidz.unprotected_read_bytes, 16e12);
+}
+
+#[test]
+fn refuses_what_cannot_be_rebuilt() {
+    let stripe: model::Layout = "stripe-2".parse().unwrap();
+    assert!(rebuild(
+        &stripe.groups[0],
+        RebuildKind::Resilver,
+        LEAF,
+        0.5,
+        &rates(0.0, None)
+    )
+    .is_err());
+    assert!(rebuild(
+        &raidz2_10(),
+        RebuildKind::SequentialRebuild,
+        LEAF,
+        0.5,
+        &rates(0.0, None)
+    )
+    .is_err());
+    assert!(rebuild(
+        &raidz2_10(),
+        RebuildKind::Resilver,
+        LEAF,
+        1.5,
+        &rates(0.0, None)
+    )
+    .is_err());
+    assert!(rebuild(
+        &raidz2_10(),
+        RebuildKind::Resilver,
+        LEAF,
+        0.5,
+        &rates(1.0, None)
+    )
+    .is_err());
+}
