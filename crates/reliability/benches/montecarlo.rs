@@ -35,19 +35,29 @@ fn bench(c: &mut Criterion) {
     };
     let repairs = vec![repair; layout.groups.len()];
     let mut group = c.benchmark_group("montecarlo");
-    for (name, lifetime) in [
-        ("exponential AFR 2%", Lifetime::from_afr(2.0).unwrap()),
+    // Trials chosen so one iteration takes tens of milliseconds.
+    for (name, lifetime, trials) in [
+        (
+            "exponential AFR 2%",
+            Lifetime::from_afr(2.0).unwrap(),
+            20_000,
+        ),
         (
             "weibull 1.5 AFR 2%",
             Lifetime::weibull_from_afr(1.5, 2.0).unwrap(),
+            5_000,
         ),
-        ("exponential AFR 60%", Lifetime::from_afr(60.0).unwrap()),
+        (
+            "exponential AFR 60%",
+            Lifetime::from_afr(60.0).unwrap(),
+            500,
+        ),
     ] {
         let s = scenario(&layout, &repairs, lifetime);
-        let draws = simulate(&s, TRIALS, 1).unwrap().disk_lifetimes;
+        let draws = simulate(&s, trials, 1).unwrap().disk_lifetimes;
         group.throughput(Throughput::Elements(draws));
         group.bench_function(name, |b| {
-            b.iter(|| simulate(black_box(&s), TRIALS, 1).unwrap())
+            b.iter(|| simulate(black_box(&s), trials, 1).unwrap())
         });
     }
     group.finish();
