@@ -4,9 +4,9 @@
 use super::doc::{ControllerDoc, DiskDoc, HostDoc};
 use super::error::{FileError, Source};
 use crate::catalog::{
-    check_controller, check_cpu, disk_from_table, field_names, Catalog, LookupError,
+    check_controller, check_cpu, disk_from_table, field_names, Catalog, LookupError, DEFAULT_SOURCE,
 };
-use crate::hardware::{DiskModel, Interface, Link, LinkKind};
+use crate::hardware::{CpuModel, DiskModel, Interface, Link, LinkKind};
 use crate::system::{Attach, Controller, Disk, Host, ZfsRelease};
 use crate::units::parse_size;
 use serde::de::DeserializeOwned;
@@ -23,15 +23,7 @@ pub struct Placed {
 }
 
 pub fn host(src: &Source, doc: HostDoc, catalog: &Catalog) -> Result<Host, FileError> {
-    let cpu = model_ref(
-        src,
-        doc.cpu,
-        |id| catalog.cpu(id),
-        |table| {
-            let cpu = from_table(table)?;
-            check_cpu(&cpu).map(|()| cpu)
-        },
-    )?;
+    let cpu = model_ref(src, doc.cpu, |id| catalog.cpu(id), cpu_from_table)?;
     let sockets = match doc.sockets {
         Some(s) if *s.get_ref() == 0 => {
             return Err(src.error(s.span(), "sockets must be at least 1"))
@@ -99,6 +91,43 @@ fn model_ref<'c, T: Clone + 'c>(
             ),
         )),
     }
+}
+
+/// An inline CPU: a whole catalog entry, or only `cores`, `ghz` and `year` (the era), whose
+/// other figures then take the x86-64 baseline, each source saying it was not given.
+fn cpu_from_table(mut table: toml::Table) -> Result<CpuModel, String> {
+    if !table.contains_key("id") {
+        let (Some(cores), Some(ghz)) = (table.get("cores").cloned(), table.get("ghz").cloned())
+        else {
+            return Err("an inline cpu without an id gives at least cores, ghz and year".into());
+        };
+        let given = "given in the system file";
+        let mut sources = toml::Table::new();
+        sources.insert(DEFAULT_SOURCE.into(), given.into());
+        for (key, value, why) in [
+            ("id", toml::Value::from("inline-cpu"), given),
+            ("name", format!("{cores} cores at {ghz} GHz").into(), given),
+            ("threads", cores, "not given: one thread per core"),
+            (
+                "simd",
+                "sse2".into(),
+                "not given: SSE2, the x86-64 baseline",
+            ),
+            ("sha_ni", false.into(), "not given: taken as absent"),
+        ] {
+            if !table.contains_key(key) {
+                table.insert(key.into(), value);
+                if why != given {
+                    sources.insert(key.into(), why.into());
+                }
+            }
+        }
+        table
+            .entry("sources")
+            .or_insert(toml::Value::Table(sources));
+    }
+    let cpu = from_table(table)?;
+    check_cpu(&cpu).map(|()| cpu)
 }
 
 fn from_table<T: DeserializeOwned>(table: toml::Table) -> Result<T, String> {

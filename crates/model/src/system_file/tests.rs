@@ -347,3 +347,32 @@ fn the_documented_example_parses() {
     assert_eq!(s.disks[7].model.seq_write_mb_s, Some(480.0));
     assert_eq!(s.pool.datasets[0].recordsize, 1 << 20);
 }
+
+#[test]
+fn an_inline_cpu_may_give_only_cores_clock_and_era() {
+    let text = SMALL.replace(
+        "cpu = \"amd-epyc-7313p\"",
+        "cpu = { cores = 8, ghz = 3.5, year = 2023 }",
+    );
+    let cpu = parse(&text, "s.toml", Catalog::embedded())
+        .unwrap()
+        .host
+        .cpu;
+    assert_eq!(
+        (cpu.cores, cpu.threads, cpu.ghz, cpu.year),
+        (8, 8, 3.5, 2023)
+    );
+    assert_eq!(cpu.name, "8 cores at 3.5 GHz");
+    assert_eq!(cpu.simd, crate::hardware::Simd::Sse2);
+    assert!(cpu.sources["simd"].starts_with("not given"));
+    let e = parse(
+        &SMALL.replace("cpu = \"amd-epyc-7313p\"", "cpu = { cores = 8, ghz = 3.5 }"),
+        "s.toml",
+        Catalog::embedded(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "s.toml:4:7: inline model: missing field `year`"
+    );
+}
