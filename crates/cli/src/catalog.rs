@@ -198,3 +198,46 @@ fn lower(value: impl std::fmt::Debug) -> String {
 fn round(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_show_the_key_figures() {
+        let c = Catalog::embedded();
+        assert_eq!(
+            disk_line(c.disk("samsung-hd753lj").unwrap()),
+            "samsung-hd753lj              hdd sata 3 Gb/s, 750.2 GB (750156374016 B), sectors 512/512, 7200 rpm, seq 81/44.6 MB/s outer/inner, queue 32"
+        );
+        assert_eq!(
+            controller_line(c.controller("sil3124").unwrap()),
+            "sil3124                      4 x sata 3 Gb/s, PCI-X 64-bit/133 MHz (also runs in a 32-bit PCI slot), 87 MB/s per port, no command queueing"
+        );
+        assert_eq!(
+            cpu_line(c.cpu("intel-core-i7-920").unwrap()),
+            "intel-core-i7-920            4 cores/8 threads, 2.66 GHz, SSE2, memory 25.6 GB/s, 2008"
+        );
+    }
+
+    #[test]
+    fn a_bad_user_file_is_one_located_line() {
+        let path =
+            std::env::temp_dir().join(format!("zpoolsim-catalog-{}.toml", std::process::id()));
+        std::fs::write(&path, "[[cpu]]\nid = \"x\"\ncores = \"two\"\n").unwrap();
+        let args = Args {
+            json: false,
+            kind: Some(Kind::Cpu),
+            file: vec![path.clone()],
+        };
+        let e = run(&args).unwrap_err().to_string();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(
+            e,
+            format!(
+                "{}:3:9: invalid type: string \"two\", expected u32",
+                path.display()
+            )
+        );
+    }
+}
