@@ -4,7 +4,9 @@
 
 mod capacity;
 mod catalog;
+mod compare;
 mod error;
+mod plan;
 mod predict;
 mod svg;
 mod validate;
@@ -28,6 +30,8 @@ struct Cli {
 enum Command {
     Capacity(capacity::Args),
     Catalog(catalog::Args),
+    Compare(compare::Args),
+    Plan(plan::Args),
     Predict(predict::Args),
     Validate(validate::Args),
 }
@@ -44,6 +48,8 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Capacity(args) => capacity::run(args),
         Command::Catalog(args) => catalog::run(args),
+        Command::Compare(args) => compare::run(args),
+        Command::Plan(args) => plan::run(args),
         Command::Predict(args) => predict::run(args),
         Command::Validate(args) => validate::run(args),
     };

@@ -137,22 +137,16 @@ fn risk(
         .map(|g| reliability::group_repair(g, disk.capacity_bytes, settings.fill, &rates))
         .collect::<Result<Vec<_>, _>>()?;
     let resilver_hours = repairs.first().map_or(0.0, |r| r.resilver_hours);
-    let delay = if candidate.hot_spares == 0 {
+    let wait_hours = if candidate.hot_spares == 0 {
         REPLACEMENT_HOURS
     } else {
         0.0
     };
-    let waited: Vec<_> = repairs
-        .into_iter()
-        .map(|mut r| {
-            r.resilver_hours += delay;
-            r
-        })
-        .collect();
     let uer = disk.uer_per_bit.unwrap_or(0.0);
     let loss_probability = match mtbf_hours {
         Some(mtbf) => {
-            let mttdl = reliability::pool_mttdl(&candidate.layout, &waited, mtbf, uer)?;
+            let mttdl =
+                reliability::pool_mttdl(&candidate.layout, &repairs, mtbf, uer, wait_hours)?;
             Some(reliability::p_loss_within(
                 mttdl.pool_hours,
                 settings.years * HOURS_PER_YEAR,

@@ -113,6 +113,22 @@ pub fn with_disks(base: &System, disk: &DiskModel, count: u32) -> Result<System,
     Ok(system)
 }
 
+/// How close a catalog disk's capacity must be to a size asked for to match it: drives sold
+/// as "16 TB" hold 16.0009 TB (catalog/disks.toml); 1% tells 16 TB from 18 TB.
+const SIZE_MATCH: f64 = 0.01;
+
+/// Catalog disks of about `bytes` (decimal sizes, as drives are sold), hard disks first, then
+/// by id: `--disk 16TB` for whoever does not care which model.
+pub fn disks_of_size(catalog: &model::Catalog, bytes: u64) -> Vec<&DiskModel> {
+    let mut out: Vec<&DiskModel> = catalog
+        .disks
+        .values()
+        .filter(|d| (d.capacity_bytes as f64 / bytes as f64 - 1.0).abs() <= SIZE_MATCH)
+        .collect();
+    out.sort_by_key(|d| (d.medium != model::hardware::Medium::Hdd, d.id.clone()));
+    out
+}
+
 /// `system` with the candidate as its pool: one normal-class group of the candidate's
 /// layout on the system's disks, then its hot spares. The system must have exactly the
 /// disks the candidate occupies.
@@ -189,6 +205,16 @@ mod tests {
         };
         assert_eq!((on("hba0"), on("hba0-copy1"), on("hba0-copy2")), (8, 8, 8));
         assert_eq!(system.pool.ashift, 12);
+    }
+
+    #[test]
+    fn disks_by_size() {
+        let ids: Vec<&str> = disks_of_size(Catalog::embedded(), 16_000_000_000_000)
+            .iter()
+            .map(|d| d.id.as_str())
+            .collect();
+        assert_eq!(ids, ["seagate-exos-x16-16tb", "seagate-ironwolf-pro-16tb"]);
+        assert!(disks_of_size(Catalog::embedded(), 17_000_000_000_000).is_empty());
     }
 
     #[test]
