@@ -14,6 +14,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use toml::Spanned;
 
+/// Disks one file may declare: far beyond any one machine, it keeps a slip of the keyboard
+/// (`count = 4000000000`) from building billions of disks.
+const MAX_DISKS: u32 = 10_000;
+
 /// A disk with what the pool needs to know of it beyond `Disk`.
 pub struct Placed {
     pub disk: Disk,
@@ -276,6 +280,7 @@ pub fn disks(
     catalog: &Catalog,
 ) -> Result<Vec<Placed>, FileError> {
     let mut out: Vec<Placed> = Vec::new();
+    let mut names = BTreeSet::new();
     for entry in docs {
         let span = entry.span();
         let DiskDoc {
@@ -295,19 +300,22 @@ pub fn disks(
         }
         let attach = attach(src, (controller, link), &model, links, controllers, &span)?;
         let count = match &count {
-            Some(c) if *c.get_ref() == 0 => {
-                return Err(src.error(c.span(), "count must be at least 1"))
+            Some(c) if !(1..=MAX_DISKS).contains(c.get_ref()) => {
+                return Err(src.error(c.span(), format!("count must be 1 to {MAX_DISKS}")))
             }
             Some(c) => *c.get_ref(),
             None => 1,
         };
+        if out.len() + count as usize > MAX_DISKS as usize {
+            return Err(src.error(span, format!("more than {MAX_DISKS} disks in one machine")));
+        }
         let pattern = name.get_ref();
         if count > 1 && !pattern.contains("{}") {
             return Err(src.error(name.span(), format!("with count = {count}, the name needs '{{}}' where the unit number goes, as in \"sd{{}}\"")));
         }
         for unit in 0..count {
             let unit_name = pattern.replace("{}", &unit.to_string());
-            if out.iter().any(|p| p.disk.name == unit_name) {
+            if !names.insert(unit_name.clone()) {
                 return Err(src.error(
                     name.span(),
                     format!("disk name '{unit_name}' is used twice"),

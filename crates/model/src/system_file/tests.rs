@@ -261,6 +261,11 @@ fn errors_point_at_what_to_fix() {
         e.starts_with("s.toml:21:9: invalid type: string \"four\", expected u32"),
         "{e}"
     );
+    // A count past any machine.
+    assert_eq!(
+        error("count = 4", "count = 4000000000"),
+        "s.toml:21:9: count must be 1 to 10000"
+    );
     // More disks on a controller than it has ports.
     let e = error("count = 4", "count = 9");
     assert!(
