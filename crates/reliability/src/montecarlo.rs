@@ -341,3 +341,69 @@ impl<'a> Simulator<'a> {
         self.push(end, v, Kind::Restore { fresh: true });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scenario<'a>(layout: &'a Layout, repairs: &'a [GroupRepair]) -> Scenario<'a> {
+        Scenario {
+            layout,
+            repairs,
+            lifetime: Lifetime::weibull_from_afr(1.5, 30.0).unwrap(),
+            repair_time: RepairTime::Fixed,
+            hot_spares: 1,
+            replacement_hours: 72.0,
+            uer_per_bit: 1e-14,
+            allocated_bytes: 1e13,
+            block_bytes: 131_072.0,
+            mission_hours: 5.0 * 8760.0,
+        }
+    }
+
+    fn repairs() -> Vec<GroupRepair> {
+        vec![
+            GroupRepair {
+                resilver_hours: 30.0,
+                sequential_rebuild_hours: 3.0,
+                unprotected_read_bytes: 4e12,
+            };
+            2
+        ]
+    }
+
+    #[test]
+    fn same_seed_same_numbers() {
+        let layout: Layout = "2x raidz1-5 + draid1:4d:10c:1s".parse().unwrap();
+        let reps = repairs();
+        let s = scenario(&layout, &reps);
+        let a = simulate(&s, 1000, 42).unwrap();
+        assert_eq!(a, simulate(&s, 1000, 42).unwrap());
+        assert_eq!((a.trials, a.seed), (1000, 42));
+        // Losses happen here (about 1 in 3 missions), so another seed draws other counts.
+        assert!(a.pool_loss.hits > 30 && a.data_loss.hits >= a.pool_loss.hits);
+        assert_ne!(
+            a.pool_loss.hits,
+            simulate(&s, 1000, 43).unwrap().pool_loss.hits
+        );
+        // Every disk draws at least one lifetime per trial: 20 disks.
+        assert!(a.disk_lifetimes > 20 * 1000);
+    }
+
+    #[test]
+    fn refuses_bad_scenarios() {
+        let layout: Layout = "raidz1-5".parse().unwrap();
+        let reps = repairs();
+        assert!(
+            simulate(&scenario(&layout, &reps), 10, 1).is_err(),
+            "two repairs, one group"
+        );
+        let s = scenario(&layout, &reps[..1]);
+        assert!(simulate(&s, 0, 1).is_err());
+        let s = Scenario {
+            mission_hours: -1.0,
+            ..scenario(&layout, &reps[..1])
+        };
+        assert!(simulate(&s, 10, 1).is_err());
+    }
+}
