@@ -2,7 +2,7 @@
 //! exposed after a disk fails.
 //!
 //! - [`resilver`]: the bytes one rebuild moves and the time it takes at the rates the
-//!   performance model gives, as a [`GroupRepair`].
+//!   performance model gives ([`rates`]), as a [`GroupRepair`].
 //! - [`mttdl`]: Elling's MTTDL closed forms per vdev, pools in series (zfs-facts.md §7).
 //! - [`montecarlo`]: a seeded simulation of every disk of the pool over a mission, for
 //!   lifetimes and repair rules the closed forms cannot handle.
@@ -11,6 +11,7 @@ pub mod estimate;
 pub mod lifetime;
 pub mod montecarlo;
 pub mod mttdl;
+pub mod rates;
 pub mod repair;
 pub mod resilver;
 mod rng;
@@ -19,6 +20,7 @@ pub use estimate::Estimate;
 pub use lifetime::Lifetime;
 pub use montecarlo::{simulate, MonteCarloReport, RepairTime, Scenario};
 pub use mttdl::{p_loss_within, pool_mttdl, vdev_mttdl, Mttdl};
+pub use rates::rebuild_rates;
 pub use repair::GroupRepair;
 pub use resilver::{group_repair, rebuild, Rebuild, RebuildKind, RebuildRates, SharedPath};
 
@@ -31,6 +33,8 @@ pub enum Error {
     Invalid(String),
     /// The question does not apply to this layout (a stripe has nothing to rebuild from).
     NotApplicable(String),
+    /// The performance model could not give the rates a rebuild needs.
+    Perf(String),
 }
 
 impl fmt::Display for Error {
@@ -38,6 +42,7 @@ impl fmt::Display for Error {
         match self {
             Error::Invalid(why) => write!(f, "invalid reliability input: {why}"),
             Error::NotApplicable(why) => write!(f, "{why}"),
+            Error::Perf(why) => write!(f, "rebuild rates: {why}"),
         }
     }
 }

@@ -1,0 +1,68 @@
+//! Rebuild rates from the performance model on the embedded default system: eight Seagate
+//! Exos X16 16 TB in raidz2-8 behind an LSI SAS3008 HBA in a PCIe 3.0 x8 slot.
+
+use model::system_file::default_system;
+use model::Workload;
+use zpoolsim_reliability::resilver::Limit;
+use zpoolsim_reliability::{rebuild, rebuild_rates, RebuildKind};
+
+#[test]
+fn idle_rates_follow_the_filled_part_of_the_disk() {
+    let system = default_system();
+    // Empty: the outer edge, the data sheet's 261 MB/s OD rate.
+    let empty = rebuild_rates(&system, 0.0, None).unwrap();
+    assert_eq!(empty.leaf_read_bytes_per_sec, 261e6);
+    assert_eq!(empty.user_busy, 0.0);
+    // Fuller pools reach further in, where the disk is slower.
+    let rates: Vec<f64> = [0.5, 0.9, 1.0]
+        .iter()
+        .map(|&f| {
+            rebuild_rates(&system, f, None)
+                .unwrap()
+                .leaf_read_bytes_per_sec
+        })
+        .collect();
+    assert!(
+        rates[0] < 261e6 && rates[1] < rates[0] && rates[2] < rates[1],
+        "{rates:?}"
+    );
+    // The slot is the one pipe all eight disks share; reads cross it towards memory.
+    let shared = empty.shared.unwrap();
+    assert!(
+        shared.name.starts_with("slot1 (to memory)"),
+        "{}",
+        shared.name
+    );
+}
+
+#[test]
+fn the_resilver_behind_a_saturating_user_load() {
+    let system = default_system();
+    let group = system.pool.vdevs[0].layout.groups[0];
+    let leaf = system.disks[0].model.capacity_bytes;
+    let idle = rebuild_rates(&system, 0.5, None).unwrap();
+    // Half of 16.0009e12 B per leaf, read from 7 survivors and written to the new disk at the
+    // same media rate: every disk is equally busy. 56 TB + 8 TB over a ~3.5 GB/s slot would
+    // take 5 h, the disks 9.4 h.
+    let quiet = rebuild(&group, RebuildKind::Resilver, leaf, 0.5, &idle).unwrap();
+    assert_eq!(quiet.bytes_to_read, 7.0 * 0.5 * leaf as f64);
+    let expected = 0.5 * leaf as f64 / idle.leaf_read_bytes_per_sec / 3600.0;
+    assert!((quiet.hours - expected).abs() < 1e-9 && (9.0..10.0).contains(&quiet.hours));
+    assert_eq!(quiet.limiting_resource, Limit::SurvivorReads);
+    // 4 KiB random reads at queue depth 32 keep the disks saturated; the resilver keeps its
+    // scrub-class slot, one in eleven: 10/11 busy, eleven times as long.
+    let randread = Workload::parse("fio-randread:bs=4K,qd=32").unwrap();
+    let loaded = rebuild_rates(&system, 0.5, Some(&randread)).unwrap();
+    assert!(
+        (loaded.user_busy - 10.0 / 11.0).abs() < 1e-12,
+        "{}",
+        loaded.user_busy
+    );
+    let busy = rebuild(&group, RebuildKind::Resilver, leaf, 0.5, &loaded).unwrap();
+    assert!((busy.hours / quiet.hours - 11.0).abs() < 1e-9);
+    assert!(
+        busy.sentence.contains("user I/O takes 91% of each disk"),
+        "{}",
+        busy.sentence
+    );
+}
