@@ -26,7 +26,11 @@ mod tests {
     use model::{VdevGroup, VdevType};
 
     fn g(vtype: VdevType, children: u32) -> VdevGroup {
-        VdevGroup { count: 1, vtype, children }
+        VdevGroup {
+            count: 1,
+            vtype,
+            children,
+        }
     }
 
     #[test]
@@ -43,7 +47,11 @@ mod tests {
         // raidz1-3 ashift 9: 192 KiB >> 9 = 384 -> 341.
         assert_eq!(deflate_ratio(&g(VdevType::Raidz { parity: 1 }, 3), 9), 341);
         // draid2:8d ashift 12: 160 KiB -> 409.
-        let d = VdevType::Draid { parity: 2, data: 8, spares: 2 };
+        let d = VdevType::Draid {
+            parity: 2,
+            data: 8,
+            spares: 2,
+        };
         assert_eq!(deflate_ratio(&g(d, 24), 12), 409);
         assert_eq!(deflated(160 << 10, 409), 320 * 409);
     }

@@ -109,7 +109,9 @@ mod tests {
         assert_eq!(draid_metaslab_size(16 * GIB, 16 * GIB, g), 16_160 * MIB);
         // The summed form equals the plain sum.
         for count in [0u64, 1, 2, 4, 5, 6, 11, 137] {
-            let plain: u64 = (0..count).map(|m| draid_metaslab_size(m << 34, 1 << 34, g)).sum();
+            let plain: u64 = (0..count)
+                .map(|m| draid_metaslab_size(m << 34, 1 << 34, g))
+                .sum();
             assert_eq!(draid_metaslab_space(count, 34, g).0, plain, "{count}");
         }
         // A power-of-two group (d + p = 8) never trims.

@@ -94,7 +94,11 @@ mod tests {
     use model::units::{GIB, MIB};
 
     fn file(bytes: u64) -> Leaf {
-        Leaf { capacity_bytes: bytes, logical_sector: 512, whole_disk: false }
+        Leaf {
+            capacity_bytes: bytes,
+            logical_sector: 512,
+            whole_disk: false,
+        }
     }
 
     #[test]
@@ -121,7 +125,10 @@ mod tests {
         let p = Profile::modern();
         assert_eq!(leaf_space(&file(64 * MIB), &p).unwrap().asize, 62_390_272);
         // 64 MiB - 1 B aligns down to 63.75 MiB: too small.
-        assert!(matches!(leaf_space(&file(64 * MIB - 1), &p), Err(SpaceError::DeviceTooSmall { .. })));
+        assert!(matches!(
+            leaf_space(&file(64 * MIB - 1), &p),
+            Err(SpaceError::DeviceTooSmall { .. })
+        ));
     }
 
     #[test]
@@ -129,7 +136,10 @@ mod tests {
         // 750 GB = 1,464,843,750 sectors of 512 B. Last usable LBA = N - 34 = 1,464,843,716.
         // Length = 1,464,843,717 - 16,384 - 2,048 = 1,464,825,285 -> floor to 2048:
         // 715,246 x 2048 = 1,464,823,808 sectors = 749,989,789,696 B.
-        assert_eq!(gpt_data_partition(750_000_000_000, 512, &LINUX_GPT), Some(749_989_789_696));
+        assert_eq!(
+            gpt_data_partition(750_000_000_000, 512, &LINUX_GPT),
+            Some(749_989_789_696)
+        );
     }
 
     #[test]
@@ -137,13 +147,20 @@ mod tests {
         // 4 TB 4Kn = 976,562,500 sectors of 4 KiB. Last usable = N - 6 = 976,562,494.
         // Length = 976,562,495 - 2,048 - 256 = 976,560,191 -> floor to 2048:
         // 476,836 x 2048 = 976,560,128 sectors = 3,999,990,284,288 B.
-        assert_eq!(gpt_data_partition(4_000_000_000_000, 4096, &LINUX_GPT), Some(3_999_990_284_288));
+        assert_eq!(
+            gpt_data_partition(4_000_000_000_000, 4096, &LINUX_GPT),
+            Some(3_999_990_284_288)
+        );
     }
 
     #[test]
     fn whole_disk_is_partitioned_only_when_asked() {
         let p = Profile::modern();
-        let disk = Leaf { capacity_bytes: 750_000_000_000, logical_sector: 512, whole_disk: true };
+        let disk = Leaf {
+            capacity_bytes: 750_000_000_000,
+            logical_sector: 512,
+            whole_disk: true,
+        };
         let s = leaf_space(&disk, &p).unwrap();
         assert_eq!(s.device_bytes, 749_989_789_696);
         assert_eq!(s.partition_loss, 10_210_304);
@@ -155,7 +172,14 @@ mod tests {
 
     #[test]
     fn refuses_odd_sectors() {
-        let leaf = Leaf { capacity_bytes: GIB, logical_sector: 520, whole_disk: true };
-        assert!(matches!(leaf_space(&leaf, &Profile::modern()), Err(SpaceError::BadSector(520))));
+        let leaf = Leaf {
+            capacity_bytes: GIB,
+            logical_sector: 520,
+            whole_disk: true,
+        };
+        assert!(matches!(
+            leaf_space(&leaf, &Profile::modern()),
+            Err(SpaceError::BadSector(520))
+        ));
     }
 }

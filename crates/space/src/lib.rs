@@ -38,16 +38,35 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SpaceError {
     /// A leaf (after partitioning and alignment) is below SPA_MINDEVSIZE.
-    DeviceTooSmall { bytes: u64, min: u64 },
+    DeviceTooSmall {
+        bytes: u64,
+        min: u64,
+    },
     /// A dRAID child cannot hold the 32 MiB reserve and one group of rows.
-    DraidTooSmall { layout: String, child_asize: u64 },
+    DraidTooSmall {
+        layout: String,
+        child_asize: u64,
+    },
     BadSector(u32),
-    Ashift { ashift: u8, min: u8, max: u8 },
+    Ashift {
+        ashift: u8,
+        min: u8,
+        max: u8,
+    },
     /// 2^ashift below the disk's logical sector: the disk cannot address such sectors.
-    AshiftBelowSector { ashift: u8, sector: u32 },
+    AshiftBelowSector {
+        ashift: u8,
+        sector: u32,
+    },
     /// The profile's ZFS has no such vdev type.
-    Unsupported { what: String, profile: &'static str },
-    Recordsize { recordsize: u64, max: u64 },
+    Unsupported {
+        what: String,
+        profile: &'static str,
+    },
+    Recordsize {
+        recordsize: u64,
+        max: u64,
+    },
     NoNormalVdev,
     TooLarge,
 }
@@ -60,7 +79,7 @@ impl fmt::Display for SpaceError {
                 f,
                 "a device of {bytes} bytes ({}) is too small: ZFS needs at least {} per device after partitioning and 256 KiB alignment",
                 format_bytes(*bytes),
-                format_bytes(*min)
+                report::size_words(*min)
             ),
             SpaceError::DraidTooSmall { layout, child_asize } => write!(
                 f,
@@ -85,7 +104,8 @@ impl fmt::Display for SpaceError {
             }
             SpaceError::Recordsize { recordsize, max } => write!(
                 f,
-                "recordsize {recordsize} is not a power of two from 512 to {max}"
+                "recordsize {recordsize} is not a power of two from 512 B to {}",
+                report::size_words(*max)
             ),
             SpaceError::NoNormalVdev => f.write_str("the pool has no normal-class vdev to hold data"),
             SpaceError::TooLarge => f.write_str("the pool is too large to count in 64-bit bytes"),
@@ -227,15 +247,17 @@ fn group_space(
         }
         _ => (whole, if count > 0 { 1u64 << shift } else { 0 }),
     };
-    let zil = class == VdevClass::Normal
-        && profile
-            .embedded_log_min_ms
-            .is_some_and(|min| count > min);
+    let zil =
+        class == VdevClass::Normal && profile.embedded_log_min_ms.is_some_and(|min| count > min);
     let (zil_count, zil_bytes) = if zil { (1, first) } else { (0, 0) };
     let ratio = deflate::deflate_ratio(group, ashift);
     let vdevs = u64::from(group.count);
     let times = |x: u64| x.checked_mul(vdevs).ok_or_else(too_large);
-    let size_bytes = if class == VdevClass::Log { 0 } else { times(space)? };
+    let size_bytes = if class == VdevClass::Log {
+        0
+    } else {
+        times(space)?
+    };
     let (normal_space, dspace, elog) = if class == VdevClass::Normal {
         let normal = space - zil_bytes;
         (
@@ -296,13 +318,24 @@ fn groups_of(pool: &Pool, profile: &Profile, named: bool) -> Result<Vec<GroupSpa
                     profile: profile.name,
                 });
             }
-            out.push(group_space(group, top.class, leaf, pool.ashift, profile, named)?);
+            out.push(group_space(
+                group,
+                top.class,
+                leaf,
+                pool.ashift,
+                profile,
+                named,
+            )?);
         }
     }
     if !out.iter().any(|g| g.is_normal() && g.dspace_bytes > 0) {
         if let Some(g) = out.iter().find(|g| g.is_normal()) {
             return Err(SpaceError::DraidTooSmall {
-                layout: if named { g.layout.clone() } else { g.group.to_string() },
+                layout: if named {
+                    g.layout.clone()
+                } else {
+                    g.group.to_string()
+                },
                 child_asize: g.leaf.asize,
             });
         }
@@ -349,7 +382,11 @@ fn empty_pool_used(first: &GroupSpace, ashift: u8, profile: &Profile) -> u64 {
 }
 
 /// SIZE and AVAIL from the groups of a pool.
-pub fn capacity_of(groups: &[GroupSpace], ashift: u8, profile: &Profile) -> Result<Capacity, SpaceError> {
+pub fn capacity_of(
+    groups: &[GroupSpace],
+    ashift: u8,
+    profile: &Profile,
+) -> Result<Capacity, SpaceError> {
     let size_bytes = sum(groups, |g| g.size_bytes)?;
     let dspace_bytes = sum(groups, |g| g.dspace_bytes)?;
     let embedded_log_bytes = sum(groups, |g| g.embedded_log_dspace)?;
@@ -359,7 +396,9 @@ pub fn capacity_of(groups: &[GroupSpace], ashift: u8, profile: &Profile) -> Resu
         .find(|g| g.is_normal())
         .ok_or(SpaceError::NoNormalVdev)?;
     let empty = empty_pool_used(first, ashift, profile);
-    let avail_bytes = dspace_bytes.saturating_sub(slop_bytes).saturating_sub(empty);
+    let avail_bytes = dspace_bytes
+        .saturating_sub(slop_bytes)
+        .saturating_sub(empty);
     Ok(Capacity {
         size_bytes,
         dspace_bytes,
@@ -396,7 +435,12 @@ pub fn pool_space(pool: &Pool, profile: &Profile) -> Result<SpaceReport, SpaceEr
 
 /// What a file of `file_bytes` written with `recordsize` costs on the pool, compression off
 /// (the OpenZFS default): `allocated_bytes` (zpool ALLOC) and `used_bytes` (zfs USED).
-pub fn file_cost(pool: &Pool, profile: &Profile, recordsize: u64, file_bytes: u64) -> Result<FileCost, SpaceError> {
+pub fn file_cost(
+    pool: &Pool,
+    profile: &Profile,
+    recordsize: u64,
+    file_bytes: u64,
+) -> Result<FileCost, SpaceError> {
     file_cost_with(pool, profile, recordsize, file_bytes, Compression::Off)
 }
 
@@ -410,5 +454,11 @@ pub fn file_cost_with(
 ) -> Result<FileCost, SpaceError> {
     check_recordsize(recordsize, profile)?;
     let groups = groups_of(pool, profile, false)?;
-    Ok(usage::file_cost_on(&groups, pool.ashift, recordsize, file_bytes, compression))
+    Ok(usage::file_cost_on(
+        &groups,
+        pool.ashift,
+        recordsize,
+        file_bytes,
+        compression,
+    ))
 }

@@ -18,7 +18,7 @@ pub fn raidz_asize(psize: u64, ashift: u8, cols: u32, parity: u32) -> u64 {
     let data = cols - parity;
     let mut s = ((psize - 1) >> ashift) + 1;
     s += parity * s.div_ceil(data);
-    s.div_ceil(parity + 1) * (parity + 1) << ashift
+    (s.div_ceil(parity + 1) * (parity + 1)) << ashift
 }
 
 /// The parity and padding sectors of one block, for reports: (data, parity, padding) sectors.
@@ -66,7 +66,15 @@ mod tests {
     /// The efficiency table of zfs-facts.md §1 (psize / asize at ashift 12).
     #[test]
     fn efficiency_table_of_the_facts() {
-        let sizes = [4u64 << 10, 8 << 10, 16 << 10, 32 << 10, 64 << 10, 128 << 10, 1 << 20];
+        let sizes = [
+            4u64 << 10,
+            8 << 10,
+            16 << 10,
+            32 << 10,
+            64 << 10,
+            128 << 10,
+            1 << 20,
+        ];
         let table: [(u32, u32, [f64; 7]); 5] = [
             (4, 1, [0.500, 0.500, 0.667, 0.667, 0.727, 0.727, 0.749]),
             (6, 2, [0.333, 0.333, 0.667, 0.667, 0.667, 0.667, 0.667]),
@@ -77,7 +85,10 @@ mod tests {
         for (cols, parity, row) in table {
             for (psize, want) in sizes.iter().zip(row) {
                 let got = *psize as f64 / raidz_asize(*psize, 12, cols, parity) as f64;
-                assert!((got - want).abs() < 0.0006, "raidz{parity}-{cols} {psize}: {got} vs {want}");
+                assert!(
+                    (got - want).abs() < 0.0006,
+                    "raidz{parity}-{cols} {psize}: {got} vs {want}"
+                );
             }
         }
     }

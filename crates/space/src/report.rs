@@ -78,7 +78,7 @@ pub fn zfs_nicenum(num: u64) -> String {
     }
     let unit = UNITS[index];
     let div = 1024u64.pow(index as u32);
-    if index == 0 || num % div == 0 {
+    if index == 0 || num.is_multiple_of(div) {
         return format!("{n}{unit}");
     }
     let val = num as f64 / div as f64;
@@ -92,7 +92,15 @@ pub fn zfs_nicenum(num: u64) -> String {
 }
 
 /// Record sizes the efficiency table shows, plus the pool's own.
-pub const EFFICIENCY_RECORDSIZES: [u64; 7] = [4 << 10, 8 << 10, 16 << 10, 32 << 10, 64 << 10, 128 << 10, 1 << 20];
+pub const EFFICIENCY_RECORDSIZES: [u64; 7] = [
+    4 << 10,
+    8 << 10,
+    16 << 10,
+    32 << 10,
+    64 << 10,
+    128 << 10,
+    1 << 20,
+];
 
 /// "128 KiB" for powers of two, else bytes.
 pub fn size_words(bytes: u64) -> String {
@@ -127,18 +135,40 @@ fn parity_bytes(g: &GroupSpace) -> u64 {
     (u128::from(g.normal_space_bytes) * u128::from(p) / u128::from(w)) as u64
 }
 
-fn breakdown(pool: &Pool, profile: &Profile, groups: &[GroupSpace], cap: &Capacity, spare_bytes: u64) -> Vec<BreakdownLine> {
+fn breakdown(
+    pool: &Pool,
+    profile: &Profile,
+    groups: &[GroupSpace],
+    cap: &Capacity,
+    spare_bytes: u64,
+) -> Vec<BreakdownLine> {
     let mut out = Vec::new();
-    let disks: u64 = total(groups, leaves) + u64::from(pool.spares);
     let raw = total(groups, |g| leaves(g) * g.leaf.capacity_bytes) + spare_bytes;
-    let sizes: Vec<String> = {
-        let mut v: Vec<u64> = groups.iter().map(|g| g.leaf.capacity_bytes).collect();
-        v.dedup();
-        v.iter().map(|b| format!("{b} B")).collect()
-    };
-    out.push(line(Op::Start, "raw capacity", raw, format!("{disks} disks of {}", sizes.join(" / "))));
+    // "12 disks of 18.19 TiB + 2 of 3.49 TiB", spares counted with the first group's disks.
+    let mut kinds: Vec<(u64, u64)> = Vec::new();
+    for (i, g) in groups.iter().enumerate() {
+        let n = leaves(g) + if i == 0 { u64::from(pool.spares) } else { 0 };
+        match kinds.iter_mut().find(|k| k.0 == g.leaf.capacity_bytes) {
+            Some(k) => k.1 += n,
+            None => kinds.push((g.leaf.capacity_bytes, n)),
+        }
+    }
+    let what: Vec<String> = kinds
+        .iter()
+        .enumerate()
+        .map(|(i, (bytes, n))| {
+            let disks = if i == 0 { " disks" } else { "" };
+            format!("{n}{disks} of {}", format_bytes(*bytes))
+        })
+        .collect();
+    out.push(line(Op::Start, "raw capacity", raw, what.join(" + ")));
     if pool.spares > 0 {
-        out.push(line(Op::Minus, "hot spares", spare_bytes, format!("{} idle disks wait to replace a failed one", pool.spares)));
+        out.push(line(
+            Op::Minus,
+            "hot spares",
+            spare_bytes,
+            format!("{} idle disks wait to replace a failed one", pool.spares),
+        ));
     }
     let partition = total(groups, |g| leaves(g) * g.leaf.partition_loss);
     let whole_disk = pool.vdevs.iter().any(|t| t.leaf.whole_disk);
@@ -167,9 +197,17 @@ fn breakdown(pool: &Pool, profile: &Profile, groups: &[GroupSpace], cap: &Capaci
         _ => 0,
     });
     if mirror > 0 {
-        out.push(line(Op::Minus, "mirror copies", mirror, "SIZE counts one side of a mirror"));
+        out.push(line(
+            Op::Minus,
+            "mirror copies",
+            mirror,
+            "SIZE counts one side of a mirror",
+        ));
     }
-    if groups.iter().any(|g| matches!(g.group.vtype, VdevType::Draid { .. })) {
+    if groups
+        .iter()
+        .any(|g| matches!(g.group.vtype, VdevType::Draid { .. }))
+    {
         let v = |g: &GroupSpace, x: u64| u64::from(g.vdevs) * x;
         out.push(line(
             Op::Minus,
@@ -190,14 +228,35 @@ fn breakdown(pool: &Pool, profile: &Profile, groups: &[GroupSpace], cap: &Capaci
             "the vdev holds whole redundancy groups of (d + p) rows",
         ));
     }
-    let log = total(groups, |g| if g.class == "log" { u64::from(g.vdevs) * g.vdev_asize } else { 0 });
+    let log = total(groups, |g| {
+        if g.class == "log" {
+            u64::from(g.vdevs) * g.vdev_asize
+        } else {
+            0
+        }
+    });
     if log > 0 {
-        out.push(line(Op::Minus, "log vdevs", log, "a separate intent log is not part of SIZE"));
+        out.push(line(
+            Op::Minus,
+            "log vdevs",
+            log,
+            "a separate intent log is not part of SIZE",
+        ));
     }
     let in_size = |g: &GroupSpace| g.class != "log";
-    let tail = total(groups, |g| if in_size(g) { u64::from(g.vdevs) * g.lost_tail_bytes } else { 0 });
+    let tail = total(groups, |g| {
+        if in_size(g) {
+            u64::from(g.vdevs) * g.lost_tail_bytes
+        } else {
+            0
+        }
+    });
     let shifts: Vec<String> = {
-        let mut v: Vec<u32> = groups.iter().filter(|g| in_size(g)).map(|g| g.metaslab_shift).collect();
+        let mut v: Vec<u32> = groups
+            .iter()
+            .filter(|g| in_size(g))
+            .map(|g| g.metaslab_shift)
+            .collect();
         v.dedup();
         v.iter().map(|s| size_words(1u64 << s)).collect()
     };
@@ -205,20 +264,52 @@ fn breakdown(pool: &Pool, profile: &Profile, groups: &[GroupSpace], cap: &Capaci
         Op::Minus,
         "metaslab tail",
         tail,
-        format!("only whole metaslabs of {} hold data; the rest of each vdev is lost", shifts.join(" / ")),
+        format!(
+            "only whole metaslabs of {} hold data; the rest of each vdev is lost",
+            shifts.join(" / ")
+        ),
     ));
-    let trim = total(groups, |g| if in_size(g) { u64::from(g.vdevs) * g.draid_trim_bytes } else { 0 });
+    let trim = total(groups, |g| {
+        if in_size(g) {
+            u64::from(g.vdevs) * g.draid_trim_bytes
+        } else {
+            0
+        }
+    });
     if trim > 0 {
-        out.push(line(Op::Minus, "dRAID metaslab trim", trim, "each metaslab holds whole redundancy groups only"));
+        out.push(line(
+            Op::Minus,
+            "dRAID metaslab trim",
+            trim,
+            "each metaslab holds whole redundancy groups only",
+        ));
     }
-    out.push(line(Op::Total, "zpool list SIZE", cap.size_bytes, "raw space of the vdevs, parity included"));
-    let other = total(groups, |g| if g.class == "special" || g.class == "dedup" { g.size_bytes } else { 0 });
+    out.push(line(
+        Op::Total,
+        "zpool list SIZE",
+        cap.size_bytes,
+        "raw space of the vdevs, parity included",
+    ));
+    let other = total(groups, |g| {
+        if g.class == "special" || g.class == "dedup" {
+            g.size_bytes
+        } else {
+            0
+        }
+    });
     if other > 0 {
-        out.push(line(Op::Minus, "special and dedup vdevs", other, "in SIZE; data there adds to AVAIL only as it is written"));
+        out.push(line(
+            Op::Minus,
+            "special and dedup vdevs",
+            other,
+            "in SIZE; data there adds to AVAIL only as it is written",
+        ));
     }
     let zil = total(groups, |g| u64::from(g.vdevs) * g.embedded_log_bytes);
     let zil_why = match profile.embedded_log_min_ms {
-        Some(min) => format!("each vdev with more than {min} metaslabs lends one to the embedded ZIL"),
+        Some(min) => {
+            format!("each vdev with more than {min} metaslabs lends one to the embedded ZIL")
+        }
         None => "no embedded ZIL metaslab in this ZFS".to_string(),
     };
     out.push(line(Op::Minus, "ZIL metaslab", zil, zil_why));
@@ -226,7 +317,12 @@ fn breakdown(pool: &Pool, profile: &Profile, groups: &[GroupSpace], cap: &Capaci
     let parity: u64 = normal.iter().map(|g| parity_bytes(g)).sum();
     let normal_space: u64 = normal.iter().map(|g| g.normal_space_bytes).sum();
     let padding = normal_space - cap.dspace_bytes - parity;
-    out.push(line(Op::Minus, "parity", parity, "p of every w sectors (raidz), p of d + p (dRAID)"));
+    out.push(line(
+        Op::Minus,
+        "parity",
+        parity,
+        "p of every w sectors (raidz), p of d + p (dRAID)",
+    ));
     let ratios: Vec<String> = {
         let mut v: Vec<u64> = normal.iter().map(|g| g.deflate_ratio).collect();
         v.dedup();
@@ -236,9 +332,17 @@ fn breakdown(pool: &Pool, profile: &Profile, groups: &[GroupSpace], cap: &Capaci
         Op::Minus,
         "padding and partial stripes",
         padding,
-        format!("as a 128 KiB block pays them: deflate ratio {}", ratios.join(", ")),
+        format!(
+            "as a 128 KiB block pays them: deflate ratio {}",
+            ratios.join(", ")
+        ),
     ));
-    out.push(line(Op::Total, "deflated space", cap.dspace_bytes, "what datasets can be charged for"));
+    out.push(line(
+        Op::Total,
+        "deflated space",
+        cap.dspace_bytes,
+        "what datasets can be charged for",
+    ));
     let slop_why = match profile.slop {
         crate::profile::SlopRule::OpenZfs { shift, min, max } => format!(
             "1/{} of the pool, less the ZIL metaslab up to half, at least {} (or half the pool), at most {}",
@@ -258,7 +362,12 @@ fn breakdown(pool: &Pool, profile: &Profile, groups: &[GroupSpace], cap: &Capaci
         cap.empty_pool_used_bytes,
         "MOS, space maps, root file system (approximation)",
     ));
-    out.push(line(Op::Total, "zfs list AVAIL", cap.avail_bytes, "what the empty root dataset offers"));
+    out.push(line(
+        Op::Total,
+        "zfs list AVAIL",
+        cap.avail_bytes,
+        "what the empty root dataset offers",
+    ));
     out
 }
 
@@ -274,7 +383,13 @@ fn clean_widths(parity: u32, ashift: u8, recordsize: u64, near: u32) -> Vec<u32>
         .collect()
 }
 
-fn warnings(pool: &Pool, groups: &[GroupSpace], cap: &Capacity, recordsize: u64, raw: u64) -> Vec<String> {
+fn warnings(
+    pool: &Pool,
+    groups: &[GroupSpace],
+    cap: &Capacity,
+    recordsize: u64,
+    raw: u64,
+) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for top in &pool.vdevs {
         out.extend(top.layout.warnings());
@@ -298,17 +413,25 @@ fn warnings(pool: &Pool, groups: &[GroupSpace], cap: &Capacity, recordsize: u64,
         let name = name.rsplit(' ').next().unwrap_or(&name);
         match g.group.vtype {
             VdevType::Raidz { parity } => {
-                let (d, p, pad) = crate::raidz::raidz_sectors(recordsize, ashift, g.children, parity);
+                let (d, p, pad) =
+                    crate::raidz::raidz_sectors(recordsize, ashift, g.children, parity);
                 let better = clean_widths(parity, ashift, recordsize, g.children);
                 let nearest: Vec<String> = {
                     let below = better.iter().rev().find(|&&w| w < g.children);
                     let above = better.iter().find(|&&w| w > g.children);
-                    below.into_iter().chain(above).map(|w| format!("raidz{parity}-{w}")).collect()
+                    below
+                        .into_iter()
+                        .chain(above)
+                        .map(|w| format!("raidz{parity}-{w}"))
+                        .collect()
                 };
-                let hint = if nearest.is_empty() {
-                    String::new()
-                } else {
-                    format!("; {} waste nothing at this recordsize", nearest.join(" and "))
+                let hint = match nearest.len() {
+                    0 => String::new(),
+                    1 => format!("; {} wastes nothing at this recordsize", nearest[0]),
+                    _ => format!(
+                        "; {} waste nothing at this recordsize",
+                        nearest.join(" and ")
+                    ),
                 };
                 out.push(format!(
                     "{name} at ashift {ashift}: a {rs} record takes {} ({d} data, {p} parity, {pad} padding sectors), {:.1}% data against {:.1}% for {} data disks of {}: {:.1}% of the space is lost to padding and partial stripes{hint}",
@@ -338,7 +461,8 @@ fn warnings(pool: &Pool, groups: &[GroupSpace], cap: &Capacity, recordsize: u64,
         .iter()
         .map(|g| {
             leaves(g) * (g.leaf.partition_loss + g.leaf.align_loss + g.leaf.label_bytes)
-                + u64::from(g.vdevs) * (g.lost_tail_bytes + g.draid_trim_bytes + g.draid_reserve_bytes)
+                + u64::from(g.vdevs)
+                    * (g.lost_tail_bytes + g.draid_trim_bytes + g.draid_reserve_bytes)
         })
         .sum::<u64>()
         + cap.slop_bytes.saturating_sub(cap.dspace_bytes >> 5);
@@ -372,8 +496,18 @@ fn pool_layout(pool: &Pool) -> String {
 }
 
 /// Assembles the report (see `crate::pool_space`).
-pub(crate) fn build(pool: &Pool, profile: &Profile, groups: Vec<GroupSpace>, cap: Capacity, recordsize: u64) -> SpaceReport {
-    let spare_leaf = groups.iter().find(|g| g.is_normal()).map(|g| g.leaf.capacity_bytes).unwrap_or(0);
+pub(crate) fn build(
+    pool: &Pool,
+    profile: &Profile,
+    groups: Vec<GroupSpace>,
+    cap: Capacity,
+    recordsize: u64,
+) -> SpaceReport {
+    let spare_leaf = groups
+        .iter()
+        .find(|g| g.is_normal())
+        .map(|g| g.leaf.capacity_bytes)
+        .unwrap_or(0);
     let spare_bytes = u64::from(pool.spares) * spare_leaf;
     let raw = total(&groups, |g| leaves(g) * g.leaf.capacity_bytes) + spare_bytes;
     let mut sizes: Vec<u64> = EFFICIENCY_RECORDSIZES

@@ -56,12 +56,21 @@ pub struct FileCost {
 
 /// The psize of each block of a file: (full records, their size, size of the last block).
 /// The last block is 0 for an empty file.
-pub fn file_blocks(recordsize: u64, file_bytes: u64, compression: Compression, ashift: u8) -> (u64, u64, u64) {
+pub fn file_blocks(
+    recordsize: u64,
+    file_bytes: u64,
+    compression: Compression,
+    ashift: u8,
+) -> (u64, u64, u64) {
     if file_bytes == 0 {
         return (0, recordsize, 0);
     }
     if file_bytes <= recordsize {
-        return (0, recordsize, file_bytes.div_ceil(SPA_MINBLOCKSIZE) * SPA_MINBLOCKSIZE);
+        return (
+            0,
+            recordsize,
+            file_bytes.div_ceil(SPA_MINBLOCKSIZE) * SPA_MINBLOCKSIZE,
+        );
     }
     let records = file_bytes.div_ceil(recordsize);
     let tail = file_bytes - (records - 1) * recordsize;
@@ -98,8 +107,13 @@ fn copies(g: &GroupSpace) -> u64 {
 /// about equally full, so each group takes a share proportional to its metaslab space.
 /// APPROXIMATION for mixed pools; exact when all groups are alike.
 fn shares(groups: &[GroupSpace]) -> Vec<(usize, f64)> {
-    let normal: Vec<usize> = (0..groups.len()).filter(|&i| groups[i].is_normal()).collect();
-    let total: f64 = normal.iter().map(|&i| groups[i].normal_space_bytes as f64).sum();
+    let normal: Vec<usize> = (0..groups.len())
+        .filter(|&i| groups[i].is_normal())
+        .collect();
+    let total: f64 = normal
+        .iter()
+        .map(|&i| groups[i].normal_space_bytes as f64)
+        .sum();
     normal
         .into_iter()
         .map(|i| (i, groups[i].normal_space_bytes as f64 / total.max(1.0)))
@@ -178,7 +192,12 @@ pub struct RecordEfficiency {
 }
 
 /// Efficiency of full records of `recordsize` on the normal groups.
-pub(crate) fn record_efficiency(groups: &[GroupSpace], ashift: u8, recordsize: u64, avail: u64) -> RecordEfficiency {
+pub(crate) fn record_efficiency(
+    groups: &[GroupSpace],
+    ashift: u8,
+    recordsize: u64,
+    avail: u64,
+) -> RecordEfficiency {
     let mut asize_w = 0.0;
     let mut charged_w = 0.0;
     let mut out = Vec::new();
@@ -212,16 +231,34 @@ mod tests {
     #[test]
     fn blocks_of_a_file() {
         // Empty file: no block.
-        assert_eq!(file_blocks(128 << 10, 0, Compression::Off, 12), (0, 128 << 10, 0));
+        assert_eq!(
+            file_blocks(128 << 10, 0, Compression::Off, 12),
+            (0, 128 << 10, 0)
+        );
         // 1000 B: one block of 1024 B (two 512 B units).
-        assert_eq!(file_blocks(128 << 10, 1000, Compression::Off, 12), (0, 128 << 10, 1024));
+        assert_eq!(
+            file_blocks(128 << 10, 1000, Compression::Off, 12),
+            (0, 128 << 10, 1024)
+        );
         // Exactly one record.
-        assert_eq!(file_blocks(128 << 10, 128 << 10, Compression::Off, 12), (0, 128 << 10, 128 << 10));
+        assert_eq!(
+            file_blocks(128 << 10, 128 << 10, Compression::Off, 12),
+            (0, 128 << 10, 128 << 10)
+        );
         // 129 KiB: two records, the last written whole without compression...
-        assert_eq!(file_blocks(128 << 10, 129 << 10, Compression::Off, 12), (1, 128 << 10, 128 << 10));
+        assert_eq!(
+            file_blocks(128 << 10, 129 << 10, Compression::Off, 12),
+            (1, 128 << 10, 128 << 10)
+        );
         // ...and squeezed to one 4 KiB sector with it.
-        assert_eq!(file_blocks(128 << 10, 129 << 10, Compression::On, 12), (1, 128 << 10, 4096));
+        assert_eq!(
+            file_blocks(128 << 10, 129 << 10, Compression::On, 12),
+            (1, 128 << 10, 4096)
+        );
         // A tail of 120 KiB saves less than 1/8 of 128 KiB: stored whole.
-        assert_eq!(file_blocks(128 << 10, 248 << 10, Compression::On, 12), (1, 128 << 10, 128 << 10));
+        assert_eq!(
+            file_blocks(128 << 10, 248 << 10, Compression::On, 12),
+            (1, 128 << 10, 128 << 10)
+        );
     }
 }

@@ -11,7 +11,11 @@ fn every_homogeneous_layout_on_60_disks() {
     assert!(pools.len() > 20_000, "{}", pools.len());
     for p in &pools {
         match pool_space(p, &profile) {
-            Ok(r) => assert!(r.avail_bytes > 0 && r.avail_bytes <= r.size_bytes, "{}", r.layout),
+            Ok(r) => assert!(
+                r.avail_bytes > 0 && r.avail_bytes <= r.size_bytes,
+                "{}",
+                r.layout
+            ),
             Err(e) => panic!("{}: {e}", p.vdevs[0].layout),
         }
     }

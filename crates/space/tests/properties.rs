@@ -9,24 +9,52 @@ fn raidz() -> impl Strategy<Value = (u32, u32)> {
 }
 
 fn group(vtype: VdevType, children: u32) -> VdevGroup {
-    VdevGroup { count: 1, vtype, children }
+    VdevGroup {
+        count: 1,
+        vtype,
+        children,
+    }
 }
 
 /// Any homogeneous layout of up to 60 disks.
 fn layout() -> impl Strategy<Value = VdevGroup> {
     prop_oneof![
-        (1u32..=60).prop_map(|n| VdevGroup { count: n, vtype: VdevType::Disk, children: 1 }),
-        (2u32..=4, 1u32..=20).prop_map(|(w, k)| VdevGroup { count: k, vtype: VdevType::Mirror, children: w }),
-        (raidz(), 1u32..=4).prop_map(|((p, w), k)| VdevGroup { count: k, vtype: VdevType::Raidz { parity: p }, children: w }),
+        (1u32..=60).prop_map(|n| VdevGroup {
+            count: n,
+            vtype: VdevType::Disk,
+            children: 1
+        }),
+        (2u32..=4, 1u32..=20).prop_map(|(w, k)| VdevGroup {
+            count: k,
+            vtype: VdevType::Mirror,
+            children: w
+        }),
+        (raidz(), 1u32..=4).prop_map(|((p, w), k)| VdevGroup {
+            count: k,
+            vtype: VdevType::Raidz { parity: p },
+            children: w
+        }),
         (1u32..=3, 0u32..=3, 1u32..=16, 0u32..=20).prop_map(|(p, s, d, extra)| {
             let c = (d + p + s + extra).min(255);
-            VdevGroup { count: 1, vtype: VdevType::Draid { parity: p, data: d, spares: s }, children: c }
+            VdevGroup {
+                count: 1,
+                vtype: VdevType::Draid {
+                    parity: p,
+                    data: d,
+                    spares: s,
+                },
+                children: c,
+            }
         }),
     ]
 }
 
 fn pool(g: VdevGroup, disk: u64, ashift: u8, whole: bool) -> Pool {
-    let leaf = Leaf { capacity_bytes: disk, logical_sector: 512, whole_disk: whole };
+    let leaf = Leaf {
+        capacity_bytes: disk,
+        logical_sector: 512,
+        whole_disk: whole,
+    };
     Pool::simple(Layout { groups: vec![g] }, leaf, ashift)
 }
 
@@ -55,7 +83,7 @@ proptest! {
 
     /// AVAIL never above SIZE, and the breakdown always adds up.
     #[test]
-    fn avail_below_size(g in layout(), disk in (64u64 << 20)..=(24_000_000_000_000u64), ashift in 9u8..=13, whole in any::<bool>()) {
+    fn avail_below_size(g in layout(), disk in (64u64 << 20)..=24_000_000_000_000u64, ashift in 9u8..=13, whole in any::<bool>()) {
         if let Ok(r) = pool_space(&pool(g, disk, ashift, whole), &Profile::modern()) {
             prop_assert!(r.avail_bytes <= r.size_bytes);
             prop_assert!(r.size_bytes <= r.raw_bytes);
@@ -73,7 +101,7 @@ proptest! {
 
     /// A larger disk never gives a smaller SIZE or AVAIL.
     #[test]
-    fn monotone_in_disk_size(g in layout(), disk in (64u64 << 20)..=(24_000_000_000_000u64), more in 0u64..=(2_000_000_000_000u64), ashift in 9u8..=13, whole in any::<bool>(), legacy in any::<bool>()) {
+    fn monotone_in_disk_size(g in layout(), disk in (64u64 << 20)..=24_000_000_000_000u64, more in 0u64..=2_000_000_000_000u64, ashift in 9u8..=13, whole in any::<bool>(), legacy in any::<bool>()) {
         let profile = if legacy { Profile::legacy() } else { Profile::modern() };
         if legacy && matches!(g.vtype, VdevType::Draid { .. }) {
             return Ok(());

@@ -7,7 +7,11 @@ use model::{Layout, Leaf, Pool, VdevGroup, VdevType};
 pub fn homogeneous_layouts(max_disks: u32) -> Vec<Layout> {
     let mut out = Vec::new();
     let one = |count, vtype, children| Layout {
-        groups: vec![VdevGroup { count, vtype, children }],
+        groups: vec![VdevGroup {
+            count,
+            vtype,
+            children,
+        }],
     };
     for n in 1..=max_disks {
         out.push(one(n, VdevType::Disk, 1));
@@ -29,7 +33,15 @@ pub fn homogeneous_layouts(max_disks: u32) -> Vec<Layout> {
             for c in parity + spares + 1..=max_disks {
                 for data in 1..=c - parity - spares {
                     for k in 1..=max_disks / c {
-                        out.push(one(k, VdevType::Draid { parity, data, spares }, c));
+                        out.push(one(
+                            k,
+                            VdevType::Draid {
+                                parity,
+                                data,
+                                spares,
+                            },
+                            c,
+                        ));
                     }
                 }
             }
@@ -40,7 +52,11 @@ pub fn homogeneous_layouts(max_disks: u32) -> Vec<Layout> {
 
 /// Pools of every homogeneous layout on whole disks of `disk_bytes`, at `ashift`.
 pub fn pools(max_disks: u32, disk_bytes: u64, ashift: u8) -> Vec<Pool> {
-    let leaf = Leaf { capacity_bytes: disk_bytes, logical_sector: 512, whole_disk: true };
+    let leaf = Leaf {
+        capacity_bytes: disk_bytes,
+        logical_sector: 512,
+        whole_disk: true,
+    };
     homogeneous_layouts(max_disks)
         .into_iter()
         .map(|l| Pool::simple(l, leaf, ashift))
