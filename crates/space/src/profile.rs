@@ -106,7 +106,10 @@ pub enum SlopRule {
 /// order of magnitude a freshly created pool shows; it is not exact.
 #[derive(Debug, Clone, Copy)]
 pub enum EmptyPoolUsed {
-    Blocks { blocks: u64, psize: u64 },
+    Blocks {
+        blocks: u64,
+        psize: u64,
+    },
     /// A fixed number of bytes.
     Bytes(u64),
     /// Another rule: (ashift, asize of a one-sector block on the first normal vdev, its deflate
