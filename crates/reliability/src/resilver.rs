@@ -186,26 +186,7 @@ pub fn rebuild(
             Limit::Shared(path.name.clone()),
         ));
     }
-    let seconds = limits.iter().map(|l| l.0).fold(0.0, f64::max);
-    // Resources within 1% of the longest time are named together: with equal read and write
-    // rates a raidz resilver keeps every disk equally busy.
-    let mut bound: Vec<Limit> = limits
-        .into_iter()
-        .filter(|l| l.0 >= seconds * 0.99)
-        .map(|l| l.1)
-        .collect();
-    let limit_text = match bound.as_slice() {
-        [one] => one.to_string(),
-        several => format!(
-            "{} alike",
-            several
-                .iter()
-                .map(Limit::to_string)
-                .collect::<Vec<_>>()
-                .join(" and ")
-        ),
-    };
-    let limit = bound.swap_remove(0);
+    let (seconds, limit, limit_text) = slowest(limits);
     let hours = seconds / SECONDS_PER_HOUR;
     let (what, target) = match kind {
         RebuildKind::Resilver => ("resilver", "to the new disk".to_string()),
@@ -239,6 +220,26 @@ pub fn rebuild(
         limiting_resource: limit,
         sentence,
     })
+}
+
+/// The longest of the `(seconds, resource)` candidates, and a text naming it. Resources
+/// within 1% of the longest are named together: with equal read and write rates a raidz
+/// resilver keeps every disk equally busy.
+fn slowest(limits: Vec<(f64, Limit)>) -> (f64, Limit, String) {
+    let seconds = limits.iter().map(|l| l.0).fold(0.0, f64::max);
+    let mut bound: Vec<Limit> = limits
+        .into_iter()
+        .filter(|l| l.0 >= seconds * 0.99)
+        .map(|l| l.1)
+        .collect();
+    let text = match bound.as_slice() {
+        [one] => one.to_string(),
+        several => {
+            let names: Vec<String> = several.iter().map(Limit::to_string).collect();
+            format!("{} alike", names.join(" and "))
+        }
+    };
+    (seconds, bound.swap_remove(0), text)
 }
 
 /// Everything the MTTDL and the simulation need about repairing one vdev of `group`. A
