@@ -22,7 +22,7 @@ pub use montecarlo::{simulate, MonteCarloReport, RepairTime, Scenario};
 pub use mttdl::{p_loss_within, pool_mttdl, vdev_mttdl, Mttdl};
 pub use rates::rebuild_rates;
 pub use repair::GroupRepair;
-pub use resilver::{group_repair, rebuild, Rebuild, RebuildKind, RebuildRates, SharedPath};
+pub use resilver::{group_repair, rebuild, Limit, Rebuild, RebuildKind, RebuildRates, SharedPath};
 
 use std::fmt;
 
