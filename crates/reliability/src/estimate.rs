@@ -38,6 +38,17 @@ impl Estimate {
     }
 }
 
+/// 95% interval of a mean from its `n` samples' sum and sum of squares, by the normal
+/// approximation (the central limit theorem; fair for the thousands of trials a simulation
+/// runs), floored at 0 as the quantities here are never negative.
+pub fn mean_interval(sum: f64, sum_of_squares: f64, n: u64) -> (f64, f64) {
+    let n = n.max(1) as f64;
+    let mean = sum / n;
+    let variance = (sum_of_squares / n - mean * mean).max(0.0) * n / (n - 1.0).max(1.0);
+    let half = Z95 * (variance / n).sqrt();
+    ((mean - half).max(0.0), mean + half)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -53,5 +64,14 @@ mod tests {
         assert_eq!(e.low, 0.0);
         assert!((e.high - 0.03699).abs() < 1e-4, "{}", e.high);
         assert!(e.contains(0.02) && !e.contains(0.05));
+    }
+
+    #[test]
+    fn mean_interval_by_hand() {
+        // Samples 0, 0, 0, 4: mean 1, sample variance (3 * 1 + 9) / 3 = 4, standard error
+        // 2 / 2 = 1: 1 +- 1.96, floored at 0.
+        let (low, high) = mean_interval(4.0, 16.0, 4);
+        assert_eq!(low, 0.0);
+        assert!((high - 2.959_964).abs() < 1e-6, "{high}");
     }
 }

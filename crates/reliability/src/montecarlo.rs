@@ -24,7 +24,7 @@
 //! Per trial nothing is allocated: the event heap and vdev states are reused, and a trial
 //! whose disks all outlive the mission costs one lifetime draw per disk.
 
-use crate::estimate::Estimate;
+use crate::estimate::{mean_interval, Estimate};
 use crate::lifetime::Lifetime;
 use crate::mttdl::p_ure;
 use crate::repair::{distributed_spares, GroupRepair};
@@ -74,8 +74,9 @@ pub struct MonteCarloReport {
     pub pool_loss: Estimate,
     /// The pool was lost or an unrecoverable read error during an unprotected rebuild lost blocks.
     pub data_loss: Estimate,
-    /// Mean bytes lost per mission.
+    /// Mean bytes lost per mission, and its 95% interval.
     pub expected_bytes_lost: f64,
+    pub bytes_lost_interval: (f64, f64),
     /// Disk lifetimes drawn (the work done).
     pub disk_lifetimes: u64,
 }
@@ -88,12 +89,13 @@ pub fn simulate(scenario: &Scenario, trials: u64, seed: u64) -> Result<MonteCarl
             "a simulation needs at least one trial".into(),
         ));
     }
-    let (mut pools, mut losses, mut bytes) = (0, 0, 0.0);
+    let (mut pools, mut losses, mut bytes, mut bytes_sq) = (0, 0, 0.0, 0.0);
     for _ in 0..trials {
         let outcome = sim.trial();
         pools += outcome.pool_lost as u64;
         losses += outcome.data_lost as u64;
         bytes += outcome.bytes_lost;
+        bytes_sq += outcome.bytes_lost * outcome.bytes_lost;
     }
     Ok(MonteCarloReport {
         trials,
@@ -102,6 +104,7 @@ pub fn simulate(scenario: &Scenario, trials: u64, seed: u64) -> Result<MonteCarl
         pool_loss: Estimate::from_counts(pools, trials),
         data_loss: Estimate::from_counts(losses, trials),
         expected_bytes_lost: bytes / trials as f64,
+        bytes_lost_interval: mean_interval(bytes, bytes_sq, trials),
         disk_lifetimes: sim.draws,
     })
 }

@@ -150,6 +150,8 @@ fn unrecoverable_read_errors_lose_blocks_not_the_pool() {
     let r = simulate(&scenario, 4000, SEED).unwrap();
     assert!(r.data_loss.contains(0.142), "{:?}", r.data_loss);
     // Failures per mission are Poisson(2): the mean of 4000 is within 2.5% (3 standard errors).
+    let (low, high) = r.bytes_lost_interval;
+    assert!(low < 20_972.0 && 20_972.0 < high, "{low} {high}");
     assert!(
         (r.expected_bytes_lost / 20_972.0 - 1.0).abs() < 0.025,
         "{}",
