@@ -6,7 +6,9 @@
 //! - [`mttdl`]: Elling's MTTDL closed forms per vdev, pools in series (zfs-facts.md §7).
 //! - [`montecarlo`]: a seeded simulation of every disk of the pool over a mission, for
 //!   lifetimes and repair rules the closed forms cannot handle.
+//! - [`assess`]: all of it for a machine's pool in one call.
 
+pub mod assess;
 pub mod estimate;
 pub mod lifetime;
 pub mod montecarlo;
@@ -16,6 +18,7 @@ pub mod repair;
 pub mod resilver;
 mod rng;
 
+pub use assess::{assess, Assessment, Mission};
 pub use estimate::Estimate;
 pub use lifetime::Lifetime;
 pub use montecarlo::{simulate, MonteCarloReport, RepairTime, Scenario};

@@ -1,0 +1,157 @@
+//! One call for everything the reliability engine says about a machine's pool: each group's
+//! rebuilds explained, the closed-form MTTDL and the Monte Carlo over the mission.
+
+use crate::lifetime::{Lifetime, HOURS_PER_YEAR};
+use crate::montecarlo::{simulate, MonteCarloReport, RepairTime, Scenario};
+use crate::mttdl::{p_loss_within, pool_mttdl, Mttdl};
+use crate::rates::rebuild_rates;
+use crate::repair::{distributed_spares, GroupRepair};
+use crate::resilver::{group_repair, rebuild, Rebuild, RebuildKind};
+use crate::Error;
+use model::pool::DEFAULT_RECORDSIZE;
+use model::{Layout, System, VdevGroup, VdevType, Workload};
+
+/// What to assess: the pool's fill, the mission and the repair policy.
+#[derive(Debug, Clone)]
+pub struct Mission<'a> {
+    /// Allocated share of the pool (0-1), as `zpool list` CAP.
+    pub fill: f64,
+    pub years: f64,
+    /// Hours until a failed disk is physically replaced.
+    pub replacement_hours: f64,
+    /// User load running during rebuilds (`None`: idle pool).
+    pub user: Option<&'a Workload>,
+    /// Disk lifetimes; `None`: exponential from the disk's AFR (preferred: a field figure)
+    /// or else its MTBF.
+    pub lifetime: Option<Lifetime>,
+    /// Monte Carlo trials (0: skip the simulation) and seed.
+    pub trials: u64,
+    pub seed: u64,
+}
+
+/// The assessment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Assessment {
+    /// Every rebuild of every normal-class group, in layout order: the resilver, and for dRAID
+    /// with distributed spares the sequential rebuild too.
+    pub rebuilds: Vec<Rebuild>,
+    pub repairs: Vec<GroupRepair>,
+    /// Closed form and its P(loss) over the mission: only for exponential lifetimes.
+    pub mttdl: Option<Mttdl>,
+    pub closed_form_loss: Option<f64>,
+    /// Rebuilds take their fixed time here, so for double and triple parity the simulated
+    /// loss is below the closed form's (about 1/p!, see `RepairTime`).
+    pub monte_carlo: Option<MonteCarloReport>,
+}
+
+/// Assesses the normal-class pool of `system`, using its first disk's figures.
+pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
+    let disk = &system
+        .disks
+        .first()
+        .ok_or_else(|| Error::Invalid("the system has no disks".into()))?
+        .model;
+    let lifetime = match (mission.lifetime, disk.afr_pct, disk.mtbf_hours) {
+        (Some(l), _, _) => l,
+        (None, Some(afr), _) => Lifetime::from_afr(afr)?,
+        (None, None, Some(mtbf)) => Lifetime::from_mtbf(mtbf)?,
+        (None, None, None) => {
+            return Err(Error::Invalid(format!(
+                "disk {} has neither an AFR nor an MTBF: give a lifetime",
+                disk.id
+            )))
+        }
+    };
+    let rates = rebuild_rates(system, mission.fill, mission.user)?;
+    let mut groups: Vec<(VdevGroup, u64)> = Vec::new();
+    for top in system.pool.normal() {
+        groups.extend(
+            top.layout
+                .groups
+                .iter()
+                .map(|g| (*g, top.leaf.capacity_bytes)),
+        );
+    }
+    let mut rebuilds = Vec::new();
+    let mut repairs = Vec::new();
+    for (g, leaf) in &groups {
+        repairs.push(group_repair(g, *leaf, mission.fill, &rates)?);
+        if g.vtype == VdevType::Disk {
+            continue;
+        }
+        rebuilds.push(rebuild(
+            g,
+            RebuildKind::Resilver,
+            *leaf,
+            mission.fill,
+            &rates,
+        )?);
+        if distributed_spares(g) > 0 {
+            let kind = RebuildKind::SequentialRebuild;
+            rebuilds.push(rebuild(g, kind, *leaf, mission.fill, &rates)?);
+        }
+    }
+    let layout = Layout {
+        groups: groups.iter().map(|(g, _)| *g).collect(),
+    };
+    let uer = disk.uer_per_bit.unwrap_or(0.0);
+    let mission_hours = mission.years * HOURS_PER_YEAR;
+    let hot_spares = system.pool.spares;
+    let wait_hours = if hot_spares > 0 {
+        0.0
+    } else {
+        mission.replacement_hours
+    };
+    let mttdl = match lifetime.mtbf_hours() {
+        Some(mtbf) => Some(pool_mttdl(&layout, &repairs, mtbf, uer, wait_hours)?),
+        None => None,
+    };
+    let closed_form_loss = mttdl
+        .as_ref()
+        .map(|m| p_loss_within(m.pool_hours, mission_hours));
+    let monte_carlo = if mission.trials == 0 {
+        None
+    } else {
+        let scenario = Scenario {
+            layout: &layout,
+            repairs: &repairs,
+            lifetime,
+            repair_time: RepairTime::Fixed,
+            hot_spares,
+            replacement_hours: mission.replacement_hours,
+            uer_per_bit: uer,
+            allocated_bytes: groups
+                .iter()
+                .map(|(g, leaf)| data_bytes(g, *leaf, mission.fill))
+                .sum(),
+            block_bytes: system
+                .pool
+                .datasets
+                .first()
+                .map_or(DEFAULT_RECORDSIZE, |d| d.recordsize) as f64,
+            mission_hours,
+        };
+        Some(simulate(&scenario, mission.trials, mission.seed)?)
+    };
+    Ok(Assessment {
+        rebuilds,
+        repairs,
+        mttdl,
+        closed_form_loss,
+        monte_carlo,
+    })
+}
+
+/// Data (parity excluded) a group holds at `fill`: what losing it loses.
+fn data_bytes(g: &VdevGroup, leaf_bytes: u64, fill: f64) -> f64 {
+    let per_vdev = match g.vtype {
+        VdevType::Disk | VdevType::Mirror => 1.0,
+        VdevType::Raidz { parity } => (g.children - parity) as f64,
+        VdevType::Draid {
+            parity,
+            data,
+            spares,
+        } => (g.children - spares) as f64 * data as f64 / (data + parity) as f64,
+    };
+    g.count as f64 * per_vdev * leaf_bytes as f64 * fill
+}
