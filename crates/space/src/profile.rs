@@ -193,12 +193,14 @@ impl Profile {
         }
     }
 
-    /// The older rules zfs-fuse (pool version 23) runs: the documented pre-2014 behaviour
-    /// (zfs-facts.md §1 "History"). Initial values, to be made exact against a real zfs-fuse:
-    /// - slop 1/64 with a 32 MiB floor and no cap; no embedded ZIL metaslab;
-    /// - metaslabs: highbit(asize / 200), at least 2^17 (the SPA_MAXBLOCKSHIFT of the day);
-    /// - 128 KiB largest block; no dRAID;
-    /// - whole disks used raw (zfs-fuse is believed to write no GPT: unverified).
+    /// The rules zfs-fuse 0.7 (pool version 23) follows, checked against a real zfs-fuse
+    /// (docs/zfs-fuse-legacy.md; SIZE and AVAIL + USED exact for 65 pools of 13 layouts):
+    /// - metaslabs: shift = max(highbit(asize / 200), 17), no cap (a 64 MiB disk gets 119
+    ///   metaslabs of 512 KiB); no embedded ZIL metaslab;
+    /// - reserve 1/64 of dspace with a 32 MiB floor (SPA_MINDEVSIZE / 2) and no cap;
+    /// - raidz padding to p + 1 sectors and the 128 KiB deflate ratio as today;
+    /// - 128 KiB largest block; no dRAID; file vdevs used raw;
+    /// - the empty pool's USED fitted to the measurements (`legacy::empty_pool_used`).
     pub fn legacy() -> Profile {
         Profile {
             name: "legacy",
@@ -218,7 +220,7 @@ impl Profile {
             max_recordsize: 128 * KIB,
             ashift_min: 9,
             ashift_max: 16,
-            empty_pool_used: EMPTY_POOL_APPROX,
+            empty_pool_used: EmptyPoolUsed::Custom(crate::legacy::empty_pool_used),
         }
     }
 
