@@ -85,7 +85,8 @@ mod tests {
 
     #[test]
     fn afr_and_mtbf() {
-        // AFR 0.876% -> -ln(0.99124) = 0.00879859 per year -> 995,613.6 h (close to 8760/0.00876 = 1e6).
+        // AFR 0.876% -> -ln(0.99124) = 0.00879859 per year -> 995,613.6 h (the first-order
+        // 8760 / 0.00876 gives 1e6 h).
         let Lifetime::Exponential { mtbf_hours } = Lifetime::from_afr(0.876).unwrap() else {
             panic!()
         };

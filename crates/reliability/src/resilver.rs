@@ -204,7 +204,9 @@ pub fn rebuild(
         "idle pool".to_string()
     };
     let sentence = format!(
-        "{what} of one leaf of {group} at {:.0}% full ({load}): reads {} ({} from each of {survivors} surviving disks at {}/s), writes {} {target} at {}/s; limited by {limit_text}: {hours:.1} h",
+        "{what} of one leaf of {group} at {:.0}% full ({load}): reads {} ({} from each of \
+         {survivors} surviving disks at {}/s), writes {} {target} at {}/s; limited by \
+         {limit_text}: {hours:.1} h",
         fill * 100.0,
         format_decimal(read),
         format_decimal(per_survivor),
