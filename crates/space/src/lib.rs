@@ -14,6 +14,7 @@
 pub mod deflate;
 pub mod draid;
 pub mod label;
+pub mod legacy;
 pub mod metaslab;
 pub mod mirror;
 pub mod profile;
