@@ -6,8 +6,8 @@ pub struct GroupRepair {
     /// Healing resilver of one leaf onto a hot spare or a replacement disk, hours. For dRAID
     /// this is also the rebalance from a distributed spare onto the replacement.
     pub resilver_hours: f64,
-    /// dRAID only: sequential rebuild onto a distributed spare, hours (every child shares it,
-    /// so it is much shorter than a resilver onto one disk).
+    /// dRAID: sequential rebuild onto a distributed spare, hours (every child shares it, so it
+    /// is much shorter than a resilver onto one disk). Unused without distributed spares.
     pub sequential_rebuild_hours: f64,
     /// Bytes read by a rebuild that runs with no redundancy left (the last one a vdev
     /// survives): an unrecoverable read error there loses the block it hits.
