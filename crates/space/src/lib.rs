@@ -226,18 +226,13 @@ fn group_space(
         _ => SpaceError::TooLarge,
     })?;
     let (mut reserve, mut spare, mut rounding) = (0, 0, 0);
-    if let VdevType::Draid {
-        parity,
-        data,
-        spares,
-    } = group.vtype
-    {
+    if let VdevType::Draid { spares, .. } = group.vtype {
+        // vdev_asize succeeded, so the child holds the reserve: what each child gives in rows.
         let child = (leaf.asize - draid::REFLOW_RESERVE) / draid::ROW_HEIGHT * draid::ROW_HEIGHT;
         let children = u64::from(group.children);
         reserve = (leaf.asize - child) * children;
         spare = child * u64::from(spares);
         rounding = child * (children - u64::from(spares)) - vdev_asize;
-        let _ = (parity, data);
     }
     let shift = metaslab::metaslab_shift(vdev_asize, &profile.metaslab);
     let count = vdev_asize >> shift;
