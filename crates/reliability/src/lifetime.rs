@@ -96,6 +96,17 @@ mod tests {
     }
 
     #[test]
+    fn weibull_of_shape_one_is_exponential() {
+        // Shape 1, scale 1000 h: mean 1000 h; standard error 1000 / sqrt(1e5) = 3.2 h.
+        let l = Lifetime::weibull(1.0, 1000.0).unwrap();
+        let mut rng = Rng::seeded(9);
+        let mean = (0..100_000).map(|_| l.sample(&mut rng)).sum::<f64>() / 1e5;
+        assert!((mean - 1000.0).abs() < 16.0, "{mean}");
+        assert_eq!(l.mtbf_hours(), None);
+        assert!(Lifetime::weibull(0.0, 1000.0).is_err());
+    }
+
+    #[test]
     fn weibull_matches_the_first_year_afr() {
         // P(fail within 8760 h) must be the AFR whatever the shape.
         for shape in [0.7, 1.0, 3.0] {
