@@ -119,39 +119,36 @@ impl Catalog {
             name: file_name,
         };
         let file: CatalogFile = toml::from_str(text).map_err(|e| src.toml_error(&e))?;
-        let mut merged = self.clone();
-        let mut seen = BTreeMap::new();
-        let mut once = |kind: Kind, id: &str, span: std::ops::Range<usize>| match seen
-            .insert((kind.to_string(), id.to_string()), ())
-        {
-            Some(()) => Err(src.error(span, format!("{kind} '{id}' is defined twice"))),
-            None => Ok(()),
-        };
+        let mut new = Catalog::default();
         for entry in file.disk {
             let span = entry.span();
             let disk = disk_from_table(entry.into_inner())
                 .map_err(|m| src.error(span.clone(), format!("disk entry: {m}")))?;
-            once(Kind::Disk, &disk.id, span)?;
-            merged.disks.insert(disk.id.clone(), disk);
+            insert_once(&mut new.disks, Kind::Disk, disk.id.clone(), disk)
+                .map_err(|m| src.error(span, m))?;
         }
         for entry in file.controller {
             let span = entry.span();
             let controller = entry.into_inner();
-            check_controller(&controller).map_err(|m| {
-                src.error(span.clone(), format!("controller '{}': {m}", controller.id))
-            })?;
-            once(Kind::Controller, &controller.id, span)?;
-            merged.controllers.insert(controller.id.clone(), controller);
+            check_controller(&controller)
+                .map_err(|m| format!("controller '{}': {m}", controller.id))
+                .and_then(|()| {
+                    let id = controller.id.clone();
+                    insert_once(&mut new.controllers, Kind::Controller, id, controller)
+                })
+                .map_err(|m| src.error(span, m))?;
         }
         for entry in file.cpu {
             let span = entry.span();
             let cpu = entry.into_inner();
             check_cpu(&cpu)
-                .map_err(|m| src.error(span.clone(), format!("cpu '{}': {m}", cpu.id)))?;
-            once(Kind::Cpu, &cpu.id, span)?;
-            merged.cpus.insert(cpu.id.clone(), cpu);
+                .map_err(|m| format!("cpu '{}': {m}", cpu.id))
+                .and_then(|()| insert_once(&mut new.cpus, Kind::Cpu, cpu.id.clone(), cpu))
+                .map_err(|m| src.error(span, m))?;
         }
-        *self = merged;
+        self.disks.extend(new.disks);
+        self.controllers.extend(new.controllers);
+        self.cpus.extend(new.cpus);
         Ok(())
     }
 
@@ -166,6 +163,20 @@ impl Catalog {
     pub fn cpu(&self, id: &str) -> Result<&CpuModel, LookupError> {
         lookup(&self.cpus, Kind::Cpu, id)
     }
+}
+
+/// Adds an entry of one file, refusing an id the same file already defined.
+fn insert_once<T>(
+    map: &mut BTreeMap<String, T>,
+    kind: Kind,
+    id: String,
+    entry: T,
+) -> Result<(), String> {
+    if map.contains_key(&id) {
+        return Err(format!("{kind} '{id}' is defined twice"));
+    }
+    map.insert(id, entry);
+    Ok(())
 }
 
 fn lookup<'a, T>(map: &'a BTreeMap<String, T>, kind: Kind, id: &str) -> Result<&'a T, LookupError> {
