@@ -57,6 +57,8 @@ pub struct Workload {
     pub data_bytes: Option<u64>,
     /// For a raw device: where on the disk the requests start.
     pub offset_bytes: u64,
+    /// The application runs on clients across the network: the data crosses the host's NICs.
+    pub network: bool,
 }
 
 /// Why a workload could not be read.
@@ -148,6 +150,7 @@ impl Workload {
             queue_depth: 1,
             data_bytes: None,
             offset_bytes: 0,
+            network: false,
         };
         let random = |read_pct| base(Access::Random { read_pct }, 4096);
         Ok(match kind {
@@ -223,7 +226,7 @@ impl Workload {
     }
 
     /// Sets one parameter: `bs`, `threads` (or `t`), `qd`, `size`, `rwmix` (read percent),
-    /// `offset`, `wcache` (on/off).
+    /// `offset`, `wcache` (on/off), `net` (on/off: clients across the network).
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), WorkloadError> {
         let bad = |why: &str| WorkloadError(format!("{key}={value}: {why}"));
         let size = || parse_size(value).map_err(|e| bad(&e.reason));
@@ -251,6 +254,13 @@ impl Workload {
                 self.data_bytes = Some(s);
             }
             "offset" => self.offset_bytes = size()?,
+            "net" => {
+                self.network = match value {
+                    "on" | "true" => true,
+                    "off" | "false" => false,
+                    _ => return Err(bad("expected on or off")),
+                }
+            }
             "rwmix" => match (self.access, value.parse::<u32>()) {
                 (Access::Random { .. }, Ok(pct)) if pct <= 100 => {
                     self.access = Access::Random { read_pct: pct }
@@ -268,7 +278,7 @@ impl Workload {
             },
             _ => {
                 return Err(WorkloadError(format!(
-                    "unknown parameter '{key}' (bs, threads, qd, size, rwmix, offset, wcache)"
+                    "unknown parameter '{key}' (bs, threads, qd, size, rwmix, offset, wcache, net)"
                 )))
             }
         }
@@ -296,6 +306,7 @@ mod tests {
         let raw = Workload::parse("raw-write:bs=16K,wcache=on,offset=500GB").unwrap();
         assert_eq!(raw.target, Target::RawDisk { write_cache: true });
         assert_eq!(raw.offset_bytes, 500_000_000_000);
+        assert!(Workload::parse("dd-read:net=on").unwrap().network);
         let seeks = Workload::parse("bonnie-seeks").unwrap();
         assert_eq!(seeks.threads, 4);
         assert_eq!(seeks.access, Access::Seeks { write_pct: 10 });

@@ -46,6 +46,11 @@ pub struct Loads {
     pub cpu_cycles: f64,
     /// Application bytes read and written per job.
     pub user_bytes: f64,
+    /// Of which written.
+    pub user_write_bytes: f64,
+    /// Bytes crossing memory per job: device DMA, the checksum pass, the copy between the
+    /// application and the ARC (a read and a write), and parity generation.
+    pub memory_bytes: f64,
     /// Application requests per job.
     pub requests: f64,
     /// Jobs in flight.
@@ -156,6 +161,8 @@ fn raw_loads(system: &System, w: &Workload, write_cache: bool) -> Loads {
         vdevs: Vec::new(),
         cpu_cycles: 0.0,
         user_bytes: bs,
+        user_write_bytes: if write { bs } else { 0.0 },
+        memory_bytes: bs,
         requests: 1.0,
         population: w.outstanding().min(MAX_POPULATION),
         random: !w.access.is_sequential(),
@@ -195,6 +202,7 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
     let mut vdev_loads = Vec::new();
     let mut vdev_of_disk = vec![String::new(); system.disks.len()];
     let mut cycles = 0.0;
+    let mut parity_pass = 0.0;
     let cpu = &profile.cpu;
     let meta = 1.0 + profile.metadata_per_data_byte(rs);
 
@@ -263,6 +271,9 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
         let zios = |f: &Fanout| f.upper_zios + f.ios_per_child * f64::from(n);
         cycles += reads * zios(&fr) * cpu.zio
             + writes * (zios(&fw) * cpu.zio + fw.parity_bytes * cpu.parity_byte);
+        if fw.parity_bytes > 0.0 {
+            parity_pass += writes * (psize as f64 + fw.parity_bytes);
+        }
     }
     let read_user = read_w * user_per_op;
     let write_user = write_w * user_per_op;
@@ -281,12 +292,15 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
     } else {
         1.0
     };
+    let device_bytes: f64 = disks.iter().map(|d| d.read_bytes + d.write_bytes).sum();
     Ok(Loads {
         disks,
         vdev_of_disk,
         vdevs: vdev_loads,
         cpu_cycles: cycles,
         user_bytes: read_user + write_user,
+        user_write_bytes: write_user,
+        memory_bytes: device_bytes + 3.0 * (read_user + write_user) + parity_pass,
         requests,
         population: population.min(MAX_POPULATION),
         random: !seq,

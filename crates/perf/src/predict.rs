@@ -11,6 +11,15 @@ use model::system::System;
 use model::workload::Workload;
 use serde::Serialize;
 
+/// Share of a platform's peak memory bandwidth that streaming code reaches: STREAM results
+/// on x86 servers and desktops run at about 65-80% of the DIMMs' peak (McCalpin's STREAM
+/// results tables); 0.7 taken.
+const MEMORY_STREAM_SHARE: f64 = 0.7;
+
+/// Payload a network link carries per Gb/s of line rate after Ethernet, IP and TCP headers:
+/// ~118 MB/s on gigabit, ~1180 on 10 GbE (zfs-facts.md §4).
+const NIC_PAYLOAD_MB_S_PER_GBPS: f64 = 118.0;
+
 /// One resource's share of the work.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Utilization {
@@ -61,14 +70,13 @@ pub fn predict(system: &System, workload: &Workload) -> Result<Prediction, PerfE
     let profile = Profile::of(system.host.zfs);
     let loads = demand::loads(system, workload, &profile)?;
     let machine = Machine::new(system)?;
-    let mut stations = stations(system, &machine, &loads);
-    // Ports, controllers and links move a request's data while the disk is still
-    // transferring it (DMA is pipelined): they bound throughput but add no service time of
-    // their own, so the network solved by MVA holds the disks, vdevs and the CPU.
-    let is_pipe = |k: Kind| matches!(k, Kind::Port | Kind::Controller | Kind::Link);
+    let mut stations = stations(system, workload, &machine, &loads);
+    // Ports, controllers, links, memory and the network move a request's data while the disk
+    // is still transferring it (DMA is pipelined): they bound throughput but add no service
+    // time of their own, so the network solved by MVA holds the disks, vdevs and the CPU.
     let centres: Vec<Centre> = stations
         .iter()
-        .filter(|s| !is_pipe(s.0.kind))
+        .filter(|s| !s.0.kind.is_pipe())
         .map(|s| Centre {
             demand_s: s.1,
             servers: s.2,
@@ -77,7 +85,7 @@ pub fn predict(system: &System, workload: &Workload) -> Result<Prediction, PerfE
     let (x_mva, _cycle) = mva::solve(&centres, 0.0, loads.population.max(1), &mut Vec::new());
     let x = stations
         .iter()
-        .filter(|s| is_pipe(s.0.kind))
+        .filter(|s| s.0.kind.is_pipe())
         .map(|s| 1.0 / s.1)
         .fold(x_mva, f64::min);
     if !x.is_finite() || x <= 0.0 {
@@ -128,7 +136,12 @@ pub fn sweep(
 }
 
 /// Every resource with work to do: (what it is, demand per job in seconds, servers).
-fn stations(system: &System, machine: &Machine, loads: &Loads) -> Vec<(Utilization, f64, u32)> {
+fn stations(
+    system: &System,
+    workload: &Workload,
+    machine: &Machine,
+    loads: &Loads,
+) -> Vec<(Utilization, f64, u32)> {
     let mut out = Vec::new();
     let mut add = |resource: String, kind, detail: String, demand: f64, servers: u32, bytes| {
         if demand > 0.0 {
@@ -186,6 +199,43 @@ fn stations(system: &System, machine: &Machine, loads: &Loads) -> Vec<(Utilizati
         );
     }
     let cpu = &system.host.cpu;
+    if let Some(peak) = cpu.memory_mb_s {
+        let rate = peak * 1e6 * MEMORY_STREAM_SHARE;
+        add(
+            "memory".into(),
+            Kind::Memory,
+            format!("{:.1} GB/s usable of {:.1} peak", rate / 1e9, peak / 1e3),
+            loads.memory_bytes / rate,
+            1,
+            loads.memory_bytes,
+        );
+    }
+    if workload.network {
+        let rate: f64 = system
+            .host
+            .nics
+            .iter()
+            .map(|n| n.gbps * f64::from(n.ports) * NIC_PAYLOAD_MB_S_PER_GBPS * 1e6)
+            .sum();
+        let out = loads.user_bytes - loads.user_write_bytes;
+        for (name, bytes) in [
+            ("network (out)", out),
+            ("network (in)", loads.user_write_bytes),
+        ] {
+            add(
+                name.into(),
+                Kind::Network,
+                format!("{:.0} MB/s of payload each way", rate / 1e6),
+                if rate > 0.0 {
+                    bytes / rate
+                } else {
+                    f64::INFINITY
+                },
+                1,
+                bytes,
+            );
+        }
+    }
     let cores = cpu.cores * system.host.sockets.max(1);
     add(
         "cpu".into(),

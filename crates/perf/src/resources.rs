@@ -18,10 +18,21 @@ pub enum Kind {
     Port,
     Controller,
     Link,
+    Memory,
+    Network,
     Cpu,
 }
 
 impl Kind {
+    /// Whether it only moves bytes alongside other work (DMA, copies): such a resource
+    /// bounds throughput but adds no service time of its own.
+    pub fn is_pipe(&self) -> bool {
+        matches!(
+            self,
+            Kind::Port | Kind::Controller | Kind::Link | Kind::Memory | Kind::Network
+        )
+    }
+
     pub fn word(&self) -> &'static str {
         match self {
             Kind::Disk => "disk",
@@ -29,6 +40,8 @@ impl Kind {
             Kind::Port => "port",
             Kind::Controller => "controller",
             Kind::Link => "bus",
+            Kind::Memory => "memory",
+            Kind::Network => "network",
             Kind::Cpu => "CPU",
         }
     }
