@@ -109,6 +109,17 @@ pub struct Link {
     pub source: Option<String>,
 }
 
+/// A kind of bus or link as the catalog knows it (a PCI-X segment, a chipset uplink): a system
+/// file's `[[link]]` may name it with `model` instead of giving its figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LinkModel {
+    pub id: String,
+    pub name: String,
+    #[serde(flatten)]
+    pub kind: LinkKind,
+    pub sources: Sources,
+}
+
 /// A storage controller model (HBA, onboard AHCI, RAID card in IT mode).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
