@@ -219,8 +219,8 @@ fn stations(
             .sum();
         let out = loads.user_bytes - loads.user_write_bytes;
         for (name, bytes) in [
-            ("network (out)", out),
-            ("network (in)", loads.user_write_bytes),
+            ("nic (out)", out),
+            ("nic (in)", loads.user_write_bytes),
         ] {
             add(
                 name.into(),
