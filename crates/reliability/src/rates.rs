@@ -4,7 +4,9 @@
 //!   holds data: on rotating disks metaslabs are filled from the outer, low-LBA edge first
 //!   (metaslab.c gives lower metaslabs a higher weight), and OpenZFS sorts resilver I/O by
 //!   offset since 0.8 (sequential scrub), so a pool at fill f rebuilds from [0, f] of each
-//!   disk. The slowest disk of the pool sets the rate.
+//!   disk. The scrub class allows 3 such I/Os in flight per leaf (zfs-facts.md §2), enough
+//!   queued requests for a disk to stream at its media rate (§5). The slowest disk of the
+//!   pool sets the rate.
 //! - The narrowest pipe (controller chip or link) carrying reads to memory that every pool
 //!   disk sits behind, if any, is the shared path: a rebuild is mostly reads. Reads and writes
 //!   are summed on it, which is exact for a half-duplex bus and conservative for a
