@@ -1,18 +1,19 @@
-//! `zpoolsim catalog`: the hardware models zpoolsim knows, their key figures and the source of
-//! each, from the embedded catalog plus any catalog files of the user's own.
+//! `zpoolsim catalog`: the hardware models zpoolsim knows (disks, controllers, CPUs, kinds of
+//! bus and link), their key figures and the source of each, from the embedded catalog plus any
+//! catalog files of the user's own.
 
 use crate::error::{CliError, CliResult};
 use model::catalog::{Catalog, DEFAULT_SOURCE};
-use model::hardware::{ControllerModel, CpuModel, DiskModel, Simd, Sources};
+use model::hardware::{ControllerModel, CpuModel, DiskModel, LinkKind, LinkModel, Simd, Sources};
 use model::units::format_decimal;
 use serde::Serialize;
 use std::fmt::Write;
 use std::path::PathBuf;
 
-/// List the hardware catalog: disks, controllers and CPUs, with the source of every figure.
+/// List the hardware catalog: disks, controllers, CPUs and links, with the source of every figure.
 ///
-/// A user file has the catalog's own format ([[disk]], [[controller]], [[cpu]] tables, see
-/// docs/system-file.md); its entries add to the embedded ones or replace those of the same id.
+/// A user file has the catalog's own format ([[disk]], [[controller]], [[cpu]], [[link]] tables,
+/// see docs/system-file.md); its entries add to the embedded ones or replace those of the same id.
 #[derive(clap::Args)]
 pub struct Args {
     /// Print JSON instead of tables.
@@ -31,6 +32,7 @@ pub enum Kind {
     Disk,
     Controller,
     Cpu,
+    Link,
 }
 
 pub fn run(args: &Args) -> CliResult {
@@ -46,6 +48,7 @@ pub fn run(args: &Args) -> CliResult {
             disks: shown(Kind::Disk).then(|| catalog.disks.values().collect()),
             controllers: shown(Kind::Controller).then(|| catalog.controllers.values().collect()),
             cpus: shown(Kind::Cpu).then(|| catalog.cpus.values().collect()),
+            links: shown(Kind::Link).then(|| catalog.links.values().collect()),
         };
         return emit(&(serde_json::to_string_pretty(&listing)? + "\n"));
     }
@@ -69,6 +72,11 @@ pub fn run(args: &Args) -> CliResult {
             &c.sources
         });
     }
+    if shown(Kind::Link) {
+        section(&mut out, "Links", catalog.links.values(), link_line, |l| {
+            &l.sources
+        });
+    }
     emit(&out)
 }
 
@@ -89,6 +97,8 @@ struct Listing<'a> {
     controllers: Option<Vec<&'a ControllerModel>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     cpus: Option<Vec<&'a CpuModel>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    links: Option<Vec<&'a LinkModel>>,
 }
 
 /// One heading, then per entry its key figures on one line and its sources under it.
@@ -189,6 +199,20 @@ fn cpu_line(c: &CpuModel) -> String {
     )
 }
 
+fn link_line(l: &LinkModel) -> String {
+    let figures = match l.kind {
+        LinkKind::Pci { bits, mhz } => format!("PCI {bits}-bit/{mhz} MHz, shared"),
+        LinkKind::PciX { bits, mhz } => format!("PCI-X {bits}-bit/{mhz} MHz, shared"),
+        LinkKind::Pcie {
+            gen,
+            lanes,
+            max_payload,
+        } => format!("PCIe gen {gen} x{lanes}, {max_payload}-byte payload"),
+        LinkKind::Uplink { mb_s } => format!("{mb_s} MB/s each way"),
+    };
+    format!("{:<28} {figures}: {}", l.id, l.name)
+}
+
 /// An enum as the catalog files write it (`hdd`, `sata`).
 fn lower(value: impl std::fmt::Debug) -> String {
     format!("{value:?}").to_lowercase()
@@ -217,6 +241,10 @@ mod tests {
         assert_eq!(
             cpu_line(c.cpu("intel-core-i7-920").unwrap()),
             "intel-core-i7-920            4 cores/8 threads, 2.66 GHz, SSE2, memory 25.6 GB/s, 2008"
+        );
+        assert_eq!(
+            link_line(c.link("pcix-64-133").unwrap()),
+            "pcix-64-133                  PCI-X 64-bit/133.33 MHz, shared: PCI-X, 64-bit/133 MHz segment"
         );
     }
 

@@ -2,7 +2,7 @@
 //! Shared by the embedded data, user catalog files and inline models in system files.
 
 use super::fields::field_names;
-use crate::hardware::{ControllerModel, CpuModel, DiskModel, Medium, Sources};
+use crate::hardware::{ControllerModel, CpuModel, DiskModel, LinkKind, LinkModel, Medium, Sources};
 use serde::{Deserialize, Serialize};
 
 /// The inner-track rate of a hard disk whose maker publishes only the outer one, as a fraction
@@ -111,6 +111,48 @@ pub fn check_cpu(c: &CpuModel) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+pub fn check_link(l: &LinkModel) -> Result<(), String> {
+    check_common(l, &l.id, &l.sources)?;
+    check_link_kind(&l.kind)
+}
+
+/// Buses and links as they are built: the widths, clocks, generations and payload sizes that
+/// exist (PCI Local Bus 2.3, PCI-X 2.0, PCI Express Base 1.0-6.0: payload 128 to 4096 bytes).
+pub fn check_link_kind(kind: &LinkKind) -> Result<(), String> {
+    let ok = match *kind {
+        LinkKind::Pci { bits, mhz } | LinkKind::PciX { bits, mhz } => {
+            if !matches!(bits, 32 | 64) {
+                return Err(format!("bits must be 32 or 64, not {bits}"));
+            }
+            mhz > 0.0 && mhz.is_finite()
+        }
+        LinkKind::Pcie {
+            gen,
+            lanes,
+            max_payload,
+        } => {
+            if !(1..=6).contains(&gen) {
+                return Err(format!("PCIe gen must be 1 to 6, not {gen}"));
+            }
+            if !matches!(lanes, 1 | 2 | 4 | 8 | 16 | 32) {
+                return Err(format!(
+                    "PCIe lanes must be 1, 2, 4, 8, 16 or 32, not {lanes}"
+                ));
+            }
+            if !max_payload.is_power_of_two() || !(128..=4096).contains(&max_payload) {
+                return Err(format!("max_payload must be 128, 256, 512, 1024, 2048 or 4096 bytes, not {max_payload}"));
+            }
+            true
+        }
+        LinkKind::Uplink { mb_s } => mb_s > 0.0 && mb_s.is_finite(),
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err("its rate (mhz or mb_s) must be above 0".to_string())
+    }
 }
 
 /// An id users can type, every number above zero, and a source for every figure.

@@ -1,17 +1,19 @@
 //! The hardware catalog: disk, controller and CPU models, each figure with its source. The
 //! embedded part is the data files under `crates/model/catalog/`, compiled into the binary;
 //! users add or override entries with files of the same format (`[[disk]]`, `[[controller]]`,
-//! `[[cpu]]` tables, as in `catalog/disks.toml`).
+//! `[[cpu]]` and `[[link]]` tables, as in `catalog/disks.toml`).
 
 mod checks;
 mod fields;
 mod near;
 
-pub(crate) use checks::{check_controller, check_cpu, check_disk, disk_from_table};
+pub(crate) use checks::{
+    check_controller, check_cpu, check_disk, check_link, check_link_kind, disk_from_table,
+};
 pub use checks::{DEFAULT_SOURCE, INNER_TRACK_FRACTION};
 pub(crate) use fields::field_names;
 
-use crate::hardware::{ControllerModel, CpuModel, DiskModel};
+use crate::hardware::{ControllerModel, CpuModel, DiskModel, LinkModel};
 use crate::system_file::error::Source;
 use crate::system_file::FileError;
 use serde::Deserialize;
@@ -21,7 +23,7 @@ use std::sync::OnceLock;
 use toml::Spanned;
 
 /// The embedded data files, by the name errors and listings give them.
-const EMBEDDED: [(&str, &str); 3] = [
+const EMBEDDED: [(&str, &str); 4] = [
     (
         "catalog/disks.toml",
         include_str!("../../catalog/disks.toml"),
@@ -31,6 +33,10 @@ const EMBEDDED: [(&str, &str); 3] = [
         include_str!("../../catalog/controllers.toml"),
     ),
     ("catalog/cpus.toml", include_str!("../../catalog/cpus.toml")),
+    (
+        "catalog/links.toml",
+        include_str!("../../catalog/links.toml"),
+    ),
 ];
 
 /// Every known model, by id.
@@ -39,6 +45,7 @@ pub struct Catalog {
     pub disks: BTreeMap<String, DiskModel>,
     pub controllers: BTreeMap<String, ControllerModel>,
     pub cpus: BTreeMap<String, CpuModel>,
+    pub links: BTreeMap<String, LinkModel>,
 }
 
 /// The kinds of entry, as `zpoolsim catalog --kind` names them.
@@ -47,6 +54,7 @@ pub enum Kind {
     Disk,
     Controller,
     Cpu,
+    Link,
 }
 
 impl fmt::Display for Kind {
@@ -55,6 +63,7 @@ impl fmt::Display for Kind {
             Kind::Disk => "disk",
             Kind::Controller => "controller",
             Kind::Cpu => "cpu",
+            Kind::Link => "link",
         })
     }
 }
@@ -94,6 +103,8 @@ struct CatalogFile {
     controller: Vec<Spanned<ControllerModel>>,
     #[serde(default)]
     cpu: Vec<Spanned<CpuModel>>,
+    #[serde(default)]
+    link: Vec<Spanned<LinkModel>>,
 }
 
 impl Catalog {
@@ -146,9 +157,18 @@ impl Catalog {
                 .and_then(|()| insert_once(&mut new.cpus, Kind::Cpu, cpu.id.clone(), cpu))
                 .map_err(|m| src.error(span, m))?;
         }
+        for entry in file.link {
+            let span = entry.span();
+            let link = entry.into_inner();
+            check_link(&link)
+                .map_err(|m| format!("link '{}': {m}", link.id))
+                .and_then(|()| insert_once(&mut new.links, Kind::Link, link.id.clone(), link))
+                .map_err(|m| src.error(span, m))?;
+        }
         self.disks.extend(new.disks);
         self.controllers.extend(new.controllers);
         self.cpus.extend(new.cpus);
+        self.links.extend(new.links);
         Ok(())
     }
 
@@ -162,6 +182,10 @@ impl Catalog {
 
     pub fn cpu(&self, id: &str) -> Result<&CpuModel, LookupError> {
         lookup(&self.cpus, Kind::Cpu, id)
+    }
+
+    pub fn link(&self, id: &str) -> Result<&LinkModel, LookupError> {
+        lookup(&self.links, Kind::Link, id)
     }
 }
 

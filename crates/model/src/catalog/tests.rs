@@ -22,6 +22,15 @@ fn embedded_catalog_parses_with_seed_and_current_hardware() {
     ] {
         assert!(c.controller(id).is_ok(), "{id}");
     }
+    for id in [
+        "pci-32-33",
+        "pcix-64-133",
+        "amd-alink-express-2",
+        "intel-dmi-1",
+        "ultra320-scsi",
+    ] {
+        assert!(c.link(id).is_ok(), "{id}");
+    }
     assert_eq!(c.cpu("amd-athlon64-x2-4000").unwrap().cores, 2);
     assert_eq!(c.cpu("intel-core-i7-920").unwrap().threads, 8);
     let current: Vec<&DiskModel> = c
@@ -91,6 +100,9 @@ fn every_figure_has_a_source_and_capacities_are_whole_sectors() {
     }
     for ctl in c.controllers.values() {
         assert!(ctl.sources.contains_key(DEFAULT_SOURCE), "{}", ctl.id);
+    }
+    for link in c.links.values() {
+        assert!(link.sources.contains_key(DEFAULT_SOURCE), "{}", link.id);
     }
     for cpu in c.cpus.values() {
         assert!(cpu.sources.contains_key(DEFAULT_SOURCE), "{}", cpu.id);

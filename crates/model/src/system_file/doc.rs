@@ -1,7 +1,7 @@
 //! The system file as written: what serde reads before anything is looked up or checked.
 //! Values that are checked later keep their span, so errors point at them.
 
-use crate::hardware::{Link, Nic};
+use crate::hardware::Nic;
 use crate::system::ZfsRelease;
 use serde::Deserialize;
 use toml::Spanned;
@@ -12,8 +12,9 @@ pub struct SystemDoc {
     pub name: String,
     pub source: Option<String>,
     pub host: HostDoc,
+    /// A `Link`, or a `LinkRefDoc` naming a catalog kind of link.
     #[serde(default)]
-    pub link: Vec<Spanned<Link>>,
+    pub link: Vec<Spanned<toml::Table>>,
     #[serde(default)]
     pub controller: Vec<ControllerDoc>,
     #[serde(default)]
@@ -34,6 +35,16 @@ pub struct HostDoc {
     pub zfs: Option<ZfsRelease>,
     #[serde(default)]
     pub nics: Vec<Spanned<Nic>>,
+}
+
+/// A `[[link]]` that names a catalog kind of link (`model`) instead of giving its figures.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkRefDoc {
+    pub id: String,
+    pub model: String,
+    pub parent: Option<String>,
+    pub source: Option<String>,
 }
 
 #[derive(Deserialize)]

@@ -1,12 +1,13 @@
 //! The machine part of a system file: host, links, controllers and disks, with catalog ids
 //! resolved and every reference checked.
 
-use super::doc::{ControllerDoc, DiskDoc, HostDoc};
+use super::doc::{ControllerDoc, DiskDoc, HostDoc, LinkRefDoc};
 use super::error::{FileError, Source};
 use crate::catalog::{
-    check_controller, check_cpu, disk_from_table, field_names, Catalog, LookupError, DEFAULT_SOURCE,
+    check_controller, check_cpu, check_link_kind, disk_from_table, field_names, Catalog,
+    LookupError, DEFAULT_SOURCE,
 };
-use crate::hardware::{CpuModel, DiskModel, Interface, Link, LinkKind};
+use crate::hardware::{CpuModel, DiskModel, Interface, Link};
 use crate::system::{Attach, Controller, Disk, Host, ZfsRelease};
 use crate::units::parse_size;
 use serde::de::DeserializeOwned;
@@ -140,85 +141,67 @@ fn from_table<T: DeserializeOwned>(table: toml::Table) -> Result<T, String> {
         .map_err(|e: toml::de::Error| e.message().to_string())
 }
 
-pub fn links(src: &Source, docs: Vec<Spanned<Link>>) -> Result<Vec<Link>, FileError> {
-    let mut spans = BTreeMap::new();
-    for doc in &docs {
-        if spans.insert(doc.get_ref().id.clone(), doc.span()).is_some() {
-            return Err(src.error(
-                doc.span(),
-                format!("link '{}' is defined twice", doc.get_ref().id),
-            ));
+pub fn links(
+    src: &Source,
+    docs: Vec<Spanned<toml::Table>>,
+    catalog: &Catalog,
+) -> Result<Vec<Link>, FileError> {
+    let mut links: Vec<(Link, Range<usize>)> = Vec::new();
+    for entry in docs {
+        let span = entry.span();
+        let link = link(entry.into_inner(), catalog).map_err(|m| src.error(span.clone(), m))?;
+        if links.iter().any(|(l, _)| l.id == link.id) {
+            return Err(src.error(span, format!("link '{}' is defined twice", link.id)));
         }
-        check_link_kind(&doc.get_ref().kind)
-            .map_err(|m| src.error(doc.span(), format!("link '{}': {m}", doc.get_ref().id)))?;
+        links.push((link, span));
     }
-    let parents: BTreeMap<&str, Option<&str>> = docs
+    let parents: BTreeMap<&str, Option<&str>> = links
         .iter()
-        .map(|d| (d.get_ref().id.as_str(), d.get_ref().parent.as_deref()))
+        .map(|(l, _)| (l.id.as_str(), l.parent.as_deref()))
         .collect();
-    for doc in &docs {
-        let link = doc.get_ref();
+    for (link, span) in &links {
         let mut at = link.parent.as_deref();
         let mut hops = 0;
         while let Some(parent) = at {
             let Some(&next) = parents.get(parent) else {
                 return Err(src.error(
-                    doc.span(),
+                    span.clone(),
                     format!(
                         "link '{}': parent '{parent}' is not a [[link]] of this file{}",
                         link.id,
-                        known(spans.keys())
+                        known(links.iter().map(|(l, _)| &l.id))
                     ),
                 ));
             };
             hops += 1;
             if hops > parents.len() {
                 return Err(src.error(
-                    doc.span(),
+                    span.clone(),
                     format!("link '{}': its parents form a loop", link.id),
                 ));
             }
             at = next;
         }
     }
-    Ok(docs.into_iter().map(Spanned::into_inner).collect())
+    Ok(links.into_iter().map(|(l, _)| l).collect())
 }
 
-/// Buses and links as they are built: the widths, clocks, generations and payload sizes that
-/// exist (PCI Local Bus 2.3, PCI-X 2.0, PCI Express Base 1.0-6.0: payload 128 to 4096 bytes).
-fn check_link_kind(kind: &LinkKind) -> Result<(), String> {
-    let ok = match *kind {
-        LinkKind::Pci { bits, mhz } | LinkKind::PciX { bits, mhz } => {
-            if !matches!(bits, 32 | 64) {
-                return Err(format!("bits must be 32 or 64, not {bits}"));
-            }
-            mhz > 0.0 && mhz.is_finite()
+/// One `[[link]]`: its kind and figures, or a catalog kind of link named by `model`.
+fn link(table: toml::Table, catalog: &Catalog) -> Result<Link, String> {
+    let link = if table.contains_key("model") {
+        let named: LinkRefDoc = from_table(table)?;
+        let model = catalog.link(&named.model).map_err(|e| e.to_string())?;
+        Link {
+            id: named.id,
+            kind: model.kind,
+            parent: named.parent,
+            source: Some(named.source.unwrap_or_else(|| model.name.clone())),
         }
-        LinkKind::Pcie {
-            gen,
-            lanes,
-            max_payload,
-        } => {
-            if !(1..=6).contains(&gen) {
-                return Err(format!("PCIe gen must be 1 to 6, not {gen}"));
-            }
-            if !matches!(lanes, 1 | 2 | 4 | 8 | 16 | 32) {
-                return Err(format!(
-                    "PCIe lanes must be 1, 2, 4, 8, 16 or 32, not {lanes}"
-                ));
-            }
-            if !max_payload.is_power_of_two() || !(128..=4096).contains(&max_payload) {
-                return Err(format!("max_payload must be 128, 256, 512, 1024, 2048 or 4096 bytes, not {max_payload}"));
-            }
-            true
-        }
-        LinkKind::Uplink { mb_s } => mb_s > 0.0 && mb_s.is_finite(),
-    };
-    if ok {
-        Ok(())
     } else {
-        Err("its rate (mhz or mb_s) must be above 0".to_string())
-    }
+        from_table(table)?
+    };
+    check_link_kind(&link.kind).map_err(|m| format!("link '{}': {m}", link.id))?;
+    Ok(link)
 }
 
 /// "; known: a, b" for an error about a missing reference.

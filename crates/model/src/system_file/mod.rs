@@ -21,7 +21,7 @@ pub fn parse(text: &str, file_name: &str, catalog: &Catalog) -> Result<System, F
     };
     let doc: doc::SystemDoc = toml::from_str(text).map_err(|e| src.toml_error(&e))?;
     let host = hardware::host(&src, doc.host, catalog)?;
-    let links = hardware::links(&src, doc.link)?;
+    let links = hardware::links(&src, doc.link, catalog)?;
     let controllers = hardware::controllers(&src, doc.controller, &links, catalog)?;
     let placed = hardware::disks(&src, doc.disk, &links, &controllers, catalog)?;
     let pool = pool::build(&src, doc.pool, doc.dataset, &placed, host.zfs)?;

@@ -65,6 +65,24 @@ fn seed_000_is_the_1320_box() {
             .as_deref(),
         Some("alink")
     );
+    // Named catalog links take the catalog's figures; the file's source stays.
+    assert_eq!(
+        s.links[0].kind,
+        LinkKind::Pcie {
+            gen: 1,
+            lanes: 4,
+            max_payload: 128
+        }
+    );
+    let pci = s.links.iter().find(|l| l.id == "pci").unwrap();
+    assert_eq!(
+        pci.kind,
+        LinkKind::Pci {
+            bits: 32,
+            mhz: 33.33
+        }
+    );
+    assert!(pci.source.as_deref().unwrap().starts_with("seed 000"));
     assert_eq!(s.host.ram_bytes, 1 << 30);
     assert_eq!(s.host.cpu.cores, 2);
     assert_eq!(s.host.zfs, ZfsRelease::Solaris2008);
@@ -246,6 +264,20 @@ fn errors_point_at_what_to_fix() {
         error("link = \"slot\"", "link = \"slot9\""),
         "s.toml:17:8: controller 'hba': link 'slot9' is not a [[link]] of this file (known: slot)"
     );
+    // A link naming a kind of link the catalog does not have: at the link.
+    let e = error(
+        "kind = \"pcie\"\ngen = 3\nlanes = 8\nmax_payload = 256",
+        "model = \"pcix-64\"",
+    );
+    assert!(
+        e.starts_with(
+            "s.toml:7:1: no link 'pcix-64' in the catalog; did you mean 'pcix-64-100' or 'pcix-64-133'?"
+        ),
+        "{e}"
+    );
+    // A named link with figures of its own.
+    let e = error("kind = \"pcie\"", "model = \"pci-32-33\"");
+    assert!(e.starts_with("s.toml:7:1: unknown field `gen`"), "{e}");
     // A link whose parent is missing: at the link.
     let e = error(
         "max_payload = 256",
