@@ -279,9 +279,21 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
     let write_user = write_w * user_per_op;
     cycles += read_user * cpu.read_byte + write_user * cpu.write_byte;
 
+    let device_bytes: f64 = disks.iter().map(|d| d.read_bytes + d.write_bytes).sum();
     let population = if seq {
-        profile
-            .stream_blocks_in_flight
+        // A stream keeps as many blocks in flight as the leaves' queues hold in aggregated
+        // I/Os, up to what prefetch (or the syncing transaction group) has issued.
+        let leaves = disks.iter().filter(|d| d.busy_s > 0.0).count() as f64;
+        let active = if write_w > 0.0 {
+            profile.leaf_active_write
+        } else {
+            profile.leaf_active_read
+        };
+        let queued = leaves * f64::from(active) * profile.aggregation_hdd as f64;
+        let per_job = device_bytes.max(1.0);
+        let blocks = ((queued / per_job).round() as u32).max(1);
+        blocks
+            .min(profile.stream_blocks_in_flight)
             .saturating_mul(w.threads)
             .max(w.outstanding())
     } else {
@@ -292,7 +304,6 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
     } else {
         1.0
     };
-    let device_bytes: f64 = disks.iter().map(|d| d.read_bytes + d.write_bytes).sum();
     Ok(Loads {
         disks,
         vdev_of_disk,

@@ -218,10 +218,7 @@ fn stations(
             .map(|n| n.gbps * f64::from(n.ports) * NIC_PAYLOAD_MB_S_PER_GBPS * 1e6)
             .sum();
         let out = loads.user_bytes - loads.user_write_bytes;
-        for (name, bytes) in [
-            ("nic (out)", out),
-            ("nic (in)", loads.user_write_bytes),
-        ] {
+        for (name, bytes) in [("nic (out)", out), ("nic (in)", loads.user_write_bytes)] {
             add(
                 name.into(),
                 Kind::Network,
@@ -385,5 +382,27 @@ mod tests {
             d.iops
         );
         assert_eq!(z.bottleneck.kind, Kind::Vdev);
+    }
+
+    #[test]
+    fn thirty_five_blocks_in_flight_saturate_a_disk() {
+        // Seed 004: "35 concurrent 128K I/O ... allows ZFS to get 60MB/sec out of the same
+        // disk". The 2008 queue keeps 35 per leaf; one leaf gets 35 blocks of 128 KiB.
+        let mut s = system("stripe-1", 1, 66.0, fast_link());
+        s.host.zfs = model::system::ZfsRelease::Solaris2008;
+        let p = predict(&s, &Workload::parse("dd-write").unwrap()).unwrap();
+        assert_eq!(p.concurrency, 35);
+        assert_eq!(p.bottleneck.kind, Kind::Disk);
+        assert!(
+            p.bottleneck.utilization > 0.97,
+            "{}",
+            p.bottleneck.utilization
+        );
+        // Metadata (two copies of a 128-byte block pointer per block) takes 0.2% of it.
+        assert!(
+            (mb_s(&p) - 66.0 / (1.0 + 256.0 / 131072.0)).abs() < 1.5,
+            "{}",
+            mb_s(&p)
+        );
     }
 }

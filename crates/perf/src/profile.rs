@@ -13,6 +13,9 @@ pub struct Profile {
     /// Logical blocks a sequential stream keeps in flight (prefetch ahead of a reader, the
     /// syncing transaction group's queue for a writer).
     pub stream_blocks_in_flight: u32,
+    /// Aggregated I/Os each leaf keeps active for a stream, reading and writing.
+    pub leaf_active_read: u32,
+    pub leaf_active_write: u32,
     /// CPU cost of the data path.
     pub cpu: CpuCosts,
     /// Largest ARC as a share of RAM.
@@ -35,6 +38,9 @@ impl Profile {
                 aggregation_hdd: 1 << 20,
                 aggregation_ssd: 128 << 10,
                 stream_blocks_in_flight: 512,
+                // vdev_queue.c: async read max active 3, async write 10 (zfs-facts.md §2).
+                leaf_active_read: 3,
+                leaf_active_write: 10,
                 cpu: CPU_OPENZFS2,
                 arc_share: 5.0 / 8.0,
             },
@@ -46,6 +52,11 @@ impl Profile {
                 aggregation_hdd: 128 << 10,
                 aggregation_ssd: 128 << 10,
                 stream_blocks_in_flight: 256,
+                // zfs_vdev_max_pending = 35 of the one vdev queue (Solaris vdev_queue.c; seed
+                // 004 sees ~35 I/Os of 128 KB in flight). FreeBSD 9 lowered its default to 10,
+                // which seed 002 had raised to 30: 35 is kept for the whole era.
+                leaf_active_read: 35,
+                leaf_active_write: 35,
                 cpu: CPU_2008,
                 arc_share: 0.75,
             },
