@@ -1,0 +1,127 @@
+//! `zpoolsim predict` and `zpoolsim validate` end to end: the figures and JSON the issue asks
+//! for, the corpus within tolerance, and one-line refusals with exit 2.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_zpoolsim"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).expect("JSON")
+}
+
+#[test]
+fn seed_000_stripe_read_is_bound_by_the_slowest_disk() {
+    let v = json(&[
+        "predict",
+        "examples/seed-000-stripe-7.toml",
+        "--workload",
+        "dd-read",
+        "--json",
+    ]);
+    let mb_s = v["throughput_bytes_per_s"].as_f64().unwrap() / 1e6;
+    assert!((550.0..=567.0).contains(&mb_s), "{mb_s}");
+    assert_eq!(v["bottleneck"]["kind"], "disk");
+    assert!(v["bottleneck"]["utilization"].as_f64().unwrap() > 0.95);
+    assert!(v["iops"].as_f64().unwrap() > 500.0);
+    assert_eq!(v["devices"].as_array().unwrap().len(), 7);
+    let (_, text, _) = run(&[
+        "predict",
+        "examples/seed-000-stripe-7.toml",
+        "-w",
+        "dd-read",
+    ]);
+    assert!(text.contains("81.0 MB/s x 7.00"), "{text}");
+}
+
+#[test]
+fn sweep_prints_the_curve_and_plots_it() {
+    let svg = std::env::temp_dir().join(format!("zpoolsim-sweep-{}.svg", std::process::id()));
+    let (code, out, err) = run(&[
+        "predict",
+        "examples/seed-004-dk32ej.toml",
+        "-w",
+        "raw-write",
+        "--sweep",
+        "bs=16K,128K,1M,8M",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // Seed 004's curve at one request in flight: 16K ~2.5, 8M ~66 MB/s.
+    let rates: Vec<f64> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(rates.len(), 4);
+    assert!(rates.windows(2).all(|w| w[0] < w[1]), "{rates:?}");
+    assert!(
+        (rates[0] - 2.6).abs() < 0.3 && (rates[3] - 65.9).abs() < 1.0,
+        "{rates:?}"
+    );
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    assert!(drawn.starts_with("<svg") && drawn.contains(">8M<"));
+    let _ = std::fs::remove_file(svg);
+}
+
+#[test]
+fn validate_meets_the_tolerances() {
+    let v = json(&["validate", "--json"]);
+    let cases = v["cases"].as_array().unwrap();
+    assert!(cases.len() >= 20);
+    for c in cases.iter().filter(|c| c["calibration"] == false) {
+        let e = c["error_pct"].as_f64().unwrap();
+        assert!(e.abs() <= 15.0, "{}: {e}", c["id"]);
+        assert!(c["measured"].is_array() && c["predicted"].is_number());
+        if let Some(agrees) = c["bottleneck_agrees"].as_bool() {
+            assert!(agrees, "{}", c["id"]);
+        }
+    }
+    assert!(v["median_abs_error_pct"].as_f64().unwrap() <= 8.0);
+    assert!(v["baseline_median_abs_error_pct"].as_f64().unwrap() > 8.0);
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    for args in [
+        vec![
+            "predict",
+            "examples/seed-004-dk32ej.toml",
+            "-w",
+            "dd-sideways",
+        ],
+        vec![
+            "predict",
+            "examples/seed-004-dk32ej.toml",
+            "-w",
+            "dd-read:bs=7",
+        ],
+        vec!["predict", "examples/none.toml", "-w", "dd-read"],
+        vec![
+            "predict",
+            "examples/seed-004-dk32ej.toml",
+            "-w",
+            "dd-read",
+            "--sweep",
+            "threads",
+        ],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty());
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+}
