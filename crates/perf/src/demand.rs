@@ -278,6 +278,11 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
     let read_user = read_w * user_per_op;
     let write_user = write_w * user_per_op;
     cycles += read_user * cpu.read_byte + write_user * cpu.write_byte;
+    if compression > 1.0 {
+        let records_bytes = rs as f64;
+        cycles += block_reads * records_bytes * cpu.decompress_byte
+            + block_writes * records_bytes * cpu.compress_byte;
+    }
 
     let device_bytes: f64 = disks.iter().map(|d| d.read_bytes + d.write_bytes).sum();
     let population = if seq {
