@@ -20,8 +20,14 @@ pub enum VdevType {
     /// A single leaf used directly as a top-level vdev (no redundancy).
     Disk,
     Mirror,
-    Raidz { parity: u32 },
-    Draid { parity: u32, data: u32, spares: u32 },
+    Raidz {
+        parity: u32,
+    },
+    Draid {
+        parity: u32,
+        data: u32,
+        spares: u32,
+    },
 }
 
 impl VdevType {
@@ -202,7 +208,7 @@ fn parse_group(text: &str) -> Result<VdevGroup, String> {
     if text.is_empty() {
         return Err(format!("empty group; {GRAMMAR}"));
     }
-    let (count, body) = match text.split_once(|c: char| c == 'x' || c == 'X') {
+    let (count, body) = match text.split_once(['x', 'X']) {
         Some((k, rest)) if !k.is_empty() && k.trim().chars().all(|c| c.is_ascii_digit()) => {
             (parse_count(k.trim(), "the vdev count")?, rest.trim())
         }
@@ -291,8 +297,7 @@ fn parse_draid(spec: &str) -> Result<(VdevType, u32), String> {
                 .map_err(|_| format!("draid field '{field}' is not a number"))?,
         );
     }
-    let children =
-        children.ok_or("draid needs its number of children, as in draid2:8d:24c:2s")?;
+    let children = children.ok_or("draid needs its number of children, as in draid2:8d:24c:2s")?;
     let spares = spares.unwrap_or(0);
     if children > DRAID_MAX_CHILDREN {
         return Err(format!(
@@ -344,7 +349,14 @@ mod tests {
     #[test]
     fn parses_every_word() {
         let l = parse("3x raidz1-5");
-        assert_eq!(l.groups, vec![VdevGroup { count: 3, vtype: VdevType::Raidz { parity: 1 }, children: 5 }]);
+        assert_eq!(
+            l.groups,
+            vec![VdevGroup {
+                count: 3,
+                vtype: VdevType::Raidz { parity: 1 },
+                children: 5
+            }]
+        );
         assert_eq!(l.leaves(), 15);
         let l = parse("stripe-7");
         assert_eq!(l.top_level_vdevs(), 7);
@@ -356,17 +368,41 @@ mod tests {
         let l = parse("draid2:8d:24c:2s");
         assert_eq!(
             l.groups[0].vtype,
-            VdevType::Draid { parity: 2, data: 8, spares: 2 }
+            VdevType::Draid {
+                parity: 2,
+                data: 8,
+                spares: 2
+            }
         );
         assert_eq!(l.groups[0].children, 24);
-        assert_eq!(parse("draid1:10c").groups[0].vtype, VdevType::Draid { parity: 1, data: 8, spares: 0 });
-        assert_eq!(parse("draid3:6c").groups[0].vtype, VdevType::Draid { parity: 3, data: 3, spares: 0 });
+        assert_eq!(
+            parse("draid1:10c").groups[0].vtype,
+            VdevType::Draid {
+                parity: 1,
+                data: 8,
+                spares: 0
+            }
+        );
+        assert_eq!(
+            parse("draid3:6c").groups[0].vtype,
+            VdevType::Draid {
+                parity: 3,
+                data: 3,
+                spares: 0
+            }
+        );
         assert_eq!(parse("7x MIRROR-2").to_string(), "7x mirror-2");
     }
 
     #[test]
     fn display_round_trips() {
-        for s in ["stripe-7", "3x raidz1-5", "2x raidz2-6 + mirror-2", "draid2:8d:24c:2s", "raidz3-11"] {
+        for s in [
+            "stripe-7",
+            "3x raidz1-5",
+            "2x raidz2-6 + mirror-2",
+            "draid2:8d:24c:2s",
+            "raidz3-11",
+        ] {
             assert_eq!(parse(s).to_string(), s);
             assert_eq!(parse(&parse(s).to_string()), parse(s));
         }
