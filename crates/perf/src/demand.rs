@@ -203,6 +203,13 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
     let mut vdev_of_disk = vec![String::new(); system.disks.len()];
     let mut cycles = 0.0;
     let mut parity_pass = 0.0;
+    // Bytes the leaves' queues hold for a stream: active aggregated I/Os per leaf.
+    let mut queued = 0.0;
+    let active = if write_w > 0.0 {
+        profile.leaf_active_write
+    } else {
+        profile.leaf_active_read
+    };
     let cpu = &profile.cpu;
     let meta = 1.0 + profile.metadata_per_data_byte(rs);
 
@@ -215,6 +222,7 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
         } else {
             profile.aggregation_ssd
         } as f64;
+        queued += f64::from(n * active) * agg;
         let fr = fanout(v.vtype, n, psize, pool.ashift, Op::Read);
         let fw = fanout(v.vtype, n, psize, pool.ashift, Op::Write);
         // Where the data lies on each disk: from the outer edge, as far as the data set
@@ -288,13 +296,6 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
     let population = if seq {
         // A stream keeps as many blocks in flight as the leaves' queues hold in aggregated
         // I/Os, up to what prefetch (or the syncing transaction group) has issued.
-        let leaves = disks.iter().filter(|d| d.busy_s > 0.0).count() as f64;
-        let active = if write_w > 0.0 {
-            profile.leaf_active_write
-        } else {
-            profile.leaf_active_read
-        };
-        let queued = leaves * f64::from(active) * profile.aggregation_hdd as f64;
         let per_job = device_bytes.max(1.0);
         let blocks = ((queued / per_job).round() as u32).max(1);
         blocks
