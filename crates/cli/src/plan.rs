@@ -87,6 +87,12 @@ pub fn run(args: &Args) -> CliResult {
             "recommended": {
                 "layout": recommended(&plan).candidate.layout.to_string(),
                 "reason": plan.recommendation.reason,
+                "monte_carlo": plan.monte_carlo.as_ref().map(|mc| json!({
+                    "trials": mc.trials,
+                    "seed": mc.seed,
+                    "data_loss": { "hits": mc.data_loss.hits, "p": mc.data_loss.p, "low": mc.data_loss.low, "high": mc.data_loss.high },
+                    "pool_loss": { "hits": mc.pool_loss.hits, "p": mc.pool_loss.p, "low": mc.pool_loss.low, "high": mc.pool_loss.high },
+                })),
             },
             "layouts": plan.evaluations.iter().zip(&plan.on_front).map(|(e, front)| {
                 let mut row = row_json(e);
@@ -260,6 +266,19 @@ fn print_plan(plan: &Plan, request: &Request, assumed: &[String], all: bool) {
         }
     );
     println!("because: {}", plan.recommendation.reason);
+    if let Some(mc) = &plan.monte_carlo {
+        let d = &mc.data_loss;
+        println!(
+            "check: a Monte Carlo of {} missions of {} years lost data in {} (P {}, 95% interval {} to {}); the closed form above gives {}",
+            mc.trials,
+            request.settings.years,
+            d.hits,
+            format_probability(d.p),
+            format_probability(d.low),
+            format_probability(d.high),
+            chosen.loss_probability.map_or("unknown".into(), format_probability)
+        );
+    }
 }
 
 /// The chart's colours for the loss probability: label and upper bound.
@@ -279,8 +298,8 @@ fn band_of(p: Option<f64>) -> usize {
     })
 }
 
-/// Usable space against sequential write, points grouped by their loss probability, the front
-/// of these two axes drawn as a line, the recommendation circled.
+/// Usable space against sequential write, coloured by loss probability; the Pareto front of
+/// these three ringed and the recommendation named.
 fn chart(plan: &Plan, request: &Request) -> Chart {
     let point = |e: &Evaluation| (e.avail_bytes as f64 / 1e12, e.write_bytes_per_s / 1e6);
     let mut series: Vec<Series> = LOSS_BANDS
@@ -300,28 +319,39 @@ fn chart(plan: &Plan, request: &Request) -> Chart {
         })
         .filter(|s| !s.points.is_empty())
         .collect();
-    let axes: Vec<Vec<f64>> = plan
+    // The front of what the chart shows: space, write and loss (unknown counts as equal).
+    let shown: Vec<Vec<f64>> = plan
         .evaluations
         .iter()
-        .map(|e| vec![e.avail_bytes as f64, e.write_bytes_per_s])
+        .map(|e| {
+            let (x, y) = point(e);
+            vec![x, y, -e.loss_probability.unwrap_or(0.0)]
+        })
         .collect();
-    let mut front: Vec<(f64, f64)> = ::plan::pareto::front(&axes)
+    let mut rings: Vec<(f64, f64, String)> = ::plan::pareto::front(&shown)
         .iter()
         .zip(&plan.evaluations)
         .filter(|(on, _)| **on)
-        .map(|(_, e)| point(e))
+        .map(|(_, e)| {
+            let (x, y) = point(e);
+            (x, y, String::new())
+        })
         .collect();
-    front.sort_by(|a, b| a.0.total_cmp(&b.0));
     series.push(Series {
-        label: "Pareto front".into(),
-        points: front,
-        line: true,
+        label: "ringed: Pareto front".into(),
+        points: vec![],
+        line: false,
     });
     let chosen = recommended(plan);
     let (x, y) = point(chosen);
     let loss = chosen
         .loss_probability
         .map_or("unknown".into(), format_probability);
+    rings.push((
+        x,
+        y,
+        format!("{} (P(loss) {loss})", chosen.candidate.layout),
+    ));
     Chart {
         title: format!(
             "{} x {}: usable space vs sequential write",
@@ -333,11 +363,7 @@ fn chart(plan: &Plan, request: &Request) -> Chart {
         x_log2: false,
         x_ticks: vec![],
         series,
-        highlights: vec![(
-            x,
-            y,
-            format!("{} (P(loss) {loss})", chosen.candidate.layout),
-        )],
+        highlights: rings,
     }
 }
 

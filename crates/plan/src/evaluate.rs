@@ -4,9 +4,8 @@ use crate::enumerate::Candidate;
 use crate::error::PlanError;
 use crate::evaluation::{Evaluation, WorkloadFigures};
 use crate::machine;
-use model::system::{Attach, System, ZfsRelease};
+use model::system::{System, ZfsRelease};
 use model::Workload;
-use reliability::{RebuildRates, SharedPath};
 
 /// Hours from a disk failing to its replacement being in the slot when no hot spare takes
 /// over at once: three days to notice, fetch a disk and swap it. A policy, not a fact.
@@ -113,40 +112,66 @@ struct Risk {
     loss_probability: Option<f64>,
 }
 
-/// Resilver time and the probability of losing data over the mission, by the MTTDL closed
-/// form (unrecoverable read errors included: they lose blocks, which is data loss; a disk
-/// without a UER figure is taken to have none). Without a hot spare a failed disk waits
-/// [`REPLACEMENT_HOURS`] before its resilver starts. The loss is unknown when the disk has
-/// neither an AFR nor an MTBF; the AFR wins when both are given (a field rate, where the
-/// MTBF is a lab figure).
+/// What the reliability engine needs to know about a candidate on its machine.
+struct Exposure {
+    /// One per layout group.
+    repairs: Vec<reliability::GroupRepair>,
+    /// `None` when the disk has neither an AFR nor an MTBF; the AFR wins when both are given
+    /// (a field rate, where the MTBF is a lab figure).
+    mtbf_hours: Option<f64>,
+    /// Unrecoverable read errors per bit; a disk without the figure is taken to have none.
+    uer_per_bit: f64,
+}
+
+/// Rebuilds of an idle pool at the rates `reliability::rebuild_rates` draws from the
+/// performance model, and the disk's failure figures.
+fn exposure(
+    planned: &System,
+    candidate: &Candidate,
+    fill: f64,
+) -> Result<Exposure, reliability::Error> {
+    let disk = &planned.disks[0].model;
+    let rates = reliability::rebuild_rates(planned, fill, None)?;
+    let repairs = candidate
+        .layout
+        .groups
+        .iter()
+        .map(|g| reliability::group_repair(g, disk.capacity_bytes, fill, &rates))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mtbf_hours = match (disk.afr_pct, disk.mtbf_hours) {
+        (Some(afr), _) => reliability::Lifetime::from_afr(afr)?.mtbf_hours(),
+        (None, mtbf) => mtbf,
+    };
+    Ok(Exposure {
+        repairs,
+        mtbf_hours,
+        uer_per_bit: disk.uer_per_bit.unwrap_or(0.0),
+    })
+}
+
+/// Resilver time and the probability of losing data over the mission by the MTTDL closed
+/// form (unrecoverable read errors included: they lose blocks, which is data loss). Without a
+/// hot spare a failed disk waits [`REPLACEMENT_HOURS`] before its resilver starts.
 fn risk(
     planned: &System,
     candidate: &Candidate,
     settings: &Settings,
 ) -> Result<Risk, reliability::Error> {
-    let disk = &planned.disks[0].model;
-    let mtbf_hours = match (disk.afr_pct, disk.mtbf_hours) {
-        (Some(afr), _) => reliability::Lifetime::from_afr(afr)?.mtbf_hours(),
-        (None, mtbf) => mtbf,
-    };
-    let rates = rebuild_rates(planned, settings.fill);
-    let repairs = candidate
-        .layout
-        .groups
-        .iter()
-        .map(|g| reliability::group_repair(g, disk.capacity_bytes, settings.fill, &rates))
-        .collect::<Result<Vec<_>, _>>()?;
-    let resilver_hours = repairs.first().map_or(0.0, |r| r.resilver_hours);
+    let e = exposure(planned, candidate, settings.fill)?;
     let wait_hours = if candidate.hot_spares == 0 {
         REPLACEMENT_HOURS
     } else {
         0.0
     };
-    let uer = disk.uer_per_bit.unwrap_or(0.0);
-    let loss_probability = match mtbf_hours {
+    let loss_probability = match e.mtbf_hours {
         Some(mtbf) => {
-            let mttdl =
-                reliability::pool_mttdl(&candidate.layout, &repairs, mtbf, uer, wait_hours)?;
+            let mttdl = reliability::pool_mttdl(
+                &candidate.layout,
+                &e.repairs,
+                mtbf,
+                e.uer_per_bit,
+                wait_hours,
+            )?;
             Some(reliability::p_loss_within(
                 mttdl.pool_hours,
                 settings.years * HOURS_PER_YEAR,
@@ -155,47 +180,54 @@ fn risk(
         None => None,
     };
     Ok(Risk {
-        resilver_hours,
+        resilver_hours: e.repairs.first().map_or(0.0, |r| r.resilver_hours),
         loss_probability,
     })
 }
 
-/// Rates a rebuild sees on this machine. APPROXIMATION: a resilver streams at the disk's mean
-/// media rate over its filled part (OpenZFS sorts scrub and resilver I/O into ascending
-/// order since 0.8, sequential scrub), and the one link every disk shares, if any, limits
-/// the sum of its reads and writes.
-fn rebuild_rates(system: &System, fill: f64) -> RebuildRates {
-    let timing = perf::disk::DiskTiming::new(&system.disks[0].model);
-    let span = fill.clamp(0.0, 1.0);
-    RebuildRates {
-        leaf_read_bytes_per_sec: timing.mean_rate(0.0, span, false),
-        leaf_write_bytes_per_sec: timing.mean_rate(0.0, span, true),
-        shared: shared_link(system),
-        user_busy: 0.0,
-    }
-}
+/// Missions simulated to check the recommendation's closed-form loss probability: enough to
+/// see losses of a few in ten thousand, few enough to stay in milliseconds.
+pub const MONTE_CARLO_TRIALS: u64 = 20_000;
 
-/// The link all the disks' traffic crosses, when there is exactly one.
-fn shared_link(system: &System) -> Option<SharedPath> {
-    let link_of = |attach: &Attach| match attach {
-        Attach::Controller(id) => system
-            .controllers
-            .iter()
-            .find(|c| &c.id == id)
-            .map(|c| c.link.clone()),
-        Attach::Link(id) => Some(id.clone()),
+/// The simulation's seed: a plan is reproducible.
+pub const MONTE_CARLO_SEED: u64 = 1;
+
+/// A Monte Carlo of the evaluated candidate's disks over the mission (exponential lifetimes,
+/// rebuilds of fixed length, hot spares used as they come, [`REPLACEMENT_HOURS`] to replace a
+/// disk, the pool `fill` full of records of the first dataset's recordsize); `None` when the
+/// disk has no failure rate.
+pub fn monte_carlo(
+    system: &System,
+    evaluation: &Evaluation,
+    settings: &Settings,
+) -> Result<Option<reliability::MonteCarloReport>, PlanError> {
+    let candidate = &evaluation.candidate;
+    let planned = machine::with_candidate(system, candidate)?;
+    let engine = |e: reliability::Error| PlanError::Engine {
+        layout: candidate.layout.to_string(),
+        message: e.to_string(),
     };
-    let first = link_of(&system.disks.first()?.attach)?;
-    if system
-        .disks
-        .iter()
-        .any(|d| link_of(&d.attach).as_ref() != Some(&first))
-    {
-        return None;
-    }
-    let link = system.links.iter().find(|l| l.id == first)?;
-    Some(SharedPath {
-        name: format!("link {}", link.id),
-        bytes_per_sec: perf::bus::usable_bytes_per_s(&link.kind, true),
-    })
+    let e = exposure(&planned, candidate, settings.fill).map_err(engine)?;
+    let Some(mtbf) = e.mtbf_hours else {
+        return Ok(None);
+    };
+    let scenario = reliability::Scenario {
+        layout: &candidate.layout,
+        repairs: &e.repairs,
+        lifetime: reliability::Lifetime::from_mtbf(mtbf).map_err(engine)?,
+        repair_time: reliability::RepairTime::Fixed,
+        hot_spares: candidate.hot_spares,
+        replacement_hours: REPLACEMENT_HOURS,
+        uer_per_bit: e.uer_per_bit,
+        allocated_bytes: settings.fill * evaluation.avail_bytes as f64,
+        block_bytes: planned
+            .pool
+            .datasets
+            .first()
+            .map_or(model::pool::DEFAULT_RECORDSIZE, |d| d.recordsize) as f64,
+        mission_hours: settings.years * HOURS_PER_YEAR,
+    };
+    reliability::simulate(&scenario, MONTE_CARLO_TRIALS, MONTE_CARLO_SEED)
+        .map(Some)
+        .map_err(engine)
 }

@@ -2,7 +2,7 @@
 
 use crate::enumerate::candidates;
 use crate::error::PlanError;
-use crate::evaluate::{evaluate, space_profile, Settings};
+use crate::evaluate::{evaluate, monte_carlo, space_profile, Settings};
 use crate::evaluation::Evaluation;
 use crate::needs::Need;
 use crate::pareto;
@@ -32,6 +32,8 @@ pub struct Plan {
     pub on_front: Vec<bool>,
     /// An index into `evaluations`.
     pub recommendation: Recommendation,
+    /// The recommendation's loss checked by simulation (`None`: the disk has no failure rate).
+    pub monte_carlo: Option<reliability::MonteCarloReport>,
 }
 
 /// Evaluates every candidate for the request's disks; errs when none exists or none meets the
@@ -74,10 +76,16 @@ pub fn plan(request: &Request) -> Result<Plan, PlanError> {
         });
     };
     let objectives: Vec<Vec<f64>> = passing.iter().map(Evaluation::objectives).collect();
+    let monte_carlo = monte_carlo(
+        &request.system,
+        &passing[recommendation.index],
+        &request.settings,
+    )?;
     Ok(Plan {
         considered,
         on_front: pareto::front(&objectives),
         evaluations: passing,
         recommendation,
+        monte_carlo,
     })
 }

@@ -54,6 +54,10 @@ fn twenty_four_disks_every_candidate_and_a_checkable_choice() {
         .unwrap();
     assert_eq!(chosen.avail_bytes, most);
     assert!(p.on_front[p.recommendation.index]);
+    // The simulation of the chosen layout agrees with its closed form.
+    let mc = p.monte_carlo.as_ref().unwrap();
+    assert_eq!(mc.trials, 20_000);
+    assert!(mc.data_loss.contains(loss), "{loss} vs {:?}", mc.data_loss);
     assert!(p
         .recommendation
         .reason
