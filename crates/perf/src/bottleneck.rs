@@ -51,21 +51,24 @@ pub fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bottleneck
                 f64::from(cores) * cpu.ghz
             )
         }
-        Kind::Vdev => format!(
-            "{} limits the pool: a random block needs {} data disks at once and takes {:.1} ms, \
-             so the pool serves at most {limit_text}",
-            top.resource,
-            top.detail.split(' ').next().unwrap_or("its"),
-            loads
-                .vdevs
-                .iter()
-                .find(|v| v.name == top.resource)
-                .map_or(0.0, |v| v.service_s * 1e3),
+        Kind::Thread => format!(
+            "the application's threads limit the pool ({}): each copies its data between its \
+             buffer and the ARC on one core: {limit_text}",
+            top.detail
         ),
+        Kind::Vdev => {
+            let vdev = loads.vdevs.iter().find(|v| v.name == top.resource);
+            format!(
+                "{} limits the pool: a random block needs {} data disks at once and takes \
+                 {:.1} ms, so the pool serves at most {limit_text}",
+                top.resource,
+                vdev.map_or(0, |v| v.width),
+                vdev.map_or(0.0, |v| v.service_s * 1e3),
+            )
+        }
         _ if loads.random => format!(
-            "{} {} limits the pool ({}): {limit_text}",
-            top.kind.word(),
-            top.resource,
+            "{} limits the pool ({}): {limit_text}",
+            named(top),
             top.detail
         ),
         _ => {
@@ -89,9 +92,8 @@ pub fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bottleneck
                 )
             };
             format!(
-                "{} {}{slowest} limits the pool ({}): {how} = {limit_text}",
-                top.kind.word(),
-                top.resource,
+                "{}{slowest} limits the pool ({}): {how} = {limit_text}",
+                named(top),
                 top.detail
             )
         }
@@ -103,7 +105,16 @@ pub fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bottleneck
         utilization: top.utilization,
         limit,
         sentence,
-        next_resource: next.map(|n| format!("{} {}", n.kind.word(), n.resource)),
+        next_resource: next.map(named),
         headroom_pct: next.map(|n| (n.max_jobs_per_s / top.max_jobs_per_s - 1.0) * 100.0),
+    }
+}
+
+/// "disk c0t0d0", "bus pcix-133"; "memory" alone where the name is the kind.
+fn named(u: &Utilization) -> String {
+    if u.resource == u.kind.word() {
+        u.resource.clone()
+    } else {
+        format!("{} {}", u.kind.word(), u.resource)
     }
 }

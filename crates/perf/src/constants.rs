@@ -36,6 +36,9 @@ pub struct CpuCosts {
     /// Per byte written: the copy in from the application, the checksum, the dirty-buffer
     /// bookkeeping of the open transaction group.
     pub write_byte: f64,
+    /// Of `read_byte` and `write_byte`, the copy between the application's buffer and the
+    /// ARC, done by the application's own thread in read(2)/write(2).
+    pub copy_byte: f64,
     /// Per byte of parity generated (raidz, dRAID writes).
     pub parity_byte: f64,
     /// Per zio (logical, vdev and leaf): the pipeline stages, the queue, the driver and the
@@ -67,6 +70,7 @@ const LZ4_DECOMPRESS_BYTE: f64 = 1.0;
 pub const CPU_2008: CpuCosts = CpuCosts {
     read_byte: 2.0,
     write_byte: 9.1,
+    copy_byte: 1.5,
     parity_byte: 1.0,
     zio: 125_000.0,
     compress_byte: LZ4_COMPRESS_BYTE,
@@ -81,6 +85,7 @@ pub const CPU_2008: CpuCosts = CpuCosts {
 pub const CPU_OPENZFS2: CpuCosts = CpuCosts {
     read_byte: 0.5,
     write_byte: 0.7,
+    copy_byte: 0.35,
     parity_byte: 0.1,
     zio: 20_000.0,
     compress_byte: LZ4_COMPRESS_BYTE,

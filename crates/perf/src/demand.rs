@@ -44,9 +44,13 @@ pub struct Loads {
     pub vdev_of_disk: Vec<String>,
     pub vdevs: Vec<VdevLoad>,
     pub cpu_cycles: f64,
+    /// Of which the application's threads spend copying, and how many threads there are.
+    pub copy_cycles: f64,
+    pub app_threads: u32,
     /// Application bytes read and written per job.
     pub user_bytes: f64,
-    /// Of which written.
+    /// Application bytes read and written per job, apart.
+    pub user_read_bytes: f64,
     pub user_write_bytes: f64,
     /// Bytes crossing memory per job: device DMA, the checksum pass, the copy between the
     /// application and the ARC (a read and a write), and parity generation.
@@ -160,7 +164,10 @@ fn raw_loads(system: &System, w: &Workload, write_cache: bool) -> Loads {
         vdev_of_disk,
         vdevs: Vec::new(),
         cpu_cycles: 0.0,
+        copy_cycles: 0.0,
+        app_threads: w.threads,
         user_bytes: bs,
+        user_read_bytes: if write { 0.0 } else { bs },
         user_write_bytes: if write { bs } else { 0.0 },
         memory_bytes: bs,
         requests: 1.0,
@@ -315,7 +322,15 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
         vdev_of_disk,
         vdevs: vdev_loads,
         cpu_cycles: cycles,
-        user_bytes: read_user + write_user,
+        copy_cycles: (read_user + write_user) * cpu.copy_byte,
+        app_threads: w.threads,
+        // Bonnie reports a rewrite by the bytes rewritten, each read once and written once.
+        user_bytes: if w.access == Access::Rewrite {
+            user_per_op
+        } else {
+            read_user + write_user
+        },
+        user_read_bytes: read_user,
         user_write_bytes: write_user,
         memory_bytes: device_bytes + 3.0 * (read_user + write_user) + parity_pass,
         requests,

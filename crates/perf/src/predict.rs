@@ -86,7 +86,7 @@ pub fn predict(system: &System, workload: &Workload) -> Result<Prediction, PerfE
     let x = stations
         .iter()
         .filter(|s| s.0.kind.is_pipe())
-        .map(|s| 1.0 / s.1)
+        .map(|s| f64::from(s.2) / s.1)
         .fold(x_mva, f64::min);
     if !x.is_finite() || x <= 0.0 {
         return Err(PerfError::Workload(
@@ -217,8 +217,10 @@ fn stations(
             .iter()
             .map(|n| n.gbps * f64::from(n.ports) * NIC_PAYLOAD_MB_S_PER_GBPS * 1e6)
             .sum();
-        let out = loads.user_bytes - loads.user_write_bytes;
-        for (name, bytes) in [("nic (out)", out), ("nic (in)", loads.user_write_bytes)] {
+        for (name, bytes) in [
+            ("nic (out)", loads.user_read_bytes),
+            ("nic (in)", loads.user_write_bytes),
+        ] {
             add(
                 name.into(),
                 Kind::Network,
@@ -234,6 +236,18 @@ fn stations(
         }
     }
     let cores = cpu.cores * system.host.sockets.max(1);
+    let threads = loads.app_threads.min(cores).max(1);
+    add(
+        "application threads".into(),
+        Kind::Thread,
+        format!(
+            "{threads} thread(s) copying to and from the ARC at {} GHz",
+            cpu.ghz
+        ),
+        loads.copy_cycles / (cpu.ghz * 1e9),
+        threads,
+        0.0,
+    );
     add(
         "cpu".into(),
         Kind::Cpu,
@@ -424,5 +438,22 @@ mod tests {
         };
         // CPU per byte grows by lz4's 6.3 cycles/byte over the 0.7 + zio cost.
         assert!(cpu(&b) > 3.0 * cpu(&a));
+    }
+
+    #[test]
+    fn one_thread_copying_from_the_arc_is_the_limit() {
+        // A 10 GiB file in a 64 GiB machine's ARC: no disk I/O; one dd thread copies at
+        // 3 GHz / 0.35 cycles per byte = 8.6 GB/s, eight threads eight times that.
+        let s = system("stripe-4", 4, 150.0, fast_link());
+        let one = predict(&s, &Workload::parse("dd-read:size=10G").unwrap()).unwrap();
+        assert_eq!(one.bottleneck.kind, Kind::Thread);
+        assert!(
+            (mb_s(&one) - 3e9 / 0.35 / 1e6).abs() < 1.0,
+            "{}",
+            mb_s(&one)
+        );
+        let eight = predict(&s, &Workload::parse("iozone-read:size=10G,t=8").unwrap()).unwrap();
+        assert!((mb_s(&eight) / mb_s(&one) - 8.0).abs() < 0.01);
+        assert!(one.devices.is_empty());
     }
 }

@@ -21,15 +21,23 @@ pub enum Kind {
     Memory,
     Network,
     Cpu,
+    /// The application's threads, each copying its data on one core.
+    Thread,
 }
 
 impl Kind {
     /// Whether it only moves bytes alongside other work (DMA, copies): such a resource
-    /// bounds throughput but adds no service time of its own.
+    /// bounds throughput but adds no service time of its own (the application's copies are
+    /// already in the CPU's demand).
     pub fn is_pipe(&self) -> bool {
         matches!(
             self,
-            Kind::Port | Kind::Controller | Kind::Link | Kind::Memory | Kind::Network
+            Kind::Port
+                | Kind::Controller
+                | Kind::Link
+                | Kind::Memory
+                | Kind::Network
+                | Kind::Thread
         )
     }
 
@@ -43,6 +51,7 @@ impl Kind {
             Kind::Memory => "memory",
             Kind::Network => "network",
             Kind::Cpu => "CPU",
+            Kind::Thread => "application",
         }
     }
 }
