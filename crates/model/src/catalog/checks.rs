@@ -21,11 +21,16 @@ const NAMING_FIELDS: [&str; 5] = ["id", "name", "vendor", "model", "sources"];
 /// saying how it was had), then checked.
 pub fn disk_from_table(mut table: toml::Table) -> Result<DiskModel, String> {
     fill_inner_rate(&mut table);
-    let disk: DiskModel = toml::Value::Table(table)
-        .try_into()
-        .map_err(|e: toml::de::Error| e.message().to_string())?;
+    let disk: DiskModel = from_table(table)?;
     check_disk(&disk)?;
     Ok(disk)
+}
+
+/// A model from a TOML table, with toml's message on a mismatch (the caller knows the place).
+pub fn from_table<T: serde::de::DeserializeOwned>(table: toml::Table) -> Result<T, String> {
+    toml::Value::Table(table)
+        .try_into()
+        .map_err(|e: toml::de::Error| e.message().to_string())
 }
 
 fn fill_inner_rate(table: &mut toml::Table) {

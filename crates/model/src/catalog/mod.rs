@@ -9,6 +9,7 @@ mod near;
 
 pub(crate) use checks::{
     check_controller, check_cpu, check_disk, check_link, check_link_kind, disk_from_table,
+    from_table,
 };
 pub use checks::{DEFAULT_SOURCE, INNER_TRACK_FRACTION};
 pub(crate) use fields::field_names;

@@ -4,13 +4,12 @@
 use super::doc::{ControllerDoc, DiskDoc, HostDoc, LinkRefDoc};
 use super::error::{FileError, Source};
 use crate::catalog::{
-    check_controller, check_cpu, check_link_kind, disk_from_table, field_names, Catalog,
-    LookupError, DEFAULT_SOURCE,
+    check_controller, check_cpu, check_link_kind, disk_from_table, field_names, from_table,
+    Catalog, LookupError, DEFAULT_SOURCE,
 };
 use crate::hardware::{CpuModel, DiskModel, Interface, Link};
 use crate::system::{Attach, Controller, Disk, Host, ZfsRelease};
 use crate::units::parse_size;
-use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use toml::Spanned;
@@ -133,12 +132,6 @@ fn cpu_from_table(mut table: toml::Table) -> Result<CpuModel, String> {
     }
     let cpu = from_table(table)?;
     check_cpu(&cpu).map(|()| cpu)
-}
-
-fn from_table<T: DeserializeOwned>(table: toml::Table) -> Result<T, String> {
-    toml::Value::Table(table)
-        .try_into()
-        .map_err(|e: toml::de::Error| e.message().to_string())
 }
 
 pub fn links(
