@@ -24,7 +24,8 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Sweep one parameter: threads=1,2,4,8 or bs=4K,16K,128K,1M.
+    /// Sweep one parameter: threads=1,2,4,8 or bs=4K,16K,128K,1M; LOW..HIGH doubles from LOW
+    /// to HIGH (threads=1..64, bs=4K..8M).
     #[arg(long)]
     pub sweep: Option<String>,
     /// With --sweep: draw the curve into this SVG file.
@@ -60,7 +61,7 @@ pub fn run(args: &Args) -> CliResult {
         let (param, values) = spec
             .split_once('=')
             .ok_or_else(|| CliError(format!("--sweep '{spec}': expected PARAM=v1,v2,...")))?;
-        let values: Vec<String> = values.split(',').map(|v| v.trim().to_string()).collect();
+        let values = sweep_values(values)?;
         let points = perf::sweep(&system, &workload, param, &values)?;
         if let Some(file) = &args.plot {
             let svg = plot(&system, &workload, param, &values, &points);
@@ -83,6 +84,27 @@ pub fn run(args: &Args) -> CliResult {
         print_prediction(&workload, &p);
     }
     Ok(())
+}
+
+/// The values of a sweep: a list, or LOW..HIGH doubling.
+fn sweep_values(text: &str) -> Result<Vec<String>, CliError> {
+    let Some((lo, hi)) = text.split_once("..") else {
+        return Ok(text.split(',').map(|v| v.trim().to_string()).collect());
+    };
+    let size =
+        |v: &str| model::units::parse_size(v.trim()).map_err(|e| CliError(format!("--sweep: {e}")));
+    let (mut v, hi) = (size(lo)?.max(1), size(hi)?);
+    let label = |v: u64| match v {
+        v if v >= 1 << 20 && v % (1 << 20) == 0 => format!("{}M", v >> 20),
+        v if v >= 1 << 10 && v % (1 << 10) == 0 => format!("{}K", v >> 10),
+        v => v.to_string(),
+    };
+    let mut out = Vec::new();
+    while v <= hi && out.len() < 64 {
+        out.push(label(v));
+        v *= 2;
+    }
+    Ok(out)
 }
 
 fn json<T: serde::Serialize>(value: &T) -> Result<String, CliError> {
