@@ -59,7 +59,7 @@ pub fn run(args: &Args) -> CliResult {
         return Ok(());
     }
     println!(
-        "{:<26} {:>15} {:>9} {:>7} {:>9} {:>7}  bottleneck: source / model",
+        "{:<28} {:>17} {:>9} {:>7} {:>9} {:>7}  bottleneck: source / model",
         "case", "measured", "model", "error", "rule", "error"
     );
     for c in &summary.cases {
@@ -94,7 +94,11 @@ fn print_case(c: &CaseResult) {
     let measured = if c.measured[0] == c.measured[1] {
         format!("{:.1} {}", c.measured[0], c.unit)
     } else {
-        format!("{:.0}-{:.0} {}", c.measured[0], c.measured[1], c.unit)
+        let digits = usize::from(c.measured.iter().any(|v| v.fract() != 0.0));
+        format!(
+            "{:.digits$}-{:.digits$} {}",
+            c.measured[0], c.measured[1], c.unit
+        )
     };
     let (base, base_err) = match (c.baseline, c.baseline_error_pct) {
         (Some(b), Some(e)) => (format!("{b:.1}"), format!("{e:+.1}%")),
@@ -114,7 +118,7 @@ fn print_case(c: &CaseResult) {
         c.id.clone()
     };
     println!(
-        "{:<26} {:>15} {:>9.1} {:>+6.1}% {:>9} {:>7}  {bottleneck}",
+        "{:<28} {:>17} {:>9.1} {:>+6.1}% {:>9} {:>7}  {bottleneck}",
         id, measured, c.predicted, c.error_pct, base, base_err
     );
 }
