@@ -111,8 +111,8 @@ pub fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bottleneck
 }
 
 /// "disk c0t0d0", "bus pcix-133"; "memory" alone where the name is the kind.
-fn named(u: &Utilization) -> String {
-    if u.resource == u.kind.word() {
+pub fn named(u: &Utilization) -> String {
+    if u.resource.eq_ignore_ascii_case(u.kind.word()) {
         u.resource.clone()
     } else {
         format!("{} {}", u.kind.word(), u.resource)

@@ -192,7 +192,10 @@ pub fn score(case: &Case, p: &Prediction, baseline: Option<f64>) -> CaseResult {
         baseline,
         baseline_error_pct: baseline.map(|b| error_pct(b, bounds)),
         bottleneck_expected: case.bottleneck.clone(),
-        bottleneck_predicted: format!("{} {}", p.bottleneck.kind.word(), p.bottleneck.resource),
+        bottleneck_predicted: p
+            .utilizations
+            .first()
+            .map_or_else(String::new, crate::bottleneck::named),
         bottleneck_agrees: case
             .bottleneck
             .as_deref()
