@@ -234,6 +234,62 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ::plan::{Candidate, WorkloadFigures};
+
+    fn figures(label: &str, bytes_per_s: f64, iops: f64) -> WorkloadFigures {
+        WorkloadFigures {
+            workload: label.into(),
+            bytes_per_s,
+            iops,
+            bottleneck: String::new(),
+        }
+    }
+
+    #[test]
+    fn table_of_two_layouts() {
+        let measure = Measure {
+            read: "dd-read".into(),
+            write: "dd-write".into(),
+            random: "fio-randread:qd=32".into(),
+            workloads: vec!["bonnie-seeks".into()],
+            fill: "80%".into(),
+            years: 5.0,
+        };
+        let settings = measure.settings().unwrap();
+        let row = |layout: &str, spares, loss| Evaluation {
+            candidate: Candidate {
+                layout: layout.parse().unwrap(),
+                hot_spares: spares,
+            },
+            size_bytes: 0,
+            avail_bytes: 5_876_557_906_160,
+            read_bytes_per_s: 516.5e6,
+            write_bytes_per_s: 412.4e6,
+            random_read_iops: 223.4,
+            workloads: vec![
+                figures("dd-read", 516.5e6, 492.6),
+                figures("dd-write", 412.4e6, 393.3),
+                figures("fio-randread:qd=32", 0.9e6, 223.4),
+                figures("bonnie-seeks", 1.3e6, 154.2),
+            ],
+            resilver_hours: 1.94,
+            loss_probability: loss,
+            usd_per_usable_tb: Some(12.3),
+        };
+        let rows = [
+            row("3x raidz1-5", 0, None),
+            row("stripe-15", 1, Some(0.0123)),
+        ];
+        let refs: Vec<&Evaluation> = rows.iter().collect();
+        assert_eq!(
+            table(&refs, &["> ", "* "], &settings),
+            "\
+LAYOUT         SPARES   AVAIL        READ       WRITE  RAND/s  RESILVER  P(LOSS)  $/TB  bonnie-seeks
+> 3x raidz1-5       0  5.9 TB  516.5 MB/s  412.4 MB/s     223     1.9 h  unknown    12         154/s
+* stripe-15         1  5.9 TB  516.5 MB/s  412.4 MB/s     223         -     1.2%    12         154/s
+"
+        );
+    }
 
     #[test]
     fn fill_as_percent_or_share() {

@@ -25,7 +25,7 @@ use std::path::Path;
 pub struct Args {
     /// A system file whose host, links and controllers carry the disks (its pool is ignored).
     pub system: Option<String>,
-    /// How many disks; default: the system file's.
+    /// How many disks; default: as many as the system file has of the disk's model.
     #[arg(long)]
     pub disks: Option<u32>,
     /// The disk: a catalog id or a size such as 16TB; default: the system file's.
@@ -146,7 +146,9 @@ fn machine(args: &Args) -> Result<(System, Vec<String>), CliError> {
     };
     let count = match args.disks {
         Some(n) => n,
-        None if args.system.is_some() => base.disks.len() as u32,
+        None if args.system.is_some() => {
+            base.disks.iter().filter(|d| d.model.id == disk.id).count() as u32
+        }
         None => return Err(CliError("give --disks N or a system file".into())),
     };
     let base = if args.system.is_none() {

@@ -130,12 +130,22 @@ pub fn recommend(evaluations: &[Evaluation], needs: &[Need], years: f64) -> Opti
     let all: Vec<usize> = (0..evaluations.len()).collect();
     let loss_words = format!("P(data loss over {years} years)");
     let (index, reason) = if all.iter().all(|&i| loss(i).is_none()) {
-        let (best, runner_up) = most_space(&all)?;
+        let redundant: Vec<usize> = all
+            .iter()
+            .copied()
+            .filter(|&i| evaluations[i].candidate.layout.redundancy() >= 1)
+            .collect();
+        let (among, which) = if redundant.is_empty() {
+            (&all, "")
+        } else {
+            (&redundant, " that survive a disk failure")
+        };
+        let (best, runner_up) = most_space(among)?;
         let e = &evaluations[best];
         let reason = format!(
-            "the most usable space, {}, of the {} layouts meeting the needs (the disk has no failure rate in the catalog: safety is not ranked); {}{runner_up}",
+            "the most usable space, {}, of the {} meeting the needs{which} (the disk has no failure rate in the catalog: safety is not ranked further); {}{runner_up}",
             Metric::Avail.format(e.avail_bytes as f64),
-            all.len(),
+            layouts(among.len()),
             speeds(e),
         );
         (best, reason)
@@ -148,9 +158,9 @@ pub fn recommend(evaluations: &[Evaluation], needs: &[Need], years: f64) -> Opti
         if let Some((best, runner_up)) = most_space(&safe) {
             let e = &evaluations[best];
             let reason = format!(
-                "the most usable space, {}, of the {} layouts meeting the needs with {loss_words} <= {} (its own {}); {}{runner_up}",
+                "the most usable space, {}, of the {} meeting the needs with {loss_words} <= {} (its own {}); {}{runner_up}",
                 Metric::Avail.format(e.avail_bytes as f64),
-                safe.len(),
+                layouts(safe.len()),
                 format_probability(target),
                 Metric::Loss.format(e.metric(Metric::Loss)),
                 speeds(e),
@@ -175,6 +185,11 @@ pub fn recommend(evaluations: &[Evaluation], needs: &[Need], years: f64) -> Opti
         }
     };
     Some(Recommendation { index, reason })
+}
+
+/// "1 layout", "3 layouts".
+fn layouts(n: usize) -> String {
+    format!("{n} layout{}", if n == 1 { "" } else { "s" })
 }
 
 /// The three figures needs bound, as a clause.
@@ -244,7 +259,11 @@ mod tests {
                 ..e
             })
             .collect();
+        // Without failure rates: the most space among the redundant layouts, not the stripe.
         let r = recommend(&unknown, &[], 5.0).unwrap();
+        assert_eq!(r.index, 1);
+        assert!(r.reason.starts_with("the most usable space, 47.0 TB, of the 3 layouts meeting the needs that survive a disk failure"), "{}", r.reason);
+        let r = recommend(&unknown[..1], &[], 5.0).unwrap();
         assert_eq!(r.index, 0);
         assert!(r.reason.contains("safety is not ranked"), "{}", r.reason);
     }
