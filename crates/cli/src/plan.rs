@@ -31,6 +31,9 @@ pub struct Args {
     /// The disk: a catalog id or a size such as 16TB; default: the system file's.
     #[arg(long)]
     pub disk: Option<String>,
+    /// Price of one disk in US dollars, for the $/TB column (default: the catalog's, if any).
+    #[arg(long)]
+    pub price: Option<f64>,
     /// Hot spares to set aside before building layouts.
     #[arg(long, default_value_t = 0)]
     pub spares: u32,
@@ -143,6 +146,18 @@ fn machine(args: &Args) -> Result<(System, Vec<String>), CliError> {
                 "give --disk (a catalog id or a size such as 16TB) or a system file".into(),
             ))
         }
+    };
+    let disk = match args.price {
+        Some(usd) if usd.is_finite() && usd >= 0.0 => DiskModel {
+            price_usd: Some(usd),
+            ..disk
+        },
+        Some(usd) => {
+            return Err(CliError(format!(
+                "--price {usd}: expected US dollars per disk"
+            )))
+        }
+        None => disk,
     };
     let count = match args.disks {
         Some(n) => n,

@@ -69,6 +69,22 @@ fn twenty_four_disks_every_candidate_and_a_checkable_choice() {
 }
 
 #[test]
+fn price_per_usable_terabyte() {
+    let mut r = request(12, "");
+    for d in &mut r.system.disks {
+        d.model.price_usd = Some(300.0);
+    }
+    let p = plan(&r).unwrap();
+    // 12 disks at $300 over the stripe's 191.7 TB, and over 6 mirrors' half of it.
+    let usd: Vec<f64> = p.evaluations[..2]
+        .iter()
+        .map(|e| e.usd_per_usable_tb.unwrap())
+        .collect();
+    assert!((usd[0] - 3600.0 / 191.7).abs() < 0.05, "{usd:?}");
+    assert!((usd[1] - 3600.0 / 95.8).abs() < 0.1, "{usd:?}");
+}
+
+#[test]
 fn needs_drop_what_misses_them() {
     let p = plan(&request(12, "avail>=100TB,loss<=0.01%")).unwrap();
     assert!(!p.evaluations.is_empty());
