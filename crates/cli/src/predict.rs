@@ -11,7 +11,7 @@ use std::path::Path;
 /// Predict throughput, IOPS, latency and the bottleneck of a workload.
 ///
 /// Workloads: dd-write, dd-read, iozone-write, iozone-read, fio-randread, fio-randwrite,
-/// fio-randrw, bonnie-write, bonnie-rewrite, bonnie-read, bonnie-seeks, raw-write, raw-read;
+/// fio-randrw, bonnie-write, bonnie-rewrite, bonnie-read, bonnie-seeks, raw-write, raw-read, raw-randread;
 /// parameters after a colon: 'fio-randread:bs=4K,qd=32,threads=2,size=10G'. A file ending in
 /// .toml holds kind = "NAME" and the same keys.
 #[derive(clap::Args)]

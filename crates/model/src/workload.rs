@@ -179,6 +179,10 @@ impl Workload {
                 target: Target::RawDisk { write_cache: false },
                 ..base(Access::SeqRead, MIB)
             },
+            "raw-randread" => Workload {
+                target: Target::RawDisk { write_cache: false },
+                ..random(100)
+            },
             _ => {
                 let names: Vec<&str> = PRESETS.iter().map(|p| p.0).collect();
                 return Err(WorkloadError(format!(

@@ -456,4 +456,14 @@ mod tests {
         assert!((mb_s(&eight) / mb_s(&one) - 8.0).abs() < 0.01);
         assert!(one.devices.is_empty());
     }
+
+    #[test]
+    fn raw_random_reads_are_one_disk() {
+        // fio on the raw device, queue depth 1: 1 / (0.1 + 8.5 + 4.17 + 0.05 ms) = 78 IOPS,
+        // what the rule of thumb calls I.
+        let s = system("stripe-4", 4, 100.0, fast_link());
+        let p = predict(&s, &Workload::parse("raw-randread").unwrap()).unwrap();
+        assert!((p.iops - 78.0).abs() < 0.5, "{}", p.iops);
+        assert_eq!(p.devices.len(), 1);
+    }
 }
