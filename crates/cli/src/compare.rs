@@ -72,7 +72,7 @@ impl Measure {
 }
 
 /// `80%` or `0.8`, between 0 and 1.
-fn parse_fill(text: &str) -> Result<f64, CliError> {
+pub fn parse_fill(text: &str) -> Result<f64, CliError> {
     let (number, divisor) = match text.trim().strip_suffix('%') {
         Some(n) => (n, 100.0),
         None => (text.trim(), 1.0),

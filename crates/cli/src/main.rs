@@ -6,8 +6,11 @@ mod capacity;
 mod catalog;
 mod compare;
 mod error;
+mod files;
 mod plan;
 mod predict;
+mod reliability;
+mod report;
 mod svg;
 mod validate;
 
@@ -33,6 +36,8 @@ enum Command {
     Compare(compare::Args),
     Plan(plan::Args),
     Predict(predict::Args),
+    Reliability(reliability::Args),
+    Report(report::Args),
     Validate(validate::Args),
 }
 
@@ -51,6 +56,8 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare::run(args),
         Command::Plan(args) => plan::run(args),
         Command::Predict(args) => predict::run(args),
+        Command::Reliability(args) => reliability::run(args),
+        Command::Report(args) => report::run(args),
         Command::Validate(args) => validate::run(args),
     };
     match result {

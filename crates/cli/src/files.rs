@@ -1,0 +1,54 @@
+//! The user's files: system and workload files read with their names in every error, and
+//! output files that are never overwritten without `--force`.
+
+use crate::error::{CliError, CliResult};
+use model::{Catalog, System, Workload};
+use std::path::Path;
+
+/// Reads a file the user named, saying which one could not be read.
+pub fn read(path: &Path) -> Result<String, CliError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))
+}
+
+/// Reads and resolves a system file against the embedded catalog.
+pub fn load_system(path: &Path) -> Result<System, CliError> {
+    let text = read(path)?;
+    Ok(model::system_file::parse(
+        &text,
+        &path.display().to_string(),
+        Catalog::embedded(),
+    )?)
+}
+
+/// The system file if one is given, else the embedded default system.
+pub fn system_or_default(path: Option<&str>) -> Result<System, CliError> {
+    match path {
+        Some(p) => load_system(Path::new(p)),
+        None => Ok(model::system_file::default_system()),
+    }
+}
+
+/// A workload from its command-line text (`fio-randread:qd=32`) or from a `.toml` file.
+pub fn load_workload(spec: &str) -> Result<Workload, CliError> {
+    if spec.ends_with(".toml") {
+        let text = read(Path::new(spec))?;
+        return Workload::from_toml(&text).map_err(|e| CliError(format!("{spec}: {e}")));
+    }
+    Ok(Workload::parse(spec)?)
+}
+
+/// Refuses to replace an existing file unless the user said `--force`.
+pub fn refuse_overwrite(file: &str, force: bool) -> CliResult {
+    if !force && Path::new(file).exists() {
+        return Err(CliError(format!(
+            "{file} exists; give --force to overwrite it"
+        )));
+    }
+    Ok(())
+}
+
+/// Writes a new output file (after `refuse_overwrite` said it may).
+pub fn write(file: &str, contents: &str) -> CliResult {
+    std::fs::write(file, contents).map_err(|e| CliError(format!("cannot write {file}: {e}")))
+}
