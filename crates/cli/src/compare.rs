@@ -4,7 +4,7 @@
 //! `zpoolsim plan` prints.
 
 use crate::error::{CliError, CliResult};
-use crate::predict::load_system;
+use crate::files::load_system;
 use ::plan::evaluate::STANDARD_WORKLOADS;
 use ::plan::needs::format_probability;
 use ::plan::{Evaluation, LabelledWorkload, Metric, Settings};

@@ -4,7 +4,7 @@
 
 use crate::compare::{row_json, table, Measure};
 use crate::error::{CliError, CliResult};
-use crate::predict::load_system;
+use crate::files::{load_system, refuse_overwrite, write};
 use crate::svg::{Chart, Series};
 use ::plan::machine::{disks_of_size, with_controllers_for, with_disks};
 use ::plan::needs::format_probability;
@@ -79,8 +79,7 @@ pub fn run(args: &Args) -> CliResult {
     };
     let plan = ::plan::plan(&request)?;
     if let Some(file) = &args.plot {
-        std::fs::write(file, chart(&plan, &request).render())
-            .map_err(|e| CliError(format!("cannot write {file}: {e}")))?;
+        write(file, &chart(&plan, &request).render())?;
     }
     if args.json {
         let value = json!({
@@ -112,16 +111,6 @@ pub fn run(args: &Args) -> CliResult {
         return Ok(());
     }
     print_plan(&plan, &request, &assumed, args.all);
-    Ok(())
-}
-
-/// Refuses to replace a file the user has unless asked to.
-fn refuse_overwrite(file: &str, force: bool) -> CliResult {
-    if !force && Path::new(file).exists() {
-        return Err(CliError(format!(
-            "{file} exists; give --force to overwrite it"
-        )));
-    }
     Ok(())
 }
 
@@ -392,23 +381,6 @@ fn chart(plan: &Plan, request: &Request) -> Chart {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_existing_plot_needs_force() {
-        let dir = std::env::temp_dir().join(format!("zpoolsim-plan-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join("chart.svg");
-        let name = file.to_str().unwrap();
-        assert!(refuse_overwrite(name, false).is_ok());
-        std::fs::write(&file, "mine").unwrap();
-        let err = refuse_overwrite(name, false).unwrap_err();
-        assert_eq!(
-            err.0,
-            format!("{name} exists; give --force to overwrite it")
-        );
-        assert!(refuse_overwrite(name, true).is_ok());
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
 
     #[test]
     fn disk_by_size_says_which() {
