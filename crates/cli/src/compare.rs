@@ -4,7 +4,7 @@
 //! `zpoolsim plan` prints.
 
 use crate::error::{CliError, CliResult};
-use crate::files::load_system;
+use crate::files::{load_system, load_workload};
 use ::plan::evaluate::STANDARD_WORKLOADS;
 use ::plan::needs::format_probability;
 use ::plan::{Evaluation, LabelledWorkload, Metric, Settings};
@@ -39,7 +39,7 @@ pub struct Measure {
     /// The random-read workload (the RAND/s column, `iops>=` needs).
     #[arg(long, default_value = STANDARD_WORKLOADS[2])]
     pub random: String,
-    /// More workloads to show, NAME[:key=value,...]; repeat for several.
+    /// More workloads to show, NAME[:key=value,...] or a workload file; repeat for several.
     #[arg(long = "workload")]
     pub workloads: Vec<String>,
     /// How full the pool is: what a resilver rebuilds ('80%' or 0.8).
@@ -55,8 +55,13 @@ impl Measure {
         let workloads = [&self.read, &self.write, &self.random]
             .into_iter()
             .chain(&self.workloads)
-            .map(|w| LabelledWorkload::parse(w))
-            .collect::<Result<Vec<_>, _>>()?;
+            .map(|spec| {
+                Ok(LabelledWorkload {
+                    label: spec.clone(),
+                    workload: load_workload(spec)?,
+                })
+            })
+            .collect::<Result<Vec<_>, CliError>>()?;
         if !(self.years > 0.0 && self.years.is_finite()) {
             return Err(CliError(format!(
                 "--years {}: expected a positive number of years",
