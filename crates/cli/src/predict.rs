@@ -165,6 +165,14 @@ fn print_prediction(w: &Workload, p: &Prediction) {
     );
     let line = "-".repeat(58);
     println!("{line}");
+    println!(
+        "{:<20} {:>7} {:>7} {:>7} {:>7}",
+        "application",
+        "",
+        "",
+        short(p.read_bytes_per_s),
+        short(p.write_bytes_per_s)
+    );
     let sum = |f: fn(&perf::DeviceFigures) -> f64, v: &str| -> f64 {
         p.devices.iter().filter(|d| d.vdev == v).map(f).sum()
     };

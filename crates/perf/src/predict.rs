@@ -55,6 +55,10 @@ pub struct Prediction {
     pub system: String,
     pub workload: String,
     pub throughput_bytes_per_s: f64,
+    /// The application's reads and writes apart (their sum is the throughput, but for a
+    /// rewrite, which reports the bytes rewritten once).
+    pub read_bytes_per_s: f64,
+    pub write_bytes_per_s: f64,
     pub iops: f64,
     pub mean_latency_s: f64,
     /// Jobs the model kept in flight.
@@ -109,6 +113,8 @@ pub fn predict(system: &System, workload: &Workload) -> Result<Prediction, PerfE
         system: system.name.clone(),
         workload: workload.kind.clone(),
         throughput_bytes_per_s: x * loads.user_bytes,
+        read_bytes_per_s: x * loads.user_read_bytes,
+        write_bytes_per_s: x * loads.user_write_bytes,
         iops,
         mean_latency_s: outstanding / iops,
         concurrency: loads.population,
