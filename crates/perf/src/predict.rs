@@ -472,4 +472,26 @@ mod tests {
         assert!((p.iops - 78.0).abs() < 0.5, "{}", p.iops);
         assert_eq!(p.devices.len(), 1);
     }
+
+    #[test]
+    fn bonnie_seeks_grow_sub_linearly_with_vdevs() {
+        // Seed 001's observation: 4 seekers spread over K vdevs queue less as K grows, so the
+        // rate grows like 4K / (K + 3), not like K (MVA, balanced centres).
+        let seeks = Workload::parse("bonnie-seeks").unwrap();
+        let rate = |layout: &str, n: usize| {
+            predict(&system(layout, n, 72.0, fast_link()), &seeks)
+                .unwrap()
+                .iops
+        };
+        let (z3, z5, m7) = (
+            rate("3x raidz1-5", 15),
+            rate("5x raidz1-3", 15),
+            rate("7x mirror-2", 14),
+        );
+        assert!(z3 < z5 && z5 < m7, "{z3} {z5} {m7}");
+        // Five vdevs instead of three: far less than 5/3 more seeks.
+        assert!(z5 / z3 < 1.45, "{}", z5 / z3);
+        // Never more than 4 seekers each with one request at a time allow.
+        assert!(m7 < 4.0 / 0.0080, "{m7}");
+    }
 }
