@@ -1,0 +1,77 @@
+//! Systems built by hand for unit tests: one controller on one link, identical disks.
+
+use crate::disk::tests::hdd;
+use model::hardware::{ControllerModel, CpuModel, Interface, Link, LinkKind, Simd};
+use model::system::{Attach, Controller, Disk, Host, System, ZfsRelease};
+use model::{Layout, Leaf, Pool};
+
+/// `n` disks of `outer` MB/s (inner half of it) on one controller on `link`, pooled as `layout`.
+pub fn system(layout: &str, n: usize, outer: f64, link: LinkKind) -> System {
+    let disk = hdd(outer, outer / 2.0, 7200);
+    let leaf = Leaf {
+        capacity_bytes: disk.capacity_bytes,
+        logical_sector: 512,
+        whole_disk: true,
+    };
+    System {
+        name: format!("test {layout}"),
+        source: None,
+        host: Host {
+            cpu: CpuModel {
+                id: "cpu".into(),
+                name: "test cpu".into(),
+                cores: 64,
+                threads: 64,
+                ghz: 3.0,
+                simd: Simd::Avx2,
+                sha_ni: false,
+                year: 2024,
+                memory_mb_s: None,
+                sources: Default::default(),
+            },
+            sockets: 1,
+            ram_bytes: 64 << 30,
+            zfs: ZfsRelease::Openzfs2,
+            nics: vec![],
+        },
+        links: vec![Link {
+            id: "bus".into(),
+            kind: link,
+            parent: None,
+            source: None,
+        }],
+        controllers: vec![Controller {
+            id: "hba".into(),
+            model: ControllerModel {
+                id: "hba".into(),
+                name: "test hba".into(),
+                ports: 64,
+                interface: Interface::Sata,
+                port_gbps: 6.0,
+                port_limit_mb_s: None,
+                chip_limit_mb_s: None,
+                command_queueing: true,
+                host_interface: "pcie".into(),
+                sources: Default::default(),
+            },
+            link: "bus".into(),
+        }],
+        disks: (0..n)
+            .map(|i| Disk {
+                name: format!("d{i}"),
+                model: disk.clone(),
+                attach: Attach::Controller("hba".into()),
+            })
+            .collect(),
+        pool: Pool::simple(layout.parse::<Layout>().expect("layout"), leaf, 12),
+    }
+}
+
+/// A PCIe 3.0 x8 link: far faster than a few disks.
+pub fn fast_link() -> LinkKind {
+    LinkKind::Pcie {
+        gen: 3,
+        lanes: 8,
+        max_payload: 256,
+    }
+}
