@@ -96,7 +96,10 @@ fn quoted(ids: &[String]) -> Vec<String> {
 /// The layout of a catalog file: arrays of tables, one per entry. Disks are read as tables so
 /// an unpublished inner-track rate can be filled in before they become `DiskModel`s.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a catalog file of [[disk]], [[controller]], [[cpu]] and [[link]] tables"
+)]
 struct CatalogFile {
     #[serde(default)]
     disk: Vec<Spanned<toml::Table>>,

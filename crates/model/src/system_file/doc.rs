@@ -1,5 +1,6 @@
 //! The system file as written: what serde reads before anything is looked up or checked.
-//! Values that are checked later keep their span, so errors point at them.
+//! Values that are checked later keep their span, so errors point at them; `expecting` is what a
+//! type error says was expected.
 
 use crate::hardware::Nic;
 use crate::system::ZfsRelease;
@@ -7,7 +8,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a system file")]
 pub struct SystemDoc {
     pub name: String,
     pub source: Option<String>,
@@ -25,7 +26,7 @@ pub struct SystemDoc {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a [host] table")]
 pub struct HostDoc {
     /// A catalog id or an inline CPU model table.
     pub cpu: Spanned<toml::Value>,
@@ -39,7 +40,7 @@ pub struct HostDoc {
 
 /// A `[[link]]` that names a catalog kind of link (`model`) instead of giving its figures.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a [[link]] table")]
 pub struct LinkRefDoc {
     pub id: String,
     pub model: String,
@@ -48,7 +49,7 @@ pub struct LinkRefDoc {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a [[controller]] table")]
 pub struct ControllerDoc {
     pub id: Spanned<String>,
     /// A catalog id or an inline controller model table.
@@ -57,7 +58,7 @@ pub struct ControllerDoc {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a [[disk]] table")]
 pub struct DiskDoc {
     /// The device name; with `count`, `{}` in it takes the unit number 0, 1, ...
     pub name: Spanned<String>,
@@ -75,7 +76,7 @@ pub struct DiskDoc {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a [pool] table")]
 pub struct PoolDoc {
     pub name: Option<Spanned<String>>,
     pub layout: Spanned<String>,
@@ -88,7 +89,7 @@ pub struct PoolDoc {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a [[dataset]] table")]
 pub struct DatasetDoc {
     pub name: Spanned<String>,
     /// A size: `"128K"` or bytes.

@@ -65,11 +65,22 @@ pub fn size(src: &Source, value: &Spanned<toml::Value>) -> Result<u64, FileError
             u64::try_from(*i).map_err(|_| "a size cannot be negative".to_string())
         }
         other => Err(format!(
-            "expected a size like \"64GiB\" or a number of bytes, found a {}",
-            other.type_str()
+            "expected a size like \"64GiB\" or a number of bytes, found {}",
+            a_type(other)
         )),
     };
     result.map_err(|m| src.error(value.span(), m))
+}
+
+/// A TOML value's type with its article, for "found an integer".
+fn a_type(value: &toml::Value) -> String {
+    let name = value.type_str();
+    let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {name}")
 }
 
 /// A model given as a catalog id (a string) or inline (a table).
@@ -90,8 +101,8 @@ fn model_ref<'c, T: Clone + 'c>(
         other => Err(src.error(
             span,
             format!(
-                "expected a catalog id (a string) or an inline model (a table), found a {}",
-                other.type_str()
+                "expected a catalog id (a string) or an inline model (a table), found {}",
+                a_type(&other)
             ),
         )),
     }

@@ -304,6 +304,18 @@ fn errors_point_at_what_to_fix() {
         e.contains("controller 'hba' has 8 ports but 9 disks"),
         "{e}"
     );
+    // A value where a table belongs, and a model of the wrong type.
+    assert_eq!(
+        error(
+            "[host]\ncpu = \"amd-epyc-7313p\"\nram = \"64GiB\"\n",
+            "host = 3\n"
+        ),
+        "s.toml:3:8: invalid type: integer `3`, expected a [host] table"
+    );
+    assert_eq!(
+        error("cpu = \"amd-epyc-7313p\"", "cpu = 5"),
+        "s.toml:4:7: expected a catalog id (a string) or an inline model (a table), found an integer"
+    );
     // A TOML syntax error.
     let e = error("gen = 3", "gen = ");
     assert!(e.starts_with("s.toml:10:7:"), "{e}");
