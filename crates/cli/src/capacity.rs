@@ -2,8 +2,9 @@
 //! breakdown from raw bytes to AVAIL, the efficiency of each record size and what files cost.
 
 use crate::error::{CliError, CliResult};
+use crate::files::load_system;
 use model::units::{format_bytes, parse_size};
-use model::{Catalog, Layout, Leaf, Pool, System};
+use model::{Catalog, Layout, Leaf, Pool};
 use serde::Serialize;
 use space::{Compression, FileCost, Op, Profile, SpaceReport};
 use std::path::Path;
@@ -130,7 +131,7 @@ fn resolve(args: &Args) -> Result<(Pool, Profile), CliError> {
                 ));
             }
             let system = load_system(Path::new(path))?;
-            let profile = chosen.unwrap_or_else(|| profile_of(&system));
+            let profile = chosen.unwrap_or_else(|| Profile::of(system.host.zfs));
             (system.pool, profile)
         }
         None => {
@@ -170,26 +171,6 @@ fn resolve(args: &Args) -> Result<(Pool, Profile), CliError> {
         }
     }
     Ok((pool, profile))
-}
-
-/// The space rules of a system's ZFS: OpenZFS 2 is modern; the older releases share the
-/// pre-2014 rules of the legacy profile (measured on zfs-fuse).
-fn profile_of(system: &System) -> Profile {
-    match system.host.zfs {
-        model::system::ZfsRelease::Openzfs2 => Profile::modern(),
-        _ => Profile::legacy(),
-    }
-}
-
-/// Reads and resolves a system file against the embedded catalog.
-fn load_system(path: &Path) -> Result<System, CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-    Ok(model::system_file::parse(
-        &text,
-        &path.display().to_string(),
-        Catalog::embedded(),
-    )?)
 }
 
 /// The leaf of `--disk`: a size, or a catalog id.

@@ -2,7 +2,8 @@
 //! bus and link), their key figures and the source of each, from the embedded catalog plus any
 //! catalog files of the user's own.
 
-use crate::error::{CliError, CliResult};
+use crate::error::CliResult;
+use crate::files::read;
 use model::catalog::{Catalog, DEFAULT_SOURCE};
 use model::hardware::{ControllerModel, CpuModel, DiskModel, LinkKind, LinkModel, Simd, Sources};
 use model::units::format_decimal;
@@ -38,8 +39,7 @@ pub enum Kind {
 pub fn run(args: &Args) -> CliResult {
     let mut catalog = Catalog::embedded().clone();
     for path in &args.file {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+        let text = read(path)?;
         catalog.merge_file(&text, &path.display().to_string())?;
     }
     let shown = |kind: Kind| args.kind.is_none_or(|k| k == kind);

@@ -41,7 +41,17 @@ enum Command {
     Validate(validate::Args),
 }
 
+/// A report piped into `head` ends quietly, as Unix tools do, rather than with a panic on the
+/// closed pipe: the default action of SIGPIPE is restored (Rust's runtime ignores it).
+fn end_quietly_on_closed_pipe() {
+    // SAFETY: setting a signal's disposition to its default before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    end_quietly_on_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

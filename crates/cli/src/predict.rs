@@ -2,9 +2,10 @@
 //! which resource limits it and by how much, and per-device figures like `zpool iostat -v`.
 
 use crate::error::{CliError, CliResult};
+use crate::files::{load_system, load_workload, refuse_overwrite, write};
 use crate::svg::{Chart, Series};
 use model::units::format_decimal;
-use model::{Catalog, System, Workload};
+use model::{System, Workload};
 use perf::Prediction;
 use std::path::Path;
 
@@ -31,30 +32,15 @@ pub struct Args {
     /// With --sweep: draw the curve into this SVG file.
     #[arg(long)]
     pub plot: Option<String>,
-}
-
-/// Reads and resolves a system file against the embedded catalog.
-pub fn load_system(path: &Path) -> Result<System, CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-    Ok(model::system_file::parse(
-        &text,
-        &path.display().to_string(),
-        Catalog::embedded(),
-    )?)
-}
-
-/// Reads a workload given on the command line or as a file.
-pub fn load_workload(spec: &str) -> Result<Workload, CliError> {
-    if spec.ends_with(".toml") {
-        let text = std::fs::read_to_string(spec)
-            .map_err(|e| CliError(format!("cannot read {spec}: {e}")))?;
-        return Workload::from_toml(&text).map_err(|e| CliError(format!("{spec}: {e}")));
-    }
-    Ok(Workload::parse(spec)?)
+    /// Overwrite the --plot file if it exists.
+    #[arg(long)]
+    pub force: bool,
 }
 
 pub fn run(args: &Args) -> CliResult {
+    if let Some(file) = &args.plot {
+        refuse_overwrite(file, args.force)?;
+    }
     let system = load_system(Path::new(&args.system))?;
     let workload = load_workload(&args.workload)?;
     if let Some(spec) = &args.sweep {
@@ -65,7 +51,7 @@ pub fn run(args: &Args) -> CliResult {
         let points = perf::sweep(&system, &workload, param, &values)?;
         if let Some(file) = &args.plot {
             let svg = plot(&system, &workload, param, &values, &points);
-            std::fs::write(file, svg).map_err(|e| CliError(format!("cannot write {file}: {e}")))?;
+            write(file, &svg)?;
         }
         if args.json {
             println!("{}", json(&points)?);

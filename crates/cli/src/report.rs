@@ -6,9 +6,7 @@
 use crate::error::CliResult;
 use crate::files::system_or_default;
 use crate::reliability::{layout_of, render as render_reliability, to_json as reliability_json};
-use ::plan::evaluate::{
-    space_profile, LabelledWorkload, Settings, REPLACEMENT_HOURS, STANDARD_WORKLOADS,
-};
+use ::plan::evaluate::{LabelledWorkload, Settings, REPLACEMENT_HOURS, STANDARD_WORKLOADS};
 use ::plan::Request;
 use model::units::{format_bytes, format_decimal};
 use reliability::assess::{assess, Mission};
@@ -32,7 +30,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> CliResult {
     let system = system_or_default(args.system.as_deref())?;
-    let capacity = space::pool_capacity(&system.pool, &space_profile(system.host.zfs))?;
+    let capacity = space::pool_capacity(&system.pool, &space::Profile::of(system.host.zfs))?;
     let workloads = STANDARD_WORKLOADS
         .iter()
         .map(|w| LabelledWorkload::parse(w))

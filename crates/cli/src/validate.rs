@@ -2,7 +2,7 @@
 //! the model's prediction and the rule-of-thumb baseline.
 
 use crate::error::{CliError, CliResult};
-use crate::predict::load_system;
+use crate::files::{load_system, read};
 use model::Workload;
 use perf::validation::{self, CaseResult};
 use std::path::{Path, PathBuf};
@@ -35,8 +35,7 @@ pub fn run(args: &Args) -> CliResult {
     let mut results = Vec::new();
     let mut excluded = Vec::new();
     for file in &files {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| CliError(format!("cannot read {}: {e}", file.display())))?;
+        let text = read(file)?;
         let cases =
             validation::parse(&text).map_err(|e| CliError(format!("{}: {e}", file.display())))?;
         for case in &cases.cases {

@@ -4,7 +4,7 @@ use crate::enumerate::Candidate;
 use crate::error::PlanError;
 use crate::evaluation::{Evaluation, WorkloadFigures};
 use crate::machine;
-use model::system::{System, ZfsRelease};
+use model::system::System;
 use model::Workload;
 
 /// Hours from a disk failing to its replacement being in the slot when no hot spare takes
@@ -48,17 +48,6 @@ impl LabelledWorkload {
     }
 }
 
-/// The space rules of the ZFS that runs: OpenZFS 2.x, or the pre-2014 rules the older
-/// releases share (space::Profile::legacy).
-pub fn space_profile(zfs: ZfsRelease) -> space::Profile {
-    match zfs {
-        ZfsRelease::Openzfs2 => space::Profile::modern(),
-        ZfsRelease::Solaris2008 | ZfsRelease::PoolV28 | ZfsRelease::ZfsFuse => {
-            space::Profile::legacy()
-        }
-    }
-}
-
 /// Evaluates `candidate` on `system` (whose disks it must occupy exactly).
 pub fn evaluate(
     system: &System,
@@ -70,7 +59,7 @@ pub fn evaluate(
         layout: candidate.layout.to_string(),
         message,
     };
-    let capacity = space::pool_capacity(&planned.pool, &space_profile(system.host.zfs))
+    let capacity = space::pool_capacity(&planned.pool, &space::Profile::of(system.host.zfs))
         .map_err(|e| engine(e.to_string()))?;
     let workloads = settings
         .workloads

@@ -2,7 +2,7 @@
 
 use crate::enumerate::candidates;
 use crate::error::PlanError;
-use crate::evaluate::{evaluate, monte_carlo, space_profile, Settings};
+use crate::evaluate::{evaluate, monte_carlo, Settings};
 use crate::evaluation::Evaluation;
 use crate::needs::Need;
 use crate::pareto;
@@ -40,7 +40,7 @@ pub struct Plan {
 /// needs (naming the closest).
 pub fn plan(request: &Request) -> Result<Plan, PlanError> {
     let disks = request.system.disks.len() as u32;
-    let draid = space_profile(request.system.host.zfs).draid;
+    let draid = space::Profile::of(request.system.host.zfs).draid;
     let all: Vec<_> = candidates(disks, request.hot_spares, request.min_redundancy)
         .into_iter()
         .filter(|c| {

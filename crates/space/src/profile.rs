@@ -6,6 +6,7 @@
 //! variant (a plain function) where a release computes differently: a legacy-only formula can
 //! live in its own file (`legacy*.rs`) and be plugged in from `Profile::legacy()` alone.
 
+use model::system::ZfsRelease;
 use model::units::{GIB, KIB, MIB};
 
 /// Label and reserve sizes of a leaf vdev (include/sys/vdev_impl.h, module/zfs/vdev.c).
@@ -221,6 +222,17 @@ impl Profile {
             ashift_min: 9,
             ashift_max: 16,
             empty_pool_used: EmptyPoolUsed::Custom(crate::legacy::empty_pool_used),
+        }
+    }
+
+    /// The rules of the ZFS a system runs: OpenZFS 2 is modern; the older releases share the
+    /// pre-2014 rules of the legacy profile (measured on zfs-fuse).
+    pub fn of(release: ZfsRelease) -> Profile {
+        match release {
+            ZfsRelease::Openzfs2 => Profile::modern(),
+            ZfsRelease::Solaris2008 | ZfsRelease::PoolV28 | ZfsRelease::ZfsFuse => {
+                Profile::legacy()
+            }
         }
     }
 
