@@ -5,6 +5,7 @@
 mod capacity;
 mod catalog;
 mod compare;
+mod corpus;
 mod error;
 mod files;
 mod plan;

@@ -1,46 +1,35 @@
 //! `zpoolsim validate`: every published measurement of the corpus (validation/*.toml) against
 //! the model's prediction and the rule-of-thumb baseline.
 
+use crate::corpus::Corpus;
 use crate::error::{CliError, CliResult};
-use crate::files::{load_system, read};
 use model::Workload;
 use perf::validation::{self, CaseResult};
-use std::path::{Path, PathBuf};
 
 /// Compare predictions with the published measurements of the validation corpus.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The directory of case files.
-    #[arg(long, default_value = "validation")]
-    pub dir: String,
+    /// A directory of case files (default: the corpus built into the binary, the
+    /// repository's validation/).
+    #[arg(long)]
+    pub dir: Option<String>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let dir = Path::new(&args.dir);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| CliError(format!("cannot read {}: {e}", dir.display())))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
-    if files.is_empty() {
-        return Err(CliError(format!(
-            "no case files (*.toml) in {}",
-            dir.display()
-        )));
-    }
+    let corpus = match &args.dir {
+        Some(dir) => Corpus::Dir(dir.into()),
+        None => Corpus::Embedded,
+    };
     let mut results = Vec::new();
     let mut excluded = Vec::new();
-    for file in &files {
-        let text = read(file)?;
-        let cases =
-            validation::parse(&text).map_err(|e| CliError(format!("{}: {e}", file.display())))?;
+    for (file, text) in corpus.case_files()? {
+        let cases = validation::parse(&text).map_err(|e| CliError(format!("{file}: {e}")))?;
         for case in &cases.cases {
-            let context = |e: String| CliError(format!("{} case {}: {e}", file.display(), case.id));
-            let mut system = load_system(&dir.join(&case.system))?;
+            let context = |e: String| CliError(format!("{file} case {}: {e}", case.id));
+            let mut system = corpus.system(&case.system)?;
             if let Some(ashift) = case.ashift {
                 system.pool.ashift = ashift;
             }
