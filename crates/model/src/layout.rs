@@ -13,6 +13,9 @@ pub const DRAID_MAX_CHILDREN: u32 = 255;
 pub const DRAID_MAX_SPARES: u32 = 100;
 /// Default dRAID data width when none is given (cmd/zpool/zpool_vdev.c draid_config_by_type).
 pub const DRAID_DEFAULT_DATA: u32 = 8;
+/// The most leaves a layout may have: a bound of this model (not of ZFS), a hundred times the
+/// largest pools built, so that counts stay exact in 32 bits wherever they are summed.
+pub const MAX_LEAVES: u32 = 100_000;
 
 /// The kind of one top-level vdev.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -188,8 +191,16 @@ impl std::str::FromStr for Layout {
             reason,
         };
         let mut groups = Vec::new();
+        let mut leaves: u64 = 0;
         for part in input.split('+') {
-            groups.push(parse_group(part.trim()).map_err(err)?);
+            let group = parse_group(part.trim()).map_err(err)?;
+            leaves += u64::from(group.count) * u64::from(group.children);
+            if leaves > u64::from(MAX_LEAVES) {
+                return Err(err(format!(
+                    "more than {MAX_LEAVES} disks in one pool is beyond what zpoolsim models"
+                )));
+            }
+            groups.push(group);
         }
         Ok(Layout { groups })
     }
@@ -198,7 +209,7 @@ impl std::str::FromStr for Layout {
 fn parse_count(text: &str, what: &str) -> Result<u32, String> {
     match text.parse::<u32>() {
         Ok(0) => Err(format!("{what} must be at least 1")),
-        Ok(n) if n <= 100_000 => Ok(n),
+        Ok(n) if n <= MAX_LEAVES => Ok(n),
         Ok(_) => Err(format!("{what} '{text}' is too large")),
         Err(_) => Err(format!("{what} '{text}' is not a whole number; {GRAMMAR}")),
     }
@@ -229,7 +240,7 @@ fn parse_group(text: &str) -> Result<VdevGroup, String> {
     let vtype = match word {
         "stripe" => {
             return Ok(VdevGroup {
-                count: count * width,
+                count: count.saturating_mul(width),
                 vtype: VdevType::Disk,
                 children: 1,
             })
@@ -423,6 +434,12 @@ mod tests {
             ("draid1:300c", "at most 255"),
             ("mirror-2 +", "empty group"),
             ("raidz1--5", "not a whole number"),
+            ("100000x stripe-100000", "beyond what zpoolsim models"),
+            (
+                "99996X raidz-91621+6X raidz-9",
+                "beyond what zpoolsim models",
+            ),
+            ("50000x mirror-2 + stripe-1", "beyond what zpoolsim models"),
         ] {
             let e = bad.parse::<Layout>().unwrap_err();
             assert!(e.reason.contains(why), "{bad}: {}", e.reason);
