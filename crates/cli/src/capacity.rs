@@ -4,7 +4,7 @@
 use crate::error::{CliError, CliResult};
 use crate::files::load_system;
 use model::units::{format_bytes, parse_size};
-use model::{Catalog, Layout, Leaf, Pool};
+use model::{Layout, Leaf, Pool};
 use serde::Serialize;
 use space::{Compression, FileCost, Op, Profile, SpaceReport};
 use std::path::Path;
@@ -195,7 +195,7 @@ fn disk_leaf(text: &str, args: &Args) -> Result<Leaf, CliError> {
             whole_disk,
         });
     }
-    let model = Catalog::embedded().disk(text.trim()).map_err(|e| {
+    let model = crate::files::catalog().disk(text.trim()).map_err(|e| {
         CliError(format!(
             "--disk '{}' is neither a size (750GB, 4TB, 3.5TiB, bytes) nor a catalog id: {e}",
             text.trim()

@@ -3,18 +3,17 @@
 //! catalog files of the user's own.
 
 use crate::error::CliResult;
-use crate::files::read;
-use model::catalog::{Catalog, DEFAULT_SOURCE};
+use model::catalog::DEFAULT_SOURCE;
 use model::hardware::{ControllerModel, CpuModel, DiskModel, LinkKind, LinkModel, Simd, Sources};
 use model::units::format_decimal;
 use serde::Serialize;
 use std::fmt::Write;
-use std::path::PathBuf;
 
 /// List the hardware catalog: disks, controllers, CPUs and links, with the source of every figure.
 ///
-/// A user file has the catalog's own format ([[disk]], [[controller]], [[cpu]], [[link]] tables,
-/// see docs/system-file.md); its entries add to the embedded ones or replace those of the same id.
+/// With `--catalog USER.toml` (a file in the catalog's own format: [[disk]], [[controller]],
+/// [[cpu]], [[link]] tables, see docs/system-file.md) its entries add to the embedded ones or
+/// replace those of the same id, here and in every other command.
 #[derive(clap::Args)]
 pub struct Args {
     /// Print JSON instead of tables.
@@ -23,9 +22,6 @@ pub struct Args {
     /// List only one kind of entry.
     #[arg(long, value_enum)]
     pub kind: Option<Kind>,
-    /// A catalog file of your own, merged over the embedded catalog (may be repeated).
-    #[arg(long, value_name = "USER.toml")]
-    pub file: Vec<PathBuf>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -37,11 +33,7 @@ pub enum Kind {
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let mut catalog = Catalog::embedded().clone();
-    for path in &args.file {
-        let text = read(path)?;
-        catalog.merge_file(&text, &path.display().to_string())?;
-    }
+    let catalog = crate::files::catalog();
     let shown = |kind: Kind| args.kind.is_none_or(|k| k == kind);
     if args.json {
         let listing = Listing {
@@ -229,7 +221,7 @@ mod tests {
 
     #[test]
     fn lines_show_the_key_figures() {
-        let c = Catalog::embedded();
+        let c = model::Catalog::embedded();
         assert_eq!(
             disk_line(c.disk("samsung-hd753lj").unwrap()),
             "samsung-hd753lj              hdd sata 3 Gb/s, 750.2 GB (750156374016 B), sectors 512/512, 7200 rpm, seq 81/44.6 MB/s outer/inner, queue 32"
@@ -253,12 +245,9 @@ mod tests {
         let path =
             std::env::temp_dir().join(format!("zpoolsim-catalog-{}.toml", std::process::id()));
         std::fs::write(&path, "[[cpu]]\nid = \"x\"\ncores = \"two\"\n").unwrap();
-        let args = Args {
-            json: false,
-            kind: Some(Kind::Cpu),
-            file: vec![path.clone()],
-        };
-        let e = run(&args).unwrap_err().to_string();
+        let e = crate::files::merged_catalog(&[path.display().to_string()])
+            .unwrap_err()
+            .to_string();
         std::fs::remove_file(&path).unwrap();
         assert_eq!(
             e,

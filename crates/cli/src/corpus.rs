@@ -2,8 +2,8 @@
 //! (so `zpoolsim validate` runs from anywhere) or read from a directory the user gives.
 
 use crate::error::CliError;
-use crate::files::{load_system, read};
-use model::{Catalog, System};
+use crate::files::{catalog, load_system, read};
+use model::System;
 use std::path::{Path, PathBuf};
 
 /// The repository's validation/*.toml and the examples they use, as (path, text).
@@ -104,7 +104,7 @@ impl Corpus {
                     .iter()
                     .find(|(n, _)| *n == name)
                     .ok_or_else(|| CliError(format!("{name} is not in the embedded corpus")))?;
-                Ok(model::system_file::parse(text, &name, Catalog::embedded())?)
+                Ok(model::system_file::parse(text, &name, catalog())?)
             }
         }
     }

@@ -4,6 +4,32 @@
 use crate::error::{CliError, CliResult};
 use model::{Catalog, System, Workload};
 use std::path::Path;
+use std::sync::OnceLock;
+
+/// The catalog of this run: the embedded one with the user's `--catalog` files merged over it.
+static CATALOG: OnceLock<Catalog> = OnceLock::new();
+
+/// The embedded catalog with each user file's entries added (or replacing those of the same id).
+pub fn merged_catalog(files: &[String]) -> Result<Catalog, CliError> {
+    let mut catalog = Catalog::embedded().clone();
+    for file in files {
+        catalog.merge_file(&read(Path::new(file))?, file)?;
+    }
+    Ok(catalog)
+}
+
+/// Makes the user's catalog files part of this run's catalog (called once, before any command).
+pub fn use_catalog_files(files: &[String]) -> CliResult {
+    if !files.is_empty() {
+        let _ = CATALOG.set(merged_catalog(files)?);
+    }
+    Ok(())
+}
+
+/// The catalog system files and `--disk` ids are resolved against.
+pub fn catalog() -> &'static Catalog {
+    CATALOG.get().unwrap_or_else(Catalog::embedded)
+}
 
 /// Reads a file the user named, saying which one could not be read.
 pub fn read(path: &Path) -> Result<String, CliError> {
@@ -17,7 +43,7 @@ pub fn load_system(path: &Path) -> Result<System, CliError> {
     Ok(model::system_file::parse(
         &text,
         &path.display().to_string(),
-        Catalog::embedded(),
+        catalog(),
     )?)
 }
 

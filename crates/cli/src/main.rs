@@ -26,6 +26,10 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(name = "zpoolsim", version, propagate_version = true)]
 struct Cli {
+    /// A catalog file of your own (disks, controllers, CPUs, links in the catalog's format), merged
+    /// over the embedded catalog for system files and --disk ids; may be repeated.
+    #[arg(long = "catalog", global = true, value_name = "USER.toml")]
+    catalogs: Vec<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -61,6 +65,10 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    if let Err(e) = files::use_catalog_files(&cli.catalogs) {
+        eprintln!("zpoolsim: {e}");
+        return ExitCode::from(2);
+    }
     let result = match &cli.command {
         Command::Capacity(args) => capacity::run(args),
         Command::Catalog(args) => catalog::run(args),

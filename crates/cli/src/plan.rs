@@ -12,7 +12,7 @@ use ::plan::{parse_needs, Evaluation, Plan, Request, Settings};
 use model::hardware::DiskModel;
 use model::system_file::default_system;
 use model::units::parse_size;
-use model::{Catalog, System};
+use model::System;
 use serde_json::json;
 use std::path::Path;
 
@@ -180,7 +180,7 @@ fn machine(args: &Args) -> Result<(System, Vec<String>), CliError> {
 
 /// A catalog id, or a size matched against the catalog.
 fn pick_disk(text: &str, assumed: &mut Vec<String>) -> Result<DiskModel, CliError> {
-    let catalog = Catalog::embedded();
+    let catalog = crate::files::catalog();
     if let Ok(disk) = catalog.disk(text) {
         return Ok(disk.clone());
     }
