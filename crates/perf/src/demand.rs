@@ -4,6 +4,7 @@
 
 use crate::disk::DiskTiming;
 use crate::profile::Profile;
+use crate::queue::reorder_depth;
 use crate::zio::{fanout, Fanout, Op};
 use crate::PerfError;
 use model::hardware::Medium;
@@ -15,14 +16,18 @@ use model::VdevType;
 const MAX_POPULATION: u32 = 4096;
 
 /// Work one disk does per job.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct DiskLoad {
     pub read_bytes: f64,
     pub write_bytes: f64,
     pub read_ops: f64,
     pub write_ops: f64,
-    /// Seconds of service per job on this disk alone (not counting fork-join vdev service).
+    /// Seconds of service per job on this disk alone (not counting fork-join vdev service),
+    /// with one request at the disk.
     pub busy_s: f64,
+    /// `busy_s` with 1, 2, ... requests at the disk, which it reorders (the last holds for
+    /// more); empty: the same at any depth.
+    pub busy_queued_s: Vec<f64>,
 }
 
 /// A raidz or dRAID vdev serving small random blocks: every data disk at once.
@@ -31,7 +36,9 @@ pub struct VdevLoad {
     pub name: String,
     pub members: Vec<usize>,
     pub busy_s: f64,
-    /// Seconds one random block takes on it.
+    /// `busy_s` with 1, 2, ... blocks queued at it (see `DiskLoad`).
+    pub busy_queued_s: Vec<f64>,
+    /// Seconds one random block takes on it, one at a time.
     pub service_s: f64,
     pub width: u32,
 }
@@ -142,12 +149,16 @@ fn raw_loads(system: &System, w: &Workload, write_cache: bool) -> Loads {
     let bs = w.block_size as f64;
     let x = w.offset_bytes as f64 / disk.capacity_bytes as f64;
     let write = w.access == Access::SeqWrite;
-    let busy_s = match w.access {
+    let (busy_s, busy_queued_s) = match w.access {
         Access::SeqWrite | Access::SeqRead if write && !write_cache && w.outstanding() == 1 => {
-            t.write_through_io_s(bs, x)
+            (t.write_through_io_s(bs, x), Vec::new())
         }
-        Access::SeqWrite | Access::SeqRead => bs / t.rate_at(x, write),
-        _ => t.random_io_s(bs, 1.0, 1, write),
+        Access::SeqWrite | Access::SeqRead => (bs / t.rate_at(x, write), Vec::new()),
+        _ => {
+            let queued =
+                t.random_io_queued_s(bs, 1.0, 1, write, reorder_depth(system, 0, u32::MAX));
+            (queued[0], queued)
+        }
     };
     let mut disks = vec![DiskLoad::default(); system.disks.len()];
     disks[0] = DiskLoad {
@@ -156,6 +167,7 @@ fn raw_loads(system: &System, w: &Workload, write_cache: bool) -> Loads {
         read_ops: if write { 0.0 } else { 1.0 },
         write_ops: if write { 1.0 } else { 0.0 },
         busy_s,
+        busy_queued_s,
     };
     let mut vdev_of_disk = vec![String::new(); system.disks.len()];
     vdev_of_disk[0] = "raw device".into();
@@ -244,25 +256,30 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
         let reads = block_reads * v.share;
         let writes = block_writes * v.share;
         let fork_stn = !seq && fr.fork_width > 1 && reads > 0.0;
+        let depth = |leaf| reorder_depth(system, leaf, profile.leaf_active_sync_read);
+        let col = fr.bytes_per_child / fr.ios_per_child;
         if fork_stn {
             let t = DiskTiming::new(leaf_model);
-            let col = fr.bytes_per_child / fr.ios_per_child;
-            let service_s = t.random_io_s(col, span, fr.fork_width, false);
+            let least = v.leaves.iter().map(|&l| depth(l)).min().unwrap_or(1);
+            let queued = t.random_io_queued_s(col, span, fr.fork_width, false, least);
             vdev_loads.push(VdevLoad {
                 name: v.name.clone(),
                 members: v.leaves.clone(),
-                busy_s: reads * service_s,
-                service_s,
+                busy_s: reads * queued[0],
+                busy_queued_s: queued.iter().map(|s| reads * s).collect(),
+                service_s: queued[0],
                 width: fr.fork_width,
             });
         }
+        // Random reads' service at each depth, shared by the leaves of one model and depth.
+        let mut tables: Vec<(&str, u32, Vec<f64>)> = Vec::new();
         for &leaf in &v.leaves {
             vdev_of_disk[leaf] = v.name.clone();
             let t = DiskTiming::new(&system.disks[leaf].model);
             let d = &mut disks[leaf];
+            let mut random = Vec::new();
             if reads > 0.0 {
                 let bytes = reads * fr.bytes_per_child;
-                let col = fr.bytes_per_child / fr.ios_per_child;
                 d.read_bytes += bytes;
                 if seq {
                     d.read_ops += bytes / col.max(agg);
@@ -270,7 +287,19 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
                 } else {
                     d.read_ops += reads * fr.ios_per_child;
                     if !fork_stn {
-                        d.busy_s += reads * fr.ios_per_child * t.random_io_s(col, span, 1, false);
+                        let model = &system.disks[leaf].model;
+                        let key = (model.id.as_str(), depth(leaf));
+                        let at = match tables.iter().position(|e| (e.0, e.1) == key) {
+                            Some(i) => i,
+                            None => {
+                                let queued = t.random_io_queued_s(col, span, 1, false, key.1);
+                                tables.push((key.0, key.1, queued));
+                                tables.len() - 1
+                            }
+                        };
+                        let per_job = reads * fr.ios_per_child;
+                        random = tables[at].2.iter().map(|s| per_job * s).collect();
+                        d.busy_s += random[0];
                     }
                 }
             }
@@ -281,6 +310,10 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
                 d.write_bytes += bytes;
                 d.write_ops += bytes / col.max(agg);
                 d.busy_s += bytes / t.mean_rate(0.0, span, true);
+            }
+            if random.len() > 1 {
+                let other = d.busy_s - random[0];
+                d.busy_queued_s = random.iter().map(|r| other + r).collect();
             }
         }
         let zios = |f: &Fanout| f.upper_zios + f.ios_per_child * f64::from(n);

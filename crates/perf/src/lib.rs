@@ -15,6 +15,7 @@ pub mod disk;
 pub mod mva;
 pub mod predict;
 pub mod profile;
+pub mod queue;
 pub mod resources;
 #[cfg(test)]
 mod testkit;

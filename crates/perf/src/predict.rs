@@ -78,20 +78,27 @@ pub fn predict(system: &System, workload: &Workload) -> Result<Prediction, PerfE
     // Ports, controllers, links, memory and the network move a request's data while the disk
     // is still transferring it (DMA is pipelined): they bound throughput but add no service
     // time of their own, so the network solved by MVA holds the disks, vdevs and the CPU.
-    let centres: Vec<Centre> = stations
+    let queueing: Vec<usize> = (0..stations.len())
+        .filter(|&i| !stations[i].0.kind.is_pipe())
+        .collect();
+    let centres: Vec<Centre> = queueing
         .iter()
-        .filter(|s| !s.0.kind.is_pipe())
-        .map(|s| Centre {
-            demand_s: s.1,
-            servers: s.2,
+        .map(|&i| Centre {
+            demand_s: stations[i].1,
+            servers: stations[i].2,
+            demand_by_jobs_s: stations[i].3.clone(),
         })
         .collect();
-    let (x_mva, _cycle) = mva::solve(&centres, 0.0, loads.population.max(1), &mut Vec::new());
+    let solution = mva::solve(&centres, 0.0, loads.population.max(1));
+    // A disk that reorders its queue is as busy per job as the queue it sees lets it be.
+    for (&i, demand) in queueing.iter().zip(&solution.demand_s) {
+        stations[i].1 = *demand;
+    }
     let x = stations
         .iter()
         .filter(|s| s.0.kind.is_pipe())
         .map(|s| f64::from(s.2) / s.1)
-        .fold(x_mva, f64::min);
+        .fold(solution.throughput, f64::min);
     if !x.is_finite() || x <= 0.0 {
         return Err(PerfError::Workload(
             "the workload moves no data on this system".into(),
@@ -99,7 +106,7 @@ pub fn predict(system: &System, workload: &Workload) -> Result<Prediction, PerfE
     }
     let mut utilizations: Vec<Utilization> = stations
         .drain(..)
-        .map(|(u, demand, servers)| Utilization {
+        .map(|(u, demand, servers, _)| Utilization {
             utilization: x * demand / f64::from(servers),
             max_jobs_per_s: f64::from(servers) / demand,
             ..u
@@ -141,15 +148,25 @@ pub fn sweep(
         .collect()
 }
 
-/// Every resource with work to do: (what it is, demand per job in seconds, servers).
+/// One resource: what it is, its demand per job in seconds, its servers, and its demand by
+/// the jobs queued there where that matters (see `mva::Centre`).
+type Station = (Utilization, f64, u32, Vec<f64>);
+
+/// Every resource with work to do.
 fn stations(
     system: &System,
     workload: &Workload,
     machine: &Machine,
     loads: &Loads,
-) -> Vec<(Utilization, f64, u32)> {
+) -> Vec<Station> {
     let mut out = Vec::new();
-    let mut add = |resource: String, kind, detail: String, demand: f64, servers: u32, bytes| {
+    let mut add = |resource: String,
+                   kind,
+                   detail: String,
+                   demand: f64,
+                   servers: u32,
+                   bytes,
+                   by_jobs: &[f64]| {
         if demand > 0.0 {
             let u = Utilization {
                 resource,
@@ -159,7 +176,13 @@ fn stations(
                 max_jobs_per_s: 0.0,
                 bytes_per_job: bytes,
             };
-            out.push((u, demand, servers));
+            // A table of one entry is the fixed demand.
+            let by_jobs = if by_jobs.len() > 1 {
+                by_jobs.to_vec()
+            } else {
+                Vec::new()
+            };
+            out.push((u, demand, servers, by_jobs));
         }
     };
     for (d, load) in system.disks.iter().zip(&loads.disks) {
@@ -171,6 +194,7 @@ fn stations(
             load.busy_s,
             t.parallelism(),
             load.read_bytes + load.write_bytes,
+            &load.busy_queued_s,
         );
     }
     for v in &loads.vdevs {
@@ -181,6 +205,7 @@ fn stations(
             v.busy_s,
             1,
             0.0,
+            &v.busy_queued_s,
         );
     }
     let mut pipe_bytes = vec![0.0f64; machine.pipes.len()];
@@ -202,6 +227,7 @@ fn stations(
             pipe_demand[i],
             1,
             pipe_bytes[i],
+            &[],
         );
     }
     let cpu = &system.host.cpu;
@@ -214,6 +240,7 @@ fn stations(
             loads.memory_bytes / rate,
             1,
             loads.memory_bytes,
+            &[],
         );
     }
     if workload.network {
@@ -238,6 +265,7 @@ fn stations(
                 },
                 1,
                 bytes,
+                &[],
             );
         }
     }
@@ -253,6 +281,7 @@ fn stations(
         loads.copy_cycles / (cpu.ghz * 1e9),
         threads,
         0.0,
+        &[],
     );
     add(
         "cpu".into(),
@@ -261,12 +290,19 @@ fn stations(
         loads.cpu_cycles / (cpu.ghz * 1e9),
         cores,
         0.0,
+        &[],
     );
     out
 }
 
 /// Per-disk figures at throughput `x` jobs/s.
 fn devices(system: &System, loads: &Loads, x: f64, utils: &[Utilization]) -> Vec<DeviceFigures> {
+    let busy = |kind, name: &str| {
+        utils
+            .iter()
+            .find(|u| u.kind == kind && u.resource == name)
+            .map_or(0.0, |u| u.utilization)
+    };
     let fork_of = |i: usize| loads.vdevs.iter().find(|v| v.members.contains(&i));
     system
         .disks
@@ -275,11 +311,8 @@ fn devices(system: &System, loads: &Loads, x: f64, utils: &[Utilization]) -> Vec
         .enumerate()
         .filter(|(_, (_, l))| l.read_bytes + l.write_bytes > 0.0)
         .map(|(i, (d, l))| {
-            let own = utils
-                .iter()
-                .find(|u| u.kind == Kind::Disk && u.resource == d.name)
-                .map_or(0.0, |u| u.utilization);
-            let fork = fork_of(i).map_or(0.0, |v| x * v.busy_s);
+            let own = busy(Kind::Disk, &d.name);
+            let fork = fork_of(i).map_or(0.0, |v| busy(Kind::Vdev, &v.name));
             DeviceFigures {
                 name: d.name.clone(),
                 vdev: loads.vdev_of_disk[i].clone(),
@@ -367,26 +400,61 @@ mod tests {
 
     #[test]
     fn random_reads_follow_mva_with_threads() {
-        let s = system("stripe-4", 4, 150.0, fast_link());
-        let at = |t: u32| {
+        // Disks that queue no commands: each a fixed-rate centre.
+        let mut s = system("stripe-4", 4, 150.0, fast_link());
+        for d in &mut s.disks {
+            d.model.queue_depth = 1;
+        }
+        let at = |s: &System, t: u32| {
             let w = Workload::parse(&format!("fio-randread:bs=4K,threads={t}")).unwrap();
-            predict(&s, &w).unwrap()
+            predict(s, &w).unwrap()
         };
-        let one = at(1);
+        let one = at(&s, 1);
         // One request at a time: IOPS = 1 / service time: 0.1 overhead + 8.5 seek + 4.17
         // rotation + 1.1 ms to read the whole 128 KiB record at mid-disk (118.6 MB/s), plus
         // ~0.02 ms of CPU.
         let service = one.mean_latency_s;
         assert!((service * 1e3 - 13.89).abs() < 0.03, "{}", service * 1e3);
         // Four balanced disks, N jobs: X = N / (D (K + N - 1)) with D the per-disk demand.
-        let four = at(4);
+        let four = at(&s, 4);
         let exact = 4.0 / (service / 4.0 * 7.0);
         assert!(
             (four.iops - exact).abs() / exact < 1e-3,
             "{} vs {exact}",
             four.iops
         );
-        assert!(at(64).iops <= 4.0 / service + 1e-9);
+        assert!(at(&s, 64).iops <= 4.0 / service + 1e-9);
+        // Disks with NCQ serve the nearest of their queue: the same at one thread, more
+        // beyond, and past the bound of one request at a time once queues form.
+        let ncq = system("stripe-4", 4, 150.0, fast_link());
+        assert!((at(&ncq, 1).iops - one.iops).abs() < 1e-9 * one.iops);
+        assert!(at(&ncq, 4).iops > four.iops);
+        assert!(
+            at(&ncq, 64).iops > 1.5 * 4.0 / service,
+            "{}",
+            at(&ncq, 64).iops
+        );
+    }
+
+    #[test]
+    fn a_disk_reorders_what_zfs_and_the_controller_let_it() {
+        let iops = |s: &System, qd: u32| {
+            let w = Workload::parse(&format!("fio-randread:bs=4K,qd={qd}")).unwrap();
+            predict(s, &w).unwrap().iops
+        };
+        let s = system("stripe-1", 1, 150.0, fast_link());
+        let (one, ten, many) = (iops(&s, 1), iops(&s, 32), iops(&s, 64));
+        // OpenZFS keeps 10 sync reads active per leaf: 64 queued reorder no better than 32.
+        assert!((many - ten).abs() < 1e-3 * ten, "{many} vs {ten}");
+        assert!(ten > 1.7 * one, "{ten} vs {one}");
+        // The 2008 releases keep 35 active: the disk's 32 all reorder.
+        let mut old = s.clone();
+        old.host.zfs = model::system::ZfsRelease::Solaris2008;
+        assert!(iops(&old, 32) > 1.2 * ten, "{}", iops(&old, 32));
+        // Behind a driver without command queueing the disk sees one request at a time.
+        let mut plain = s.clone();
+        plain.controllers[0].model.command_queueing = false;
+        assert!(iops(&plain, 32) < 1.01 * one, "{}", iops(&plain, 32));
     }
 
     #[test]

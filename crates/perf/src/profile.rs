@@ -16,6 +16,9 @@ pub struct Profile {
     /// Aggregated I/Os each leaf keeps active for a stream, reading and writing.
     pub leaf_active_read: u32,
     pub leaf_active_write: u32,
+    /// Synchronous reads (an application waiting on each) each leaf keeps active: the
+    /// requests a disk may reorder.
+    pub leaf_active_sync_read: u32,
     /// CPU cost of the data path.
     pub cpu: CpuCosts,
     /// Largest ARC as a share of RAM.
@@ -41,6 +44,8 @@ impl Profile {
                 // vdev_queue.c: async read max active 3, async write 10 (zfs-facts.md §2).
                 leaf_active_read: 3,
                 leaf_active_write: 10,
+                // sync_read max active 10 (zfs-facts.md §2).
+                leaf_active_sync_read: 10,
                 cpu: CPU_OPENZFS2,
                 arc_share: 5.0 / 8.0,
             },
@@ -57,6 +62,7 @@ impl Profile {
                 // which seed 002 had raised to 30: 35 is kept for the whole era.
                 leaf_active_read: 35,
                 leaf_active_write: 35,
+                leaf_active_sync_read: 35,
                 cpu: CPU_2008,
                 arc_share: 0.75,
             },
