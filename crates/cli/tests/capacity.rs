@@ -132,3 +132,16 @@ fn bad_input_is_one_line_and_exit_2() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn malformed_system_file_names_file_line_and_column() {
+    let path = std::env::temp_dir().join(format!("zpoolsim-bad-{}.toml", std::process::id()));
+    std::fs::write(&path, "name = \"x\"\n[pool]\nlayout = raidz2-6\n").unwrap();
+    let (code, out, err) = run(&[path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    let location = format!("{}:3:10:", path.display());
+    assert!(err.contains(&location), "{err}");
+}
