@@ -63,7 +63,8 @@ pub fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bottleneck
                  {:.1} ms, so the pool serves at most {limit_text}",
                 top.resource,
                 vdev.map_or(0, |v| v.width),
-                vdev.map_or(0.0, |v| v.service_s * 1e3),
+                // Per block, at the queue the vdev sees (its disks reorder queued blocks).
+                vdev.map_or(0.0, |v| 1e3 / (v.blocks * top.max_jobs_per_s)),
             )
         }
         _ if loads.random => format!(

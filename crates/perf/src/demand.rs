@@ -7,7 +7,7 @@ use crate::profile::Profile;
 use crate::queue::reorder_depth;
 use crate::zio::{fanout, Fanout, Op};
 use crate::PerfError;
-use model::hardware::Medium;
+use model::hardware::{DiskModel, Medium};
 use model::system::System;
 use model::workload::{Access, Target, Workload};
 use model::VdevType;
@@ -38,8 +38,8 @@ pub struct VdevLoad {
     pub busy_s: f64,
     /// `busy_s` with 1, 2, ... blocks queued at it (see `DiskLoad`).
     pub busy_queued_s: Vec<f64>,
-    /// Seconds one random block takes on it, one at a time.
-    pub service_s: f64,
+    /// Random blocks it reads per job.
+    pub blocks: f64,
     pub width: u32,
 }
 
@@ -129,6 +129,43 @@ fn mix(access: Access) -> (f64, f64) {
         Access::Rewrite => (1.0, 1.0),
         Access::Random { read_pct } => (read_pct as f64 / 100.0, 1.0 - read_pct as f64 / 100.0),
         Access::Seeks { write_pct } => (1.0, write_pct as f64 / 100.0),
+    }
+}
+
+/// Random reads' service by queue depth (`DiskTiming::random_io_queued_s`), computed once for
+/// each disk model, size, span, columns and depth: identical vdevs share one.
+#[derive(Default)]
+struct ReadTables<'a>(Vec<(ReadKey<'a>, Vec<f64>)>);
+
+/// Model id, depth, columns, and the bits of the span and the size.
+type ReadKey<'a> = (&'a str, u32, u32, u64, u64);
+
+impl<'a> ReadTables<'a> {
+    fn get(
+        &mut self,
+        model: &'a DiskModel,
+        bytes: f64,
+        span: f64,
+        fork: u32,
+        depth: u32,
+    ) -> &[f64] {
+        let key = (
+            model.id.as_str(),
+            depth,
+            fork,
+            span.to_bits(),
+            bytes.to_bits(),
+        );
+        let at = match self.0.iter().position(|e| e.0 == key) {
+            Some(i) => i,
+            None => {
+                let t = DiskTiming::new(model);
+                let table = t.random_io_queued_s(bytes, span, fork, false, depth);
+                self.0.push((key, table));
+                self.0.len() - 1
+            }
+        };
+        &self.0[at].1
     }
 }
 
@@ -231,6 +268,7 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
     };
     let cpu = &profile.cpu;
     let meta = 1.0 + profile.metadata_per_data_byte(rs);
+    let mut reads_by_queue = ReadTables::default();
 
     for v in &vdevs {
         let n = v.leaves.len() as u32;
@@ -259,20 +297,17 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
         let depth = |leaf| reorder_depth(system, leaf, profile.leaf_active_sync_read);
         let col = fr.bytes_per_child / fr.ios_per_child;
         if fork_stn {
-            let t = DiskTiming::new(leaf_model);
             let least = v.leaves.iter().map(|&l| depth(l)).min().unwrap_or(1);
-            let queued = t.random_io_queued_s(col, span, fr.fork_width, false, least);
+            let queued = reads_by_queue.get(leaf_model, col, span, fr.fork_width, least);
             vdev_loads.push(VdevLoad {
                 name: v.name.clone(),
                 members: v.leaves.clone(),
                 busy_s: reads * queued[0],
                 busy_queued_s: queued.iter().map(|s| reads * s).collect(),
-                service_s: queued[0],
+                blocks: reads,
                 width: fr.fork_width,
             });
         }
-        // Random reads' service at each depth, shared by the leaves of one model and depth.
-        let mut tables: Vec<(&str, u32, Vec<f64>)> = Vec::new();
         for &leaf in &v.leaves {
             vdev_of_disk[leaf] = v.name.clone();
             let t = DiskTiming::new(&system.disks[leaf].model);
@@ -288,17 +323,9 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
                     d.read_ops += reads * fr.ios_per_child;
                     if !fork_stn {
                         let model = &system.disks[leaf].model;
-                        let key = (model.id.as_str(), depth(leaf));
-                        let at = match tables.iter().position(|e| (e.0, e.1) == key) {
-                            Some(i) => i,
-                            None => {
-                                let queued = t.random_io_queued_s(col, span, 1, false, key.1);
-                                tables.push((key.0, key.1, queued));
-                                tables.len() - 1
-                            }
-                        };
+                        let queued = reads_by_queue.get(model, col, span, 1, depth(leaf));
                         let per_job = reads * fr.ios_per_child;
-                        random = tables[at].2.iter().map(|s| per_job * s).collect();
+                        random = queued.iter().map(|s| per_job * s).collect();
                         d.busy_s += random[0];
                     }
                 }

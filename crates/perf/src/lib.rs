@@ -2,9 +2,10 @@
 //! IOPS, latency, the utilisation of every resource and the bottleneck.
 //!
 //! The workload is turned into device I/O as ZFS issues it (`zio`, `demand`), each resource's
-//! service demand per job is computed from hardware facts (`disk`, `bus`, `resources`), and
-//! the closed network is solved exactly by Mean Value Analysis (`mva`). Fitted constants live
-//! in `constants`, release behaviours in `profile`.
+//! service demand per job is computed from hardware facts (`disk`, `bus`, `resources`; a
+//! hard disk's reordering of its queue in `queue`), and the closed network is solved exactly
+//! by Mean Value Analysis (`mva`). Fitted constants live in `constants`, release behaviours
+//! in `profile`.
 
 pub mod baseline;
 pub mod bottleneck;

@@ -66,26 +66,28 @@ impl Positioning {
         let span = self.sqrt_s + self.rev_s;
         let h = span / STEPS as f64;
         // Simpson weights h/3 (1, 4, 2, 4, ..., 1) against the survival at each point.
-        let points: Vec<(f64, f64)> = (0..=STEPS)
-            .map(|i| {
-                let w = match i {
-                    0 | STEPS => 1.0,
-                    i if i % 2 == 1 => 4.0,
-                    _ => 2.0,
-                };
-                (w * h / 3.0, self.survival(self.track_s + i as f64 * h))
-            })
-            .collect();
+        let points = (0..=STEPS).map(|i| {
+            let w = match i {
+                0 | STEPS => 1.0,
+                i if i % 2 == 1 => 4.0,
+                _ => 2.0,
+            };
+            (w * h / 3.0, self.survival(self.track_s + i as f64 * h))
+        });
         let c = columns.max(1) as i32;
-        (1..=depth.max(1) as i32)
-            .map(|q| {
-                self.track_s
-                    + points
-                        .iter()
-                        .map(|&(w, s)| w * (1.0 - (1.0 - s.powi(q)).powi(c)))
-                        .sum::<f64>()
-            })
-            .collect()
+        let mut sums = vec![self.track_s; depth.max(1) as usize];
+        for (w, s) in points {
+            let mut s_q = 1.0;
+            for sum in &mut sums {
+                s_q *= s;
+                *sum += w * if c == 1 {
+                    s_q
+                } else {
+                    1.0 - (1.0 - s_q).powi(c)
+                };
+            }
+        }
+        sums
     }
 }
 
