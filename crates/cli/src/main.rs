@@ -55,8 +55,33 @@ fn end_quietly_on_closed_pipe() {
     }
 }
 
+/// Output that cannot be written (a full disk, a closed descriptor) makes `println!` panic: that
+/// becomes the same one line and exit code 2 as any other failure. A panic from a defect of ours
+/// is one line too, with exit code 101 and no backtrace to wade through.
+fn panics_as_one_line() {
+    std::panic::set_hook(Box::new(|info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("unknown panic");
+        if let Some(why) = message.strip_prefix("failed printing to stdout: ") {
+            eprintln!("zpoolsim: cannot write the output: {why}");
+            std::process::exit(2);
+        }
+        let place = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!("zpoolsim: internal error{place}: {message} (a defect: please report it)");
+        std::process::exit(101);
+    }));
+}
+
 fn main() -> ExitCode {
     end_quietly_on_closed_pipe();
+    panics_as_one_line();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
