@@ -3,8 +3,8 @@
 //! A station of c servers is split after Seidmann, Schweitzer and Shalev-Oren (1987) into a
 //! queueing station of demand D/c and a pure delay of D (c - 1)/c. A station whose demand
 //! depends on how many jobs it holds (a disk reordering its queue) is solved exactly through
-//! its marginal queue-length probabilities (Reiser & Lavenberg's load-dependent recursion,
-//! Lazowska et al., Quantitative System Performance, 1984, §8.3).
+//! its marginal queue-length probabilities (Reiser & Lavenberg's recursion for load-dependent
+//! centres).
 
 /// One service centre: its demand per job (seconds of service a job needs there in total,
 /// over all its visits) and its number of servers.
