@@ -82,13 +82,17 @@ fn validate_meets_the_tolerances() {
     let v = json(&["validate", "--json"]);
     let cases = v["cases"].as_array().unwrap();
     assert!(cases.len() >= 20);
-    for c in cases.iter().filter(|c| c["calibration"] == false) {
-        let e = c["error_pct"].as_f64().unwrap();
-        assert!(e.abs() <= 15.0, "{}: {e}", c["id"]);
-        assert!(c["measured"].is_array() && c["predicted"].is_number());
+    for c in cases {
         if let Some(agrees) = c["bottleneck_agrees"].as_bool() {
             assert!(agrees, "{}", c["id"]);
         }
+    }
+    let predictions: Vec<_> = cases.iter().filter(|c| c["calibration"] == false).collect();
+    assert!(predictions.len() >= 20);
+    for c in predictions {
+        let e = c["error_pct"].as_f64().unwrap();
+        assert!(e.abs() <= 15.0, "{}: {e}", c["id"]);
+        assert!(c["measured"].is_array() && c["predicted"].is_number());
     }
     assert!(v["median_abs_error_pct"].as_f64().unwrap() <= 8.0);
     assert!(v["baseline_median_abs_error_pct"].as_f64().unwrap() > 8.0);
