@@ -227,4 +227,23 @@ mod tests {
             assert!((a - b).abs() < 1e-9 * b, "n={n}: {a} vs {b}");
         }
     }
+
+    /// Many jobs: every job visits both reordering centres, which run at their deepest rate;
+    /// the recursion stays stable that far.
+    #[test]
+    fn a_crowded_load_dependent_centre_runs_at_its_best_rate() {
+        let disk = Centre {
+            demand_s: 0.012,
+            servers: 1,
+            demand_by_jobs_s: (1..=10).map(|j| 0.004 + 0.008 / f64::from(j)).collect(),
+        };
+        let best = 1.0 / 0.0048;
+        let s = solve(&[disk.clone(), disk, q(0.001)], 0.0, 2000);
+        assert!(
+            s.throughput <= best + 1e-9 && s.throughput > 0.999 * best,
+            "{}",
+            s.throughput
+        );
+        assert!((s.demand_s[0] - 0.0048).abs() < 1e-5, "{}", s.demand_s[0]);
+    }
 }
