@@ -3,7 +3,7 @@
 //! Written on the command line as `NAME[:key=value,...]` (`fio-randread:bs=4K,qd=32`) or in a
 //! TOML file as a `kind` and the same keys.
 
-use crate::units::{parse_size, MIB};
+use crate::units::{format_bytes, parse_size, MIB};
 use std::fmt;
 
 /// What the application does with its file (or raw device).
@@ -73,60 +73,132 @@ impl fmt::Display for WorkloadError {
 
 impl std::error::Error for WorkloadError {}
 
-/// The presets, with what each one stands for.
-pub const PRESETS: &[(&str, &str)] = &[
-    (
+/// One preset: its name, what it stands for, and its default shape.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Preset {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub access: Access,
+    pub target: Target,
+    pub block_size: u64,
+    pub threads: u32,
+}
+
+/// A preset on a file in the pool, with one thread.
+const fn pool(name: &'static str, about: &'static str, access: Access, block_size: u64) -> Preset {
+    Preset {
+        name,
+        about,
+        access,
+        target: Target::Pool,
+        block_size,
+        threads: 1,
+    }
+}
+
+/// fio's default block size (fio HOWTO, `bs`: "Defaults to 4096").
+const FIO_BS: u64 = 4096;
+
+/// The presets: the one table `Workload::preset` reads and the "known:" list names.
+pub const PRESETS: &[Preset] = &[
+    pool(
         "dd-write",
         "dd if=/dev/zero of=file bs=1M: one sequential writer",
+        Access::SeqWrite,
+        MIB,
     ),
-    (
+    pool(
         "dd-read",
         "dd if=file of=/dev/null bs=1M: one sequential reader",
+        Access::SeqRead,
+        MIB,
     ),
-    (
+    pool(
         "iozone-write",
         "iozone -i 0 -t N: N sequential writers (threads=N)",
+        Access::SeqWrite,
+        MIB,
     ),
-    (
+    pool(
         "iozone-read",
         "iozone -i 1 -t N: N sequential readers (threads=N)",
+        Access::SeqRead,
+        MIB,
     ),
-    (
+    pool(
         "fio-randread",
         "fio rw=randread bs=4K (bs, threads, qd, size)",
+        Access::Random { read_pct: 100 },
+        FIO_BS,
     ),
-    (
+    pool(
         "fio-randwrite",
         "fio rw=randwrite bs=4K (bs, threads, qd, size)",
+        Access::Random { read_pct: 0 },
+        FIO_BS,
     ),
-    (
+    pool(
         "fio-randrw",
         "fio rw=randrw rwmixread=70 bs=4K (rwmix, bs, threads, qd, size)",
+        Access::Random { read_pct: 70 },
+        FIO_BS,
     ),
-    (
+    pool(
         "bonnie-write",
         "Bonnie block write: sequential write(2) of 8 KiB chunks",
+        Access::SeqWrite,
+        BONNIE_CHUNK,
     ),
-    (
+    pool(
         "bonnie-rewrite",
         "Bonnie rewrite: read a chunk, dirty it, write it back",
+        Access::Rewrite,
+        BONNIE_CHUNK,
     ),
-    (
+    pool(
         "bonnie-read",
         "Bonnie block read: sequential read(2) of 8 KiB chunks",
+        Access::SeqRead,
+        BONNIE_CHUNK,
     ),
-    (
-        "bonnie-seeks",
-        "Bonnie random seeks: 4 processes read random chunks, 10% written back",
-    ),
-    (
-        "raw-write",
-        "dd to the raw first disk, one request at a time (bs, wcache=on|off, offset)",
-    ),
-    (
-        "raw-read",
-        "dd from the raw first disk, one request at a time (bs, offset)",
-    ),
+    Preset {
+        threads: BONNIE_SEEKERS,
+        ..pool(
+            "bonnie-seeks",
+            "Bonnie random seeks: 4 processes read random chunks, 10% written back",
+            Access::Seeks {
+                write_pct: BONNIE_SEEK_WRITE_PCT,
+            },
+            BONNIE_CHUNK,
+        )
+    },
+    Preset {
+        target: Target::RawDisk { write_cache: false },
+        ..pool(
+            "raw-write",
+            "dd to the raw first disk, one request at a time (bs, wcache=on|off, offset)",
+            Access::SeqWrite,
+            MIB,
+        )
+    },
+    Preset {
+        target: Target::RawDisk { write_cache: false },
+        ..pool(
+            "raw-read",
+            "dd from the raw first disk, one request at a time (bs, offset)",
+            Access::SeqRead,
+            MIB,
+        )
+    },
+    Preset {
+        target: Target::RawDisk { write_cache: false },
+        ..pool(
+            "raw-randread",
+            "fio rw=randread bs=4K on the raw first disk (bs, threads, qd, offset)",
+            Access::Random { read_pct: 100 },
+            FIO_BS,
+        )
+    },
 ];
 
 /// Bonnie's unit of I/O (Bonnie.c `Chunk`, 8192 bytes).
@@ -141,69 +213,40 @@ pub const BONNIE_SEEK_WRITE_PCT: u32 = 10;
 impl Workload {
     /// A preset with its default parameters.
     pub fn preset(kind: &str) -> Result<Workload, WorkloadError> {
-        let base = |access, block_size| Workload {
+        let Some(p) = PRESETS.iter().find(|p| p.name == kind) else {
+            let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
+            return Err(WorkloadError(format!(
+                "unknown workload '{kind}'; known: {}",
+                names.join(", ")
+            )));
+        };
+        Ok(Workload {
             kind: kind.to_string(),
-            access,
-            target: Target::Pool,
-            block_size,
-            threads: 1,
+            access: p.access,
+            target: p.target,
+            block_size: p.block_size,
+            threads: p.threads,
             queue_depth: 1,
             data_bytes: None,
             offset_bytes: 0,
             network: false,
-        };
-        let random = |read_pct| base(Access::Random { read_pct }, 4096);
-        Ok(match kind {
-            "dd-write" | "iozone-write" => base(Access::SeqWrite, MIB),
-            "dd-read" | "iozone-read" => base(Access::SeqRead, MIB),
-            "fio-randread" => random(100),
-            "fio-randwrite" => random(0),
-            "fio-randrw" => random(70),
-            "bonnie-write" => base(Access::SeqWrite, BONNIE_CHUNK),
-            "bonnie-rewrite" => base(Access::Rewrite, BONNIE_CHUNK),
-            "bonnie-read" => base(Access::SeqRead, BONNIE_CHUNK),
-            "bonnie-seeks" => Workload {
-                threads: BONNIE_SEEKERS,
-                ..base(
-                    Access::Seeks {
-                        write_pct: BONNIE_SEEK_WRITE_PCT,
-                    },
-                    BONNIE_CHUNK,
-                )
-            },
-            "raw-write" => Workload {
-                target: Target::RawDisk { write_cache: false },
-                ..base(Access::SeqWrite, MIB)
-            },
-            "raw-read" => Workload {
-                target: Target::RawDisk { write_cache: false },
-                ..base(Access::SeqRead, MIB)
-            },
-            "raw-randread" => Workload {
-                target: Target::RawDisk { write_cache: false },
-                ..random(100)
-            },
-            _ => {
-                let names: Vec<&str> = PRESETS.iter().map(|p| p.0).collect();
-                return Err(WorkloadError(format!(
-                    "unknown workload '{kind}'; known: {}",
-                    names.join(", ")
-                )));
-            }
         })
     }
 
     /// Reads `NAME[:key=value,...]`, e.g. `fio-randread:bs=4K,qd=32,threads=2`.
     pub fn parse(spec: &str) -> Result<Workload, WorkloadError> {
         let (kind, params) = spec.split_once(':').unwrap_or((spec, ""));
-        let mut w = Workload::preset(kind.trim())?;
-        for pair in params.split(',').filter(|p| !p.trim().is_empty()) {
-            let (key, value) = pair
-                .split_once('=')
-                .ok_or_else(|| WorkloadError(format!("'{pair}' is not key=value")))?;
-            w.set(key.trim(), value.trim())?;
-        }
-        Ok(w)
+        let pairs = params
+            .split(',')
+            .filter(|p| !p.trim().is_empty())
+            .map(|pair| {
+                let (key, value) = pair
+                    .split_once('=')
+                    .ok_or_else(|| WorkloadError(format!("'{pair}' is not key=value")))?;
+                Ok((key.trim(), value.trim().to_string()))
+            })
+            .collect::<Result<Vec<_>, WorkloadError>>()?;
+        Workload::preset(kind.trim())?.apply(pairs)
     }
 
     /// Reads a workload file: `kind = "fio-randread"` and the same keys as `parse`.
@@ -215,18 +258,54 @@ impl Workload {
             .get("kind")
             .and_then(|k| k.as_str())
             .ok_or_else(|| WorkloadError("a workload file needs kind = \"NAME\"".into()))?;
-        let mut w = Workload::preset(kind)?;
-        for (key, value) in table.iter().filter(|(k, _)| k.as_str() != "kind") {
-            let text = match value {
-                toml::Value::String(s) => s.clone(),
-                toml::Value::Integer(i) => i.to_string(),
-                toml::Value::Float(f) => f.to_string(),
-                toml::Value::Boolean(b) => (if *b { "on" } else { "off" }).to_string(),
-                _ => return Err(WorkloadError(format!("{key}: expected a value"))),
-            };
-            w.set(key, &text)?;
+        let pairs = table
+            .iter()
+            .filter(|(k, _)| k.as_str() != "kind")
+            .map(|(key, value)| {
+                let text = match value {
+                    toml::Value::String(s) => s.clone(),
+                    toml::Value::Integer(i) => i.to_string(),
+                    toml::Value::Float(f) => f.to_string(),
+                    toml::Value::Boolean(b) => (if *b { "on" } else { "off" }).to_string(),
+                    _ => return Err(WorkloadError(format!("{key}: expected a value"))),
+                };
+                Ok((key.as_str(), text))
+            })
+            .collect::<Result<Vec<_>, WorkloadError>>()?;
+        Workload::preset(kind)?.apply(pairs)
+    }
+
+    /// Sets each parameter of `pairs`, refusing one given twice (an alias counts as its
+    /// parameter: `t=2,threads=4`), then checks the parameters together.
+    fn apply<'a>(
+        mut self,
+        pairs: impl IntoIterator<Item = (&'a str, String)>,
+    ) -> Result<Workload, WorkloadError> {
+        let mut seen: Vec<&str> = Vec::new();
+        for (key, value) in pairs {
+            let name = canonical(key);
+            if seen.contains(&name) {
+                return Err(WorkloadError(format!(
+                    "{name} is given twice: give each parameter once"
+                )));
+            }
+            seen.push(name);
+            self.set(key, &value)?;
         }
-        Ok(w)
+        self.check()?;
+        Ok(self)
+    }
+
+    /// What no single parameter shows: a data set smaller than one block.
+    pub fn check(&self) -> Result<(), WorkloadError> {
+        match self.data_bytes {
+            Some(size) if size < self.block_size => Err(WorkloadError(format!(
+                "size={} is smaller than one block (bs={}): the data set holds at least one block",
+                format_bytes(size),
+                format_bytes(self.block_size)
+            ))),
+            _ => Ok(()),
+        }
     }
 
     /// Sets one parameter: `bs`, `threads` (or `t`), `qd`, `size`, `rwmix` (read percent),
@@ -240,7 +319,7 @@ impl Workload {
                 _ => Err(bad("expected a whole number from 1 to 65536")),
             }
         };
-        match key {
+        match canonical(key) {
             "bs" => {
                 let bs = size()?;
                 if !(512..=(1u64 << 30)).contains(&bs) {
@@ -248,8 +327,8 @@ impl Workload {
                 }
                 self.block_size = bs;
             }
-            "threads" | "t" | "numjobs" => self.threads = count()?,
-            "qd" | "iodepth" => self.queue_depth = count()?,
+            "threads" => self.threads = count()?,
+            "qd" => self.queue_depth = count()?,
             "size" => {
                 let s = size()?;
                 if s == 0 {
@@ -292,6 +371,15 @@ impl Workload {
     /// Requests in flight from the application: threads times queue depth.
     pub fn outstanding(&self) -> u32 {
         self.threads.saturating_mul(self.queue_depth)
+    }
+}
+
+/// The parameter a key names: `t` and `numjobs` are `threads`, `iodepth` is `qd`.
+fn canonical(key: &str) -> &str {
+    match key {
+        "t" | "numjobs" => "threads",
+        "iodepth" => "qd",
+        other => other,
     }
 }
 
@@ -343,5 +431,58 @@ mod tests {
             .0
             .contains("key=value"));
         assert!(Workload::from_toml("bs = 4").is_err());
+    }
+
+    #[test]
+    fn every_preset_parses_and_the_unknown_message_names_them_all() {
+        for p in PRESETS {
+            let w = Workload::parse(p.name).unwrap();
+            assert_eq!(
+                (w.access, w.target, w.block_size),
+                (p.access, p.target, p.block_size)
+            );
+        }
+        let raw = Workload::parse("raw-randread:qd=8").unwrap();
+        assert_eq!(raw.access, Access::Random { read_pct: 100 });
+        assert_eq!(raw.target, Target::RawDisk { write_cache: false });
+        assert_eq!((raw.block_size, raw.queue_depth), (4096, 8));
+        let e = Workload::parse("dd-sideways").unwrap_err().0;
+        assert_eq!(
+            e,
+            "unknown workload 'dd-sideways'; known: dd-write, dd-read, iozone-write, iozone-read, \
+             fio-randread, fio-randwrite, fio-randrw, bonnie-write, bonnie-rewrite, bonnie-read, \
+             bonnie-seeks, raw-write, raw-read, raw-randread"
+        );
+    }
+
+    #[test]
+    fn a_parameter_is_given_once() {
+        assert_eq!(
+            Workload::parse("fio-randread:qd=1,qd=64").unwrap_err().0,
+            "qd is given twice: give each parameter once"
+        );
+        // An alias is the same parameter.
+        assert_eq!(
+            Workload::parse("fio-randread:t=2,threads=4").unwrap_err().0,
+            "threads is given twice: give each parameter once"
+        );
+        assert_eq!(
+            Workload::from_toml("kind = \"fio-randread\"\niodepth = 2\nqd = 4\n")
+                .unwrap_err()
+                .0,
+            "qd is given twice: give each parameter once"
+        );
+    }
+
+    #[test]
+    fn the_data_set_holds_at_least_one_block() {
+        assert_eq!(
+            Workload::parse("dd-write:size=1K").unwrap_err().0,
+            "size=1.00 KiB is smaller than one block (bs=1.00 MiB): the data set holds at least one block"
+        );
+        // Whatever the order of the keys.
+        assert!(Workload::parse("fio-randread:size=8K,bs=16K").is_err());
+        let w = Workload::parse("fio-randread:size=8K,bs=8K").unwrap();
+        assert_eq!(w.data_bytes, Some(8192));
     }
 }
