@@ -51,7 +51,10 @@ pub fn host(src: &Source, doc: HostDoc, catalog: &Catalog) -> Result<Host, FileE
     Ok(Host {
         cpu,
         sockets,
-        ram_bytes: size(src, &doc.ram)?,
+        ram_bytes: match size(src, &doc.ram)? {
+            0 => return Err(src.error(doc.ram.span(), "ram cannot be 0: give the host's memory")),
+            bytes => bytes,
+        },
         zfs: doc.zfs.unwrap_or(ZfsRelease::Openzfs2),
         nics,
     })

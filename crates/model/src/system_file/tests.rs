@@ -259,6 +259,15 @@ fn errors_point_at_what_to_fix() {
         error("ram = \"64GiB\"", "ram = \"64 gigs\""),
         "s.toml:5:7: bad size '64 gigs': expected a number with an optional unit: B, K/KiB, M/MiB, G/GiB, T/TiB (binary) or KB, MB, GB, TB (decimal)"
     );
+    // No memory: at the value, whether a string or a number.
+    assert_eq!(
+        error("ram = \"64GiB\"", "ram = \"0\""),
+        "s.toml:5:7: ram cannot be 0: give the host's memory"
+    );
+    assert_eq!(
+        error("ram = \"64GiB\"", "ram = 0"),
+        "s.toml:5:7: ram cannot be 0: give the host's memory"
+    );
     // A controller on a link that does not exist: at the link name.
     assert_eq!(
         error("link = \"slot\"", "link = \"slot9\""),
