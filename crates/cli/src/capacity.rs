@@ -15,9 +15,12 @@ use std::path::Path;
 /// on Linux (partitioned as zpool does it) unless --file-vdevs says file vdevs.
 ///
 /// Examples:
-///   zpoolsim capacity --layout "3x raidz1-5" --disk 750GB
-///   zpoolsim capacity --layout raidz2-6 --disk seagate-exos-x18-18tb --recordsize 1M --json
-///   zpoolsim capacity examples/seed-000-1320-box.toml --files 1K,64K,10M
+///
+/// - zpoolsim capacity --layout "3x raidz1-5" --disk 750GB
+///
+/// - zpoolsim capacity --layout raidz2-6 --disk seagate-exos-x18-18tb --recordsize 1M --json
+///
+/// - zpoolsim capacity examples/seed-000-1320-box.toml --files 1K,64K,10M
 #[derive(clap::Args)]
 pub struct Args {
     /// A system file (hardware and pool). Without it, give --layout and --disk.
