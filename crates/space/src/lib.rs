@@ -70,6 +70,10 @@ pub enum SpaceError {
     },
     NoNormalVdev,
     TooLarge,
+    /// A file whose blocks cost more than 2^64 bytes.
+    FileTooLarge {
+        file_bytes: u64,
+    },
 }
 
 impl fmt::Display for SpaceError {
@@ -110,6 +114,11 @@ impl fmt::Display for SpaceError {
             ),
             SpaceError::NoNormalVdev => f.write_str("the pool has no normal-class vdev to hold data"),
             SpaceError::TooLarge => f.write_str("the pool is too large to count in 64-bit bytes"),
+            SpaceError::FileTooLarge { file_bytes } => write!(
+                f,
+                "a file of {file_bytes} bytes ({}) would cost more than 2^64 bytes on this pool: too large to count",
+                format_bytes(*file_bytes)
+            ),
         }
     }
 }
@@ -419,14 +428,34 @@ fn pool_recordsize(pool: &Pool) -> u64 {
         .unwrap_or(model::pool::DEFAULT_RECORDSIZE)
 }
 
+/// A disk model of the pool and its physical sector, as the catalog gives it: the pool itself
+/// knows only the logical sector.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PhysicalSector {
+    pub disk: String,
+    pub bytes: u32,
+}
+
 /// The whole space report of a pool: SIZE, AVAIL, the breakdown from raw bytes to AVAIL, each
 /// group's details, warnings and the efficiency of each record size.
 pub fn pool_space(pool: &Pool, profile: &Profile) -> Result<SpaceReport, SpaceError> {
+    pool_space_on(pool, profile, &[])
+}
+
+/// `pool_space` on disks whose physical sectors are known: it also warns of an ashift below
+/// them.
+pub fn pool_space_on(
+    pool: &Pool,
+    profile: &Profile,
+    physical: &[PhysicalSector],
+) -> Result<SpaceReport, SpaceError> {
     let recordsize = pool_recordsize(pool);
     check_recordsize(recordsize, profile)?;
     let groups = pool_groups(pool, profile)?;
     let cap = capacity_of(&groups, pool.ashift, profile)?;
-    Ok(report::build(pool, profile, groups, cap, recordsize))
+    Ok(report::build(
+        pool, profile, groups, cap, recordsize, physical,
+    ))
 }
 
 /// What a file of `file_bytes` written with `recordsize` costs on the pool, compression off
@@ -450,11 +479,13 @@ pub fn file_cost_with(
 ) -> Result<FileCost, SpaceError> {
     check_recordsize(recordsize, profile)?;
     let groups = groups_of(pool, profile, false)?;
-    Ok(usage::file_cost_on(
+    let avail = capacity_of(&groups, pool.ashift, profile)?.avail_bytes;
+    usage::file_cost_on(
         &groups,
         pool.ashift,
         recordsize,
         file_bytes,
         compression,
-    ))
+        avail,
+    )
 }

@@ -3,7 +3,7 @@
 
 use crate::usage::{record_efficiency, RecordEfficiency};
 use crate::vdev::{block_asize, ideal_efficiency};
-use crate::{Capacity, GroupSpace, Profile};
+use crate::{Capacity, GroupSpace, PhysicalSector, Profile};
 use model::units::format_bytes;
 use model::{Pool, VdevType};
 use serde::Serialize;
@@ -383,6 +383,28 @@ fn clean_widths(parity: u32, ashift: u8, recordsize: u64, near: u32) -> Vec<u32>
         .collect()
 }
 
+/// An ashift below a disk's physical sector (a 512e Advanced Format disk at ashift 9): the
+/// drive must read, merge and rewrite a whole physical sector for every smaller or misaligned
+/// write (zfs-facts.md §5). Each disk model is named once.
+fn sector_warnings(ashift: u8, physical: &[PhysicalSector]) -> impl Iterator<Item = String> + '_ {
+    let sector = 1u64 << ashift;
+    physical
+        .iter()
+        .enumerate()
+        .filter(move |&(i, p)| {
+            u64::from(p.bytes) > sector && !physical[..i].iter().any(|q| q.disk == p.disk)
+        })
+        .map(move |(_, p)| {
+            format!(
+                "ashift {ashift} ({sector} B) is below the {} B physical sector of {}: every write smaller than {} B or not aligned to it costs the drive a read-modify-write of the whole sector; use ashift {}",
+                p.bytes,
+                p.disk,
+                p.bytes,
+                p.bytes.trailing_zeros()
+            )
+        })
+}
+
 fn warnings(
     pool: &Pool,
     groups: &[GroupSpace],
@@ -502,6 +524,7 @@ pub(crate) fn build(
     groups: Vec<GroupSpace>,
     cap: Capacity,
     recordsize: u64,
+    physical: &[PhysicalSector],
 ) -> SpaceReport {
     let spare_leaf = groups
         .iter()
@@ -540,7 +563,9 @@ pub(crate) fn build(
         avail_bytes: cap.avail_bytes,
         avail_display: zfs_nicenum(cap.avail_bytes),
         breakdown: breakdown(pool, profile, &groups, &cap, spare_bytes),
-        warnings: warnings(pool, &groups, &cap, recordsize, raw),
+        warnings: sector_warnings(pool.ashift, physical)
+            .chain(warnings(pool, &groups, &cap, recordsize, raw))
+            .collect(),
         groups,
         efficiency_by_recordsize: efficiency,
     }
@@ -561,5 +586,24 @@ mod tests {
         assert_eq!(zfs_nicenum(128 << 30), "128G");
         assert_eq!(zfs_nicenum(1_999_000_000_000), "1.82T");
         assert_eq!(zfs_nicenum(11_250_000_000_000), "10.2T");
+    }
+
+    #[test]
+    fn ashift_below_the_physical_sector_is_named_once_per_disk() {
+        let red = |bytes| PhysicalSector {
+            disk: "wd-red-plus-4tb".into(),
+            bytes,
+        };
+        let ssd = PhysicalSector {
+            disk: "samsung-pm893-3.84tb".into(),
+            bytes: 512,
+        };
+        let at9: Vec<String> = sector_warnings(9, &[red(4096), red(4096), ssd.clone()]).collect();
+        assert_eq!(
+            at9,
+            ["ashift 9 (512 B) is below the 4096 B physical sector of wd-red-plus-4tb: every write smaller than 4096 B or not aligned to it costs the drive a read-modify-write of the whole sector; use ashift 12"]
+        );
+        assert_eq!(sector_warnings(12, &[red(4096), ssd]).count(), 0);
+        assert_eq!(sector_warnings(12, &[red(8192)]).count(), 1);
     }
 }

@@ -15,7 +15,8 @@
 
 use crate::deflate::deflated;
 use crate::vdev::{block_asize, ideal_efficiency};
-use crate::GroupSpace;
+use crate::{GroupSpace, SpaceError};
+use model::units::format_bytes;
 use serde::Serialize;
 
 /// SPA_MINBLOCKSIZE: block sizes are multiples of 512 bytes.
@@ -37,7 +38,7 @@ pub enum Compression {
 }
 
 /// What one file costs.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FileCost {
     pub file_bytes: u64,
     pub recordsize: u64,
@@ -52,6 +53,9 @@ pub struct FileCost {
     pub raw_bytes: u64,
     /// What `zfs list -p used` grows by: each block's (asize >> 9) x deflate ratio.
     pub used_bytes: u64,
+    /// Said when `used_bytes` is more than the empty pool's AVAIL: the file does not fit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
 }
 
 /// The psize of each block of a file: (full records, their size, size of the last block).
@@ -120,27 +124,35 @@ fn shares(groups: &[GroupSpace]) -> Vec<(usize, f64)> {
         .collect()
 }
 
-/// The cost of a file of `file_bytes` with `recordsize` on a pool whose groups are `groups`.
+/// `full` blocks costing `each` and a last one costing `last`; `None` past 2^64 bytes.
+fn blocks_total(full: u64, each: u64, last: u64) -> Option<u64> {
+    full.checked_mul(each)?.checked_add(last)
+}
+
+/// The cost of a file of `file_bytes` with `recordsize` on a pool whose groups are `groups`,
+/// against the empty pool's AVAIL of `avail` bytes. `FileTooLarge` when it passes 2^64 bytes.
 pub(crate) fn file_cost_on(
     groups: &[GroupSpace],
     ashift: u8,
     recordsize: u64,
     file_bytes: u64,
     compression: Compression,
-) -> FileCost {
+    avail: u64,
+) -> Result<FileCost, SpaceError> {
     let (full, size, last) = file_blocks(recordsize, file_bytes, compression, ashift);
     let blocks = full + u64::from(last > 0);
     let weights = shares(groups);
-    let per_group: Vec<(u64, u64, u64)> = weights
+    let per_group = weights
         .iter()
         .map(|&(i, _)| {
             let g = &groups[i];
             let (fa, fu) = block_cost(g, ashift, size);
             let (la, lu) = block_cost(g, ashift, last);
-            let a = full * fa + la;
-            (a, a * copies(g), full * fu + lu)
+            let a = blocks_total(full, fa, la)?;
+            Some((a, a.checked_mul(copies(g))?, blocks_total(full, fu, lu)?))
         })
-        .collect();
+        .collect::<Option<Vec<(u64, u64, u64)>>>()
+        .ok_or(SpaceError::FileTooLarge { file_bytes })?;
     let (allocated_bytes, raw_bytes, used_bytes) = if per_group.windows(2).all(|w| w[0] == w[1]) {
         per_group.first().copied().unwrap_or_default()
     } else {
@@ -152,7 +164,7 @@ pub(crate) fn file_cost_on(
         }
         (a.round() as u64, r.round() as u64, u.round() as u64)
     };
-    FileCost {
+    Ok(FileCost {
         file_bytes,
         recordsize,
         blocks,
@@ -160,7 +172,15 @@ pub(crate) fn file_cost_on(
         allocated_bytes,
         raw_bytes,
         used_bytes,
-    }
+        warning: (used_bytes > avail).then(|| {
+            format!(
+                "a file of {} would be charged {} by zfs list, more than the empty pool's AVAIL of {}: it does not fit",
+                format_bytes(file_bytes),
+                format_bytes(used_bytes),
+                format_bytes(avail)
+            )
+        }),
+    })
 }
 
 /// One group's figures for a record size.

@@ -668,3 +668,39 @@ fn file_costs() {
     );
     assert_eq!(file_cost(&p, &m, 128 << 10, 0).unwrap().allocated_bytes, 0);
 }
+
+// raidz2-6 of 4 TB disks, ashift 12, 128 KiB records (one record: 48 sectors = 196,608 B
+// allocated, charged (196,608 >> 9) x 341 = 130,944 B):
+// - 20 TB: ceil(20e12 / 131,072) = 152,587,891 records, the last written whole: charged
+//   152,587,891 x 130,944 = 19,980,468,799,104 B, more than AVAIL (about 15.8 TB: four data disks' worth, less the 128 GiB
+//   slop): a warning.
+// - 2^64 - 1 B: 2^47 records of 196,608 B each pass 2^64 bytes: refused, not wrapped.
+#[test]
+fn a_file_past_avail_warns_and_one_past_2_64_is_refused() {
+    let p = pool("raidz2-6", disk(4 * TB), 12);
+    let m = Profile::modern();
+    let avail = modern(&p).avail_bytes;
+    let c = file_cost(&p, &m, 128 << 10, 20 * TB).unwrap();
+    assert_eq!(c.used_bytes, 19_980_468_799_104);
+    assert_eq!(c.allocated_bytes, 152_587_891 * 196_608);
+    assert_eq!(
+        c.warning.unwrap(),
+        format!(
+            "a file of 18.19 TiB would be charged 18.17 TiB by zfs list, more than the empty pool's AVAIL of {}: it does not fit",
+            model::units::format_bytes(avail)
+        )
+    );
+    assert!(avail > 15 * TB && avail < 16 * TB, "{avail}");
+    assert_eq!(file_cost(&p, &m, 128 << 10, 10 * TB).unwrap().warning, None);
+    let e = file_cost(&p, &m, 128 << 10, u64::MAX).unwrap_err();
+    assert_eq!(
+        e,
+        SpaceError::FileTooLarge {
+            file_bytes: u64::MAX
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "a file of 18446744073709551615 bytes (16384.00 PiB) would cost more than 2^64 bytes on this pool: too large to count"
+    );
+}
