@@ -3,10 +3,11 @@
 
 use crate::error::{CliError, CliResult};
 use crate::files::load_system;
+use model::hardware::DiskModel;
 use model::units::{format_bytes, parse_size};
 use model::{Layout, Leaf, Pool};
 use serde::Serialize;
-use space::{Compression, FileCost, Op, Profile, SpaceReport};
+use space::{Compression, FileCost, Op, PhysicalSector, Profile, SpaceReport};
 use std::path::Path;
 
 /// Pool capacity: zpool list SIZE, zfs list AVAIL, and every byte in between.
@@ -74,8 +75,8 @@ struct Output<'a> {
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let (pool, profile) = resolve(args)?;
-    let report = space::pool_space(&pool, &profile)?;
+    let (pool, profile, physical) = resolve(args)?;
+    let report = space::pool_space_on(&pool, &profile, &physical)?;
     let recordsize = report.recordsize;
     let compression = if args.compression {
         Compression::On
@@ -108,8 +109,9 @@ pub fn run(args: &Args) -> CliResult {
     Ok(())
 }
 
-/// The pool and the rules to apply, from a system file or from the flags.
-fn resolve(args: &Args) -> Result<(Pool, Profile), CliError> {
+/// The pool, the rules to apply and the physical sectors of the catalog disks in it, from a
+/// system file or from the flags.
+fn resolve(args: &Args) -> Result<(Pool, Profile, Vec<PhysicalSector>), CliError> {
     let chosen = match &args.zfs {
         Some(name) => Some(Profile::by_name(name).ok_or_else(|| {
             CliError(format!(
@@ -126,7 +128,7 @@ fn resolve(args: &Args) -> Result<(Pool, Profile), CliError> {
         })?),
         None => None,
     };
-    let (mut pool, profile) = match &args.system {
+    let (mut pool, profile, physical) = match &args.system {
         Some(path) => {
             if args.layout.is_some() || args.disk.is_some() || args.sector.is_some() {
                 return Err(CliError(
@@ -135,7 +137,12 @@ fn resolve(args: &Args) -> Result<(Pool, Profile), CliError> {
             }
             let system = load_system(Path::new(path))?;
             let profile = chosen.unwrap_or_else(|| Profile::of(system.host.zfs));
-            (system.pool, profile)
+            let physical = system
+                .disks
+                .iter()
+                .map(|d| physical_sector(&d.model))
+                .collect();
+            (system.pool, profile, physical)
         }
         None => {
             let (Some(layout), Some(disk)) = (&args.layout, &args.disk) else {
@@ -147,10 +154,11 @@ fn resolve(args: &Args) -> Result<(Pool, Profile), CliError> {
                 }));
             };
             let layout: Layout = layout.parse()?;
-            let leaf = disk_leaf(disk, args)?;
+            let (leaf, physical) = disk_leaf(disk, args)?;
             (
                 Pool::simple(layout, leaf, 12),
                 chosen.unwrap_or_else(Profile::modern),
+                physical,
             )
         }
     };
@@ -173,11 +181,18 @@ fn resolve(args: &Args) -> Result<(Pool, Profile), CliError> {
             }),
         }
     }
-    Ok((pool, profile))
+    Ok((pool, profile, physical))
 }
 
-/// The leaf of `--disk`: a size, or a catalog id.
-fn disk_leaf(text: &str, args: &Args) -> Result<Leaf, CliError> {
+fn physical_sector(model: &DiskModel) -> PhysicalSector {
+    PhysicalSector {
+        disk: model.id.clone(),
+        bytes: model.physical_sector,
+    }
+}
+
+/// The leaf of `--disk`: a size (physical sector unknown), or a catalog id.
+fn disk_leaf(text: &str, args: &Args) -> Result<(Leaf, Vec<PhysicalSector>), CliError> {
     let whole_disk = !args.file_vdevs;
     let sector = match &args.sector {
         Some(s) => Some(
@@ -192,11 +207,12 @@ fn disk_leaf(text: &str, args: &Args) -> Result<Leaf, CliError> {
         .starts_with(|c: char| c.is_ascii_digit() || c == '.' || c == '-' || c == '+');
     if looks_like_size {
         let bytes = parse_size(text).map_err(|e| CliError(format!("--disk: {e}")))?;
-        return Ok(Leaf {
+        let leaf = Leaf {
             capacity_bytes: bytes,
             logical_sector: sector.unwrap_or(512),
             whole_disk,
-        });
+        };
+        return Ok((leaf, Vec::new()));
     }
     let model = crate::files::catalog().disk(text.trim()).map_err(|e| {
         CliError(format!(
@@ -204,11 +220,12 @@ fn disk_leaf(text: &str, args: &Args) -> Result<Leaf, CliError> {
             text.trim()
         ))
     })?;
-    Ok(Leaf {
+    let leaf = Leaf {
         capacity_bytes: model.capacity_bytes,
         logical_sector: sector.unwrap_or(model.logical_sector),
         whole_disk,
-    })
+    };
+    Ok((leaf, vec![physical_sector(model)]))
 }
 
 /// 1234567 -> "1,234,567".
@@ -387,9 +404,11 @@ fn render(r: &SpaceReport, pool: &Pool, files: &[FileCost], compression: Compres
             );
         }
     }
-    if !r.warnings.is_empty() {
+    let file_warnings = files.iter().filter_map(|f| f.warning.as_ref());
+    let warnings: Vec<&String> = r.warnings.iter().chain(file_warnings).collect();
+    if !warnings.is_empty() {
         let _ = writeln!(o);
-        for w in &r.warnings {
+        for w in warnings {
             let _ = writeln!(o, "warning: {w}");
         }
     }
