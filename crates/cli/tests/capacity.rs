@@ -63,12 +63,36 @@ fn file_vdev_check_value_and_files() {
     assert_eq!(files[1]["recordsize"], 131_072);
 }
 
+// examples/modern-12x20tb-special.toml by hand (zfs-facts.md §1): 2x raidz2-6 of Exos X20
+// (20,000,588,955,648 B, 512 B logical sectors) + special mirror-2 of PM893 3.84 TB
+// (3,840,755,982,336 B, 512 B), ashift 12, Linux whole disks.
+// Exos X20: N = 39,063,650,304 sectors; data partition = floor((N - 33 - 16,384 - 2,048) / 2048)
+//   = floor(39,063,631,839 / 2048) = 19,074,038 x 2048 sectors = 20,000,578,469,888 B (a
+//   multiple of 256 KiB); leaf asize = that - 4,718,592 = 20,000,573,751,296.
+//   raidz2-6 asize = 6 x = 120,003,442,507,776; >> 29 = 223,523 > 200, so shift =
+//   highbit(asize / 200 = 600,017,212,538) = 40, clamped to 34; 6,985 metaslabs of 16 GiB =
+//   120,001,386,250,240 per vdev, 240,002,772,500,480 for two.
+// PM893: N = 7,501,476,528; floor(7,501,458,063 / 2048) = 3,662,821 x 2048 sectors =
+//   3,840,746,192,896 B; asize 3,840,741,474,304; highbit(asize / 200) = 35 -> 34; 223
+//   metaslabs = 3,831,110,828,032.
+// SIZE = 240,002,772,500,480 + 3,831,110,828,032 = 243,833,883,328,512.
+// dspace: each raidz vdev (more than 64 metaslabs) lends one to the ZIL: 6,984 x 2^34 =
+//   119,984,206,381,056; deflate ratio 131,072 / (196,608 >> 9) = 341; (>> 9) x 341 =
+//   79,911,356,203,008; two vdevs: 159,822,712,406,016. ZIL: 2 x (2^34 >> 9) x 341 =
+//   22,884,122,624.
+// slop = min(dspace / 32 = 4,994,459,762,688, 128 GiB = 137,438,953,472) - min(ZIL, slop / 2)
+//   = 114,554,830,848. Empty pool: 100 blocks of 1 KiB, 3 sectors each on raidz2-6 = 12,288 B,
+//   charged 24 x 341 = 8,184: 818,400.
+// AVAIL = 159,822,712,406,016 - 114,554,830,848 - 818,400 = 159,708,156,756,768.
 #[test]
 fn catalog_disk_and_system_file() {
     let v = json(&["--layout", "raidz2-6", "--disk", "seagate-exos-x18-18tb"]);
     assert!(v["size_bytes"].as_u64().unwrap() > 100_000_000_000_000);
     let v = json(&["examples/modern-12x20tb-special.toml"]);
-    assert!(v["avail_bytes"].as_u64().unwrap() > 0);
+    assert_eq!(v["size_bytes"], 243_833_883_328_512u64);
+    assert_eq!(v["dspace_bytes"], 159_822_712_406_016u64);
+    assert_eq!(v["slop_bytes"], 114_554_830_848u64);
+    assert_eq!(v["avail_bytes"], 159_708_156_756_768u64);
     assert_eq!(v["profile"], "modern");
     let v = json(&["examples/seed-000-1320-box.toml", "--zfs", "modern"]);
     assert_eq!(v["profile"], "modern");
@@ -98,6 +122,59 @@ fn poor_width_is_accepted_with_a_warning() {
 }
 
 #[test]
+fn ashift_below_the_physical_sector_warns() {
+    // WD Red Plus 4 TB: 512 B logical, 4 KiB physical sectors (512e).
+    let args = [
+        "--layout",
+        "raidz2-6",
+        "--disk",
+        "wd-red-plus-4tb",
+        "--ashift",
+        "9",
+    ];
+    let (code, out, _) = run(&args);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(
+            "warning: ashift 9 (512 B) is below the 4096 B physical sector of wd-red-plus-4tb"
+        ),
+        "{out}"
+    );
+    let v = json(&["--layout", "raidz2-6", "--disk", "wd-red-plus-4tb"]);
+    assert!(
+        !v["warnings"].to_string().contains("physical sector"),
+        "{v}"
+    );
+    // In a system file: its disks are named from the catalog.
+    let v = json(&["examples/modern-12x20tb-special.toml", "--ashift", "9"]);
+    let warnings = v["warnings"].to_string();
+    assert!(
+        warnings.contains("physical sector of seagate-exos-x20-20tb"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("physical sector of samsung-pm893-3.84tb"),
+        "{warnings}"
+    );
+}
+
+#[test]
+fn a_file_larger_than_avail_is_said_not_to_fit() {
+    // raidz2-6 of 4 TB: AVAIL 15.8 TB; a 20 TB file is charged 19,980,468,799,104 B.
+    let v = json(&[
+        "--layout", "raidz2-6", "--disk", "4TB", "--files", "20TB,1M",
+    ]);
+    let files = v["files"].as_array().unwrap();
+    assert_eq!(files[0]["used_bytes"], 19_980_468_799_104u64);
+    let warning = files[0]["warning"].as_str().unwrap();
+    assert!(warning.starts_with("a file of 18.19 TiB would be charged 18.17 TiB by zfs list, more than the empty pool's AVAIL of "), "{warning}");
+    assert!(files[1].get("warning").is_none());
+    let (code, out, _) = run(&["--layout", "raidz2-6", "--disk", "4TB", "--files", "20TB"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("warning: a file of 18.19 TiB"), "{out}");
+}
+
+#[test]
 fn bad_input_is_one_line_and_exit_2() {
     for (args, says) in [
         (
@@ -123,6 +200,17 @@ fn bad_input_is_one_line_and_exit_2() {
             "modern",
         ),
         (vec!["--layout", "raidz1-3"], "--disk"),
+        (
+            vec![
+                "--layout",
+                "raidz2-6",
+                "--disk",
+                "4TB",
+                "--files",
+                "18446744073709551615",
+            ],
+            "more than 2^64 bytes",
+        ),
         (vec!["no-such-file.toml"], "cannot read"),
     ] {
         let (code, out, err) = run(&args);
