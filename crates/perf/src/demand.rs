@@ -38,8 +38,10 @@ pub struct VdevLoad {
     pub busy_s: f64,
     /// `busy_s` with 1, 2, ... blocks queued at it (see `DiskLoad`).
     pub busy_queued_s: Vec<f64>,
-    /// Random blocks it reads per job.
+    /// Random requests it reads per job.
     pub blocks: f64,
+    /// Of `busy_s`, the seconds per job its slowest disk spends on other work (writes).
+    pub other_s: f64,
     pub width: u32,
 }
 
@@ -129,6 +131,48 @@ fn mix(access: Access) -> (f64, f64) {
         Access::Rewrite => (1.0, 1.0),
         Access::Random { read_pct } => (read_pct as f64 / 100.0, 1.0 - read_pct as f64 / 100.0),
         Access::Seeks { write_pct } => (1.0, write_pct as f64 / 100.0),
+    }
+}
+
+/// How one read reaches a top-level vdev of `n` children: the records it carries there, the
+/// children it touches and the bytes each of them moves.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Visit {
+    /// Records per visit.
+    records: f64,
+    /// Children a visit waits for (raidz/dRAID columns; 1 for a mirror side or a disk).
+    fork: u32,
+    /// Positionings each child makes per visit, on average.
+    ios_per_child: f64,
+    /// Bytes each touched child moves per visit.
+    column_bytes: f64,
+}
+
+impl Visit {
+    /// One block (a stream's record).
+    fn per_block(f: &Fanout, n: u32) -> Visit {
+        Visit::of_request(f, n, 1.0, 1.0)
+    }
+
+    /// A request of `records` contiguous records, of which the vdev holds `share`: it visits
+    /// the vdev once if it spans vdevs (max(1, share x records) records per visit), and the
+    /// records' rotating first columns (raidz) or the sides' balancing (mirror) spread them
+    /// over up to all children.
+    fn of_request(f: &Fanout, n: u32, records: f64, share: f64) -> Visit {
+        let per_visit = (share * records).max(1.0);
+        let children = f64::from(n);
+        let width = f.ios_per_child * children;
+        let touched = (width * per_visit).min(children);
+        Visit {
+            records: per_visit,
+            fork: if f.fork_width > 1 {
+                touched.round() as u32
+            } else {
+                1
+            },
+            ios_per_child: touched / children,
+            column_bytes: per_visit * f.bytes_per_child * children / touched,
+        }
     }
 }
 
@@ -269,6 +313,8 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
     let cpu = &profile.cpu;
     let meta = 1.0 + profile.metadata_per_data_byte(rs);
     let mut reads_by_queue = ReadTables::default();
+    // Disk (or fork-join vdev) stations one random request reaches: its parts run at once.
+    let mut parts = 0.0;
 
     for v in &vdevs {
         let n = v.leaves.len() as u32;
@@ -293,55 +339,87 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
         };
         let reads = block_reads * v.share;
         let writes = block_writes * v.share;
-        let fork_stn = !seq && fr.fork_width > 1 && reads > 0.0;
+        // A random request reaches each vdev once: its records lie next to each other and
+        // ZFS issues them together (parallel zios, prefetch), so a disk positions once per
+        // request and transfers its share of all of them.
+        let visit = if seq {
+            Visit::per_block(&fr, n)
+        } else {
+            Visit::of_request(&fr, n, records, v.share)
+        };
+        let visits = reads / visit.records;
+        let stations = if visit.fork > 1 {
+            1.0
+        } else {
+            visit.ios_per_child * f64::from(n)
+        };
+        parts += (v.share * records).min(1.0) * stations;
+        let fork_stn = !seq && visit.fork > 1 && reads > 0.0;
         let depth = |leaf| reorder_depth(system, leaf, profile.leaf_active_sync_read);
-        let col = fr.bytes_per_child / fr.ios_per_child;
-        if fork_stn {
+        let col = visit.column_bytes;
+        let fork_table: Vec<f64> = if fork_stn {
             let least = v.leaves.iter().map(|&l| depth(l)).min().unwrap_or(1);
-            let queued = reads_by_queue.get(leaf_model, col, span, fr.fork_width, least);
-            vdev_loads.push(VdevLoad {
-                name: v.name.clone(),
-                members: v.leaves.clone(),
-                busy_s: reads * queued[0],
-                busy_queued_s: queued.iter().map(|s| reads * s).collect(),
-                blocks: reads,
-                width: fr.fork_width,
-            });
-        }
+            let queued = reads_by_queue.get(leaf_model, col, span, visit.fork, least);
+            queued.iter().map(|s| visits * s).collect()
+        } else {
+            Vec::new()
+        };
+        // The disks of a fork-join vdev are busy with its random reads; their other work (the
+        // writes) is charged to the same station, so each disk is one server (the slowest
+        // member's share, as the vdev waits for all).
+        let mut fork_other_s = 0.0f64;
         for &leaf in &v.leaves {
             vdev_of_disk[leaf] = v.name.clone();
             let t = DiskTiming::new(&system.disks[leaf].model);
             let d = &mut disks[leaf];
             let mut random = Vec::new();
+            let mut own_s = 0.0;
             if reads > 0.0 {
                 let bytes = reads * fr.bytes_per_child;
                 d.read_bytes += bytes;
                 if seq {
                     d.read_ops += bytes / col.max(agg);
-                    d.busy_s += reads * fr.media_per_child / t.mean_rate(0.0, span, false);
+                    own_s += reads * fr.media_per_child / t.mean_rate(0.0, span, false);
                 } else {
-                    d.read_ops += reads * fr.ios_per_child;
+                    let per_job = visits * visit.ios_per_child;
+                    d.read_ops += per_job * (col / agg).ceil().max(1.0);
                     if !fork_stn {
                         let model = &system.disks[leaf].model;
                         let queued = reads_by_queue.get(model, col, span, 1, depth(leaf));
-                        let per_job = reads * fr.ios_per_child;
                         random = queued.iter().map(|s| per_job * s).collect();
-                        d.busy_s += random[0];
                     }
                 }
             }
             if writes > 0.0 {
                 // The transaction group turns writes into large sequential device writes.
-                let bytes = writes * fw.bytes_per_child * meta;
+                // A raidz block's padding (skip) sectors are written too: vdev_raidz_io_start
+                // issues them as optional I/Os that aggregation takes when they lie between
+                // others, and the head passes them either way, as in a read.
+                let bytes = writes * fw.media_per_child * meta;
                 let col = fw.bytes_per_child / fw.ios_per_child;
                 d.write_bytes += bytes;
                 d.write_ops += bytes / col.max(agg);
-                d.busy_s += bytes / t.mean_rate(0.0, span, true);
+                own_s += bytes / t.mean_rate(0.0, span, true);
             }
+            if fork_stn {
+                fork_other_s = fork_other_s.max(own_s);
+                continue;
+            }
+            d.busy_s = own_s + random.first().copied().unwrap_or(0.0);
             if random.len() > 1 {
-                let other = d.busy_s - random[0];
-                d.busy_queued_s = random.iter().map(|r| other + r).collect();
+                d.busy_queued_s = random.iter().map(|r| own_s + r).collect();
             }
+        }
+        if fork_stn {
+            vdev_loads.push(VdevLoad {
+                name: v.name.clone(),
+                members: v.leaves.clone(),
+                busy_s: fork_table[0] + fork_other_s,
+                busy_queued_s: fork_table.iter().map(|s| s + fork_other_s).collect(),
+                blocks: visits,
+                other_s: fork_other_s,
+                width: visit.fork,
+            });
         }
         let zios = |f: &Fanout| f.upper_zios + f.ios_per_child * f64::from(n);
         cycles += reads * zios(&fr) * cpu.zio
@@ -377,7 +455,7 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
     } else {
         1.0
     };
-    Ok(Loads {
+    let loads = Loads {
         disks,
         vdev_of_disk,
         vdevs: vdev_loads,
@@ -396,5 +474,50 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
         requests,
         population: population.min(MAX_POPULATION),
         random: !seq,
-    })
+    };
+    Ok(if seq { loads } else { loads.split(parts) })
+}
+
+impl Loads {
+    /// The same work as `parts` jobs, each a part of one request that runs alongside the
+    /// others (a large request's pieces on different disks proceed at once): the MVA then
+    /// overlaps them instead of serving a request's disks one after the other.
+    fn split(mut self, parts: f64) -> Loads {
+        if parts <= 1.0 {
+            return self;
+        }
+        let each = |v: &mut f64| *v /= parts;
+        for d in &mut self.disks {
+            for v in [
+                &mut d.read_bytes,
+                &mut d.write_bytes,
+                &mut d.read_ops,
+                &mut d.write_ops,
+                &mut d.busy_s,
+            ] {
+                each(v);
+            }
+            d.busy_queued_s.iter_mut().for_each(each);
+        }
+        for v in &mut self.vdevs {
+            for x in [&mut v.busy_s, &mut v.blocks, &mut v.other_s] {
+                each(x);
+            }
+            v.busy_queued_s.iter_mut().for_each(each);
+        }
+        for v in [
+            &mut self.cpu_cycles,
+            &mut self.copy_cycles,
+            &mut self.user_bytes,
+            &mut self.user_read_bytes,
+            &mut self.user_write_bytes,
+            &mut self.memory_bytes,
+            &mut self.requests,
+        ] {
+            each(v);
+        }
+        let jobs = (f64::from(self.population) * parts).round() as u32;
+        self.population = jobs.clamp(1, MAX_POPULATION);
+        self
+    }
 }

@@ -399,6 +399,65 @@ mod tests {
     }
 
     #[test]
+    fn raidz_writes_pass_the_padding_like_reads() {
+        // raidz2-8 at ashift 12: a 128 KiB record is 32 data + 12 parity sectors, padded to 45
+        // (a multiple of p + 1 = 3), so each disk passes 45/8 sectors of 4 KiB per record
+        // reading or writing: 8 x 200 MB/s x 32/45 = 1137.8 MB/s, writes less the metadata.
+        let s = system("raidz2-8", 8, 200.0, fast_link());
+        let read = predict(&s, &Workload::parse("dd-read").unwrap()).unwrap();
+        let write = predict(&s, &Workload::parse("dd-write").unwrap()).unwrap();
+        let bound = 131072.0 / (45.0 * 4096.0 / 8.0 / 200e6);
+        let meta = 1.0 + 256.0 / 131072.0;
+        assert!(
+            (read.bottleneck.limit - bound).abs() < 1.0,
+            "{:?}",
+            read.bottleneck
+        );
+        assert!((write.bottleneck.limit - bound / meta).abs() < 1.0);
+        assert!(write.bottleneck.limit < read.bottleneck.limit);
+    }
+
+    #[test]
+    fn a_large_random_request_positions_once_per_disk() {
+        // raidz1-4, one 16 MiB request at a time: 128 records of 128 KiB, 32 KiB of data per
+        // disk each, so every disk seeks once (8.5 ms), waits for the slowest of 4 rotations
+        // (4/5 of 8.33 ms), and reads 4 MiB at mid-disk (118.6 MB/s: 35.37 ms), plus 0.1 ms of
+        // command: 50.63 ms; the CPU adds 128 x 5 zios x 20,000 cycles + 0.5 cycles per byte
+        // = 21.19 M cycles at 3 GHz = 7.06 ms. One record at a time took 128 x 15.5 ms.
+        let s = system("raidz1-4", 4, 150.0, fast_link());
+        let w = Workload::parse("fio-randread:bs=16M").unwrap();
+        let p = predict(&s, &w).unwrap();
+        assert!(
+            (p.mean_latency_s * 1e3 - 57.69).abs() < 0.1,
+            "{}",
+            p.mean_latency_s * 1e3
+        );
+        // Over a stripe the request's four 4 MiB pieces run at once: faster than the four
+        // disks one after the other (4 x 48.1 ms), never faster than one disk's 48.1 ms.
+        let stripe = predict(&system("stripe-4", 4, 150.0, fast_link()), &w).unwrap();
+        assert!(stripe.iops > 1.5 / (4.0 * 48.1e-3) && stripe.iops < 1.0 / 48.1e-3);
+    }
+
+    #[test]
+    fn a_raidz_disk_is_one_server_for_reads_and_writes() {
+        // Random 4 KiB writes read the old record (fork-join over the vdev's data disks) and
+        // write the new one: both on the same disks, so one station carries both and no disk
+        // appears apart (it would count each disk twice).
+        let s = system("raidz1-4", 4, 150.0, fast_link());
+        let w = Workload::parse("fio-randwrite:bs=4K,qd=32").unwrap();
+        let p = predict(&s, &w).unwrap();
+        assert!(p.utilizations.iter().all(|u| u.kind != Kind::Disk));
+        assert_eq!(p.bottleneck.kind, Kind::Vdev);
+        assert!(p.devices.iter().all(|d| d.utilization <= 1.0));
+        // The writes' share: 44 sectors of 4 KiB per record over 4 disks, plus metadata, at
+        // the mean rate of the whole disk.
+        let loads = crate::demand::loads(&s, &w, &Profile::of(s.host.zfs)).unwrap();
+        let t = crate::disk::DiskTiming::new(&s.disks[0].model);
+        let write_s = 44.0 * 4096.0 / 4.0 * (1.0 + 256.0 / 131072.0) / t.mean_rate(0.0, 1.0, true);
+        assert!((loads.vdevs[0].other_s - write_s).abs() < 1e-9);
+    }
+
+    #[test]
     fn random_reads_follow_mva_with_threads() {
         // Disks that queue no commands: each a fixed-rate centre.
         let mut s = system("stripe-4", 4, 150.0, fast_link());
