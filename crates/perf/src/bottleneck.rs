@@ -36,8 +36,16 @@ fn amount(loads: &Loads, jobs_per_s: f64) -> (f64, String) {
     }
 }
 
+/// Busy share from which a resource is taken to limit the pool; below it on every resource
+/// the jobs in flight are too few to saturate anything and the pool is latency-bound.
+/// A convention (the knee of an open queue's response time), not a measured figure.
+const SATURATED: f64 = 0.9;
+
 pub fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bottleneck {
     let top = &utils[0];
+    if top.utilization < SATURATED {
+        return latency_bound(utils, loads);
+    }
     let (limit, limit_text) = amount(loads, top.max_jobs_per_s);
     let sentence = match top.kind {
         Kind::Cpu => {
@@ -60,11 +68,19 @@ pub fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bottleneck
             let vdev = loads.vdevs.iter().find(|v| v.name == top.resource);
             format!(
                 "{} limits the pool: a random block needs {} data disks at once and takes \
-                 {:.1} ms, so the pool serves at most {limit_text}",
+                 {:.1} ms{}, so the pool serves at most {limit_text}",
                 top.resource,
                 vdev.map_or(0, |v| v.width),
                 // Per block, at the queue the vdev sees (its disks reorder queued blocks).
-                vdev.map_or(0.0, |v| 1e3 / (v.blocks * top.max_jobs_per_s)),
+                vdev.map_or(0.0, |v| 1e3 * (1.0 / top.max_jobs_per_s - v.other_s)
+                    / v.blocks),
+                match vdev {
+                    Some(v) if v.other_s > 0.0 => format!(
+                        ", and its disks write for {:.1} ms per block read",
+                        1e3 * v.other_s / v.blocks
+                    ),
+                    _ => String::new(),
+                },
             )
         }
         _ if loads.random => format!(
@@ -111,9 +127,69 @@ pub fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bottleneck
     }
 }
 
-/// "disk c0t0d0", "bus pcix-133"; "memory" alone where the name is the kind.
+/// Nothing is saturated: the jobs in flight, each taking its time round the resources, set
+/// the rate (Little's law). The resource named is the one a job spends longest at; the next
+/// limit is the busiest one, reached when more jobs are in flight.
+fn latency_bound(utils: &[Utilization], loads: &Loads) -> Bottleneck {
+    let busiest = &utils[0];
+    let x = busiest.utilization * busiest.max_jobs_per_s;
+    // The kind of resource a job spends longest at, all of its resources together (a random
+    // read visits one disk of many), and its busiest member.
+    let time_at = |kind: Kind| -> f64 {
+        utils
+            .iter()
+            .filter(|u| u.kind == kind)
+            .map(|u| u.demand_s)
+            .sum()
+    };
+    let slowest = utils
+        .iter()
+        .filter(|u| !u.kind.is_pipe())
+        .max_by(|a, b| time_at(a.kind).total_cmp(&time_at(b.kind)))
+        .unwrap_or(busiest);
+    let several = utils.iter().filter(|u| u.kind == slowest.kind).count() > 1;
+    let slowest_name = if several {
+        format!("the {}s take", slowest.kind.word())
+    } else {
+        format!("{} takes", named(slowest))
+    };
+    let (limit, limit_text) = amount(loads, x);
+    // Per application request for random work, per block for a stream.
+    let (unit, per_job) = if loads.random {
+        ("request", loads.requests)
+    } else {
+        ("block", 1.0)
+    };
+    let in_flight = f64::from(loads.population) * per_job;
+    let each_ms = in_flight / (x * per_job) * 1e3;
+    let sentence = format!(
+        "{in_flight:.0} {unit}(s) in flight x {each_ms:.2} ms per {unit}: latency-bound, no \
+         resource is saturated (the busiest, {}, is {:.0}% busy); more threads or queue depth \
+         would raise it. {} the largest share of each {unit}, {:.2} ms: {limit_text}",
+        named(busiest),
+        busiest.utilization * 100.0,
+        slowest_name,
+        time_at(slowest.kind) / per_job * 1e3,
+    );
+    Bottleneck {
+        resource: slowest.resource.clone(),
+        kind: slowest.kind,
+        utilization: slowest.utilization,
+        limit,
+        sentence,
+        next_resource: Some(named(busiest)),
+        headroom_pct: Some((1.0 / busiest.utilization - 1.0) * 100.0),
+    }
+}
+
+/// "disk c0t0d0", "bus pcix-133"; "memory" or "application threads" alone where the name
+/// already says the kind.
 pub fn named(u: &Utilization) -> String {
-    if u.resource.eq_ignore_ascii_case(u.kind.word()) {
+    let word = u.kind.word();
+    let lower = u.resource.to_ascii_lowercase();
+    let word = word.to_ascii_lowercase();
+    let says_kind = lower.starts_with(&word) || lower.ends_with(&word);
+    if says_kind {
         u.resource.clone()
     } else {
         format!("{} {}", u.kind.word(), u.resource)

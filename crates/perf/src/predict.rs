@@ -34,6 +34,9 @@ pub struct Utilization {
     /// Bytes it moves per job (byte-carrying resources), for the bottleneck sentence.
     #[serde(skip)]
     pub bytes_per_job: f64,
+    /// Seconds of service one job needs here (all its servers' time together).
+    #[serde(skip)]
+    pub demand_s: f64,
 }
 
 /// One disk's traffic, as `zpool iostat -v` and `iostat -x` show it.
@@ -109,6 +112,7 @@ pub fn predict(system: &System, workload: &Workload) -> Result<Prediction, PerfE
         .map(|(u, demand, servers, _)| Utilization {
             utilization: x * demand / f64::from(servers),
             max_jobs_per_s: f64::from(servers) / demand,
+            demand_s: demand,
             ..u
         })
         .collect();
@@ -175,6 +179,7 @@ fn stations(
                 utilization: 0.0,
                 max_jobs_per_s: 0.0,
                 bytes_per_job: bytes,
+                demand_s: demand,
             };
             // A table of one entry is the fixed demand.
             let by_jobs = if by_jobs.len() > 1 {
@@ -455,6 +460,61 @@ mod tests {
         let t = crate::disk::DiskTiming::new(&s.disks[0].model);
         let write_s = 44.0 * 4096.0 / 4.0 * (1.0 + 256.0 / 131072.0) / t.mean_rate(0.0, 1.0, true);
         assert!((loads.vdevs[0].other_s - write_s).abs() < 1e-9);
+    }
+
+    #[test]
+    fn one_request_in_flight_is_latency_bound() {
+        // Four disks, one 4 KiB read at a time: each disk is busy a quarter of the time, so
+        // none limits the pool; the request's time (13.89 ms, as below) is the limit, and the
+        // busiest disk would allow 1 / 0.25 - 1 = 300% more (a little more: the CPU takes a share of
+        // the time).
+        let mut s = system("stripe-4", 4, 150.0, fast_link());
+        for d in &mut s.disks {
+            d.model.queue_depth = 1;
+        }
+        let p = predict(&s, &Workload::parse("fio-randread:bs=4K").unwrap()).unwrap();
+        let b = &p.bottleneck;
+        assert!(
+            b.sentence.contains("1 request(s) in flight x 13.89 ms"),
+            "{}",
+            b.sentence
+        );
+        assert!(b.sentence.contains("the disks take the largest share"));
+        assert_eq!(b.kind, Kind::Disk);
+        let headroom = b.headroom_pct.unwrap();
+        assert!(headroom > 300.0 && headroom < 301.0, "{headroom}");
+        assert!((b.limit - p.iops).abs() < 1e-9);
+        // Saturated: the same disks under 64 threads are the limit again.
+        let busy = predict(
+            &s,
+            &Workload::parse("fio-randread:bs=4K,threads=64").unwrap(),
+        );
+        assert!(busy
+            .unwrap()
+            .bottleneck
+            .sentence
+            .contains("limits the pool"));
+    }
+
+    #[test]
+    fn resource_names_do_not_repeat_their_kind() {
+        let u = |resource: &str, kind| Utilization {
+            resource: resource.into(),
+            kind,
+            detail: String::new(),
+            utilization: 0.0,
+            max_jobs_per_s: 0.0,
+            bytes_per_job: 0.0,
+            demand_s: 0.0,
+        };
+        let name = |r, k| crate::bottleneck::named(&u(r, k));
+        assert_eq!(
+            name("application threads", Kind::Thread),
+            "application threads"
+        );
+        assert_eq!(name("sd0 port", Kind::Port), "sd0 port");
+        assert_eq!(name("cpu", Kind::Cpu), "cpu");
+        assert_eq!(name("sd0", Kind::Disk), "disk sd0");
     }
 
     #[test]
