@@ -290,7 +290,7 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
         (bs, (bs / rs as f64).ceil().max(1.0))
     };
     // Blocks the ARC serves: the share of the data set it holds.
-    let arc = system.host.ram_bytes as f64 * profile.arc_share;
+    let arc = profile.arc_max_bytes(system.host.ram_bytes);
     let hit = w.data_bytes.map_or(0.0, |d| (arc / d as f64).min(1.0));
     let miss = 1.0 - hit;
     // A partial-record random write must read the old record first (unless cached).
@@ -444,7 +444,7 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
         let per_job = device_bytes.max(1.0);
         let blocks = ((queued / per_job).round() as u32).max(1);
         blocks
-            .min(profile.stream_blocks_in_flight)
+            .min(profile.stream_blocks(rs))
             .saturating_mul(w.threads)
             .max(w.outstanding())
     } else {

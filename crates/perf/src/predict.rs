@@ -466,8 +466,8 @@ mod tests {
     fn one_request_in_flight_is_latency_bound() {
         // Four disks, one 4 KiB read at a time: each disk is busy a quarter of the time, so
         // none limits the pool; the request's time (13.89 ms, as below) is the limit, and the
-        // busiest disk would allow 1 / 0.25 - 1 = 300% more (a little more: the CPU takes a share of
-        // the time).
+        // busiest disk would allow 1 / 0.25 - 1 = 300% more (a little more: the CPU takes a
+        // share of the time).
         let mut s = system("stripe-4", 4, 150.0, fast_link());
         for d in &mut s.disks {
             d.model.queue_depth = 1;
