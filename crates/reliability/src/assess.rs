@@ -1,8 +1,10 @@
 //! One call for everything the reliability engine says about a machine's pool: each group's
 //! rebuilds explained, the closed-form MTTDL and the Monte Carlo over the mission.
 
-use crate::lifetime::{Lifetime, HOURS_PER_YEAR};
-use crate::montecarlo::{simulate, MonteCarloReport, RepairTime, Scenario};
+use crate::lifetime::{disk_lifetime, Lifetime};
+use crate::montecarlo::{
+    mission_hours, simulate, MonteCarloReport, RepairTime, Scenario, MAX_TRIALS,
+};
 use crate::mttdl::{p_loss_within, pool_mttdl, Mttdl};
 use crate::rates::rebuild_rates;
 use crate::repair::{distributed_spares, GroupRepair};
@@ -21,10 +23,11 @@ pub struct Mission<'a> {
     pub replacement_hours: f64,
     /// User load running during rebuilds (`None`: idle pool).
     pub user: Option<&'a Workload>,
-    /// Disk lifetimes; `None`: exponential from the disk's AFR (preferred: a field figure)
-    /// or else its MTBF.
+    /// Disk lifetimes; `None`: exponential from the disk's failure rate
+    /// ([`crate::lifetime::disk_afr_pct`]).
     pub lifetime: Option<Lifetime>,
-    /// Monte Carlo trials (0: skip the simulation) and seed.
+    /// Monte Carlo trials (0: skip the simulation; at most
+    /// [`crate::montecarlo::MAX_TRIALS`]) and seed.
     pub trials: u64,
     pub seed: u64,
 }
@@ -32,13 +35,20 @@ pub struct Mission<'a> {
 /// The assessment.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Assessment {
+    /// The disk whose figures were used (the system's first).
+    pub disk: String,
+    /// The disk lifetimes assumed; `None` when neither the mission nor the disk gives one
+    /// (no AFR, no MTBF): the rebuilds are known, the loss figures are not.
+    pub lifetime: Option<Lifetime>,
     /// Every rebuild of every normal-class group, in layout order: the resilver, and for dRAID
     /// with distributed spares the sequential rebuild too.
     pub rebuilds: Vec<Rebuild>,
     pub repairs: Vec<GroupRepair>,
-    /// Closed form and its P(loss) over the mission: only for exponential lifetimes.
+    /// Closed form and its P(loss of any data) and P(loss of the pool) over the mission:
+    /// only for exponential lifetimes.
     pub mttdl: Option<Mttdl>,
     pub closed_form_loss: Option<f64>,
+    pub closed_form_pool_loss: Option<f64>,
     /// Rebuilds take their fixed time here, so for double and triple parity the simulated
     /// loss is below the closed form's (about 1/p!, see `RepairTime`).
     pub monte_carlo: Option<MonteCarloReport>,
@@ -51,16 +61,16 @@ pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
         .first()
         .ok_or_else(|| Error::Invalid("the system has no disks".into()))?
         .model;
-    let lifetime = match (mission.lifetime, disk.afr_pct, disk.mtbf_hours) {
-        (Some(l), _, _) => l,
-        (None, Some(afr), _) => Lifetime::from_afr(afr)?,
-        (None, None, Some(mtbf)) => Lifetime::from_mtbf(mtbf)?,
-        (None, None, None) => {
-            return Err(Error::Invalid(format!(
-                "disk {} has neither an AFR nor an MTBF: give a lifetime",
-                disk.id
-            )))
-        }
+    let mission_hours = mission_hours(mission.years)?;
+    if mission.trials > MAX_TRIALS {
+        return Err(Error::Invalid(format!(
+            "a simulation runs at most {MAX_TRIALS} trials, not {}",
+            mission.trials
+        )));
+    }
+    let lifetime = match mission.lifetime {
+        Some(l) => Some(l),
+        None => disk_lifetime(disk, None)?,
     };
     let rates = rebuild_rates(system, mission.fill, mission.user)?;
     let mut groups: Vec<(VdevGroup, u64)> = Vec::new();
@@ -95,49 +105,51 @@ pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
         groups: groups.iter().map(|(g, _)| *g).collect(),
     };
     let uer = disk.uer_per_bit.unwrap_or(0.0);
-    let mission_hours = mission.years * HOURS_PER_YEAR;
     let hot_spares = system.pool.spares;
     let wait_hours = if hot_spares > 0 {
         0.0
     } else {
         mission.replacement_hours
     };
-    let mttdl = match lifetime.mtbf_hours() {
+    let mttdl = match lifetime.and_then(|l| l.mtbf_hours()) {
         Some(mtbf) => Some(pool_mttdl(&layout, &repairs, mtbf, uer, wait_hours)?),
         None => None,
     };
-    let closed_form_loss = mttdl
-        .as_ref()
-        .map(|m| p_loss_within(m.pool_hours, mission_hours));
-    let monte_carlo = if mission.trials == 0 {
-        None
-    } else {
-        let scenario = Scenario {
-            layout: &layout,
-            repairs: &repairs,
-            lifetime,
-            repair_time: RepairTime::Fixed,
-            hot_spares,
-            replacement_hours: mission.replacement_hours,
-            uer_per_bit: uer,
-            allocated_bytes: groups
-                .iter()
-                .map(|(g, leaf)| data_bytes(g, *leaf, mission.fill))
-                .sum(),
-            block_bytes: system
-                .pool
-                .datasets
-                .first()
-                .map_or(DEFAULT_RECORDSIZE, |d| d.recordsize) as f64,
-            mission_hours,
-        };
-        Some(simulate(&scenario, mission.trials, mission.seed)?)
+    let within = |hours: f64| p_loss_within(hours, mission_hours);
+    let monte_carlo = match lifetime {
+        Some(lifetime) if mission.trials > 0 => {
+            let scenario = Scenario {
+                layout: &layout,
+                repairs: &repairs,
+                lifetime,
+                repair_time: RepairTime::Fixed,
+                hot_spares,
+                replacement_hours: mission.replacement_hours,
+                uer_per_bit: uer,
+                allocated_bytes: groups
+                    .iter()
+                    .map(|(g, leaf)| data_bytes(g, *leaf, mission.fill))
+                    .sum(),
+                block_bytes: system
+                    .pool
+                    .datasets
+                    .first()
+                    .map_or(DEFAULT_RECORDSIZE, |d| d.recordsize)
+                    as f64,
+                mission_hours,
+            };
+            Some(simulate(&scenario, mission.trials, mission.seed)?)
+        }
+        _ => None,
     };
     Ok(Assessment {
+        disk: disk.id.clone(),
+        lifetime,
         rebuilds,
         repairs,
+        closed_form_loss: mttdl.as_ref().map(|m| within(m.pool_hours)),
+        closed_form_pool_loss: mttdl.as_ref().map(|m| within(m.pool_loss_hours)),
         mttdl,
-        closed_form_loss,
         monte_carlo,
     })
 }

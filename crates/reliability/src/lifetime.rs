@@ -4,6 +4,7 @@
 
 use crate::rng::Rng;
 use crate::{positive, Error};
+use model::hardware::DiskModel;
 
 /// Hours in a year, as AFR and MTBF are related (zfs-facts.md §7: AFR ~ 8760 h / MTBF).
 pub const HOURS_PER_YEAR: f64 = 8760.0;
@@ -15,6 +16,31 @@ pub enum Lifetime {
     Exponential { mtbf_hours: f64 },
     /// Survival exp(-(t / scale)^shape).
     Weibull { shape: f64, scale_hours: f64 },
+}
+
+/// A disk's annualised failure rate, percent: its own figure (a field rate, preferred), else
+/// the exact exponential form of zfs-facts.md §7's AFR ~ 8760 h / MTBF from its MTBF,
+/// 1 - exp(-8760 / MTBF) (1,000,000 h: 0.872%, where the first-order form gives 0.876%).
+/// `None` when the disk has neither figure.
+pub fn disk_afr_pct(disk: &DiskModel) -> Option<f64> {
+    disk.afr_pct.or_else(|| {
+        disk.mtbf_hours
+            .map(|mtbf| -(-HOURS_PER_YEAR / mtbf).exp_m1() * 100.0)
+    })
+}
+
+/// The lifetime of `disk` from [`disk_afr_pct`]: exponential, or Weibull of `weibull_shape`
+/// failing the same share within the first year. `None` when the disk has no failure rate.
+pub fn disk_lifetime(
+    disk: &DiskModel,
+    weibull_shape: Option<f64>,
+) -> Result<Option<Lifetime>, Error> {
+    disk_afr_pct(disk)
+        .map(|afr| match weibull_shape {
+            None => Lifetime::from_afr(afr),
+            Some(shape) => Lifetime::weibull_from_afr(shape, afr),
+        })
+        .transpose()
 }
 
 /// -ln(1 - AFR): the cumulative hazard of one year for an annualised failure rate in percent.
@@ -93,6 +119,35 @@ mod tests {
         assert!((mtbf_hours - 995_613.6).abs() < 0.1, "{mtbf_hours}");
         assert!(Lifetime::from_afr(100.0).is_err());
         assert!(Lifetime::from_mtbf(-1.0).is_err());
+    }
+
+    #[test]
+    fn afr_from_the_mtbf_when_missing() {
+        let mut disk = model::Catalog::embedded()
+            .disk("wd-red-plus-4tb")
+            .unwrap()
+            .clone();
+        // The WD Red Plus has an MTBF of 1e6 h and no AFR: 1 - exp(-0.00876) = 0.00876 - 0.00876^2 / 2 + 0.00876^3 / 6 = 0.872174%.
+        assert_eq!((disk.afr_pct, disk.mtbf_hours), (None, Some(1e6)));
+        let afr = disk_afr_pct(&disk).unwrap();
+        assert!((afr - 0.872_174_3).abs() < 1e-7, "{afr}");
+        // ... and the exponential lifetime gives the MTBF back.
+        let mtbf = disk_lifetime(&disk, None)
+            .unwrap()
+            .unwrap()
+            .mtbf_hours()
+            .unwrap();
+        assert!((mtbf / 1e6 - 1.0).abs() < 1e-9, "{mtbf}");
+        assert!(matches!(
+            disk_lifetime(&disk, Some(3.0)).unwrap(),
+            Some(Lifetime::Weibull { shape, .. }) if shape == 3.0
+        ));
+        // An AFR wins over the MTBF; neither: unknown.
+        disk.afr_pct = Some(2.0);
+        assert_eq!(disk_afr_pct(&disk), Some(2.0));
+        disk.afr_pct = None;
+        disk.mtbf_hours = None;
+        assert_eq!(disk_lifetime(&disk, None).unwrap(), None);
     }
 
     #[test]

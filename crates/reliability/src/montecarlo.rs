@@ -25,7 +25,7 @@
 //! whose disks all outlive the mission costs one lifetime draw per disk.
 
 use crate::estimate::{mean_interval, Estimate};
-use crate::lifetime::Lifetime;
+use crate::lifetime::{Lifetime, HOURS_PER_YEAR};
 use crate::mttdl::p_ure;
 use crate::repair::{distributed_spares, GroupRepair};
 use crate::rng::Rng;
@@ -33,6 +33,27 @@ use crate::{non_negative, positive, Error};
 use model::Layout;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
+
+/// Longest mission assessed, years: a century is past any disk's service life, and it bounds
+/// a trial's work, a lifetime drawn per disk and per failure (at an AFR of 1%, about one
+/// failure per disk in a century). The engine itself takes any mission, so that tests can
+/// accelerate lifetimes. A policy, not a fact.
+pub const MAX_MISSION_YEARS: f64 = 100.0;
+
+/// Most trials one simulation runs: ten million take tens of seconds on a large pool, and
+/// resolve losses of one in a million. A policy, not a fact.
+pub const MAX_TRIALS: u64 = 10_000_000;
+
+/// A mission of `years` in hours, if it is more than 0 and at most [`MAX_MISSION_YEARS`].
+pub fn mission_hours(years: f64) -> Result<f64, Error> {
+    if years > 0.0 && years <= MAX_MISSION_YEARS {
+        Ok(years * HOURS_PER_YEAR)
+    } else {
+        Err(Error::Invalid(format!(
+            "a mission is more than 0 and at most {MAX_MISSION_YEARS} years, not {years:?}"
+        )))
+    }
+}
 
 /// How long one rebuild takes, given its mean.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,10 +105,10 @@ pub struct MonteCarloReport {
 /// Runs `trials` missions of `scenario` from `seed`.
 pub fn simulate(scenario: &Scenario, trials: u64, seed: u64) -> Result<MonteCarloReport, Error> {
     let mut sim = Simulator::new(scenario, seed)?;
-    if trials == 0 {
-        return Err(Error::Invalid(
-            "a simulation needs at least one trial".into(),
-        ));
+    if !(1..=MAX_TRIALS).contains(&trials) {
+        return Err(Error::Invalid(format!(
+            "a simulation runs 1 to {MAX_TRIALS} trials, not {trials}"
+        )));
     }
     let (mut pools, mut losses, mut bytes, mut bytes_sq) = (0, 0, 0.0, 0.0);
     for _ in 0..trials {
@@ -403,6 +424,14 @@ mod tests {
         );
         let s = scenario(&layout, &reps[..1]);
         assert!(simulate(&s, 0, 1).is_err());
+        let e = simulate(&s, MAX_TRIALS + 1, 1).unwrap_err();
+        assert!(e.to_string().contains("1 to 10000000 trials"), "{e}");
+        assert_eq!(mission_hours(100.0).unwrap(), 876_000.0);
+        let e = mission_hours(101.0).unwrap_err();
+        assert!(
+            e.to_string().contains("at most 100 years, not 101.0"),
+            "{e}"
+        );
         let s = Scenario {
             mission_hours: -1.0,
             ..scenario(&layout, &reps[..1])

@@ -35,18 +35,29 @@ pub fn vdev_mttdl(
     mttr_hours: f64,
     p_ure: f64,
 ) -> f64 {
+    let (pool, blocks) = vdev_loss_rates(children, redundancy, mtbf_hours, mttr_hours, p_ure);
+    1.0 / (pool + blocks)
+}
+
+/// The two parts of one vdev's loss rate, per hour: losing the vdev (one failure more than
+/// its redundancy) and losing blocks to an unrecoverable error in the rebuild that runs with
+/// no redundancy left. Their sum is 1 / [`vdev_mttdl`].
+fn vdev_loss_rates(
+    children: u32,
+    redundancy: u32,
+    mtbf_hours: f64,
+    mttr_hours: f64,
+    p_ure: f64,
+) -> (f64, f64) {
     let n = children as f64;
     let r = mttr_hours / mtbf_hours;
-    let mut rate = n / mtbf_hours;
-    for k in 1..=redundancy {
-        let level = (n - k as f64) * r;
-        rate *= if k == redundancy {
-            level + p_ure
-        } else {
-            level
-        };
+    // Rate of reaching `redundancy` concurrent failures.
+    let exhausted: f64 =
+        n / mtbf_hours * (1..redundancy).map(|k| (n - k as f64) * r).product::<f64>();
+    if redundancy == 0 {
+        return (exhausted, 0.0);
     }
-    1.0 / rate
+    (exhausted * (n - redundancy as f64) * r, exhausted * p_ure)
 }
 
 /// Chance that `bits` read meet at least one unrecoverable error at `uer_per_bit`.
@@ -57,7 +68,15 @@ pub fn p_ure(bits: f64, uer_per_bit: f64) -> f64 {
 /// The MTTDL of a pool and of one vdev of each of its groups.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mttdl {
+    /// Mean time to losing any data: the pool, or blocks to an unrecoverable read error.
     pub pool_hours: f64,
+    /// Mean time to losing the whole pool (unrecoverable read errors lose blocks, not the
+    /// pool: zfs-facts.md §7).
+    pub pool_loss_hours: f64,
+    /// Mean time to losing blocks to an unrecoverable read error in a rebuild that runs with
+    /// no redundancy left (infinite without UREs): `1 / pool_hours` is the sum of the two
+    /// rates.
+    pub block_loss_hours: f64,
     /// One vdev of each layout group, in layout order.
     pub vdev_hours: Vec<f64>,
 }
@@ -83,12 +102,12 @@ pub fn pool_mttdl(
     positive("MTBF", mtbf_hours)?;
     non_negative("UER", uer_per_bit)?;
     non_negative("wait for a disk", wait_hours)?;
-    let vdev_hours: Vec<f64> = layout
+    let rates: Vec<(f64, f64)> = layout
         .groups
         .iter()
         .zip(repairs)
         .map(|(g, rep)| {
-            vdev_mttdl(
+            vdev_loss_rates(
                 g.children,
                 g.redundancy(),
                 mtbf_hours,
@@ -97,15 +116,20 @@ pub fn pool_mttdl(
             )
         })
         .collect();
-    let rate: f64 = layout
-        .groups
-        .iter()
-        .zip(&vdev_hours)
-        .map(|(g, h)| g.count as f64 / h)
-        .sum();
+    let pool = |part: fn(&(f64, f64)) -> f64| -> f64 {
+        layout
+            .groups
+            .iter()
+            .zip(&rates)
+            .map(|(g, r)| g.count as f64 * part(r))
+            .sum()
+    };
+    let (pool_loss_rate, block_loss_rate) = (pool(|r| r.0), pool(|r| r.1));
     Ok(Mttdl {
-        pool_hours: 1.0 / rate,
-        vdev_hours,
+        pool_hours: 1.0 / (pool_loss_rate + block_loss_rate),
+        pool_loss_hours: 1.0 / pool_loss_rate,
+        block_loss_hours: 1.0 / block_loss_rate,
+        vdev_hours: rates.iter().map(|r| 1.0 / (r.0 + r.1)).collect(),
     })
 }
 
@@ -147,6 +171,13 @@ mod tests {
         assert!((p - 0.472_708).abs() < 1e-6, "{p}");
         let m = vdev_mttdl(5, 1, 1e6, 24.0, p);
         assert!((m / 4.2300e5 - 1.0).abs() < 1e-3, "{m}");
+        // The pool itself is lost only by a second failure: 1e12 / (5 * 4 * 24) = 2.0833e9 h.
+        let layout: Layout = "raidz1-5".parse().unwrap();
+        let m = pool_mttdl(&layout, &[repair(24.0, 8e12)], 1e6, 1e-14, 0.0).unwrap();
+        assert!((m.pool_loss_hours / 2.083_333e9 - 1.0).abs() < 1e-6);
+        assert!((m.pool_hours / 4.2300e5 - 1.0).abs() < 1e-3);
+        // Blocks: 1e6 / (5 * 0.472708) = 4.2309e5 h.
+        assert!((m.block_loss_hours / 4.230_94e5 - 1.0).abs() < 1e-5);
     }
 
     #[test]
@@ -163,6 +194,8 @@ mod tests {
         let stripe: Layout = "stripe-4".parse().unwrap();
         let m = pool_mttdl(&stripe, &[repair(0.0, 0.0)], 1e6, 0.0, 0.0).unwrap();
         assert!((m.pool_hours - 2.5e5).abs() < 1e-6);
+        assert_eq!(m.pool_loss_hours, m.pool_hours);
+        assert_eq!(m.block_loss_hours, f64::INFINITY);
         assert!(pool_mttdl(&layout, &reps[..1], 1e6, 0.0, 0.0).is_err());
     }
 

@@ -45,6 +45,11 @@ fn default_system_over_five_years() {
     let closed = a.closed_form_loss.unwrap();
     assert!((closed - (1.0 - (-43_800.0 * rate).exp())).abs() < 1e-15);
     assert!(closed < 2e-5, "{closed}");
+    // The pool itself is lost only by a third failure: UREs there lose blocks (§7).
+    let pool_rate = 8.0 / mtbf * (7.0 * mttr / mtbf) * (6.0 * mttr / mtbf);
+    let pool = a.closed_form_pool_loss.unwrap();
+    assert!((pool / -(-43_800.0 * pool_rate).exp_m1() - 1.0).abs() < 1e-9);
+    assert!(pool < closed / 1000.0, "{pool} vs {closed}");
     // The simulation sees no loss in 20,000 missions: consistent, its interval reaches 1.9e-4.
     let mc = a.monte_carlo.unwrap();
     assert_eq!(mc.data_loss.hits, 0);
@@ -58,4 +63,44 @@ fn weibull_lifetimes_have_no_closed_form() {
     let a = assess(&system, &mission(Some(wear_out), 100)).unwrap();
     assert_eq!((a.mttdl, a.closed_form_loss), (None, None));
     assert_eq!(a.monte_carlo.unwrap().trials, 100);
+}
+
+#[test]
+fn a_disk_without_a_failure_rate_still_has_its_rebuilds() {
+    let mut system = default_system();
+    for d in &mut system.disks {
+        d.model.afr_pct = None;
+        d.model.mtbf_hours = None;
+    }
+    let a = assess(&system, &mission(None, 1000)).unwrap();
+    assert_eq!(a.disk, "seagate-exos-x16-16tb");
+    assert_eq!(a.lifetime, None);
+    assert_eq!(
+        (a.mttdl, a.closed_form_loss, a.monte_carlo),
+        (None, None, None)
+    );
+    // The same resilver as with the rate: it needs no lifetime.
+    let known = assess(&default_system(), &mission(None, 0)).unwrap();
+    assert_eq!(a.rebuilds, known.rebuilds);
+}
+
+#[test]
+fn missions_and_trials_are_bounded() {
+    let system = default_system();
+    for (years, trials, why) in [
+        (1e300, 10, "at most 100 years, not 1e300"),
+        (0.0, 10, "more than 0"),
+        (
+            5.0,
+            u64::MAX,
+            "at most 10000000 trials, not 18446744073709551615",
+        ),
+    ] {
+        let m = Mission {
+            years,
+            ..mission(None, trials)
+        };
+        let e = assess(&system, &m).unwrap_err().to_string();
+        assert!(e.contains(why), "{e}");
+    }
 }
