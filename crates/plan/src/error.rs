@@ -2,6 +2,8 @@
 
 use crate::needs::Need;
 use crate::recommend::NearMiss;
+use crate::search::MAX_DISKS;
+use model::layout::MAX_PARITY;
 use std::fmt;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -21,6 +23,8 @@ pub enum PlanError {
         leaves: u32,
         disks: u32,
     },
+    /// More disks than the planner enumerates layouts for.
+    TooManyDisks { disks: u32 },
     /// No layout of these disks survives the redundancy asked for.
     NoCandidates {
         disks: u32,
@@ -55,17 +59,37 @@ impl fmt::Display for PlanError {
                 leaves,
                 disks,
             } => write!(f, "{layout} needs {leaves} disks; the machine has {disks}"),
+            PlanError::TooManyDisks { disks } => write!(
+                f,
+                "{disks} disks: the planner takes at most {MAX_DISKS} (beyond that evaluating every layout, not ZFS, is the limit); plan a part of the pool, or compare chosen layouts with zpoolsim compare"
+            ),
             PlanError::NoCandidates {
                 disks,
                 hot_spares,
                 min_redundancy,
-            } => write!(
-                f,
-                "no layout of {disks} disks with {hot_spares} hot spares survives {min_redundancy} failures per vdev (a mirror-{} needs {} disks, a raidz{min_redundancy} at least {})",
-                min_redundancy + 1,
-                min_redundancy + 1,
-                min_redundancy + 2
-            ),
+            } => match disks.checked_sub(*hot_spares) {
+                None | Some(0) if *disks == 0 => f.write_str("a pool needs at least one disk"),
+                None | Some(0) => write!(
+                    f,
+                    "no disks left for a pool after {hot_spares} hot spares of {disks} disks"
+                ),
+                Some(pool) => match min_redundancy {
+                    1 | 2 => write!(
+                        f,
+                        "no layout of {pool} disks survives {min_redundancy} failures per vdev: a mirror of {} disks is the smallest that does",
+                        min_redundancy + 1
+                    ),
+                    r if *r <= MAX_PARITY => write!(
+                        f,
+                        "no layout of {pool} disks survives {r} failures per vdev: a raidz{r} of {} disks is the smallest that does",
+                        r + 2
+                    ),
+                    r => write!(
+                        f,
+                        "no layout survives {r} failures per vdev: raidz{MAX_PARITY} and draid{MAX_PARITY} survive {MAX_PARITY}, the most"
+                    ),
+                },
+            },
             PlanError::NothingMeetsNeeds {
                 disks,
                 needs,
@@ -86,3 +110,34 @@ impl fmt::Display for PlanError {
 }
 
 impl std::error::Error for PlanError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_candidates_in_plain_words() {
+        let text = |disks, hot_spares, min_redundancy| {
+            PlanError::NoCandidates {
+                disks,
+                hot_spares,
+                min_redundancy,
+            }
+            .to_string()
+        };
+        assert_eq!(text(0, 0, 0), "a pool needs at least one disk");
+        assert_eq!(
+            text(24, 24, 0),
+            "no disks left for a pool after 24 hot spares of 24 disks"
+        );
+        assert_eq!(
+            text(3, 1, 2),
+            "no layout of 2 disks survives 2 failures per vdev: a mirror of 3 disks is the smallest that does"
+        );
+        assert_eq!(
+            text(4, 0, 3),
+            "no layout of 4 disks survives 3 failures per vdev: a raidz3 of 5 disks is the smallest that does"
+        );
+        assert!(text(12, 0, 4).contains("survive 3, the most"));
+    }
+}

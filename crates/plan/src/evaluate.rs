@@ -11,9 +11,6 @@ use model::Workload;
 /// over at once: three days to notice, fetch a disk and swap it. A policy, not a fact.
 pub const REPLACEMENT_HOURS: f64 = 72.0;
 
-/// Hours in a year (zfs-facts.md §7: AFR ~ 8760 h / MTBF).
-const HOURS_PER_YEAR: f64 = reliability::lifetime::HOURS_PER_YEAR;
-
 /// A workload with the label it is shown under (the text the user wrote, parameters and all).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LabelledWorkload {
@@ -87,8 +84,9 @@ pub fn evaluate(
         write_bytes_per_s: figure(1, |w| w.bytes_per_s),
         random_read_iops: figure(2, |w| w.iops),
         workloads,
-        resilver_hours: risk.resilver_hours,
-        loss_probability: risk.loss_probability,
+        degraded_hours: risk.degraded_hours,
+        pool_loss_probability: risk.pool_loss,
+        block_loss_probability: risk.block_loss,
         usd_per_usable_tb: disk
             .price_usd
             .filter(|_| usable_tb > 0.0)
@@ -97,17 +95,18 @@ pub fn evaluate(
 }
 
 struct Risk {
-    resilver_hours: f64,
-    loss_probability: Option<f64>,
+    degraded_hours: f64,
+    pool_loss: Option<f64>,
+    block_loss: Option<f64>,
 }
 
 /// What the reliability engine needs to know about a candidate on its machine.
 struct Exposure {
     /// One per layout group.
     repairs: Vec<reliability::GroupRepair>,
-    /// `None` when the disk has neither an AFR nor an MTBF; the AFR wins when both are given
-    /// (a field rate, where the MTBF is a lab figure).
-    mtbf_hours: Option<f64>,
+    /// Exponential, from the disk's AFR or MTBF (`reliability::lifetime::disk_afr_pct`);
+    /// `None` when it has neither.
+    lifetime: Option<reliability::Lifetime>,
     /// Unrecoverable read errors per bit; a disk without the figure is taken to have none.
     uer_per_bit: f64,
 }
@@ -127,20 +126,16 @@ fn exposure(
         .iter()
         .map(|g| reliability::group_repair(g, disk.capacity_bytes, fill, &rates))
         .collect::<Result<Vec<_>, _>>()?;
-    let mtbf_hours = match (disk.afr_pct, disk.mtbf_hours) {
-        (Some(afr), _) => reliability::Lifetime::from_afr(afr)?.mtbf_hours(),
-        (None, mtbf) => mtbf,
-    };
     Ok(Exposure {
         repairs,
-        mtbf_hours,
+        lifetime: reliability::lifetime::disk_lifetime(disk, None)?,
         uer_per_bit: disk.uer_per_bit.unwrap_or(0.0),
     })
 }
 
-/// Resilver time and the probability of losing data over the mission by the MTTDL closed
-/// form (unrecoverable read errors included: they lose blocks, which is data loss). Without a
-/// hot spare a failed disk waits [`REPLACEMENT_HOURS`] before its resilver starts.
+/// The degraded window and, by the MTTDL closed form, the probabilities of losing the pool
+/// and of losing blocks to unrecoverable read errors over the mission. Without a hot spare a
+/// failed disk waits [`REPLACEMENT_HOURS`] before its resilver starts.
 fn risk(
     planned: &System,
     candidate: &Candidate,
@@ -152,7 +147,8 @@ fn risk(
     } else {
         0.0
     };
-    let loss_probability = match e.mtbf_hours {
+    let mission_hours = reliability::montecarlo::mission_hours(settings.years)?;
+    let (pool_loss, block_loss) = match e.lifetime.and_then(|l| l.mtbf_hours()) {
         Some(mtbf) => {
             let mttdl = reliability::pool_mttdl(
                 &candidate.layout,
@@ -161,16 +157,25 @@ fn risk(
                 e.uer_per_bit,
                 wait_hours,
             )?;
-            Some(reliability::p_loss_within(
-                mttdl.pool_hours,
-                settings.years * HOURS_PER_YEAR,
-            ))
+            let within = |hours| Some(reliability::p_loss_within(hours, mission_hours));
+            (
+                within(mttdl.pool_loss_hours),
+                within(mttdl.block_loss_hours),
+            )
         }
-        None => None,
+        None => (None, None),
     };
+    let degraded_hours = candidate
+        .layout
+        .groups
+        .iter()
+        .zip(&e.repairs)
+        .map(|(g, r)| r.degraded_hours(reliability::repair::distributed_spares(g), 0.0))
+        .fold(0.0, f64::max);
     Ok(Risk {
-        resilver_hours: e.repairs.first().map_or(0.0, |r| r.resilver_hours),
-        loss_probability,
+        degraded_hours,
+        pool_loss,
+        block_loss,
     })
 }
 
@@ -197,13 +202,13 @@ pub fn monte_carlo(
         message: e.to_string(),
     };
     let e = exposure(&planned, candidate, settings.fill).map_err(engine)?;
-    let Some(mtbf) = e.mtbf_hours else {
+    let Some(lifetime) = e.lifetime else {
         return Ok(None);
     };
     let scenario = reliability::Scenario {
         layout: &candidate.layout,
         repairs: &e.repairs,
-        lifetime: reliability::Lifetime::from_mtbf(mtbf).map_err(engine)?,
+        lifetime,
         repair_time: reliability::RepairTime::Fixed,
         hot_spares: candidate.hot_spares,
         replacement_hours: REPLACEMENT_HOURS,
@@ -214,7 +219,7 @@ pub fn monte_carlo(
             .datasets
             .first()
             .map_or(model::pool::DEFAULT_RECORDSIZE, |d| d.recordsize) as f64,
-        mission_hours: settings.years * HOURS_PER_YEAR,
+        mission_hours: reliability::montecarlo::mission_hours(settings.years).map_err(engine)?,
     };
     reliability::simulate(&scenario, MONTE_CARLO_TRIALS, MONTE_CARLO_SEED)
         .map(Some)

@@ -26,11 +26,17 @@ pub struct Evaluation {
     pub random_read_iops: f64,
     /// Every workload asked for, in order (the three above come from the first three).
     pub workloads: Vec<WorkloadFigures>,
-    /// Time to resilver one failed disk onto a spare, hours (0 for a stripe: nothing to
-    /// rebuild from).
-    pub resilver_hours: f64,
-    /// Probability of losing data over the mission; `None` when the disk has no failure rate.
-    pub loss_probability: Option<f64>,
+    /// Hours a vdev runs with reduced redundancy after a disk fails, worst over the groups:
+    /// the sequential rebuild onto a dRAID distributed spare, else the resilver onto a hot
+    /// spare or new disk (0 for a stripe: nothing to rebuild from). Without a hot spare the
+    /// wait for the new disk ([`crate::evaluate::REPLACEMENT_HOURS`]) comes first.
+    pub degraded_hours: f64,
+    /// Probability of losing the whole pool over the mission; `None` when the disk has no
+    /// failure rate.
+    pub pool_loss_probability: Option<f64>,
+    /// Probability that an unrecoverable read error, in a rebuild running with no redundancy
+    /// left, loses blocks (not the pool, zfs-facts.md §7) over the mission.
+    pub block_loss_probability: Option<f64>,
     /// Price of all the disks per usable TB (10^12 B of AVAIL), when the disk has a price.
     pub usd_per_usable_tb: Option<f64>,
 }
@@ -43,17 +49,17 @@ impl Evaluation {
             Metric::Write => self.write_bytes_per_s,
             Metric::Iops => self.random_read_iops,
             Metric::Avail => self.avail_bytes as f64,
-            Metric::Loss => self.loss_probability.unwrap_or(f64::NAN),
+            Metric::Loss => self.pool_loss_probability.unwrap_or(f64::NAN),
         }
     }
 
     /// The objectives of the Pareto front, each oriented so that higher is better: space,
-    /// every workload's throughput (IOPS for random ones is the same ordering), and safety
-    /// (all equal when unknown).
+    /// every workload's throughput (IOPS for random ones is the same ordering), and safety,
+    /// P(pool loss) (all equal when unknown).
     pub fn objectives(&self) -> Vec<f64> {
         let mut out = vec![self.avail_bytes as f64];
         out.extend(self.workloads.iter().map(|w| w.bytes_per_s));
-        out.push(-self.loss_probability.unwrap_or(0.0));
+        out.push(-self.pool_loss_probability.unwrap_or(0.0));
         out
     }
 }

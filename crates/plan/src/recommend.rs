@@ -5,8 +5,8 @@ use crate::evaluation::Evaluation;
 use crate::needs::{format_probability, Metric, Need};
 use std::fmt;
 
-/// The loss probability over the mission a recommendation stays under when `--need` sets
-/// none: one pool in a thousand lost over its life. A policy, not a fact.
+/// The probability of losing the pool over the mission a recommendation stays under when
+/// `--need` sets none: one pool in a thousand lost over its life. A policy, not a fact.
 pub const DEFAULT_LOSS_TARGET: f64 = 0.001;
 
 /// How many near misses an impossible plan names.
@@ -93,7 +93,7 @@ pub fn closest(evaluations: &[Evaluation], needs: &[Need]) -> Vec<NearMiss> {
 }
 
 /// Among the evaluations (all meeting the needs), the one with the most usable space whose
-/// loss probability stays under the target (the `loss<=` need, else
+/// pool-loss probability stays under the target (the `loss<=` need, else
 /// [`DEFAULT_LOSS_TARGET`]); ties go to the safer. When none stays under it, the safest; when
 /// no loss probability is known (the disk has no failure rate), the most usable space.
 /// `None` only for an empty slice.
@@ -102,7 +102,7 @@ pub fn recommend(evaluations: &[Evaluation], needs: &[Need], years: f64) -> Opti
         .iter()
         .find(|n| n.metric == Metric::Loss)
         .map_or(DEFAULT_LOSS_TARGET, |n| n.bound);
-    let loss = |i: usize| evaluations[i].loss_probability;
+    let loss = |i: usize| evaluations[i].pool_loss_probability;
     let by_space = |a: &usize, b: &usize| {
         let (ea, eb) = (&evaluations[*a], &evaluations[*b]);
         ea.avail_bytes
@@ -128,7 +128,7 @@ pub fn recommend(evaluations: &[Evaluation], needs: &[Need], years: f64) -> Opti
         Some((best, runner_up))
     };
     let all: Vec<usize> = (0..evaluations.len()).collect();
-    let loss_words = format!("P(data loss over {years} years)");
+    let loss_words = format!("P(pool loss over {years} years)");
     let (index, reason) = if all.iter().all(|&i| loss(i).is_none()) {
         let redundant: Vec<usize> = all
             .iter()
@@ -219,8 +219,9 @@ mod tests {
             write_bytes_per_s: write_mb * 1e6,
             random_read_iops: 100.0,
             workloads: vec![],
-            resilver_hours: 10.0,
-            loss_probability: loss,
+            degraded_hours: 10.0,
+            pool_loss_probability: loss,
+            block_loss_probability: loss.map(|p| p / 2.0),
             usd_per_usable_tb: None,
         }
     }
@@ -240,7 +241,7 @@ mod tests {
         assert_eq!(r.index, 1);
         assert_eq!(
             r.reason,
-            "the most usable space, 47.0 TB, of the 3 layouts meeting the needs with P(data loss over 5 years) <= 0.10% (its own 0.050%); reads 1.2 GB/s, writes 600.0 MB/s, 100/s random reads; next: 2x mirror-2 with 32.0 TB"
+            "the most usable space, 47.0 TB, of the 3 layouts meeting the needs with P(pool loss over 5 years) <= 0.10% (its own 0.050%); reads 1.2 GB/s, writes 600.0 MB/s, 100/s random reads; next: 2x mirror-2 with 32.0 TB"
         );
         let strict = parse_needs_ok("loss<=0.005%");
         assert_eq!(recommend(&set(), &strict, 5.0).unwrap().index, 3);
@@ -255,7 +256,7 @@ mod tests {
         let unknown: Vec<Evaluation> = set()
             .into_iter()
             .map(|e| Evaluation {
-                loss_probability: None,
+                pool_loss_probability: None,
                 ..e
             })
             .collect();

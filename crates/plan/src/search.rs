@@ -9,6 +9,12 @@ use crate::pareto;
 use crate::recommend::{closest, meets, recommend, Recommendation};
 use model::{System, VdevType};
 
+/// Most disks a plan takes: with raidz widths up to 19 and dRAID data widths up to 16 a plan
+/// evaluates about 230 layouts whatever the disk count, but each evaluation costs time in
+/// proportion to the disks (performance and rebuild models per disk), so 1,000 disks take
+/// seconds; beyond that the enumeration, not ZFS, is the limit. A policy, not a fact.
+pub const MAX_DISKS: u32 = 1000;
+
 /// What to plan: the machine with its disks in place (`machine::with_disks`), and the rules.
 #[derive(Debug, Clone)]
 pub struct Request {
@@ -39,7 +45,10 @@ pub struct Plan {
 /// Evaluates every candidate for the request's disks; errs when none exists or none meets the
 /// needs (naming the closest).
 pub fn plan(request: &Request) -> Result<Plan, PlanError> {
-    let disks = request.system.disks.len() as u32;
+    let disks = u32::try_from(request.system.disks.len()).unwrap_or(u32::MAX);
+    if disks > MAX_DISKS {
+        return Err(PlanError::TooManyDisks { disks });
+    }
     let draid = space::Profile::of(request.system.host.zfs).draid;
     let all: Vec<_> = candidates(disks, request.hot_spares, request.min_redundancy)
         .into_iter()

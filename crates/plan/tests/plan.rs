@@ -42,13 +42,13 @@ fn twenty_four_disks_every_candidate_and_a_checkable_choice() {
     assert_eq!(p.considered, 228);
     assert_eq!(p.evaluations.len(), 228);
     let chosen = &p.evaluations[p.recommendation.index];
-    let loss = chosen.loss_probability.unwrap();
+    let loss = chosen.pool_loss_probability.unwrap();
     assert!(loss <= 0.001, "{loss}");
     // No layout under the loss target has more space.
     let most = p
         .evaluations
         .iter()
-        .filter(|e| e.loss_probability.unwrap() <= 0.001)
+        .filter(|e| e.pool_loss_probability.unwrap() <= 0.001)
         .map(|e| e.avail_bytes)
         .max()
         .unwrap();
@@ -57,7 +57,7 @@ fn twenty_four_disks_every_candidate_and_a_checkable_choice() {
     // The simulation of the chosen layout agrees with its closed form.
     let mc = p.monte_carlo.as_ref().unwrap();
     assert_eq!(mc.trials, 20_000);
-    assert!(mc.data_loss.contains(loss), "{loss} vs {:?}", mc.data_loss);
+    assert!(mc.pool_loss.contains(loss), "{loss} vs {:?}", mc.pool_loss);
     assert!(p
         .recommendation
         .reason
@@ -65,7 +65,7 @@ fn twenty_four_disks_every_candidate_and_a_checkable_choice() {
     // The stripe has the most space of all and so is always on the front.
     assert_eq!(p.evaluations[0].candidate.layout.to_string(), "stripe-24");
     assert!(p.on_front[0]);
-    assert!(p.evaluations[0].loss_probability.unwrap() > 0.3);
+    assert!(p.evaluations[0].pool_loss_probability.unwrap() > 0.3);
 }
 
 #[test]
@@ -91,7 +91,7 @@ fn needs_drop_what_misses_them() {
     assert!(p
         .evaluations
         .iter()
-        .all(|e| e.avail_bytes as f64 >= 100e12 && e.loss_probability.unwrap() <= 1e-4));
+        .all(|e| e.avail_bytes as f64 >= 100e12 && e.pool_loss_probability.unwrap() <= 1e-4));
     assert!(p.considered > p.evaluations.len());
 }
 
@@ -112,4 +112,58 @@ fn impossible_needs_name_the_closest_layouts() {
         "{text}"
     );
     assert!(text.contains("x short"), "{text}");
+}
+
+#[test]
+fn unrecoverable_read_errors_lose_blocks_not_the_pool() {
+    let p = plan(&request(24, "")).unwrap();
+    let find = |name: &str| {
+        p.evaluations
+            .iter()
+            .find(|e| e.candidate.layout.to_string() == name)
+            .unwrap()
+    };
+    // 12x mirror-2 of Exos X16 (AFR 0.35%, UER 1e-15), 80% full, no hot spare. MTBF =
+    // 8760 / -ln(0.9965) = 2.4986e6 h. A resilver with no redundancy left reads the one
+    // good side: 0.8 * 16.0009e12 B = 1.0240e14 bits, P_ure = 1 - exp(-0.1024) = 0.0973.
+    let m = find("12x mirror-2");
+    let mtbf = 8760.0 / -(1.0f64 - 0.0035).ln();
+    let p_ure = -(-0.8 * 16_000_900_661_248.0 * 8.0 * 1e-15f64).exp_m1();
+    let within = |rate: f64| -(-5.0 * 8760.0 * rate).exp_m1();
+    // Blocks: 12 vdevs * 2 / MTBF * P_ure = 9.35e-7 per hour: 4.0% over 5 years.
+    let blocks = m.block_loss_probability.unwrap();
+    assert!((blocks / within(12.0 * 2.0 / mtbf * p_ure) - 1.0).abs() < 1e-9);
+    assert!((0.0395..0.0405).contains(&blocks), "{blocks}");
+    // The pool: a second failure within the 72 h wait and the resilver, 0.0015%.
+    let mttr = 72.0 + m.degraded_hours;
+    let pool = m.pool_loss_probability.unwrap();
+    assert!((pool / within(12.0 * 2.0 / mtbf * mttr / mtbf) - 1.0).abs() < 1e-9);
+    assert!((1.4e-5..1.6e-5).contains(&pool), "{pool}");
+    // So the default 0.1% target keeps the mirrors, which the block losses would rule out.
+    assert!(pool <= 0.001 && blocks > 0.001);
+}
+
+#[test]
+fn draid_is_degraded_only_for_its_sequential_rebuild() {
+    let p = plan(&request(24, "")).unwrap();
+    let find = |name: &str| {
+        p.evaluations
+            .iter()
+            .find(|e| e.candidate.layout.to_string() == name)
+            .unwrap()
+    };
+    let (none, one) = (find("draid1:8d:24c:0s"), find("draid1:8d:24c:1s"));
+    // Without a distributed spare the window is the resilver onto one new disk (16.4 h);
+    // with one, every survivor rebuilds a share of the failed disk: well under half of it.
+    assert!(
+        (16.0..17.0).contains(&none.degraded_hours),
+        "{}",
+        none.degraded_hours
+    );
+    assert!(
+        one.degraded_hours < none.degraded_hours / 2.0,
+        "{}",
+        one.degraded_hours
+    );
+    assert!(one.pool_loss_probability.unwrap() < none.pool_loss_probability.unwrap() / 10.0);
 }
