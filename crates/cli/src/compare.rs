@@ -1,11 +1,11 @@
 //! `zpoolsim compare SYSTEM.toml --layout A --layout B ...`: chosen layouts side by side on
 //! one machine, as seed 001's table has them (capacity, random reads, sequential read and
-//! write), with resilver time and the chance of losing data. Also the table and JSON rows
-//! `zpoolsim plan` prints.
+//! write), with the time a vdev stays degraded and the chances of losing the pool or blocks.
+//! Also the table and JSON rows `zpoolsim plan` prints.
 
 use crate::error::{CliError, CliResult};
 use crate::files::{load_system, load_workload};
-use ::plan::evaluate::STANDARD_WORKLOADS;
+use ::plan::evaluate::{REPLACEMENT_HOURS, STANDARD_WORKLOADS};
 use ::plan::needs::format_probability;
 use ::plan::{Evaluation, LabelledWorkload, Metric, Settings};
 use model::Layout;
@@ -62,12 +62,8 @@ impl Measure {
                 })
             })
             .collect::<Result<Vec<_>, CliError>>()?;
-        if !(self.years > 0.0 && self.years.is_finite()) {
-            return Err(CliError(format!(
-                "--years {}: expected a positive number of years",
-                self.years
-            )));
-        }
+        reliability::montecarlo::mission_hours(self.years)
+            .map_err(|e| CliError(format!("--years: {e}")))?;
         Ok(Settings {
             workloads,
             fill: parse_fill(&self.fill)?,
@@ -116,12 +112,11 @@ pub fn run(args: &Args) -> CliResult {
     }
     println!("{}", system.name);
     println!(
-        "{} disks of {}; pool {:.0}% full for the resilver; P(loss) over {} years",
+        "{} disks of {}",
         system.disks.len(),
         system.disks.first().map_or("?", |d| d.model.id.as_str()),
-        settings.fill * 100.0,
-        settings.years
     );
+    println!("{}", columns_note(&settings));
     println!();
     let refs: Vec<&Evaluation> = rows.iter().collect();
     print!("{}", table(&refs, &[], &settings));
@@ -153,10 +148,20 @@ pub fn row_json(e: &Evaluation) -> Value {
             "iops": w.iops,
             "bottleneck": w.bottleneck,
         })).collect::<Vec<_>>(),
-        "resilver_hours": e.resilver_hours,
-        "loss_probability": e.loss_probability,
+        "degraded_hours": e.degraded_hours,
+        "pool_loss_probability": e.pool_loss_probability,
+        "block_loss_probability": e.block_loss_probability,
         "usd_per_usable_tb": e.usd_per_usable_tb,
     })
+}
+
+/// What the DEGRADED and loss columns mean, in one line.
+pub fn columns_note(settings: &Settings) -> String {
+    format!(
+        "DEGRADED: hours a vdev runs with less redundancy after a disk fails, pool {:.0}% full (dRAID with a distributed spare: its sequential rebuild; else the resilver, after {REPLACEMENT_HOURS} h for a new disk when there is no hot spare); over {} years, P(POOL LOSS): the pool is lost, P(BLOCK LOSS): an unrecoverable read error loses blocks while a vdev has no redundancy left",
+        settings.fill * 100.0,
+        settings.years
+    )
 }
 
 /// The rows as an aligned table; `marks` (one per row, or none) prefixes each layout. Columns
@@ -167,7 +172,16 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
         .map(|w| w.label.as_str())
         .collect();
     let mut header: Vec<String> = [
-        "LAYOUT", "SPARES", "AVAIL", "READ", "WRITE", "RAND/s", "RESILVER", "P(LOSS)", "$/TB",
+        "LAYOUT",
+        "SPARES",
+        "AVAIL",
+        "READ",
+        "WRITE",
+        "RAND/s",
+        "DEGRADED",
+        "P(POOL LOSS)",
+        "P(BLOCK LOSS)",
+        "$/TB",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -186,10 +200,10 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
             if e.candidate.layout.redundancy() == 0 {
                 "-".to_string()
             } else {
-                format!("{:.1} h", e.resilver_hours)
+                format!("{:.1} h", e.degraded_hours)
             },
-            e.loss_probability
-                .map_or("unknown".to_string(), format_probability),
+            probability(e.pool_loss_probability),
+            probability(e.block_loss_probability),
             e.usd_per_usable_tb
                 .map_or("-".to_string(), |usd| format!("{usd:.0}")),
         ];
@@ -236,6 +250,11 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
     out
 }
 
+/// A probability as the table shows it.
+fn probability(p: Option<f64>) -> String {
+    p.map_or("unknown".to_string(), format_probability)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,8 +296,9 @@ mod tests {
                 figures("fio-randread:qd=32", 0.9e6, 223.4),
                 figures("bonnie-seeks", 1.3e6, 154.2),
             ],
-            resilver_hours: 1.94,
-            loss_probability: loss,
+            degraded_hours: 1.94,
+            pool_loss_probability: loss,
+            block_loss_probability: loss.map(|p| p / 4.0),
             usd_per_usable_tb: Some(12.3),
         };
         let rows = [
@@ -289,9 +309,9 @@ mod tests {
         assert_eq!(
             table(&refs, &["> ", "* "], &settings),
             "\
-LAYOUT         SPARES   AVAIL        READ       WRITE  RAND/s  RESILVER  P(LOSS)  $/TB  bonnie-seeks
-> 3x raidz1-5       0  5.9 TB  516.5 MB/s  412.4 MB/s     223     1.9 h  unknown    12         154/s
-* stripe-15         1  5.9 TB  516.5 MB/s  412.4 MB/s     223         -     1.2%    12         154/s
+LAYOUT         SPARES   AVAIL        READ       WRITE  RAND/s  DEGRADED  P(POOL LOSS)  P(BLOCK LOSS)  $/TB  bonnie-seeks
+> 3x raidz1-5       0  5.9 TB  516.5 MB/s  412.4 MB/s     223     1.9 h       unknown        unknown    12         154/s
+* stripe-15         1  5.9 TB  516.5 MB/s  412.4 MB/s     223         -          1.2%          0.31%    12         154/s
 "
         );
     }

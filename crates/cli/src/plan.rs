@@ -2,13 +2,14 @@
 //! disks on the hardware, those that meet the needs, the Pareto front, and one recommendation
 //! with its reason. A table, `--json`, and `--plot FILE.svg`.
 
-use crate::compare::{row_json, table, Measure};
+use crate::compare::{columns_note, row_json, table, Measure};
 use crate::error::{CliError, CliResult};
 use crate::files::{load_system, refuse_overwrite, write};
 use crate::svg::{Chart, Series};
 use ::plan::machine::{disks_of_size, with_controllers_for, with_disks};
 use ::plan::needs::format_probability;
-use ::plan::{parse_needs, Evaluation, Plan, Request, Settings};
+use ::plan::search::MAX_DISKS;
+use ::plan::{parse_needs, Evaluation, Plan, PlanError, Request, Settings};
 use model::hardware::DiskModel;
 use model::system_file::default_system;
 use model::units::parse_size;
@@ -21,8 +22,11 @@ use std::path::Path;
 ///
 /// Layouts: stripe, Kx mirror-2/3, Kx raidz1-3 from p+2 to p+16 wide, one dRAID over all disks
 /// (parity 1-3, 2-16 data, 0-3 distributed spares); disks left over become hot spares. The
-/// recommendation is the most usable space whose P(data loss) over --years stays under the
-/// loss<= need (0.1% without one), with a Monte Carlo check.
+/// recommendation is the most usable space whose P(pool loss) over --years stays under the
+/// loss<= need (0.1% without one), with a Monte Carlo check. DEGRADED is the hours a vdev runs
+/// with less redundancy after a disk fails (for dRAID with a distributed spare, the short
+/// sequential rebuild); P(BLOCK LOSS) the chance that an unrecoverable read error loses blocks
+/// (not the pool) while a vdev has no redundancy left.
 ///
 /// Without a system file the disks go on the embedded default system's host, with more HBAs
 /// like its own when they need ports; the output says so.
@@ -30,7 +34,8 @@ use std::path::Path;
 pub struct Args {
     /// A system file whose host, links and controllers carry the disks (its pool is ignored).
     pub system: Option<String>,
-    /// How many disks; default: as many as the system file has of the disk's model.
+    /// How many disks (at most 1,000); default: as many as the system file has of the disk's
+    /// model.
     #[arg(long)]
     pub disks: Option<u32>,
     /// The disk: a catalog id or a size such as 16TB; default: the system file's.
@@ -160,6 +165,9 @@ fn machine(args: &Args) -> Result<(System, Vec<String>), CliError> {
         }
         None => return Err(CliError("give --disks N or a system file".into())),
     };
+    if count > MAX_DISKS {
+        return Err(PlanError::TooManyDisks { disks: count }.into());
+    }
     let base = if args.system.is_none() {
         let (grown, added) = with_controllers_for(&base, &disk, count)?;
         if added > 0 {
@@ -227,13 +235,10 @@ fn print_plan(plan: &Plan, request: &Request, assumed: &[String], all: bool) {
     }
     let s: &Settings = &request.settings;
     println!(
-        "workloads: read {}, write {}, random {}; resilver at {:.0}% full; P(data loss) over {} years",
-        s.workloads[0].label,
-        s.workloads[1].label,
-        s.workloads[2].label,
-        s.fill * 100.0,
-        s.years
+        "workloads: read {}, write {}, random {}",
+        s.workloads[0].label, s.workloads[1].label, s.workloads[2].label,
     );
+    println!("{}", columns_note(s));
     let front = plan.on_front.iter().filter(|f| **f).count();
     let needs = if request.needs.is_empty() {
         "no needs given".to_string()
@@ -278,25 +283,27 @@ fn print_plan(plan: &Plan, request: &Request, assumed: &[String], all: bool) {
     );
     println!("because: {}", plan.recommendation.reason);
     if let Some(mc) = &plan.monte_carlo {
-        let d = &mc.data_loss;
+        let d = &mc.pool_loss;
         println!(
-            "check: a Monte Carlo of {} missions of {} years lost data in {} (P {}, 95% interval {} to {}); the closed form above gives {}",
+            "check: a Monte Carlo of {} missions of {} years lost the pool in {} (P {}, 95% interval {} to {}; rebuilds of fixed length, where the closed form above assumes memoryless ones, so with double or triple parity it loses less); the closed form gives {}",
             mc.trials,
             request.settings.years,
             d.hits,
             format_probability(d.p),
             format_probability(d.low),
             format_probability(d.high),
-            chosen.loss_probability.map_or("unknown".into(), format_probability)
+            chosen
+                .pool_loss_probability
+                .map_or("unknown".into(), format_probability)
         );
     }
 }
 
-/// The chart's colours for the loss probability: label and upper bound.
+/// The chart's colours for the pool-loss probability: label and upper bound.
 const LOSS_BANDS: [(&str, f64); 3] = [
-    ("P(loss) <= 0.01%", 1e-4),
-    ("P(loss) <= 1%", 1e-2),
-    ("P(loss) > 1%", f64::INFINITY),
+    ("P(pool loss) <= 0.01%", 1e-4),
+    ("P(pool loss) <= 1%", 1e-2),
+    ("P(pool loss) > 1%", f64::INFINITY),
 ];
 
 /// The index of a probability's band in `LOSS_BANDS`, or one past them when unknown.
@@ -309,37 +316,29 @@ fn band_of(p: Option<f64>) -> usize {
     })
 }
 
-/// Usable space against sequential write, coloured by loss probability; the Pareto front of
-/// these three ringed and the recommendation named.
+/// Usable space against sequential write, coloured by pool-loss probability; the planner's
+/// Pareto front (the table's `*`, over every figure) ringed and the recommendation named.
 fn chart(plan: &Plan, request: &Request) -> Chart {
     let point = |e: &Evaluation| (e.avail_bytes as f64 / 1e12, e.write_bytes_per_s / 1e6);
     let mut series: Vec<Series> = LOSS_BANDS
         .iter()
         .map(|b| b.0)
-        .chain(["P(loss) unknown"])
+        .chain(["P(pool loss) unknown"])
         .enumerate()
         .map(|(band, label)| Series {
             label: label.to_string(),
             points: plan
                 .evaluations
                 .iter()
-                .filter(|e| band_of(e.loss_probability) == band)
+                .filter(|e| band_of(e.pool_loss_probability) == band)
                 .map(point)
                 .collect(),
             line: false,
         })
         .filter(|s| !s.points.is_empty())
         .collect();
-    // The front of what the chart shows: space, write and loss (unknown counts as equal).
-    let shown: Vec<Vec<f64>> = plan
-        .evaluations
-        .iter()
-        .map(|e| {
-            let (x, y) = point(e);
-            vec![x, y, -e.loss_probability.unwrap_or(0.0)]
-        })
-        .collect();
-    let mut rings: Vec<(f64, f64, String)> = ::plan::pareto::front(&shown)
+    let mut rings: Vec<(f64, f64, String)> = plan
+        .on_front
         .iter()
         .zip(&plan.evaluations)
         .filter(|(on, _)| **on)
@@ -349,19 +348,19 @@ fn chart(plan: &Plan, request: &Request) -> Chart {
         })
         .collect();
     series.push(Series {
-        label: "ringed: Pareto front".into(),
+        label: "ringed: Pareto front over every figure (the table's *)".into(),
         points: vec![],
         line: false,
     });
     let chosen = recommended(plan);
     let (x, y) = point(chosen);
     let loss = chosen
-        .loss_probability
+        .pool_loss_probability
         .map_or("unknown".into(), format_probability);
     rings.push((
         x,
         y,
-        format!("{} (P(loss) {loss})", chosen.candidate.layout),
+        format!("{} (P(pool loss) {loss})", chosen.candidate.layout),
     ));
     Chart {
         title: format!(
