@@ -3,14 +3,15 @@
 //! limiting resource), Elling's closed form and a seeded Monte Carlo beside it.
 
 use crate::compare::parse_fill;
-use crate::error::{CliError, CliResult};
+use crate::error::CliResult;
 use crate::files::{load_workload, system_or_default};
 use ::plan::evaluate::REPLACEMENT_HOURS;
 use ::plan::needs::format_probability;
 use model::units::format_decimal;
 use model::{System, Workload};
 use reliability::assess::{assess, Assessment, Mission};
-use reliability::{Lifetime, RebuildKind};
+use reliability::lifetime::disk_lifetime;
+use reliability::RebuildKind;
 use serde_json::{json, Value};
 
 /// Resilver time and the chance of losing data (default: the embedded default system).
@@ -21,20 +22,21 @@ pub struct Args {
     /// How full the pool is: what a rebuild moves ('50%' or 0.5).
     #[arg(long, default_value = "80%")]
     pub fill: String,
-    /// The mission, years.
+    /// The mission, years (at most 100).
     #[arg(long, default_value_t = 5.0)]
     pub years: f64,
     /// User load during rebuilds (a workload such as fio-randread:qd=32); default: idle.
     #[arg(long)]
     pub load: Option<String>,
     /// Weibull shape of disk lifetimes (1 = exponential; below 1 infant mortality, above 1
-    /// wear-out), scaled to the disk's AFR over the first year.
+    /// wear-out), scaled to the disk's AFR over the first year (from its MTBF when it has
+    /// no AFR).
     #[arg(long)]
     pub weibull: Option<f64>,
     /// Hours until a failed disk is replaced when no hot spare takes over.
     #[arg(long, default_value_t = REPLACEMENT_HOURS)]
     pub replacement_hours: f64,
-    /// Monte Carlo missions to simulate (0: closed form only).
+    /// Monte Carlo missions to simulate (0: closed form only; at most 10,000,000).
     #[arg(long, default_value_t = 200_000)]
     pub trials: u64,
     /// Seed of the simulation: the same seed gives the same figures.
@@ -58,9 +60,9 @@ pub fn run(args: &Args) -> CliResult {
         load: args.load.as_deref().map(load_workload).transpose()?,
         fill: parse_fill(&args.fill)?,
     };
-    let lifetime = match args.weibull {
-        None => None,
-        Some(shape) => Some(weibull(&inputs.system, shape)?),
+    let lifetime = match (args.weibull, inputs.system.disks.first()) {
+        (Some(shape), Some(disk)) => disk_lifetime(&disk.model, Some(shape))?,
+        _ => None,
     };
     let mission = Mission {
         fill: inputs.fill,
@@ -82,22 +84,6 @@ pub fn run(args: &Args) -> CliResult {
         print!("{}", render(&report, &mission));
     }
     Ok(())
-}
-
-/// A Weibull lifetime of `shape` with the system's disk AFR over the first year.
-fn weibull(system: &System, shape: f64) -> Result<Lifetime, CliError> {
-    let disk = &system
-        .disks
-        .first()
-        .ok_or_else(|| CliError("the system has no disks".into()))?
-        .model;
-    let afr = disk.afr_pct.ok_or_else(|| {
-        CliError(format!(
-            "--weibull needs the disk's AFR, and {} has none in the catalog",
-            disk.id
-        ))
-    })?;
-    Ok(Lifetime::weibull_from_afr(shape, afr)?)
 }
 
 /// The pool's normal-class layout as written.
@@ -139,17 +125,26 @@ pub fn render(report: &Assessment, mission: &Mission) -> String {
             r.sentence
         );
     }
-    out += &format!("\nchance of losing data over {} years:\n", mission.years);
-    if let (Some(m), Some(p)) = (&report.mttdl, report.closed_form_loss) {
+    out += &format!("\nchance of losing data over {} years:", mission.years);
+    if report.lifetime.is_none() {
+        return out + " " + &unknown_rate(report) + "\n";
+    }
+    out += "\n";
+    if let (Some(m), Some(pool), Some(any)) = (
+        &report.mttdl,
+        report.closed_form_pool_loss,
+        report.closed_form_loss,
+    ) {
         out += &format!(
-            "  closed form (MTTDL[1], exponential lifetimes): MTTDL {:.3e} h, P(loss) {}\n",
+            "  closed form (MTTDL[1], exponential lifetimes): P(pool loss) {}, P(any data loss, blocks to unrecoverable read errors included) {}; MTTDL {:.3e} h\n",
+            format_probability(pool),
+            format_probability(any),
             m.pool_hours,
-            format_probability(p)
         );
     }
     if let Some(mc) = &report.monte_carlo {
         out += &format!(
-            "  Monte Carlo ({} missions, seed {}): P(pool lost) {} [{} .. {}], P(any data lost) {} [{} .. {}]\n  expected bytes lost to unrecoverable read errors: {}\n",
+            "  Monte Carlo ({} missions, seed {}): P(pool loss) {} [{} .. {}], P(any data loss) {} [{} .. {}]; expected bytes lost to unrecoverable read errors {}\n",
             mc.trials,
             mc.seed,
             format_probability(mc.pool_loss.p),
@@ -167,6 +162,14 @@ pub fn render(report: &Assessment, mission: &Mission) -> String {
     out
 }
 
+/// Why the loss figures are missing, and how to give them.
+fn unknown_rate(report: &Assessment) -> String {
+    format!(
+        "unknown: no AFR or MTBF for {}; give afr_pct or mtbf_hours in an inline model or a --catalog file",
+        report.disk
+    )
+}
+
 /// The assessment as JSON.
 pub fn to_json(report: &Assessment, mission: &Mission) -> Value {
     json!({
@@ -180,7 +183,9 @@ pub fn to_json(report: &Assessment, mission: &Mission) -> Value {
             "limiting_resource": r.limiting_resource.to_string(),
             "explanation": r.sentence,
         })).collect::<Vec<_>>(),
+        "loss_unknown": report.lifetime.is_none().then(|| unknown_rate(report)),
         "mttdl_hours": report.mttdl.as_ref().map(|m| m.pool_hours),
+        "closed_form_pool_loss_probability": report.closed_form_pool_loss,
         "closed_form_loss_probability": report.closed_form_loss,
         "monte_carlo": report.monte_carlo.as_ref().map(|mc| json!({
             "trials": mc.trials,

@@ -1,0 +1,99 @@
+//! `zpoolsim report`, `reliability` and `plan` end to end on their safety figures: a disk
+//! without a failure rate, a disk with only an MTBF, and one-line refusals with exit 2.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_zpoolsim"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const UNKNOWN: &str = "unknown: no AFR or MTBF for samsung-hd753lj; give afr_pct or mtbf_hours in an inline model or a --catalog file";
+
+#[test]
+fn report_without_a_failure_rate_gives_space_speed_and_says_unknown() {
+    let (code, out, err) = run(&["report", "examples/seed-000-1320-box.toml"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("zfs list AVAIL 3.98 TiB"), "{out}");
+    assert!(out.contains("dd-read"), "{out}");
+    // The resilver needs no lifetime: 600.1 GB from each of 6 survivors at 67.4 MB/s.
+    assert!(out.contains("resilver       2.5 h"), "{out}");
+    assert!(
+        out.contains(&format!("chance of losing data over 5 years: {UNKNOWN}")),
+        "{out}"
+    );
+}
+
+#[test]
+fn reliability_without_a_failure_rate_prints_the_rebuilds() {
+    let args = ["reliability", "examples/seed-000-1320-box.toml", "--json"];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["loss_unknown"], UNKNOWN);
+    assert!(v["monte_carlo"].is_null() && v["mttdl_hours"].is_null());
+    let hours = v["rebuilds"][0]["hours"].as_f64().unwrap();
+    assert!((2.4..2.6).contains(&hours), "{hours}");
+}
+
+#[test]
+fn an_mtbf_alone_gives_the_loss_figures() {
+    // Four WD Red Plus 4 TB in raidz1-4: MTBF 1e6 h, no AFR. Exponential: the closed form by
+    // hand with MTTR = 72 h + the resilver, pool lost at a second failure.
+    let file = "examples/modern-home-4x-red-plus.toml";
+    let (code, out, err) = run(&["reliability", file, "--trials", "0", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let mttr = 72.0 + v["rebuilds"][0]["hours"].as_f64().unwrap();
+    let rate = 4.0 / 1e6 * (3.0 * mttr / 1e6);
+    let p = v["closed_form_pool_loss_probability"].as_f64().unwrap();
+    let expected = -(-5.0 * 8760.0 * rate).exp_m1();
+    assert!((p / expected - 1.0).abs() < 1e-6, "{p} vs {expected}");
+    // Weibull lifetimes scale to the AFR the MTBF implies.
+    let (code, out, err) = run(&["reliability", file, "--weibull", "3", "--trials", "2000"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Monte Carlo (2000 missions, seed 1)"), "{out}");
+}
+
+#[test]
+fn unbounded_work_is_refused_in_one_line() {
+    for (args, why) in [
+        (
+            &["reliability", "--years", "1e300"][..],
+            "at most 100 years, not 1e300",
+        ),
+        (
+            &["reliability", "--trials", "18446744073709551615"][..],
+            "at most 10000000 trials",
+        ),
+        (
+            &["plan", "--disks", "100000", "--disk", "16TB"][..],
+            "100000 disks: the planner takes at most 1000",
+        ),
+        (
+            &["plan", "--disks", "0", "--disk", "16TB"][..],
+            "a pool needs at least one disk",
+        ),
+        (
+            &["plan", "--disks", "24", "--spares", "24", "--disk", "16TB"][..],
+            "no disks left for a pool after 24 hot spares of 24 disks",
+        ),
+        (
+            &["plan", "--disks", "4", "--disk", "16TB", "--years", "200"][..],
+            "at most 100 years, not 200.0",
+        ),
+    ] {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(err.contains(why), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+}
