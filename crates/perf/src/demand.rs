@@ -5,6 +5,7 @@
 use crate::disk::DiskTiming;
 use crate::profile::Profile;
 use crate::queue::reorder_depth;
+use crate::zio::mirror::passed_share;
 use crate::zio::{fanout, Fanout, Op};
 use crate::PerfError;
 use model::hardware::{DiskModel, Medium};
@@ -379,7 +380,16 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
                 d.read_bytes += bytes;
                 if seq {
                     d.read_ops += bytes / col.max(agg);
-                    own_s += reads * fr.media_per_child / t.mean_rate(0.0, span, false);
+                    let rate = t.mean_rate(0.0, span, false);
+                    let media = if rotating && v.vtype == VdevType::Mirror {
+                        let skip_s = t.seek_s(0.0, false) + t.revolution_s() / 2.0;
+                        let block = fr.bytes_per_child * f64::from(n);
+                        let runs = profile.mirror_runs;
+                        block * passed_share(runs, n, block, rate, skip_s, w.threads)
+                    } else {
+                        fr.media_per_child
+                    };
+                    own_s += reads * media / rate;
                 } else {
                     let per_job = visits * visit.ios_per_child;
                     d.read_ops += per_job * (col / agg).ceil().max(1.0);

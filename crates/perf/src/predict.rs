@@ -518,6 +518,23 @@ mod tests {
     }
 
     #[test]
+    fn a_mirror_streams_one_reader_at_one_disk_rate() {
+        // OpenZFS alternates a stream's reads in runs of 5 records (640 KiB), which pass under
+        // the other side's head sooner than it could seek past them: each side's time covers
+        // the whole stream, so the bound is one disk's 200 MB/s; two readers settle on a side
+        // each: 400 MB/s. A stripe of the two disks gives 400 MB/s to one reader.
+        let s = system("mirror-2", 2, 200.0, fast_link());
+        let one = predict(&s, &Workload::parse("dd-read").unwrap()).unwrap();
+        let two = predict(&s, &Workload::parse("iozone-read:t=2").unwrap()).unwrap();
+        assert!(
+            (one.bottleneck.limit / 1e6 - 200.0).abs() < 0.01,
+            "{:?}",
+            one.bottleneck
+        );
+        assert!((two.bottleneck.limit / 1e6 - 400.0).abs() < 0.01);
+    }
+
+    #[test]
     fn random_reads_follow_mva_with_threads() {
         // Disks that queue no commands: each a fixed-rate centre.
         let mut s = system("stripe-4", 4, 150.0, fast_link());

@@ -1,6 +1,7 @@
 //! How each ZFS release issues I/O where releases differ (zfs-facts.md §2).
 
 use crate::constants::{CpuCosts, CPU_2008, CPU_OPENZFS2};
+use crate::zio::mirror::MirrorRuns;
 use model::system::ZfsRelease;
 
 /// The behaviour of one ZFS release that the model needs.
@@ -19,6 +20,8 @@ pub struct Profile {
     /// Synchronous reads (an application waiting on each) each leaf keeps active: the
     /// requests a disk may reorder.
     pub leaf_active_sync_read: u32,
+    /// How a mirror's sides take turns under a sequential read (zio/mirror.rs).
+    pub mirror_runs: MirrorRuns,
     /// CPU cost of the data path.
     pub cpu: CpuCosts,
     /// Largest ARC: max(share x RAM, RAM - `arc_all_but_bytes`).
@@ -57,6 +60,8 @@ impl Profile {
                 leaf_active_write: 10,
                 // sync_read max active 10 (zfs-facts.md §2).
                 leaf_active_sync_read: 10,
+                // zfs_vdev_mirror_rotating_seek_inc 5 (vdev_mirror.c, zfs-facts.md §2).
+                mirror_runs: MirrorRuns::ByLoad(5),
                 cpu: CPU_OPENZFS2,
                 arc_share: 5.0 / 8.0,
                 arc_all_but_bytes: GIB,
@@ -75,6 +80,8 @@ impl Profile {
                 leaf_active_read: 35,
                 leaf_active_write: 35,
                 leaf_active_sync_read: 35,
+                // vdev_mirror_shift 21: 2 MiB runs by offset (vdev_mirror.c of the time).
+                mirror_runs: MirrorRuns::ByOffset(2 << 20),
                 cpu: CPU_2008,
                 arc_share: 0.75,
                 arc_all_but_bytes: GIB,

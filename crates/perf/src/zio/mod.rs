@@ -1,6 +1,7 @@
 //! From a logical block to leaf I/O, as the ZFS I/O pipeline does it (zfs-facts.md §2):
 //! the raidz map, mirror read balancing, dRAID rows; aggregation lives in `profile`.
 
+pub mod mirror;
 pub mod raidz_map;
 
 use model::VdevType;
@@ -50,7 +51,9 @@ pub fn fanout(vtype: VdevType, children: u32, size: u64, ashift: u8, op: Op) -> 
         },
         VdevType::Mirror => {
             let bytes = size.div_ceil(sector) as f64 * sector as f64;
-            // A write goes to every side; a read to one, chosen by load (vdev_mirror.c).
+            // A write goes to every side; a read to one, chosen by load (vdev_mirror.c). What
+            // a side's head passes in a sequential read depends on how the sides take turns:
+            // `mirror::passed_share`, applied where the medium and the streams are known.
             let share = if op == Op::Write { 1.0 } else { 1.0 / n };
             Fanout {
                 bytes_per_child: bytes * share,
