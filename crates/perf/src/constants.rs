@@ -80,8 +80,13 @@ pub const CPU_2008: CpuCosts = CpuCosts {
 /// OpenZFS 2.x on a SIMD-capable core: fletcher4 at 15-30 GB/s per core (zfs-facts.md §3,
 /// SSE2/AVX2: ~0.15 cycles/byte at 3 GHz), copies at ~9 GB/s per core (~0.35 cycles/byte),
 /// so ~0.5 cycles/byte read and ~0.7 written (the copy in writes cold lines); parity gen P at
-/// 36-52 GB/s AVX2 (~0.1); ~20,000 cycles per zio (estimate: a core issues ~150k small
-/// I/Os/s through the pipeline: verify on the target).
+/// 36-52 GB/s AVX2 (~0.1).
+/// `zio` 20,000 cycles is an APPROXIMATION, not a measurement: it assumes a core pushes
+/// ~150k small zios/s through the pipeline, queue, driver and interrupt. Sensitivity: it is
+/// ~97% of the CPU cost of a 4 KiB read (3 zios on a mirror = 60,000 cycles against 2,000 for
+/// the bytes) and about half of a 128 KiB record's, so CPU-bound small-block IOPS (NVMe
+/// pools at high queue depth) scale as 1 / zio; disk-bound predictions and the validation
+/// corpus (all CPU_2008) do not move with it.
 pub const CPU_OPENZFS2: CpuCosts = CpuCosts {
     read_byte: 0.5,
     write_byte: 0.7,

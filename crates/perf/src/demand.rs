@@ -458,6 +458,11 @@ fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads,
             .saturating_mul(w.threads)
             .max(w.outstanding())
     } else {
+        // Every request the workload keeps outstanding is in flight at the pool: fio at a
+        // queue depth above 1 is assumed to use an engine whose depth reaches ZFS (io_uring,
+        // whose workers block in ZFS in parallel, or threads). An ASSUMPTION: with libaio on a
+        // ZFS file without O_DIRECT, io_submit completes each buffered request before it
+        // returns, and qd=32 behaves like qd=1 per job.
         w.outstanding()
     };
     let requests = if seq {

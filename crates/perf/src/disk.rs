@@ -22,12 +22,19 @@ fn default_avg_seek_s(rpm: u32) -> f64 {
 /// 3.5-inch SATA disk of 250 GB and more in the catalog.
 const DEFAULT_RPM: u32 = 7200;
 
-/// Track-to-track seek when the data sheet gives none: 0.5 ms, between enterprise drives'
-/// 0.2-0.4 ms (Cheetah 15K.5 manual) and desktop drives' ~1 ms.
+/// Track-to-track seek when the data sheet gives none: 0.5 ms, an APPROXIMATION between
+/// enterprise drives' 0.2-0.4 ms (Cheetah 15K.5 manual; WD Ultrastar HC310 0.23 ms,
+/// zfs-facts.md §5) and desktop drives' ~1 ms (no data sheet behind the 1 ms). Sensitivity:
+/// the average seek stays the data sheet's, so one random request's time does not move; it
+/// sets the floor a deep NCQ queue approaches (queue.rs), short-span seeks, and the skip of a
+/// mirror side past the other side's run (zio/mirror.rs).
 const DEFAULT_TRACK_TO_TRACK_S: f64 = 0.5e-3;
 
-/// Read latency of one flash page request at queue depth 1 (NAND tR ~50-90 us plus controller
-/// and protocol time; NVMe data sheets give ~80-100 us at QD1).
+/// Read latency of one flash page request at queue depth 1: 100 us, an APPROXIMATION (NAND
+/// tR ~50-90 us plus controller and protocol time; no data sheet in the catalog gives a QD1
+/// latency). Sensitivity: a solid-state disk's QD1 random read is this plus the transfer, so
+/// latency-bound flash IOPS go as its inverse; with the drive's full-depth IOPS it also sets
+/// how many reads the drive serves at once (`parallelism`, Little's law), in proportion.
 const FLASH_LATENCY_S: f64 = 100e-6;
 
 /// 4 KiB random reads at full queue depth when the data sheet gives none: PCIe 4.0 data
