@@ -29,7 +29,13 @@ fn mb(bytes_per_s: f64) -> String {
 fn amount(loads: &Loads, jobs_per_s: f64) -> (f64, String) {
     if loads.random {
         let ops = jobs_per_s * loads.requests;
-        (ops, format!("{ops:.0} IOPS"))
+        // Large requests run at a few per second: keep a decimal there.
+        let text = if ops < 100.0 {
+            format!("{ops:.1} IOPS")
+        } else {
+            format!("{ops:.0} IOPS")
+        };
+        (ops, text)
     } else {
         let b = jobs_per_s * loads.user_bytes;
         (b, mb(b))

@@ -437,6 +437,14 @@ mod tests {
             "{}",
             p.mean_latency_s * 1e3
         );
+        // Nothing is saturated by one request (the CPU's 7 ms leave the disks 88% busy): the
+        // vdev's 50.63 ms are the largest share, and the rate is 1 / 57.69 ms.
+        let b = &p.bottleneck.sentence;
+        assert!(
+            b.contains("raidz1-4-0 takes the largest share of each request, 50.6"),
+            "{b}"
+        );
+        assert!(b.ends_with(": 17.3 IOPS"), "{b}");
         // Over a stripe the request's four 4 MiB pieces run at once: faster than the four
         // disks one after the other (4 x 48.1 ms), never faster than one disk's 48.1 ms.
         let stripe = predict(&system("stripe-4", 4, 150.0, fast_link()), &w).unwrap();
