@@ -22,8 +22,9 @@ use std::path::Path;
 ///
 /// Layouts: stripe, Kx mirror-2/3, Kx raidz1-3 from p+2 to p+16 wide, one dRAID over all disks
 /// (parity 1-3, 2-16 data, 0-3 distributed spares); disks left over become hot spares. The
-/// recommendation is the most usable space whose P(pool loss) over --years stays under the
-/// loss<= need (0.1% without one), with a Monte Carlo check. DEGRADED is the hours a vdev runs
+/// recommendation is the most usable space whose P(data loss) over --years (the pool, or
+/// blocks to unrecoverable read errors) stays under the loss<= need (0.1% without one), with a
+/// Monte Carlo check. DEGRADED is the hours a vdev runs
 /// with less redundancy after a disk fails (for dRAID with a distributed spare, the short
 /// sequential rebuild); P(BLOCK LOSS) the chance that an unrecoverable read error loses blocks
 /// (not the pool) while a vdev has no redundancy left.
@@ -301,9 +302,9 @@ fn print_plan(plan: &Plan, request: &Request, assumed: &[String], all: bool) {
 
 /// The chart's colours for the pool-loss probability: label and upper bound.
 const LOSS_BANDS: [(&str, f64); 3] = [
-    ("P(pool loss) <= 0.01%", 1e-4),
-    ("P(pool loss) <= 1%", 1e-2),
-    ("P(pool loss) > 1%", f64::INFINITY),
+    ("P(data loss) <= 0.01%", 1e-4),
+    ("P(data loss) <= 1%", 1e-2),
+    ("P(data loss) > 1%", f64::INFINITY),
 ];
 
 /// The index of a probability's band in `LOSS_BANDS`, or one past them when unknown.
@@ -316,21 +317,21 @@ fn band_of(p: Option<f64>) -> usize {
     })
 }
 
-/// Usable space against sequential write, coloured by pool-loss probability; the planner's
+/// Usable space against sequential write, coloured by data-loss probability; the planner's
 /// Pareto front (the table's `*`, over every figure) ringed and the recommendation named.
 fn chart(plan: &Plan, request: &Request) -> Chart {
     let point = |e: &Evaluation| (e.avail_bytes as f64 / 1e12, e.write_bytes_per_s / 1e6);
     let mut series: Vec<Series> = LOSS_BANDS
         .iter()
         .map(|b| b.0)
-        .chain(["P(pool loss) unknown"])
+        .chain(["P(data loss) unknown"])
         .enumerate()
         .map(|(band, label)| Series {
             label: label.to_string(),
             points: plan
                 .evaluations
                 .iter()
-                .filter(|e| band_of(e.pool_loss_probability) == band)
+                .filter(|e| band_of(e.data_loss_probability()) == band)
                 .map(point)
                 .collect(),
             line: false,
@@ -355,12 +356,12 @@ fn chart(plan: &Plan, request: &Request) -> Chart {
     let chosen = recommended(plan);
     let (x, y) = point(chosen);
     let loss = chosen
-        .pool_loss_probability
+        .data_loss_probability()
         .map_or("unknown".into(), format_probability);
     rings.push((
         x,
         y,
-        format!("{} (P(pool loss) {loss})", chosen.candidate.layout),
+        format!("{} (P(data loss) {loss})", chosen.candidate.layout),
     ));
     Chart {
         title: format!(

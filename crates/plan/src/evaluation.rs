@@ -42,6 +42,15 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
+    /// Probability of losing any data over the mission, the pool or blocks: what `loss<=` and
+    /// the recommendation bound. A block lost to a read error is data a person loses too, and
+    /// it is what makes single parity on large disks a poor bet (`None`: no failure rate).
+    pub fn data_loss_probability(&self) -> Option<f64> {
+        let pool = self.pool_loss_probability?;
+        let block = self.block_loss_probability.unwrap_or(0.0);
+        Some(1.0 - (1.0 - pool) * (1.0 - block))
+    }
+
     /// The value a need on `metric` is checked against.
     pub fn metric(&self, metric: Metric) -> f64 {
         match metric {
@@ -49,17 +58,17 @@ impl Evaluation {
             Metric::Write => self.write_bytes_per_s,
             Metric::Iops => self.random_read_iops,
             Metric::Avail => self.avail_bytes as f64,
-            Metric::Loss => self.pool_loss_probability.unwrap_or(f64::NAN),
+            Metric::Loss => self.data_loss_probability().unwrap_or(f64::NAN),
         }
     }
 
     /// The objectives of the Pareto front, each oriented so that higher is better: space,
     /// every workload's throughput (IOPS for random ones is the same ordering), and safety,
-    /// P(pool loss) (all equal when unknown).
+    /// P(data loss) (all equal when unknown).
     pub fn objectives(&self) -> Vec<f64> {
         let mut out = vec![self.avail_bytes as f64];
         out.extend(self.workloads.iter().map(|w| w.bytes_per_s));
-        out.push(-self.pool_loss_probability.unwrap_or(0.0));
+        out.push(-self.data_loss_probability().unwrap_or(0.0));
         out
     }
 }

@@ -93,7 +93,7 @@ pub fn closest(evaluations: &[Evaluation], needs: &[Need]) -> Vec<NearMiss> {
 }
 
 /// Among the evaluations (all meeting the needs), the one with the most usable space whose
-/// pool-loss probability stays under the target (the `loss<=` need, else
+/// data-loss probability (pool or blocks) stays under the target (the `loss<=` need, else
 /// [`DEFAULT_LOSS_TARGET`]); ties go to the safer. When none stays under it, the safest; when
 /// no loss probability is known (the disk has no failure rate), the most usable space.
 /// `None` only for an empty slice.
@@ -102,7 +102,7 @@ pub fn recommend(evaluations: &[Evaluation], needs: &[Need], years: f64) -> Opti
         .iter()
         .find(|n| n.metric == Metric::Loss)
         .map_or(DEFAULT_LOSS_TARGET, |n| n.bound);
-    let loss = |i: usize| evaluations[i].pool_loss_probability;
+    let loss = |i: usize| evaluations[i].data_loss_probability();
     let by_space = |a: &usize, b: &usize| {
         let (ea, eb) = (&evaluations[*a], &evaluations[*b]);
         ea.avail_bytes
@@ -128,7 +128,7 @@ pub fn recommend(evaluations: &[Evaluation], needs: &[Need], years: f64) -> Opti
         Some((best, runner_up))
     };
     let all: Vec<usize> = (0..evaluations.len()).collect();
-    let loss_words = format!("P(pool loss over {years} years)");
+    let loss_words = format!("P(data loss over {years} years)");
     let (index, reason) = if all.iter().all(|&i| loss(i).is_none()) {
         let redundant: Vec<usize> = all
             .iter()
@@ -241,7 +241,7 @@ mod tests {
         assert_eq!(r.index, 1);
         assert_eq!(
             r.reason,
-            "the most usable space, 47.0 TB, of the 3 layouts meeting the needs with P(pool loss over 5 years) <= 0.10% (its own 0.050%); reads 1.2 GB/s, writes 600.0 MB/s, 100/s random reads; next: 2x mirror-2 with 32.0 TB"
+            "the most usable space, 47.0 TB, of the 3 layouts meeting the needs with P(data loss over 5 years) <= 0.10% (its own 0.075%); reads 1.2 GB/s, writes 600.0 MB/s, 100/s random reads; next: 2x mirror-2 with 32.0 TB"
         );
         let strict = parse_needs_ok("loss<=0.005%");
         assert_eq!(recommend(&set(), &strict, 5.0).unwrap().index, 3);

@@ -42,13 +42,13 @@ fn twenty_four_disks_every_candidate_and_a_checkable_choice() {
     assert_eq!(p.considered, 228);
     assert_eq!(p.evaluations.len(), 228);
     let chosen = &p.evaluations[p.recommendation.index];
-    let loss = chosen.pool_loss_probability.unwrap();
+    let loss = chosen.data_loss_probability().unwrap();
     assert!(loss <= 0.001, "{loss}");
-    // No layout under the loss target has more space.
+    // No layout under the loss target (pool or blocks lost) has more space.
     let most = p
         .evaluations
         .iter()
-        .filter(|e| e.pool_loss_probability.unwrap() <= 0.001)
+        .filter(|e| e.data_loss_probability().unwrap() <= 0.001)
         .map(|e| e.avail_bytes)
         .max()
         .unwrap();
@@ -57,7 +57,12 @@ fn twenty_four_disks_every_candidate_and_a_checkable_choice() {
     // The simulation of the chosen layout agrees with its closed form.
     let mc = p.monte_carlo.as_ref().unwrap();
     assert_eq!(mc.trials, 20_000);
-    assert!(mc.pool_loss.contains(loss), "{loss} vs {:?}", mc.pool_loss);
+    let pool_loss = chosen.pool_loss_probability.unwrap();
+    assert!(
+        mc.pool_loss.contains(pool_loss),
+        "{pool_loss} vs {:?}",
+        mc.pool_loss
+    );
     assert!(p
         .recommendation
         .reason
