@@ -53,7 +53,7 @@ fn sweep_prints_the_curve_and_plots_it() {
         "predict",
         "examples/seed-004-dk32ej.toml",
         "-w",
-        "raw-write",
+        "raw-write:wcache=off",
         "--sweep",
         "bs=16K,128K,1M,8M",
         "--plot",

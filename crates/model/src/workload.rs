@@ -172,8 +172,11 @@ pub const PRESETS: &[Preset] = &[
             BONNIE_CHUNK,
         )
     },
+    // The drive's volatile write cache is on unless switched off (wcache=off): SATA drives ship
+    // with it enabled (ATA8-ACS SET FEATURES 02h/82h turns it on and off); seed 004 turned it off
+    // with `format -e`, and its cases say wcache=off.
     Preset {
-        target: Target::RawDisk { write_cache: false },
+        target: Target::RawDisk { write_cache: true },
         ..pool(
             "raw-write",
             "dd to the raw first disk, one request at a time (bs, wcache=on|off, offset)",
@@ -442,6 +445,8 @@ mod tests {
                 (p.access, p.target, p.block_size)
             );
         }
+        let raw = Workload::parse("raw-write").unwrap();
+        assert_eq!(raw.target, Target::RawDisk { write_cache: true });
         let raw = Workload::parse("raw-randread:qd=8").unwrap();
         assert_eq!(raw.access, Access::Random { read_pct: 100 });
         assert_eq!(raw.target, Target::RawDisk { write_cache: false });
