@@ -280,6 +280,21 @@ fn txg_sync(dataset: &str) {
     must("zfs", &["set", "zpoolsim:sync=1", dataset]);
 }
 
+/// AVAIL and USED of `dataset` once a txg sync no longer changes them (at most five syncs).
+fn settled_space(dataset: &str) -> (u64, u64) {
+    txg_sync(dataset);
+    let mut last = (prop(dataset, "available"), prop(dataset, "used"));
+    for _ in 0..4 {
+        txg_sync(dataset);
+        let now = (prop(dataset, "available"), prop(dataset, "used"));
+        if now == last {
+            break;
+        }
+        last = now;
+    }
+    last
+}
+
 /// `zpool list` SIZE in bytes: this zpool has no -p, so it is read as zdb shows it: each
 /// top-level vdev's metaslab count (zdb -m) times 2^metaslab_shift (zdb -C).
 fn pool_size(pool: &str) -> u64 {
@@ -360,9 +375,9 @@ fn write_file(path: &Path, bytes: u64) {
 fn check_pool(lab: &mut Lab, layout: &str, disk: u64) {
     let pool = lab.create(layout, disk);
     let what = format!("{layout} on {disk} B");
-    // The first txg sync writes the pool's space maps; USED stays put after it.
-    txg_sync(&pool);
-    let (avail, used) = (prop(&pool, "available"), prop(&pool, "used"));
+    // The first txg sync writes the pool's space maps; USED stays put after it, but on a busy
+    // machine that sync may still be completing: sync until two readings agree.
+    let (avail, used) = settled_space(&pool);
     let size = pool_size(&pool);
     let p = predict(layout, disk, &[]);
     assert_eq!(field(&p, "size_bytes"), size, "{what}: SIZE");
