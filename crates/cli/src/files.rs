@@ -64,8 +64,32 @@ pub fn load_workload(spec: &str) -> Result<Workload, CliError> {
     Ok(Workload::parse(spec)?)
 }
 
+/// Where to draw a chart, and whether an existing file may be replaced.
+#[derive(clap::Args)]
+pub struct PlotTo {
+    /// Draw the chart into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<String>,
+    /// Overwrite the --plot file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl PlotTo {
+    /// The file to draw into, refused before any work if it exists and `--force` is not given.
+    pub fn file(&self) -> Result<Option<&str>, CliError> {
+        match &self.plot {
+            Some(file) => {
+                refuse_overwrite(file, self.force)?;
+                Ok(Some(file))
+            }
+            None => Ok(None),
+        }
+    }
+}
+
 /// Refuses to replace an existing file unless the user said `--force`.
-pub fn refuse_overwrite(file: &str, force: bool) -> CliResult {
+fn refuse_overwrite(file: &str, force: bool) -> CliResult {
     if !force && Path::new(file).exists() {
         return Err(CliError(format!(
             "{file} exists; give --force to overwrite it"

@@ -4,7 +4,7 @@
 
 use crate::compare::{columns_note, row_json, table, Measure};
 use crate::error::{CliError, CliResult};
-use crate::files::{load_system, refuse_overwrite, write};
+use crate::files::{load_system, write, PlotTo};
 use crate::svg::{Chart, Series};
 use ::plan::machine::{disks_of_size, with_controllers_for, with_disks};
 use ::plan::needs::format_probability;
@@ -62,18 +62,13 @@ pub struct Args {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
-    /// Draw usable space against sequential write into this SVG file.
-    #[arg(long)]
-    pub plot: Option<String>,
-    /// Overwrite the --plot file if it exists.
-    #[arg(long)]
-    pub force: bool,
+    /// --plot draws usable space against sequential write, the front ringed.
+    #[command(flatten)]
+    pub plot: PlotTo,
 }
 
 pub fn run(args: &Args) -> CliResult {
-    if let Some(file) = &args.plot {
-        refuse_overwrite(file, args.force)?;
-    }
+    let plot = args.plot.file()?;
     let (system, assumed) = machine(args)?;
     let settings = args.measure.settings()?;
     let request = Request {
@@ -84,7 +79,7 @@ pub fn run(args: &Args) -> CliResult {
         settings,
     };
     let plan = ::plan::plan(&request)?;
-    if let Some(file) = &args.plot {
+    if let Some(file) = plot {
         write(file, &chart(&plan, &request).render())?;
     }
     if args.json {

@@ -2,7 +2,7 @@
 //! which resource limits it and by how much, and per-device figures like `zpool iostat -v`.
 
 use crate::error::{CliError, CliResult};
-use crate::files::{load_system, load_workload, refuse_overwrite, write};
+use crate::files::{load_system, load_workload, write, PlotTo};
 use crate::svg::{Chart, Series};
 use model::units::format_decimal;
 use model::{System, Workload};
@@ -29,18 +29,13 @@ pub struct Args {
     /// to HIGH (threads=1..64, bs=4K..8M).
     #[arg(long)]
     pub sweep: Option<String>,
-    /// With --sweep: draw the curve into this SVG file.
-    #[arg(long)]
-    pub plot: Option<String>,
-    /// Overwrite the --plot file if it exists.
-    #[arg(long)]
-    pub force: bool,
+    /// With --sweep, --plot draws the curve.
+    #[command(flatten)]
+    pub plot: PlotTo,
 }
 
 pub fn run(args: &Args) -> CliResult {
-    if let Some(file) = &args.plot {
-        refuse_overwrite(file, args.force)?;
-    }
+    let plot_file = args.plot.file()?;
     let system = load_system(Path::new(&args.system))?;
     let workload = load_workload(&args.workload)?;
     if let Some(spec) = &args.sweep {
@@ -49,7 +44,7 @@ pub fn run(args: &Args) -> CliResult {
             .ok_or_else(|| CliError(format!("--sweep '{spec}': expected PARAM=v1,v2,...")))?;
         let values = sweep_values(param.trim(), values)?;
         let points = perf::sweep(&system, &workload, param, &values)?;
-        if let Some(file) = &args.plot {
+        if let Some(file) = plot_file {
             let svg = plot(&system, &workload, param, &values, &points);
             write(file, &svg)?;
         }
@@ -60,7 +55,7 @@ pub fn run(args: &Args) -> CliResult {
         }
         return Ok(());
     }
-    if args.plot.is_some() {
+    if plot_file.is_some() {
         return Err(CliError("--plot draws a --sweep: give one".into()));
     }
     let p = perf::predict(&system, &workload)?;

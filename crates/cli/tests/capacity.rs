@@ -1,27 +1,15 @@
 //! `zpoolsim capacity` end to end: the figures, the JSON, and one-line refusals with exit 2.
 
-use std::process::Command;
+mod common;
 
+/// `zpoolsim capacity ARGS`.
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_zpoolsim"))
-        .arg("capacity")
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run(&[&["capacity"], args].concat())
 }
 
+/// `zpoolsim capacity ARGS --json`.
 fn json(args: &[&str]) -> serde_json::Value {
-    let mut all = args.to_vec();
-    all.push("--json");
-    let (code, out, err) = run(&all);
-    assert_eq!(code, 0, "{err}");
-    serde_json::from_str(&out).expect("JSON")
+    common::json(&[&["capacity"], args, &["--json"]].concat())
 }
 
 #[test]

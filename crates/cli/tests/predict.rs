@@ -1,26 +1,9 @@
 //! `zpoolsim predict` and `zpoolsim validate` end to end: the figures and JSON the issue asks
 //! for, the corpus within tolerance, and one-line refusals with exit 2.
 
-use std::process::Command;
+mod common;
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_zpoolsim"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let (code, out, err) = run(args);
-    assert_eq!(code, 0, "{err}");
-    serde_json::from_str(&out).expect("JSON")
-}
+use common::{json, run};
 
 #[test]
 fn seed_000_stripe_read_is_bound_by_the_slowest_disk() {

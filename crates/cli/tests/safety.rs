@@ -1,20 +1,9 @@
 //! `zpoolsim report`, `reliability` and `plan` end to end on their safety figures: a disk
 //! without a failure rate, a disk with only an MTBF, and one-line refusals with exit 2.
 
-use std::process::Command;
+mod common;
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_zpoolsim"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::run;
 
 const UNKNOWN: &str = "unknown: no AFR or MTBF for samsung-hd753lj; give afr_pct or mtbf_hours in an inline model or a --catalog file";
 
