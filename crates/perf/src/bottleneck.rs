@@ -171,7 +171,7 @@ fn latency_bound(utils: &[Utilization], loads: &Loads) -> Bottleneck {
     let sentence = format!(
         "{in_flight:.0} {unit}(s) in flight x {each_ms:.2} ms per {unit}: latency-bound, no \
          resource is saturated (the busiest, {}, is {:.0}% busy); more threads or queue depth \
-         would raise it. {} the largest share of each {unit}, {:.2} ms: {limit_text}",
+         would raise it; {} the largest share of each {unit}, {:.2} ms: {limit_text}",
         named(busiest),
         busiest.utilization * 100.0,
         slowest_name,
