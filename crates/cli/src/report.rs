@@ -6,7 +6,7 @@
 use crate::error::CliResult;
 use crate::files::system_or_default;
 use crate::reliability::{layout_of, render as render_reliability, to_json as reliability_json};
-use ::plan::evaluate::{LabelledWorkload, Settings, REPLACEMENT_HOURS, STANDARD_WORKLOADS};
+use ::plan::evaluate::{Settings, REPLACEMENT_HOURS};
 use ::plan::Request;
 use model::units::{format_bytes, format_decimal};
 use reliability::assess::{assess, Mission};
@@ -31,11 +31,9 @@ pub struct Args {
 pub fn run(args: &Args) -> CliResult {
     let system = system_or_default(args.system.as_deref())?;
     let capacity = space::pool_capacity(&system.pool, &space::Profile::of(system.host.zfs))?;
-    let workloads = STANDARD_WORKLOADS
-        .iter()
-        .map(|w| LabelledWorkload::parse(w))
-        .collect::<Result<Vec<_>, _>>()?;
-    let predictions = workloads
+    let settings = Settings::standard(FILL, YEARS);
+    let predictions = settings
+        .workloads
         .iter()
         .map(|w| perf::predict(&system, &w.workload))
         .collect::<Result<Vec<_>, _>>()?;
@@ -60,11 +58,7 @@ pub fn run(args: &Args) -> CliResult {
             .unwrap_or(0)
             .min(1),
         needs: Vec::new(),
-        settings: Settings {
-            workloads,
-            fill: FILL,
-            years: YEARS,
-        },
+        settings,
     })?;
     let pick = &plan.evaluations[plan.recommendation.index];
     if args.json {

@@ -7,9 +7,8 @@ use model::system_file::default_system;
 use model::Catalog;
 use std::hint::black_box;
 use std::time::Duration;
-use zpoolsim_plan::evaluate::STANDARD_WORKLOADS;
 use zpoolsim_plan::machine::{with_controllers_for, with_disks};
-use zpoolsim_plan::{plan, LabelledWorkload, Request, Settings};
+use zpoolsim_plan::{plan, Request, Settings};
 
 fn request(disks: u32) -> Request {
     let disk = Catalog::embedded().disk("seagate-exos-x16-16tb").unwrap();
@@ -19,14 +18,7 @@ fn request(disks: u32) -> Request {
         hot_spares: 0,
         min_redundancy: 0,
         needs: vec![],
-        settings: Settings {
-            workloads: STANDARD_WORKLOADS
-                .iter()
-                .map(|w| LabelledWorkload::parse(w).unwrap())
-                .collect(),
-            fill: 0.8,
-            years: 5.0,
-        },
+        settings: Settings::standard(0.8, 5.0),
     }
 }
 

@@ -35,6 +35,20 @@ pub struct Settings {
 /// rate would be one disk's whatever the layout). A choice, not a fact.
 pub const STANDARD_WORKLOADS: [&str; 3] = ["dd-read", "dd-write", "fio-randread:qd=32"];
 
+impl Settings {
+    /// The standard workloads, at `fill` over a mission of `years`.
+    pub fn standard(fill: f64, years: f64) -> Settings {
+        Settings {
+            workloads: STANDARD_WORKLOADS
+                .iter()
+                .map(|w| LabelledWorkload::parse(w).expect("the standard workloads parse"))
+                .collect(),
+            fill,
+            years,
+        }
+    }
+}
+
 impl LabelledWorkload {
     /// A workload from its command-line text (`fio-randread:qd=32`), labelled with that text.
     pub fn parse(spec: &str) -> Result<LabelledWorkload, model::WorkloadError> {

@@ -3,9 +3,8 @@
 use model::hardware::DiskModel;
 use model::system_file::default_system;
 use model::{Catalog, System};
-use zpoolsim_plan::evaluate::STANDARD_WORKLOADS;
 use zpoolsim_plan::machine::{with_controllers_for, with_disks};
-use zpoolsim_plan::{parse_needs, plan, LabelledWorkload, Metric, PlanError, Request, Settings};
+use zpoolsim_plan::{parse_needs, plan, Evaluation, Metric, Plan, PlanError, Request, Settings};
 
 fn exos16() -> &'static DiskModel {
     Catalog::embedded().disk("seagate-exos-x16-16tb").unwrap()
@@ -16,20 +15,21 @@ fn machine(disks: u32) -> System {
     with_disks(&grown, exos16(), disks).unwrap()
 }
 
+/// The evaluation of the layout written `name`.
+fn evaluation<'a>(p: &'a Plan, name: &str) -> &'a Evaluation {
+    p.evaluations
+        .iter()
+        .find(|e| e.candidate.layout.to_string() == name)
+        .unwrap_or_else(|| panic!("{name} was not evaluated"))
+}
+
 fn request(disks: u32, needs: &str) -> Request {
     Request {
         system: machine(disks),
         hot_spares: 0,
         min_redundancy: 0,
         needs: parse_needs(needs).unwrap(),
-        settings: Settings {
-            workloads: STANDARD_WORKLOADS
-                .iter()
-                .map(|w| LabelledWorkload::parse(w).unwrap())
-                .collect(),
-            fill: 0.8,
-            years: 5.0,
-        },
+        settings: Settings::standard(0.8, 5.0),
     }
 }
 
@@ -122,12 +122,7 @@ fn impossible_needs_name_the_closest_layouts() {
 #[test]
 fn unrecoverable_read_errors_lose_blocks_not_the_pool() {
     let p = plan(&request(24, "")).unwrap();
-    let find = |name: &str| {
-        p.evaluations
-            .iter()
-            .find(|e| e.candidate.layout.to_string() == name)
-            .unwrap()
-    };
+    let find = |name: &str| evaluation(&p, name);
     // 12x mirror-2 of Exos X16 (AFR 0.35%, UER 1e-15), 80% full, no hot spare. MTBF =
     // 8760 / -ln(0.9965) = 2.4986e6 h. A resilver with no redundancy left reads the one
     // good side: 0.8 * 16.0009e12 B = 1.0240e14 bits, P_ure = 1 - exp(-0.1024) = 0.0973.
@@ -144,19 +139,16 @@ fn unrecoverable_read_errors_lose_blocks_not_the_pool() {
     let pool = m.pool_loss_probability.unwrap();
     assert!((pool / within(12.0 * 2.0 / mtbf * mttr / mtbf) - 1.0).abs() < 1e-9);
     assert!((1.4e-5..1.6e-5).contains(&pool), "{pool}");
-    // So the default 0.1% target keeps the mirrors, which the block losses would rule out.
+    // The pool alone would pass the default 0.1% target; the block losses put the mirrors'
+    // P(data loss) over it, as single redundancy on 16 TB disks should be.
     assert!(pool <= 0.001 && blocks > 0.001);
+    assert!(m.data_loss_probability().unwrap() > 0.001);
 }
 
 #[test]
 fn draid_is_degraded_only_for_its_sequential_rebuild() {
     let p = plan(&request(24, "")).unwrap();
-    let find = |name: &str| {
-        p.evaluations
-            .iter()
-            .find(|e| e.candidate.layout.to_string() == name)
-            .unwrap()
-    };
+    let find = |name: &str| evaluation(&p, name);
     let (none, one) = (find("draid1:8d:24c:0s"), find("draid1:8d:24c:1s"));
     // Without a distributed spare the window is the resilver onto one new disk (16.4 h);
     // with one, every survivor rebuilds a share of the failed disk: well under half of it.
