@@ -244,13 +244,17 @@ fn breakdown(
         ));
     }
     let in_size = |g: &GroupSpace| g.class != "log";
-    let tail = total(groups, |g| {
-        if in_size(g) {
-            u64::from(g.vdevs) * g.lost_tail_bytes
-        } else {
-            0
-        }
-    });
+    // A per-vdev amount summed over every vdev that counts in SIZE.
+    let over_size_vdevs = |amount: fn(&GroupSpace) -> u64| {
+        total(groups, |g| {
+            if in_size(g) {
+                u64::from(g.vdevs) * amount(g)
+            } else {
+                0
+            }
+        })
+    };
+    let tail = over_size_vdevs(|g| g.lost_tail_bytes);
     let shifts: Vec<String> = {
         let mut v: Vec<u32> = groups
             .iter()
@@ -269,13 +273,7 @@ fn breakdown(
             shifts.join(" / ")
         ),
     ));
-    let trim = total(groups, |g| {
-        if in_size(g) {
-            u64::from(g.vdevs) * g.draid_trim_bytes
-        } else {
-            0
-        }
-    });
+    let trim = over_size_vdevs(|g| g.draid_trim_bytes);
     if trim > 0 {
         out.push(line(
             Op::Minus,
