@@ -5,6 +5,7 @@ use crate::error::{CliError, CliResult};
 use crate::files::load_system;
 use model::hardware::DiskModel;
 use model::units::{format_bytes, parse_size};
+use model::ZfsRelease;
 use model::{Layout, Leaf, Pool};
 use serde::Serialize;
 use space::{Compression, FileCost, Op, PhysicalSector, Profile, SpaceReport};
@@ -49,9 +50,10 @@ pub struct Args {
     /// Logical sector of a --disk given as a size: 512 (default) or 4096 (4Kn).
     #[arg(long, allow_hyphen_values = true)]
     pub sector: Option<String>,
-    /// The ZFS whose rules apply: modern (OpenZFS 2.2+, the default) or legacy (zfs-fuse,
-    /// pool v23, pre-2014 rules). A system file's host.zfs picks it otherwise.
-    #[arg(long, value_name = "modern|legacy")]
+    /// The ZFS release that created the pool, whose rules apply: openzfs-2.2 (or 2.2),
+    /// zol-0.6.5, freebsd-10.2, solaris-2008, zfs-fuse; the default is the current OpenZFS.
+    /// A system file's host.zfs picks it otherwise.
+    #[arg(long, value_name = "RELEASE")]
     pub zfs: Option<String>,
     /// What files of these sizes cost at the recordsize: 1K,64K,10M.
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
@@ -113,11 +115,10 @@ pub fn run(args: &Args) -> CliResult {
 /// system file or from the flags.
 fn resolve(args: &Args) -> Result<(Pool, Profile, Vec<PhysicalSector>), CliError> {
     let chosen = match &args.zfs {
-        Some(name) => Some(Profile::by_name(name).ok_or_else(|| {
-            CliError(format!(
-                "--zfs '{name}': expected modern (OpenZFS 2.2+) or legacy (zfs-fuse, pool v23)"
-            ))
-        })?),
+        Some(name) => Some(Profile::of(
+            name.parse::<ZfsRelease>()
+                .map_err(|e| CliError(format!("--zfs: {e}")))?,
+        )),
         None => None,
     };
     let ashift = match &args.ashift {

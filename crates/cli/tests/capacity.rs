@@ -185,7 +185,7 @@ fn bad_input_is_one_line_and_exit_2() {
         ),
         (
             vec!["--layout", "raidz1-3", "--disk", "1TB", "--zfs", "solaris"],
-            "modern",
+            "--zfs: unknown ZFS release 'solaris': expected openzfs-2.2",
         ),
         (vec!["--layout", "raidz1-3"], "--disk"),
         (

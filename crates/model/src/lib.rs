@@ -4,10 +4,12 @@
 
 pub mod layout;
 pub mod pool;
+pub mod release;
 pub mod units;
 
 pub use layout::{Layout, LayoutError, VdevGroup, VdevType};
 pub use pool::{Dataset, Leaf, Pool, TopLevel, VdevClass};
+pub use release::ZfsRelease;
 pub mod hardware;
 pub mod system;
 pub use system::System;

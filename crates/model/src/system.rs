@@ -3,21 +3,7 @@
 
 use crate::hardware::{ControllerModel, CpuModel, DiskModel, Link, Nic};
 use crate::pool::Pool;
-use serde::{Deserialize, Serialize};
-
-/// The ZFS implementation and era running the pool: behaviours differ (zfs-facts.md §2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ZfsRelease {
-    /// OpenZFS 2.x (Linux, FreeBSD 13+): the default.
-    Openzfs2,
-    /// Solaris / OpenSolaris of 2006-2008 (snv_5x-snv_8x): seeds 000 and 004.
-    Solaris2008,
-    /// FreeBSD 8/9 with pool version 28: seed 002.
-    PoolV28,
-    /// zfs-fuse 0.7, pool version 23.
-    ZfsFuse,
-}
+pub use crate::release::{Platform, ZfsRelease};
 
 /// The host: CPU, memory, the ZFS that runs and the network it serves.
 #[derive(Debug, Clone, PartialEq)]

@@ -593,7 +593,7 @@ mod tests {
         assert!(ten > 1.7 * one, "{ten} vs {one}");
         // The 2008 releases keep 35 active: the disk's 32 all reorder.
         let mut old = s.clone();
-        old.host.zfs = model::system::ZfsRelease::Solaris2008;
+        old.host.zfs = model::system::ZfsRelease::Solaris { year: 2008 };
         assert!(iops(&old, 32) > 1.2 * ten, "{}", iops(&old, 32));
         // Behind a driver without command queueing the disk sees one request at a time.
         let mut plain = s.clone();
@@ -621,7 +621,7 @@ mod tests {
         // Seed 004: "35 concurrent 128K I/O ... allows ZFS to get 60MB/sec out of the same
         // disk". The 2008 queue keeps 35 per leaf; one leaf gets 35 blocks of 128 KiB.
         let mut s = system("stripe-1", 1, 66.0, fast_link());
-        s.host.zfs = model::system::ZfsRelease::Solaris2008;
+        s.host.zfs = model::system::ZfsRelease::Solaris { year: 2008 };
         let p = predict(&s, &Workload::parse("dd-write").unwrap()).unwrap();
         assert_eq!(p.concurrency, 35);
         assert_eq!(p.bottleneck.kind, Kind::Disk);

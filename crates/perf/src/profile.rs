@@ -46,12 +46,12 @@ pub const METADATA_COPIES: u64 = 2;
 
 impl Profile {
     pub fn of(release: ZfsRelease) -> Profile {
-        match release {
+        match release.at_least(0, 6) {
             // OpenZFS 2.x: zfs_vdev_aggregation_limit 1 MiB, _non_rotating 128 KiB
             // (vdev_queue.c); dmu_zfetch zfetch_max_distance 64 MiB, in bytes (zfs-facts.md
             // §2); ARC max on Linux max(5/8 RAM, RAM - 1 GiB) in 2.4 (arc.c; zfs-facts.md §2;
             // releases before it took 1/2 of RAM: the profile models 2.4).
-            ZfsRelease::Openzfs2 => Profile {
+            true => Profile {
                 aggregation_hdd: 1 << 20,
                 aggregation_ssd: 128 << 10,
                 stream_ahead: Ahead::Bytes(64 << 20),
@@ -70,7 +70,7 @@ impl Profile {
             // SPA_MAXBLOCKSIZE = 128 KiB (vdev_queue.c of the time, seed 004 sees 127 KB
             // I/Os); prefetch capped at 256 blocks (dmu_zfetch.c zfetch_block_cap);
             // ARC max 3/4 of RAM (arc.c).
-            ZfsRelease::Solaris2008 | ZfsRelease::PoolV28 | ZfsRelease::ZfsFuse => Profile {
+            false => Profile {
                 aggregation_hdd: 128 << 10,
                 aggregation_ssd: 128 << 10,
                 stream_ahead: Ahead::Blocks(256),
@@ -115,11 +115,11 @@ mod tests {
 
     #[test]
     fn arc_takes_all_but_a_gib_on_large_hosts() {
-        let p = Profile::of(ZfsRelease::Openzfs2);
+        let p = Profile::of(ZfsRelease::default());
         // 64 GiB: RAM - 1 GiB = 63 GiB beats 5/8 = 40 GiB; 2 GiB: 5/8 = 1.25 GiB beats 1 GiB.
         assert_eq!(p.arc_max_bytes(64 * GIB), (63 * GIB) as f64);
         assert_eq!(p.arc_max_bytes(2 * GIB), 1.25 * GIB as f64);
-        let old = Profile::of(ZfsRelease::Solaris2008);
+        let old = Profile::of(ZfsRelease::Solaris { year: 2008 });
         assert_eq!(old.arc_max_bytes(2 * GIB), 1.5 * GIB as f64);
         assert_eq!(old.arc_max_bytes(16 * GIB), (15 * GIB) as f64);
     }
@@ -127,10 +127,13 @@ mod tests {
     #[test]
     fn prefetch_distance_is_bytes_in_openzfs() {
         // 64 MiB ahead: 512 blocks of 128 KiB, 64 of 1 MiB, 4096 of 16 KiB.
-        let p = Profile::of(ZfsRelease::Openzfs2);
+        let p = Profile::of(ZfsRelease::default());
         assert_eq!(p.stream_blocks(128 << 10), 512);
         assert_eq!(p.stream_blocks(1 << 20), 64);
         assert_eq!(p.stream_blocks(16 << 10), 4096);
-        assert_eq!(Profile::of(ZfsRelease::PoolV28).stream_blocks(1 << 20), 256);
+        assert_eq!(
+            Profile::of(ZfsRelease::FreeBsd { major: 9, minor: 0 }).stream_blocks(1 << 20),
+            256
+        );
     }
 }

@@ -31,7 +31,7 @@ pub fn system(layout: &str, n: usize, outer: f64, link: LinkKind) -> System {
             },
             sockets: 1,
             ram_bytes: 64 << 30,
-            zfs: ZfsRelease::Openzfs2,
+            zfs: ZfsRelease::default(),
             nics: vec![],
         },
         links: vec![Link {

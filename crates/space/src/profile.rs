@@ -225,23 +225,13 @@ impl Profile {
         }
     }
 
-    /// The rules of the ZFS a system runs: OpenZFS 2 is modern; the older releases share the
-    /// pre-2014 rules of the legacy profile (measured on zfs-fuse).
+    /// The rules of the ZFS a system runs: releases whose code predates 2013 share the
+    /// pre-2014 rules of the legacy profile (measured on zfs-fuse); later ones are modern.
     pub fn of(release: ZfsRelease) -> Profile {
-        match release {
-            ZfsRelease::Openzfs2 => Profile::modern(),
-            ZfsRelease::Solaris2008 | ZfsRelease::PoolV28 | ZfsRelease::ZfsFuse => {
-                Profile::legacy()
-            }
-        }
-    }
-
-    /// The profile of a short name (`modern`, `legacy`).
-    pub fn by_name(name: &str) -> Option<Profile> {
-        match name.to_ascii_lowercase().as_str() {
-            "modern" | "openzfs" | "openzfs2" => Some(Profile::modern()),
-            "legacy" | "zfs-fuse" | "zfsfuse" | "v23" => Some(Profile::legacy()),
-            _ => None,
+        if release.at_least(0, 6) {
+            Profile::modern()
+        } else {
+            Profile::legacy()
         }
     }
 }

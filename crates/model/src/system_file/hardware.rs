@@ -8,7 +8,7 @@ use crate::catalog::{
     Catalog, LookupError, DEFAULT_SOURCE,
 };
 use crate::hardware::{CpuModel, DiskModel, Interface, Link};
-use crate::system::{Attach, Controller, Disk, Host, ZfsRelease};
+use crate::system::{Attach, Controller, Disk, Host};
 use crate::units::parse_size;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -55,7 +55,7 @@ pub fn host(src: &Source, doc: HostDoc, catalog: &Catalog) -> Result<Host, FileE
             0 => return Err(src.error(doc.ram.span(), "ram cannot be 0: give the host's memory")),
             bytes => bytes,
         },
-        zfs: doc.zfs.unwrap_or(ZfsRelease::Openzfs2),
+        zfs: doc.zfs.unwrap_or_default(),
         nics,
     })
 }

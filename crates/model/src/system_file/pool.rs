@@ -128,8 +128,10 @@ fn smallest_leaf(members: &[&Placed]) -> Leaf {
     }
 }
 
-/// The given ashift, or the one `zpool create` picks: OpenZFS 2 uses the physical sector the
-/// disks report; older releases used the logical one (seed 002: FreeBSD 9 made ashift 9 on
+/// The given ashift, or the one `zpool create` picks: ZFS on Linux from 0.6 (vdev_disk.c takes
+/// the block device's physical block size), FreeBSD from 10 (vdev_geom.c, the provider's
+/// stripesize) and OpenZFS use the physical sector the disks report; older releases used the
+/// logical one (seed 002: FreeBSD 9 made ashift 9 on
 /// 4 KiB-sector disks until gnop posed them as 4096-byte devices).
 fn ashift(
     src: &Source,
@@ -137,9 +139,12 @@ fn ashift(
     disks: &[Placed],
     zfs: ZfsRelease,
 ) -> Result<u8, FileError> {
-    let sector = |p: &Placed| match zfs {
-        ZfsRelease::Openzfs2 => p.disk.model.physical_sector,
-        _ => p.disk.model.logical_sector,
+    let sector = |p: &Placed| {
+        if zfs.at_least(0, 6) {
+            p.disk.model.physical_sector
+        } else {
+            p.disk.model.logical_sector
+        }
     };
     let largest_logical = disks
         .iter()

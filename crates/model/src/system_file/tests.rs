@@ -85,7 +85,7 @@ fn seed_000_is_the_1320_box() {
     assert!(pci.source.as_deref().unwrap().starts_with("seed 000"));
     assert_eq!(s.host.ram_bytes, 1 << 30);
     assert_eq!(s.host.cpu.cores, 2);
-    assert_eq!(s.host.zfs, ZfsRelease::Solaris2008);
+    assert_eq!(s.host.zfs, ZfsRelease::Solaris { year: 2008 });
     assert_eq!(s.pool.ashift, 9);
     assert_eq!(s.pool.vdevs.len(), 1);
     let top = &s.pool.vdevs[0];
@@ -225,7 +225,7 @@ fn the_small_system_parses() {
     assert_eq!(s.pool.name, "tank");
     assert_eq!(s.pool.ashift, 12);
     assert_eq!(s.host.sockets, 1);
-    assert_eq!(s.host.zfs, ZfsRelease::Openzfs2);
+    assert_eq!(s.host.zfs, ZfsRelease::default());
 }
 
 #[test]

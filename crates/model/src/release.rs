@@ -1,0 +1,327 @@
+//! Which ZFS runs the pool: the code line and its version. Space rules (metaslab sizing, slop,
+//! the embedded log) and I/O behaviour (aggregation, queue depths, the write throttle, checksum
+//! and parity kernels, the ARC's size) changed release by release, so the engines ask the release
+//! what it does rather than assume one ZFS.
+//!
+//! Written in system files (`host.zfs`) and on the command line (`--zfs`) as a family and a
+//! version: `openzfs-2.2`, `zol-0.6.5`, `freebsd-10.2`, `solaris-2008`, `illumos-2015`,
+//! `zfs-fuse`. A bare version (`2.1`, `0.7.13`) is OpenZFS / ZFS on Linux.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+use std::str::FromStr;
+
+/// A ZFS release, by the code line it belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ZfsRelease {
+    /// Sun's Solaris and OpenSolaris (Nevada builds) by year, 2005-2010.
+    Solaris { year: u16 },
+    /// illumos distributions (OpenIndiana, OmniOS, SmartOS) by year, 2010 on: feature flags,
+    /// pool version 5000 from 2012.
+    Illumos { year: u16 },
+    /// FreeBSD's own port of the Solaris/illumos code, by FreeBSD version (7.0-12.x). FreeBSD
+    /// 13 and later ship OpenZFS 2.x and are written `openzfs-2.x`, or `freebsd-13`, which reads
+    /// as the OpenZFS release it shipped.
+    FreeBsd { major: u8, minor: u8 },
+    /// ZFS on Linux 0.6-0.8 and OpenZFS 2.x (Linux and FreeBSD 13+), by version.
+    OpenZfs { major: u8, minor: u8, patch: u8 },
+    /// zfs-fuse 0.7 (pool version 23, the Solaris code of 2009-2010 in user space).
+    ZfsFuse,
+}
+
+/// The default: the current OpenZFS release line.
+pub const DEFAULT_RELEASE: ZfsRelease = ZfsRelease::OpenZfs {
+    major: 2,
+    minor: 4,
+    patch: 0,
+};
+
+impl Default for ZfsRelease {
+    fn default() -> Self {
+        DEFAULT_RELEASE
+    }
+}
+
+/// Why a release could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReleaseError(pub String);
+
+impl fmt::Display for ReleaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ReleaseError {}
+
+/// What `--zfs` and `host.zfs` take, for messages.
+pub const RELEASE_FORMS: &str = "openzfs-2.2 (or 2.2, 2.1.5, zol-0.6.5, 0.7), freebsd-10.2, \
+solaris-2008, illumos-2015, zfs-fuse";
+
+/// The OpenZFS release each FreeBSD from 13 on shipped (FreeBSD release notes: 13.0 OpenZFS
+/// 2.0, 13.1 2.1, 13.3 2.1.14, 14.0 2.2, 14.2 2.2.6, 15.0 2.3).
+fn freebsd_openzfs(major: u8, minor: u8) -> (u8, u8) {
+    match (major, minor) {
+        (13, 0) => (2, 0),
+        (13, _) => (2, 1),
+        (14, _) => (2, 2),
+        _ => (2, 3),
+    }
+}
+
+fn number<T: FromStr>(text: &str) -> Option<T> {
+    text.parse().ok()
+}
+
+/// `major[.minor[.patch]]` as three numbers, missing parts 0; at most three parts.
+fn version(text: &str) -> Option<(u8, u8, u8)> {
+    let parts: Vec<&str> = text.split('.').collect();
+    if parts.is_empty() || parts.len() > 3 || parts.iter().any(|p| p.is_empty()) {
+        return None;
+    }
+    let at = |i: usize| parts.get(i).map_or(Some(0), |p| number::<u8>(p));
+    Some((at(0)?, at(1)?, at(2)?))
+}
+
+fn openzfs(text: &str) -> Option<ZfsRelease> {
+    let (major, minor, patch) = version(text)?;
+    let known = (major == 0 && (6..=8).contains(&minor)) || (major == 2 && minor <= 9);
+    known.then_some(ZfsRelease::OpenZfs {
+        major,
+        minor,
+        patch,
+    })
+}
+
+fn year(text: &str, from: u16, to: u16) -> Option<u16> {
+    number::<u16>(text).filter(|y| (from..=to).contains(y))
+}
+
+impl FromStr for ZfsRelease {
+    type Err = ReleaseError;
+
+    fn from_str(text: &str) -> Result<ZfsRelease, ReleaseError> {
+        let lower = text.trim().to_ascii_lowercase();
+        let bad = || {
+            ReleaseError(format!(
+                "unknown ZFS release '{}': expected {RELEASE_FORMS}",
+                crate::units::clip(text, 40)
+            ))
+        };
+        // The names of earlier versions of the system file.
+        let legacy_name = match lower.as_str() {
+            "openzfs2" | "openzfs" | "modern" => Some(DEFAULT_RELEASE),
+            "solaris2008" => Some(ZfsRelease::Solaris { year: 2008 }),
+            "pool-v28" => Some(ZfsRelease::FreeBsd { major: 9, minor: 0 }),
+            "zfs-fuse" | "zfsfuse" | "legacy" | "v23" => Some(ZfsRelease::ZfsFuse),
+            "illumos" => Some(ZfsRelease::Illumos { year: 2015 }),
+            _ => None,
+        };
+        if let Some(r) = legacy_name {
+            return Ok(r);
+        }
+        let (family, rest) = lower.split_once('-').unwrap_or(("", lower.as_str()));
+        let parsed = match family {
+            "" | "openzfs" | "zol" => openzfs(rest),
+            "solaris" | "opensolaris" => {
+                year(rest, 2005, 2010).map(|year| ZfsRelease::Solaris { year })
+            }
+            "illumos" => year(rest, 2010, 2030).map(|year| ZfsRelease::Illumos { year }),
+            "freebsd" => version(rest).and_then(|(major, minor, _)| match major {
+                7..=12 => Some(ZfsRelease::FreeBsd { major, minor }),
+                13..=30 => {
+                    let (major, minor) = freebsd_openzfs(major, minor);
+                    Some(ZfsRelease::OpenZfs {
+                        major,
+                        minor,
+                        patch: 0,
+                    })
+                }
+                _ => None,
+            }),
+            _ => None,
+        };
+        parsed.ok_or_else(bad)
+    }
+}
+
+impl fmt::Display for ZfsRelease {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ZfsRelease::Solaris { year } => write!(f, "solaris-{year}"),
+            ZfsRelease::Illumos { year } => write!(f, "illumos-{year}"),
+            ZfsRelease::FreeBsd { major, minor } => write!(f, "freebsd-{major}.{minor}"),
+            ZfsRelease::OpenZfs {
+                major,
+                minor,
+                patch,
+            } => {
+                let family = if major == 0 { "zol" } else { "openzfs" };
+                if patch == 0 {
+                    write!(f, "{family}-{major}.{minor}")
+                } else {
+                    write!(f, "{family}-{major}.{minor}.{patch}")
+                }
+            }
+            ZfsRelease::ZfsFuse => f.write_str("zfs-fuse"),
+        }
+    }
+}
+
+impl Serialize for ZfsRelease {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for ZfsRelease {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl ZfsRelease {
+    /// The OpenZFS version whose code this release's behaviour follows most closely, as
+    /// (major, minor): the line the engines key their rules on. Solaris, illumos and FreeBSD
+    /// before 13 map by the date of their code: FreeBSD 8.x (2009-2011, pool v13-v15) and
+    /// Solaris of those years share the code of ZFS on Linux 0.6.0's ancestors (`(0, 5)`: before
+    /// ZoL), FreeBSD 9.x (pool v28, 2012) too; FreeBSD 10.x-11.x and illumos 2013-2016 carry
+    /// the 2013 write throttle and the 2014 slop change that ZoL took in 0.6.3-0.6.5; FreeBSD
+    /// 12 and illumos 2017-2019 match 0.7-0.8 (FreeBSD 12.0 release notes; illumos-gate
+    /// history in docs/zfs-internals.md).
+    pub fn openzfs_line(&self) -> (u8, u8) {
+        match *self {
+            ZfsRelease::OpenZfs { major, minor, .. } => (major, minor),
+            ZfsRelease::Solaris { .. } | ZfsRelease::ZfsFuse => (0, 5),
+            ZfsRelease::FreeBsd { major, .. } if major <= 9 => (0, 5),
+            ZfsRelease::FreeBsd { major, .. } if major <= 11 => (0, 6),
+            ZfsRelease::FreeBsd { .. } => (0, 7),
+            ZfsRelease::Illumos { year } if year < 2013 => (0, 5),
+            ZfsRelease::Illumos { year } if year < 2017 => (0, 6),
+            ZfsRelease::Illumos { year } if year < 2020 => (0, 7),
+            ZfsRelease::Illumos { .. } => (0, 8),
+        }
+    }
+
+    /// Whether the release is at least OpenZFS `major.minor` by the line it follows.
+    pub fn at_least(&self, major: u8, minor: u8) -> bool {
+        self.openzfs_line() >= (major, minor)
+    }
+
+    /// The operating system family: its kernel sets the page cache, the ARC default and the
+    /// cost of a system call.
+    pub fn platform(&self) -> Platform {
+        match *self {
+            ZfsRelease::Solaris { .. } | ZfsRelease::Illumos { .. } => Platform::Solaris,
+            ZfsRelease::FreeBsd { .. } => Platform::FreeBsd,
+            ZfsRelease::OpenZfs { .. } => Platform::Linux,
+            ZfsRelease::ZfsFuse => Platform::Fuse,
+        }
+    }
+}
+
+/// The kernel ZFS runs in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Platform {
+    /// Solaris, OpenSolaris, illumos.
+    Solaris,
+    FreeBsd,
+    /// Linux (ZFS on Linux, OpenZFS); FreeBSD 13+ runs the same OpenZFS code.
+    Linux,
+    /// zfs-fuse: ZFS in a user-space daemon behind FUSE.
+    Fuse,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(text: &str) -> ZfsRelease {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn reads_every_family() {
+        assert_eq!(
+            r("openzfs-2.2"),
+            ZfsRelease::OpenZfs {
+                major: 2,
+                minor: 2,
+                patch: 0
+            }
+        );
+        assert_eq!(
+            r("2.1.5"),
+            ZfsRelease::OpenZfs {
+                major: 2,
+                minor: 1,
+                patch: 5
+            }
+        );
+        assert_eq!(r("zol-0.6.5").openzfs_line(), (0, 6));
+        assert_eq!(r("0.7").to_string(), "zol-0.7");
+        assert_eq!(
+            r("freebsd-10.2"),
+            ZfsRelease::FreeBsd {
+                major: 10,
+                minor: 2
+            }
+        );
+        assert_eq!(r("FreeBSD-13.1").to_string(), "openzfs-2.1");
+        assert_eq!(r("freebsd-14").to_string(), "openzfs-2.2");
+        assert_eq!(r("solaris-2008"), ZfsRelease::Solaris { year: 2008 });
+        assert_eq!(r("illumos-2015").openzfs_line(), (0, 6));
+        assert_eq!(r("zfs-fuse"), ZfsRelease::ZfsFuse);
+    }
+
+    #[test]
+    fn earlier_names_still_read() {
+        assert_eq!(r("openzfs2"), DEFAULT_RELEASE);
+        assert_eq!(r("solaris2008"), ZfsRelease::Solaris { year: 2008 });
+        assert_eq!(r("pool-v28"), ZfsRelease::FreeBsd { major: 9, minor: 0 });
+        assert_eq!(r("legacy"), ZfsRelease::ZfsFuse);
+    }
+
+    #[test]
+    fn refuses_what_never_shipped() {
+        for bad in [
+            "",
+            "3.0",
+            "0.5",
+            "openzfs-2.x",
+            "solaris-2020",
+            "freebsd-6",
+            "1.2.3.4",
+            "2..1",
+        ] {
+            let e = bad.parse::<ZfsRelease>().unwrap_err();
+            assert!(e.0.starts_with("unknown ZFS release"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn display_reads_back() {
+        for text in [
+            "openzfs-2.2",
+            "openzfs-2.1.5",
+            "zol-0.6.5",
+            "freebsd-10.2",
+            "solaris-2008",
+            "illumos-2015",
+            "zfs-fuse",
+        ] {
+            assert_eq!(r(text).to_string(), text);
+            assert_eq!(r(&r(text).to_string()), r(text));
+        }
+    }
+
+    #[test]
+    fn lines_order_by_code_age() {
+        assert!(r("2.2").at_least(2, 1));
+        assert!(!r("2.0").at_least(2, 1));
+        assert!(r("freebsd-12.1").at_least(0, 7));
+        assert!(!r("solaris-2008").at_least(0, 6));
+    }
+}
