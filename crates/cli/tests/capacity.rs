@@ -86,6 +86,39 @@ fn catalog_disk_and_system_file() {
     assert_eq!(v["profile"], "modern");
 }
 
+// Issue #9: 36 whole disks of 18,000,207,937,536 B (Seagate ST18000NM000J, 512 B logical
+// sectors) in draid1:16d:36c:2s at ashift 12; OpenZFS 2.1.5 on Linux showed `zfs get available
+// -p` = 574,804,246,033,080. Worked in crates/space/src/draid.rs (issue_9_pool_metaslabs): SIZE
+// 611,996,145,381,376 (metaslabs aligned to rows of 17 x 4 KiB); ZIL metaslab 0 =
+// 17,179,815,936; ratio 2^17 / (2 rows x 17 x 4 KiB >> 9) = 481; dspace = ((SIZE - ZIL) >> 9)
+// x 481 = 574,925,551,634,720; slop = 128 GiB - ZIL deflated (16,139,631,768) =
+// 121,299,321,704; empty pool 100 x (69,632 >> 9) x 481 = 6,541,600; AVAIL =
+// 574,804,245,771,416, 261,664 B below the real pool (whose metadata took 6,279,936 B).
+#[test]
+fn issue_9_draid_pool() {
+    let real = 574_804_246_033_080u64;
+    let args = [
+        "--layout",
+        "draid1:16d:36c:2s",
+        "--disk",
+        "18000207937536",
+        "--ashift",
+        "12",
+    ];
+    // The default (current) release and the one that made the pool agree here.
+    for v in [
+        json(&args),
+        json(&[&args[..], &["--zfs", "2.1.5"]].concat()),
+    ] {
+        assert_eq!(v["size_bytes"], 611_996_145_381_376u64);
+        assert_eq!(v["dspace_bytes"], 574_925_551_634_720u64);
+        assert_eq!(v["slop_bytes"], 121_299_321_704u64);
+        let avail = v["avail_bytes"].as_u64().unwrap();
+        assert_eq!(avail, 574_804_245_771_416);
+        assert!(avail <= real && real - avail <= 16 << 20, "{avail}");
+    }
+}
+
 #[test]
 fn legacy_profile() {
     let v = json(&[
@@ -179,6 +212,16 @@ fn bad_input_is_one_line_and_exit_2() {
             "catalog",
         ),
         (vec!["--layout", "raidz1-3", "--disk", "10MB"], "too small"),
+        (
+            vec![
+                "--layout",
+                "draid1:2d:5c:2s",
+                "--disk",
+                "64MiB",
+                "--file-vdevs",
+            ],
+            "a top-level vdev of 48.00 MiB is too small",
+        ),
         (
             vec!["--layout", "raidz1-3", "--disk", "1TB", "--ashift", "8"],
             "ashift",

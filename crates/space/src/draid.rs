@@ -30,6 +30,26 @@ pub fn draid_vdev_asize(
     (asize > 0).then_some(asize)
 }
 
+/// What a dRAID vdev of `vdev_asize` leaves of each child's `child_asize`, per vdev: the
+/// reflow reserve and row rounding of every child, the distributed spares, and the rounding
+/// down to whole groups (the terms of vdev_draid_open, for the breakdown).
+pub fn draid_losses(
+    child_asize: u64,
+    children: u32,
+    spares: u32,
+    vdev_asize: u64,
+) -> (u64, u64, u64) {
+    let child = (child_asize - REFLOW_RESERVE) / ROW_HEIGHT * ROW_HEIGHT;
+    let children = u64::from(children);
+    let reserve = (child_asize - child) * children;
+    let spare = child * u64::from(spares);
+    (
+        reserve,
+        spare,
+        child * (children - u64::from(spares)) - vdev_asize,
+    )
+}
+
 /// vdev_draid_asize: a block always fills whole rows of d data and p parity sectors:
 /// rows = ceil(psize / (d x 2^ashift)); asize = rows x (d + p) x 2^ashift.
 pub fn draid_asize(psize: u64, ashift: u8, data: u32, parity: u32) -> u64 {
@@ -40,26 +60,30 @@ pub fn draid_asize(psize: u64, ashift: u8, data: u32, parity: u32) -> u64 {
     (rows * u64::from(data + parity)) << ashift
 }
 
-/// vdev_draid_metaslab_init: a metaslab starts at the next group boundary and holds whole
-/// groups only: start' = roundup(start, groupsz); size' = floor((size - (start' - start)) /
-/// groupsz) x groupsz.
-///
-/// Not in zfs-facts.md: recalled from module/zfs/vdev_draid.c (vdev_draid_metaslab_init and
-/// vdev_draid_get_astart, the vdev_op_metaslab_init of dRAID since 2.1); verify.
-pub fn draid_metaslab_size(ms_start: u64, ms_size: u64, groupsz: u64) -> u64 {
-    let astart = ms_start.div_ceil(groupsz) * groupsz;
-    ms_size.saturating_sub(astart - ms_start) / groupsz * groupsz
+/// The alignment of a dRAID metaslab: one row of the redundancy group, d + p sectors
+/// (vdev_draid_get_astart: `vdc_groupwidth << vdev_ashift`). Blocks fill whole rows, so a
+/// metaslab starts and ends on a row; it is not aligned to the 16 MiB rows of a group.
+pub fn metaslab_align(data: u32, parity: u32, ashift: u8) -> u64 {
+    u64::from(data + parity) << ashift
+}
+
+/// vdev_draid_metaslab_init: a metaslab starts at the next multiple of `align` and holds whole
+/// multiples of it only: start' = roundup(start, align); size' = floor((size - (start' -
+/// start)) / align) x align.
+pub fn draid_metaslab_size(ms_start: u64, ms_size: u64, align: u64) -> u64 {
+    let astart = ms_start.div_ceil(align) * align;
+    ms_size.saturating_sub(astart - ms_start) / align * align
 }
 
 /// The summed size of metaslabs 0..count of 2^shift bytes each after dRAID trimming, and the
 /// size of metaslab 0 (the one the embedded ZIL takes). The trim repeats with a period of
-/// groupsz / gcd(groupsz, 2^shift) metaslabs, at most d + p, so one period is summed and
-/// repeated.
-pub fn draid_metaslab_space(count: u64, shift: u32, groupsz: u64) -> (u64, u64) {
+/// align / gcd(align, 2^shift) metaslabs (the odd part of d + p, at most 255), so one period
+/// is summed and repeated.
+pub fn draid_metaslab_space(count: u64, shift: u32, align: u64) -> (u64, u64) {
     let ms = 1u64 << shift;
-    let gcd = 1u64 << groupsz.trailing_zeros().min(shift);
-    let period = (groupsz / gcd).max(1);
-    let one = |m: u64| draid_metaslab_size(m * ms, ms, groupsz);
+    let gcd = 1u64 << align.trailing_zeros().min(shift);
+    let period = (align / gcd).max(1);
+    let one = |m: u64| draid_metaslab_size(m * ms, ms, align);
     let first = if count > 0 { one(0) } else { 0 };
     let per_period: u64 = (0..period.min(count)).map(one).sum();
     let full = count / period;
@@ -100,21 +124,43 @@ mod tests {
 
     #[test]
     fn metaslab_trim() {
-        // groupsz 10 x 16 MiB = 160 MiB; metaslabs of 16 GiB = 16384 MiB.
-        // ms 0: start 0, 16384 / 160 = 102 groups -> 16,320 MiB.
-        let g = group_size(8, 2);
-        assert_eq!(draid_metaslab_size(0, 16 * GIB, g), 16_320 * MIB);
-        // ms 1: start 16384 MiB -> 16480 MiB (103 groups), 96 MiB skipped; (16384-96)/160 = 101.8
-        // -> 101 groups = 16,160 MiB.
-        assert_eq!(draid_metaslab_size(16 * GIB, 16 * GIB, g), 16_160 * MIB);
+        // draid2:8d at ashift 12: metaslabs align to rows of 10 sectors = 40 KiB.
+        let a = metaslab_align(8, 2, 12);
+        assert_eq!(a, 40_960);
+        // ms 0 of 16 GiB: start 0; 17,179,869,184 / 40,960 = 419,430.4 -> 419,430 rows
+        // = 17,179,852,800 (16 KiB lost).
+        assert_eq!(draid_metaslab_size(0, 16 * GIB, a), 17_179_852_800);
+        // ms 1: starts at 16 GiB = 419,430.4 rows -> next row 419,431 x 40,960 = 17,179,893,760,
+        // 24,576 B skipped; (17,179,869,184 - 24,576) / 40,960 = 419,429.8 -> 419,429 rows
+        // = 17,179,811,840.
+        assert_eq!(draid_metaslab_size(16 * GIB, 16 * GIB, a), 17_179_811_840);
         // The summed form equals the plain sum.
         for count in [0u64, 1, 2, 4, 5, 6, 11, 137] {
             let plain: u64 = (0..count)
-                .map(|m| draid_metaslab_size(m << 34, 1 << 34, g))
+                .map(|m| draid_metaslab_size(m << 34, 1 << 34, a))
                 .sum();
-            assert_eq!(draid_metaslab_space(count, 34, g).0, plain, "{count}");
+            assert_eq!(draid_metaslab_space(count, 34, a).0, plain, "{count}");
         }
-        // A power-of-two group (d + p = 8) never trims.
-        assert_eq!(draid_metaslab_space(100, 34, group_size(6, 2)).0, 100 << 34);
+        // A power-of-two row (d + p = 8) never trims.
+        let pow2 = metaslab_align(6, 2, 12);
+        assert_eq!(draid_metaslab_space(100, 34, pow2).0, 100 << 34);
+    }
+
+    /// Issue #9's pool: draid1:16d:36c:2s of 18,000,207,937,536-byte disks at ashift 12. The GPT
+    /// data partition is 18,000,197,451,776 B; leaf asize 18,000,192,733,184; child =
+    /// floor((asize - 32 MiB) / 16 MiB) = 1,072,893 rows = 18,000,157,605,888; 34 children
+    /// give 36,478,362 rows, 2,145,786 whole groups of 17 rows (no rest): vdev asize
+    /// 36,478,362 x 16 MiB = 612,005,358,600,192. Metaslabs: 16 GiB (shift 34), 35,623 of them. Rows of
+    /// 17 x 4 KiB = 69,632 B; the odd part of 17 is 17, so the trim repeats every 17
+    /// metaslabs. OpenZFS 2.1.11-2.4.4 (the oracle) report this SIZE: 611,996,145,381,376.
+    #[test]
+    fn issue_9_pool_metaslabs() {
+        let asize = draid_vdev_asize(18_000_192_733_184, 36, 16, 1, 2).unwrap();
+        assert_eq!(asize, 612_005_358_600_192);
+        assert_eq!(asize >> 34, 35_623);
+        let (space, first) = draid_metaslab_space(35_623, 34, metaslab_align(16, 1, 12));
+        assert_eq!(space, 611_996_145_381_376);
+        // Metaslab 0: floor(17,179,869,184 / 69,632) = 246,723 rows = 17,179,815,936.
+        assert_eq!(first, 17_179_815_936);
     }
 }

@@ -48,6 +48,13 @@ pub enum SpaceError {
         layout: String,
         child_asize: u64,
     },
+    /// A top-level vdev (a dRAID of small children) below SPA_MINDEVSIZE less the labels:
+    /// vdev_open refuses it (EOVERFLOW).
+    VdevTooSmall {
+        layout: String,
+        asize: u64,
+        min: u64,
+    },
     BadSector(u32),
     Ashift {
         ashift: u8,
@@ -90,6 +97,12 @@ impl fmt::Display for SpaceError {
                 f,
                 "{layout}: children of {} are too small for dRAID's 32 MiB reserve and one full group of 16 MiB rows",
                 format_bytes(*child_asize)
+            ),
+            SpaceError::VdevTooSmall { layout, asize, min } => write!(
+                f,
+                "{layout}: a top-level vdev of {} is too small: ZFS needs at least {} (64 MiB less the labels)",
+                format_bytes(*asize),
+                format_bytes(*min)
             ),
             SpaceError::BadSector(s) => write!(
                 f,
@@ -208,6 +221,17 @@ fn check_recordsize(recordsize: u64, profile: &Profile) -> Result<(), SpaceError
     Ok(())
 }
 
+/// The summed size of a vdev's `count` metaslabs of 2^shift bytes, and the size of metaslab 0
+/// (the one an embedded log takes): dRAID trims each to whole rows (vdev_op_metaslab_init).
+fn metaslab_space(group: &VdevGroup, count: u64, shift: u32, ashift: u8) -> (u64, u64) {
+    match group.vtype {
+        VdevType::Draid { parity, data, .. } => {
+            draid::draid_metaslab_space(count, shift, draid::metaslab_align(data, parity, ashift))
+        }
+        _ => (count << shift, if count > 0 { 1u64 << shift } else { 0 }),
+    }
+}
+
 /// The layout of one group of top-level vdevs on leaves of `leaf` bytes.
 fn group_space(
     group: &VdevGroup,
@@ -234,24 +258,24 @@ fn group_space(
         },
         _ => SpaceError::TooLarge,
     })?;
-    let (mut reserve, mut spare, mut rounding) = (0, 0, 0);
-    if let VdevType::Draid { spares, .. } = group.vtype {
-        // vdev_asize succeeded, so the child holds the reserve: what each child gives in rows.
-        let child = (leaf.asize - draid::REFLOW_RESERVE) / draid::ROW_HEIGHT * draid::ROW_HEIGHT;
-        let children = u64::from(group.children);
-        reserve = (leaf.asize - child) * children;
-        spare = child * u64::from(spares);
-        rounding = child * (children - u64::from(spares)) - vdev_asize;
+    let min_top = profile.label.min_device - profile.label.start - profile.label.end;
+    if group.vtype != VdevType::Disk && vdev_asize < min_top {
+        return Err(SpaceError::VdevTooSmall {
+            layout: name(),
+            asize: vdev_asize,
+            min: min_top,
+        });
     }
+    let (reserve, spare, rounding) = match group.vtype {
+        VdevType::Draid { spares, .. } => {
+            draid::draid_losses(leaf.asize, group.children, spares, vdev_asize)
+        }
+        _ => (0, 0, 0),
+    };
     let shift = metaslab::metaslab_shift(vdev_asize, &profile.metaslab);
     let count = vdev_asize >> shift;
     let whole = count << shift;
-    let (space, first) = match group.vtype {
-        VdevType::Draid { parity, data, .. } => {
-            draid::draid_metaslab_space(count, shift, draid::group_size(data, parity))
-        }
-        _ => (whole, if count > 0 { 1u64 << shift } else { 0 }),
-    };
+    let (space, first) = metaslab_space(group, count, shift, ashift);
     let zil =
         class == VdevClass::Normal && profile.embedded_log_min_ms.is_some_and(|min| count > min);
     let (zil_count, zil_bytes) = if zil { (1, first) } else { (0, 0) };
@@ -263,15 +287,12 @@ fn group_space(
     } else {
         times(space)?
     };
-    let (normal_space, dspace, elog) = if class == VdevClass::Normal {
+    let elog = times(deflate::deflated(zil_bytes, ratio))?;
+    let (normal_space, dspace) = if class == VdevClass::Normal {
         let normal = space - zil_bytes;
-        (
-            times(normal)?,
-            times(deflate::deflated(normal, ratio))?,
-            times(deflate::deflated(zil_bytes, ratio))?,
-        )
+        (times(normal)?, times(deflate::deflated(normal, ratio))?)
     } else {
-        (0, 0, 0)
+        (0, 0)
     };
     Ok(GroupSpace {
         class: class_name(class),
@@ -333,17 +354,9 @@ fn groups_of(pool: &Pool, profile: &Profile, named: bool) -> Result<Vec<GroupSpa
             )?);
         }
     }
-    if !out.iter().any(|g| g.is_normal() && g.dspace_bytes > 0) {
-        if let Some(g) = out.iter().find(|g| g.is_normal()) {
-            return Err(SpaceError::DraidTooSmall {
-                layout: if named {
-                    g.layout.clone()
-                } else {
-                    g.group.to_string()
-                },
-                child_asize: g.leaf.asize,
-            });
-        }
+    // Every vdev that opens has metaslabs of 16 MiB or more (SPA_MINDEVSIZE less the labels
+    // is 59.5 MiB), so a normal vdev always gives dspace.
+    if !out.iter().any(GroupSpace::is_normal) {
         return Err(SpaceError::NoNormalVdev);
     }
     Ok(out)

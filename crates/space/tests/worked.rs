@@ -348,75 +348,88 @@ fn raidz1_3_of_1_gib_files() {
     check_breakdown(&r);
 }
 
-// 14. draid2:8d:24c:2s of 4 TB, ashift 12: child = floor((3,999,985,565,696 - 32 MiB) / 16 MiB)
-// = 238,416 rows; 22 children x 238,416 = 5,245,152 rows -> whole groups of 10: 5,245,150 rows =
-// 87,998,678,958,080 B. shift 34: count 5,122. Groups of 160 MiB: metaslab m starts at m x 16 GiB;
-// the trim repeats every 5 metaslabs (16,320 / 16,160 / 16,320 / 16,160 / 16,320 MiB ... see the
-// draid tests), summing to 87,307,793,203,200 = SIZE. ratio 409; ZIL = metaslab 0 = 16,320 MiB;
-// dspace 69,730,250,588,160; slop 123,768,799,232; empty = 100 x (40 KiB >> 9) x 409 =
-// 3,272,000; AVAIL 69,606,478,516,928.
+// 14. draid2:8d:24c:2s of 4 TB, ashift 12: leaf 3,999,985,565,696; child = floor((leaf - 32 MiB)
+// / 16 MiB) = 238,415 rows; 22 children x 238,415 = 5,245,130 rows, a whole number of groups of
+// 10: vdev 87,998,678,958,080 B. shift 34: count 5,122. Metaslabs align to rows of 10 sectors
+// = 40,960 B (vdev_draid_metaslab_init): metaslab m starts at m x 2^34, which is 16,384 B past
+// a row boundary times m (mod 40,960), so each loses 16,384, 57,344, 16,384, 57,344, 16,384 B
+// in turn (163,840 per 5); 5,122 = 1,024 x 5 + 2: trim 1,024 x 163,840 + 73,728 = 167,845,888;
+// SIZE 87,998,678,958,080 - 0 tail - 167,845,888 = 87,995,122,114,560 (the tail: 5,122 x 2^34
+// = the vdev exactly). ratio 409; ZIL = metaslab 0 = 2^34 - 16,384 = 17,179,852,800; dspace =
+// ((SIZE - ZIL) >> 9) x 409 = 70,279,254,658,320; slop = 1/32 capped at 128 GiB =
+// 137,438,953,472, less the ZIL deflated (13,723,749,600, under half) = 123,715,203,872;
+// empty = 100 x (40 KiB >> 9) x 409 = 3,272,000; AVAIL 70,155,536,182,448.
 #[test]
 fn draid2_8d_24c_2s_of_4_tb() {
     let r = modern(&pool("draid2:8d:24c:2s", disk(4 * TB), 12));
     assert_eq!(
         figures(&r),
         (
-            87_307_793_203_200,
-            69_730_250_588_160,
-            123_768_799_232,
-            69_606_478_516_928
+            87_995_122_114_560,
+            70_279_254_658_320,
+            123_715_203_872,
+            70_155_536_182_448
         )
     );
     let g = &r.groups[0];
     assert_eq!(
-        (g.vdev_asize, g.metaslab_count),
-        (87_998_678_958_080, 5_122)
+        (g.vdev_asize, g.metaslab_count, g.draid_trim_bytes),
+        (87_998_678_958_080, 5_122, 167_845_888)
     );
-    assert_eq!(g.embedded_log_bytes, 16_320 * MIB);
+    assert_eq!(g.embedded_log_bytes, 17_179_852_800);
     check_breakdown(&r);
 }
 
-// 15. draid1:4d:10c:1s of 1 TB, ashift 9: groups of 5 rows = 80 MiB; vdev 8,999,382,548,480;
-// count 523; SIZE after trim 8,949,973,647,360; ratio: 128 KiB = 256 sectors = 64 rows of 5 =
-// 320 sectors -> 409; dspace 7,135,820,513,280; slop 123,768,799,232; empty = 100 x 5 x 409 =
-// 204,500; AVAIL 7,012,051,509,548.
+// 15. draid1:4d:10c:1s of 1 TB, ashift 9: leaf 999,985,512,448; 59,601 rows per child, 9 data
+// children: 536,409 rows -> whole groups of 5: 536,405 rows, vdev 8,999,382,548,480; count 523
+// of 16 GiB; rows of 5 x 512 B = 2,560 B: each metaslab loses 1,024, 3,584, 1,024, 3,584,
+// 1,024 B in turn (10,240 per 5), 523 = 104 x 5 + 3: trim 1,064,960 + 5,632 = 1,070,592;
+// SIZE = 523 x 2^34 - 1,070,592 = 8,985,070,512,640. ratio: 128 KiB = 256 sectors = 64 rows
+// of 5 = 320 sectors -> 409; ZIL = 2^34 - 1,024; dspace 7,163,803,268,735; slop 128 GiB less
+// the ZIL deflated (13,723,761,870) = 123,715,191,602; empty = 100 x 5 x 409 = 204,500; AVAIL 7,040,087,872,633.
 #[test]
 fn draid1_4d_10c_1s_of_1_tb_ashift_9() {
     let r = modern(&pool("draid1:4d:10c:1s", disk(TB), 9));
     assert_eq!(
         figures(&r),
         (
-            8_949_973_647_360,
-            7_135_820_513_280,
-            123_768_799_232,
-            7_012_051_509_548
+            8_985_070_512_640,
+            7_163_803_268_735,
+            123_715_191_602,
+            7_040_087_872_633
         )
     );
+    assert_eq!(r.groups[0].draid_trim_bytes, 1_070_592);
     check_breakdown(&r);
 }
 
-// 16. draid3:7d:60c:3s of 2 TB, ashift 12: groups of 10 rows; 57 data-bearing children; vdev
-// 113,996,820,643,840; count 6,635; SIZE 113,097,897,410,560; 128 KiB = 32 sectors = 5 rows of
-// 10 = 50 sectors -> ratio 131072 / 400 = 327; dspace 72,221,516,759,040; AVAIL
-// 72,095,004,628,288.
+// 16. draid3:7d:60c:3s of 2 TB, ashift 12: 119,206 rows per child, 57 data-bearing children:
+// 6,794,742 rows -> groups of 10: 6,794,740, vdev 113,996,820,643,840; count 6,635 = 1,327 x 5,
+// trim 1,327 x 163,840 = 217,415,680 (rows of 10 sectors as in 14); SIZE 113,988,214,620,160;
+// 128 KiB = 32 sectors = 5 rows of 10 = 50 sectors -> ratio 131072 / 400 = 327; dspace
+// 72,790,094,470,560; slop 126,466,664,672; empty 100 x 80 x 327 = 2,616,000;
+// AVAIL 72,663,625,189,888.
 #[test]
 fn draid3_7d_60c_3s_of_2_tb() {
     let r = modern(&pool("draid3:7d:60c:3s", disk(2 * TB), 12));
     assert_eq!(
         figures(&r),
         (
-            113_097_897_410_560,
-            72_221_516_759_040,
-            126_509_514_752,
-            72_095_004_628_288
+            113_988_214_620_160,
+            72_790_094_470_560,
+            126_466_664_672,
+            72_663_625_189_888
         )
     );
     assert_eq!(r.groups[0].deflate_ratio, 327);
 }
 
 // 17. The largest dRAID, 255 children of 24 TB: vdev 6,119,985,134,960,640 (5.4 PiB); at shift
-// 34 that is 356,228 metaslabs > 2^17, so shift = highbit(vdev / 2^17) = 36; count 89,057;
-// SIZE 6,107,997,478,584,320; AVAIL 4,879,102,731,096,768.
+// 34 that is 356,228 metaslabs > 2^17, so shift = highbit(vdev / 2^17) = 36; count 89,057.
+// Metaslabs of 2^36 lose 24,576, 24,576, 65,536, 24,576, 24,576 B to rows of 40,960 B
+// (163,840 per 5); 89,057 = 17,811 x 5 + 2: trim 2,918,203,392; SIZE 6,119,947,521,474,560;
+// dspace 4,888,731,308,646,800; slop 128 GiB less the 64 GiB ZIL metaslab deflated
+// (54,895,031,120) = 82,543,922,352; AVAIL 4,888,648,761,452,448.
 #[test]
 fn draid_of_255_children_raises_the_metaslab_shift() {
     let r = modern(&pool("draid2:8d:255c:0s", disk(24 * TB), 12));
@@ -427,10 +440,10 @@ fn draid_of_255_children_raises_the_metaslab_shift() {
     assert_eq!(
         figures(&r),
         (
-            6_107_997_478_584_320,
-            4_879_185_358_684_160,
-            82_624_315_392,
-            4_879_102_731_096_768
+            6_119_947_521_474_560,
+            4_888_731_308_646_800,
+            82_543_922_352,
+            4_888_648_761_452_448
         )
     );
 }
@@ -620,8 +633,14 @@ fn refusals() {
     assert!(matches!(e, SpaceError::AshiftBelowSector { .. }), "{e}");
     let e = pool_space(&pool("draid2:8d:24c:2s", disk(TB), 12), &Profile::legacy()).unwrap_err();
     assert!(e.to_string().contains("dRAID"), "{e}");
-    let e = pool_space(&pool("draid1:4d:10c:1s", file(64 * MIB), 12), &m).unwrap_err();
-    assert!(matches!(e, SpaceError::DraidTooSmall { .. }), "{e}");
+    // 64 MiB children give one 16 MiB row each after the 32 MiB reserve: 3 data-bearing
+    // children make one group of 3 rows, a 48 MiB vdev, below 64 MiB - 4.5 MiB (vdev_open:
+    // EOVERFLOW; OpenZFS 2.1.11-2.4.4 refuse it, crates/space/oracle/pools.txt p65).
+    let e = pool_space(&pool("draid1:2d:5c:2s", file(64 * MIB), 9), &m).unwrap_err();
+    assert!(
+        matches!(e, SpaceError::VdevTooSmall { asize, .. } if asize == 48 * MIB),
+        "{e}"
+    );
     let mut p = pool("mirror-2", disk(TB), 12);
     p.datasets[0].recordsize = 1 << 20;
     assert!(pool_space(&p, &m).is_ok());
