@@ -204,6 +204,37 @@ impl ZfsRelease {
         }
     }
 
+    /// The ZFS on Linux / OpenZFS release whose space code this release runs, as (major,
+    /// minor, patch), or `None` for code older than ZFS on Linux 0.6.5's changes outside Linux
+    /// (Solaris, zfs-fuse, FreeBSD up to 9, illumos before 2014: the pool-v28 era rules).
+    /// FreeBSD and illumos map by the year ZFS on Linux took the same change: 0.6.4 for code of
+    /// 2014 (FreeBSD 10.0-10.1), 0.6.5 (slop 1/32, large blocks, both from illumos in
+    /// 2014-2015) for 2015-2016 (FreeBSD 10.2-11.x), 0.7 for 2017-2019 (FreeBSD 12), 0.8 for
+    /// illumos from 2020. A pool from the year of a change may follow either side of it.
+    pub fn openzfs_version(&self) -> Option<(u8, u8, u8)> {
+        match *self {
+            ZfsRelease::OpenZfs {
+                major,
+                minor,
+                patch,
+            } => Some((major, minor, patch)),
+            ZfsRelease::Solaris { .. } | ZfsRelease::ZfsFuse => None,
+            ZfsRelease::FreeBsd { major, minor } => match (major, minor) {
+                (..=9, _) => None,
+                (10, 0..=1) => Some((0, 6, 4)),
+                (10..=11, _) => Some((0, 6, 5)),
+                _ => Some((0, 7, 0)),
+            },
+            ZfsRelease::Illumos { year } => match year {
+                ..=2013 => None,
+                2014 => Some((0, 6, 4)),
+                2015..=2016 => Some((0, 6, 5)),
+                2017..=2019 => Some((0, 7, 0)),
+                _ => Some((0, 8, 0)),
+            },
+        }
+    }
+
     /// Whether the release is at least OpenZFS `major.minor` by the line it follows.
     pub fn at_least(&self, major: u8, minor: u8) -> bool {
         self.openzfs_line() >= (major, minor)
@@ -315,6 +346,21 @@ mod tests {
             assert_eq!(r(text).to_string(), text);
             assert_eq!(r(&r(text).to_string()), r(text));
         }
+    }
+
+    #[test]
+    fn space_code_by_date() {
+        assert_eq!(r("2.1.5").openzfs_version(), Some((2, 1, 5)));
+        assert_eq!(r("solaris-2008").openzfs_version(), None);
+        assert_eq!(r("zfs-fuse").openzfs_version(), None);
+        assert_eq!(r("pool-v28").openzfs_version(), None);
+        assert_eq!(r("freebsd-10.1").openzfs_version(), Some((0, 6, 4)));
+        assert_eq!(r("freebsd-10.2").openzfs_version(), Some((0, 6, 5)));
+        assert_eq!(r("freebsd-12.1").openzfs_version(), Some((0, 7, 0)));
+        assert_eq!(r("freebsd-13.1").openzfs_version(), Some((2, 1, 0)));
+        assert_eq!(r("illumos-2013").openzfs_version(), None);
+        assert_eq!(r("illumos-2015").openzfs_version(), Some((0, 6, 5)));
+        assert_eq!(r("illumos-2021").openzfs_version(), Some((0, 8, 0)));
     }
 
     #[test]

@@ -181,7 +181,7 @@ pub struct GroupSpace {
     pub normal_space_bytes: u64,
     /// Whole group, normal class only: that space deflated (its share of dspace).
     pub dspace_bytes: u64,
-    /// Whole group: the ZIL metaslabs deflated.
+    /// Whole group: the ZIL metaslabs deflated (normal vdevs, and special ones from 2.4).
     pub embedded_log_dspace: u64,
 }
 
@@ -276,8 +276,12 @@ fn group_space(
     let count = vdev_asize >> shift;
     let whole = count << shift;
     let (space, first) = metaslab_space(group, count, shift, ashift);
-    let zil =
-        class == VdevClass::Normal && profile.embedded_log_min_ms.is_some_and(|min| count > min);
+    let lends = match class {
+        VdevClass::Normal => true,
+        VdevClass::Special => profile.embedded_log_special,
+        _ => false,
+    };
+    let zil = lends && profile.embedded_log_min_ms.is_some_and(|min| count > min);
     let (zil_count, zil_bytes) = if zil { (1, first) } else { (0, 0) };
     let ratio = deflate::deflate_ratio(group, ashift);
     let vdevs = u64::from(group.count);

@@ -1,12 +1,13 @@
 //! Every rule of the space arithmetic that differs between ZFS releases lives here, in one
-//! `Profile`: OpenZFS 2.2+ (`Profile::modern`) and the older rules of the pool-v23 era that
-//! zfs-fuse runs (`Profile::legacy`). The engine reads rules only through a profile.
+//! `Profile`: `Profile::of` a release gives the rules of ZFS on Linux 0.6.0 with each later
+//! change (`RULE_CHANGES`, release by release) applied, or the measured rules of the pool-v23
+//! era that zfs-fuse runs (`Profile::legacy`). The engine reads rules only through a profile.
 //!
 //! Each rule is data where the releases differ by a constant, and an enum with a `Custom`
 //! variant (a plain function) where a release computes differently: a legacy-only formula can
 //! live in its own file (`legacy*.rs`) and be plugged in from `Profile::legacy()` alone.
 
-use model::system::ZfsRelease;
+use model::system::{Platform, ZfsRelease};
 use model::units::{GIB, KIB, MIB};
 
 /// Label and reserve sizes of a leaf vdev (include/sys/vdev_impl.h, module/zfs/vdev.c).
@@ -68,8 +69,9 @@ pub enum MetaslabSizing {
         /// zfs_vdev_ms_count_limit = 2^17.
         count_limit: u64,
     },
-    /// Before 2013 (illumos 3711 and later changes): shift = max(highbit(asize / target_count),
-    /// min_shift), min_shift being the SPA_MAXBLOCKSHIFT of the day (17: 128 KiB blocks).
+    /// Before ZFS on Linux 0.8: shift = max(highbit(asize / target_count), min_shift),
+    /// min_shift being the SPA_MAXBLOCKSHIFT of the day (17: 128 KiB blocks; 24 with the
+    /// large blocks of 0.6.5).
     Legacy { target_count: u64, min_shift: u32 },
     /// Another rule: vdev asize -> metaslab shift.
     Custom(fn(u64) -> u32),
@@ -79,8 +81,9 @@ pub enum MetaslabSizing {
 /// spa_get_slop_space; before 2014, dsl_pool_adjustedsize itself).
 #[derive(Debug, Clone, Copy)]
 pub enum SlopRule {
-    /// OpenZFS 2.1+: slop = min(dspace >> shift, max) - min(embedded log, slop / 2), then at
-    /// least min(dspace / 2, min).
+    /// ZFS on Linux 0.7+: slop = min(dspace >> shift, max) - min(embedded log, slop / 2), then
+    /// at least min(dspace / 2, min). No cap (`max` = u64::MAX) before 2.0, no embedded log
+    /// before 2.1.
     OpenZfs {
         /// spa_slop_shift = 5 (1/32).
         shift: u32,
@@ -89,8 +92,9 @@ pub enum SlopRule {
         /// spa_max_slop = 128 GiB.
         max: u64,
     },
-    /// Before illumos 4951 (2014): resv = max(dspace >> shift, min), shift 6 (1/64), min 32 MiB
-    /// (SPA_MINDEVSIZE >> 1), no cap.
+    /// Up to ZFS on Linux 0.6.x: resv = max(dspace >> shift, min), min 32 MiB (half of
+    /// SPA_MINDEVSIZE), no cap; shift 6 (1/64, dsl_pool_adjustedsize) up to 0.6.4, 5 (1/32,
+    /// spa_get_slop_space) in 0.6.5.
     Legacy { shift: u32, min: u64 },
     /// Another rule: (dspace, embedded log dspace) -> slop.
     Custom(fn(u64, u64) -> u64),
@@ -118,10 +122,11 @@ pub enum EmptyPoolUsed {
     Custom(fn(u8, u64, u64) -> u64),
 }
 
-/// The rules of one ZFS release line.
+/// The rules of one ZFS release line (`Profile::of` a release).
 #[derive(Debug, Clone)]
 pub struct Profile {
-    /// Short name as the CLI takes it: `modern`, `legacy`.
+    /// Short name for reports: the release line whose rules these are (`openzfs-2.1`,
+    /// `zol-0.6.5`), or `legacy`.
     pub name: &'static str,
     /// One line for reports.
     pub description: &'static str,
@@ -131,6 +136,8 @@ pub struct Profile {
     /// A normal-class top-level vdev with more than this many metaslabs gives one to the
     /// embedded ZIL (log class): zfs_embedded_slog_min_ms = 64 since 2.1; `None` before.
     pub embedded_log_min_ms: Option<u64>,
+    /// Special vdevs lend one too (OpenZFS 2.4).
+    pub embedded_log_special: bool,
     pub slop: SlopRule,
     /// dRAID exists (OpenZFS 2.1+).
     pub draid: bool,
@@ -164,34 +171,124 @@ pub const EMPTY_POOL_APPROX: EmptyPoolUsed = EmptyPoolUsed::Blocks {
     psize: KIB,
 };
 
-impl Profile {
-    /// OpenZFS 2.2 and later (the rules in zfs-facts.md §1).
-    pub fn modern() -> Profile {
-        Profile {
-            name: "modern",
-            description: "OpenZFS 2.2+",
-            label: LABELS,
-            whole_disk: WholeDisk::Gpt(LINUX_GPT),
-            metaslab: MetaslabSizing::OpenZfs {
+/// The metaslab sizing of OpenZFS 0.8 and later (module/zfs/vdev.c vdev_metaslab_set_size and
+/// its tunables, unchanged from 0.8.6 to 2.4.4).
+pub const OPENZFS_METASLABS: MetaslabSizing = MetaslabSizing::OpenZfs {
+    target_count: 200,
+    min_count: 16,
+    default_shift: 29,
+    min_shift: 24,
+    max_shift: 34,
+    count_limit: 1 << 17,
+};
+
+/// One change to the space rules, in the release that made it. The sources are the release
+/// tags of https://github.com/openzfs/zfs (docs/space-rules.md has a worked example of each).
+pub struct RuleChange {
+    /// The first ZFS on Linux / OpenZFS release with the change.
+    pub since: (u8, u8, u8),
+    /// The profile's name and description from this release on.
+    pub name: &'static str,
+    pub description: &'static str,
+    /// The OpenZFS file and function that show it.
+    pub source: &'static str,
+    pub apply: fn(&mut Profile),
+}
+
+/// Every change since ZFS on Linux 0.6.0, oldest first. Each was found by comparing the
+/// release tags' sources (module/zfs/spa_misc.c, vdev.c, dsl_pool.c and the rest) and, from
+/// 2.1 on, by the oracle (scripts/openzfs-oracle.sh, crates/space/tests/openzfs_recorded.rs).
+pub const RULE_CHANGES: [RuleChange; 7] = [
+    RuleChange {
+        since: (0, 6, 5),
+        name: "zol-0.6.5",
+        description: "ZFS on Linux 0.6.5: slop 1/32, 16 MiB blocks",
+        source: "spa_misc.c spa_get_slop_space (new: 1/32 of dspace, at least SPA_MINDEVSIZE / 2, \
+                 no cap); large blocks: SPA_MAXBLOCKSHIFT 24 is the least metaslab shift \
+                 (vdev.c vdev_metaslab_set_size), zfs_max_recordsize 1 MiB (dsl_dataset.c)",
+        apply: |p| {
+            p.slop = SlopRule::Legacy {
+                shift: 5,
+                min: 32 * MIB,
+            };
+            p.metaslab = MetaslabSizing::Legacy {
                 target_count: 200,
-                min_count: 16,
-                default_shift: 29,
                 min_shift: 24,
-                max_shift: 34,
-                count_limit: 1 << 17,
-            },
-            embedded_log_min_ms: Some(64),
-            slop: SlopRule::OpenZfs {
+            };
+            p.max_recordsize = MIB;
+        },
+    },
+    RuleChange {
+        since: (0, 7, 0),
+        name: "zol-0.7",
+        description: "ZFS on Linux 0.7: slop at least min(128 MiB, half the pool)",
+        source: "spa_misc.c spa_get_slop_space: MAX(dspace >> 5, MIN(dspace >> 1, spa_min_slop \
+                 = 128 MiB))",
+        apply: |p| {
+            p.slop = SlopRule::OpenZfs {
+                shift: 5,
+                min: 128 * MIB,
+                max: u64::MAX,
+            };
+        },
+    },
+    RuleChange {
+        since: (0, 8, 0),
+        name: "zol-0.8",
+        description: "ZFS on Linux 0.8: metaslabs of 512 MiB to 16 GiB, 16 to 2^17 per vdev",
+        source: "vdev.c vdev_metaslab_set_size: zfs_vdev_default_ms_count 200, \
+                 zfs_vdev_min_ms_count 16, zfs_vdev_default_ms_shift 29, zfs_vdev_max_ms_shift \
+                 34, zfs_vdev_ms_count_limit 2^17",
+        apply: |p| p.metaslab = OPENZFS_METASLABS,
+    },
+    RuleChange {
+        since: (2, 0, 0),
+        name: "openzfs-2.0",
+        description: "OpenZFS 2.0: slop at most 128 GiB",
+        source: "spa_misc.c spa_get_slop_space: MIN(dspace >> 5, spa_max_slop = 128 GiB) \
+                 (in 2.0.7; 0.8.6 has no cap)",
+        apply: |p| {
+            p.slop = SlopRule::OpenZfs {
                 shift: 5,
                 min: 128 * MIB,
                 max: 128 * GIB,
-            },
-            draid: true,
-            max_recordsize: 16 * MIB,
-            ashift_min: 9,
-            ashift_max: 16,
-            empty_pool_used: EMPTY_POOL_APPROX,
-        }
+            };
+        },
+    },
+    RuleChange {
+        since: (2, 1, 0),
+        name: "openzfs-2.1",
+        description: "OpenZFS 2.1: embedded log metaslab, dRAID",
+        source: "vdev.c vdev_metaslab_init: a normal vdev with more than \
+                 zfs_embedded_slog_min_ms = 64 metaslabs lends one to the embedded log class; \
+                 spa_misc.c spa_get_slop_space subtracts it, up to half the slop; vdev_draid.c",
+        apply: |p| {
+            p.embedded_log_min_ms = Some(64);
+            p.draid = true;
+        },
+    },
+    RuleChange {
+        since: (2, 2, 0),
+        name: "openzfs-2.2",
+        description: "OpenZFS 2.2 and 2.3: 16 MiB records by default",
+        source: "dsl_dataset.c zfs_max_recordsize = 16 MiB on 64-bit systems (1 MiB in 2.1.11)",
+        apply: |p| p.max_recordsize = 16 * MIB,
+    },
+    RuleChange {
+        since: (2, 4, 0),
+        name: "openzfs-2.4",
+        description: "OpenZFS 2.4: special vdevs lend an embedded log metaslab too",
+        source: "vdev.c vdev_metaslab_init: normal and special vdevs (the special one to \
+                 spa_special_embedded_log_class); spa_misc.c spa_get_slop_space subtracts both \
+                 (2.4.4; 2.3.2 lends none on special vdevs)",
+        apply: |p| p.embedded_log_special = true,
+    },
+];
+
+impl Profile {
+    /// The rules of the current OpenZFS (model::release::DEFAULT_RELEASE).
+    pub fn modern() -> Profile {
+        Profile::of(ZfsRelease::default())
     }
 
     /// The rules zfs-fuse 0.7 (pool version 23) follows, checked against a real zfs-fuse
@@ -206,13 +303,28 @@ impl Profile {
         Profile {
             name: "legacy",
             description: "zfs-fuse / pool v23 (pre-2014 rules)",
-            label: LABELS,
             whole_disk: WholeDisk::Raw,
+            empty_pool_used: EmptyPoolUsed::Custom(crate::legacy::empty_pool_used),
+            ..Profile::zol_0_6()
+        }
+    }
+
+    /// ZFS on Linux 0.6.0 to 0.6.4.2: the pool-v28 era rules of zfs-fuse (vdev.c
+    /// vdev_metaslab_set_size: shift = MAX(highbit(asize / 200), SPA_MAXBLOCKSHIFT = 17);
+    /// dsl_pool.c dsl_pool_adjustedsize: reserve MAX(dspace >> 6, SPA_MINDEVSIZE >> 1)), on
+    /// Linux's GPT whole disks (libzfs_pool.c zpool_label_disk, the same from 0.6.0 to 2.x).
+    fn zol_0_6() -> Profile {
+        Profile {
+            name: "zol-0.6",
+            description: "ZFS on Linux 0.6.0-0.6.4: slop 1/64, metaslabs of asize / 200",
+            label: LABELS,
+            whole_disk: WholeDisk::Gpt(LINUX_GPT),
             metaslab: MetaslabSizing::Legacy {
                 target_count: 200,
                 min_shift: 17,
             },
             embedded_log_min_ms: None,
+            embedded_log_special: false,
             slop: SlopRule::Legacy {
                 shift: 6,
                 min: 32 * MIB,
@@ -221,17 +333,37 @@ impl Profile {
             max_recordsize: 128 * KIB,
             ashift_min: 9,
             ashift_max: 16,
-            empty_pool_used: EmptyPoolUsed::Custom(crate::legacy::empty_pool_used),
+            empty_pool_used: EMPTY_POOL_APPROX,
         }
     }
 
-    /// The rules of the ZFS a system runs: releases whose code predates 2013 share the
-    /// pre-2014 rules of the legacy profile (measured on zfs-fuse); later ones are modern.
+    /// The rules of ZFS on Linux / OpenZFS `version` (major, minor, patch): those of 0.6.0
+    /// with every change of `RULE_CHANGES` up to it applied.
+    pub fn openzfs(version: (u8, u8, u8)) -> Profile {
+        let mut p = Profile::zol_0_6();
+        for change in RULE_CHANGES.iter().filter(|c| c.since <= version) {
+            (change.apply)(&mut p);
+            p.name = change.name;
+            p.description = change.description;
+        }
+        p
+    }
+
+    /// The rules of the ZFS that created the pool. Code older than ZFS on Linux 0.6.5's
+    /// changes outside Linux (Solaris, zfs-fuse, FreeBSD up to 9, illumos before 2014) has the
+    /// measured pre-2014 rules of `legacy`; later FreeBSD and illumos follow the ZoL release of
+    /// the date of their code (`ZfsRelease::openzfs_version`, docs/space-rules.md), FreeBSD
+    /// using whole disks unpartitioned as its zpool does.
     pub fn of(release: ZfsRelease) -> Profile {
-        if release.at_least(0, 6) {
-            Profile::modern()
-        } else {
-            Profile::legacy()
+        match release.openzfs_version() {
+            None => Profile::legacy(),
+            Some(version) => {
+                let mut p = Profile::openzfs(version);
+                if release.platform() == Platform::FreeBsd {
+                    p.whole_disk = WholeDisk::Raw;
+                }
+                p
+            }
         }
     }
 }

@@ -303,11 +303,23 @@ fn breakdown(
             "in SIZE; data there adds to AVAIL only as it is written",
         ));
     }
-    let zil = total(groups, |g| u64::from(g.vdevs) * g.embedded_log_bytes);
-    let zil_why = match profile.embedded_log_min_ms {
-        Some(min) => {
-            format!("each vdev with more than {min} metaslabs lends one to the embedded ZIL")
+    // The special vdevs' ZIL metaslabs left SIZE with the rest of the special class above.
+    let zil = total(groups, |g| {
+        if g.is_normal() {
+            u64::from(g.vdevs) * g.embedded_log_bytes
+        } else {
+            0
         }
+    });
+    let zil_why = match profile.embedded_log_min_ms {
+        Some(min) => format!(
+            "each {} vdev with more than {min} metaslabs lends one to the embedded ZIL",
+            if profile.embedded_log_special {
+                "normal or special"
+            } else {
+                "normal"
+            }
+        ),
         None => "no embedded ZIL metaslab in this ZFS".to_string(),
     };
     out.push(line(Op::Minus, "ZIL metaslab", zil, zil_why));
@@ -343,15 +355,30 @@ fn breakdown(
     ));
     let slop_why = match profile.slop {
         crate::profile::SlopRule::OpenZfs { shift, min, max } => format!(
-            "1/{} of the pool, less the ZIL metaslab up to half, at least {} (or half the pool), at most {}",
+            "1/{} of the pool{}, at least {} (or half the pool){}",
             1u64 << shift,
+            if profile.embedded_log_min_ms.is_some() {
+                ", less the ZIL metaslab up to half"
+            } else {
+                ""
+            },
             size_words(min),
-            size_words(max)
+            if max == u64::MAX {
+                String::new()
+            } else {
+                format!(", at most {}", size_words(max))
+            }
         ),
         crate::profile::SlopRule::Legacy { shift, min } => {
-            format!("1/{} of the pool, at least {}", 1u64 << shift, size_words(min))
+            format!(
+                "1/{} of the pool, at least {}",
+                1u64 << shift,
+                size_words(min)
+            )
         }
-        crate::profile::SlopRule::Custom(_) => "held back so frees and the ZIL can proceed".to_string(),
+        crate::profile::SlopRule::Custom(_) => {
+            "held back so frees and the ZIL can proceed".to_string()
+        }
     };
     out.push(line(Op::Minus, "slop", cap.slop_bytes, slop_why));
     out.push(line(

@@ -514,10 +514,12 @@ fn with_class(mut p: Pool, class: VdevClass, layout: &str, leaf: Leaf) -> Pool {
 }
 
 // 21. A special vdev adds to SIZE, not to AVAIL: 2x mirror-2 of 4 TB + special mirror-2 of
-// 1 TB. Special leaf asize 999,985,512,448: 116 metaslabs of 8 GiB = 996,432,412,672 B (no ZIL
-// metaslab: only the normal class lends one). SIZE = 2 x 3,985,729,650,688 + 996,432,412,672 =
-// 8,967,891,714,048; dspace = 2 x 3,968,549,781,504 = 7,937,099,563,008; slop = 128 GiB - 32 GiB
-// = 103,079,215,104; AVAIL 7,834,019,938,304.
+// 1 TB. Special leaf asize 999,985,512,448: 116 metaslabs of 8 GiB = 996,432,412,672 B. SIZE =
+// 2 x 3,985,729,650,688 + 996,432,412,672 = 8,967,891,714,048; dspace = 2 x 3,968,549,781,504
+// = 7,937,099,563,008. Up to 2.3 only the normal vdevs lend a ZIL metaslab (2 x 16 GiB): slop
+// = 128 GiB - 32 GiB = 103,079,215,104, AVAIL 7,834,019,938,304 (empty 409,600). From 2.4 the
+// special vdev lends one of its 8 GiB too: slop = 128 - 40 GiB = 94,489,280,512, AVAIL
+// 7,842,609,872,896.
 #[test]
 fn special_vdev_in_size_not_avail() {
     let p = with_class(
@@ -526,7 +528,7 @@ fn special_vdev_in_size_not_avail() {
         "mirror-2",
         disk(TB),
     );
-    let r = modern(&p);
+    let r = pool_space(&p, &Profile::openzfs((2, 3, 2))).unwrap();
     assert_eq!(
         figures(&r),
         (
@@ -537,6 +539,18 @@ fn special_vdev_in_size_not_avail() {
         )
     );
     assert_eq!(r.groups[1].embedded_log_metaslabs, 0);
+    check_breakdown(&r);
+    let r = modern(&p);
+    assert_eq!(
+        figures(&r),
+        (
+            8_967_891_714_048,
+            7_937_099_563_008,
+            94_489_280_512,
+            7_842_609_872_896
+        )
+    );
+    assert_eq!(r.groups[1].embedded_log_metaslabs, 1);
     check_breakdown(&r);
 }
 
