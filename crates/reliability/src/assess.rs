@@ -23,9 +23,10 @@ pub struct Mission<'a> {
     pub replacement_hours: f64,
     /// User load running during rebuilds (`None`: idle pool).
     pub user: Option<&'a Workload>,
-    /// Disk lifetimes; `None`: exponential from the disk's failure rate
-    /// ([`crate::lifetime::disk_afr_pct`]).
+    /// Disk lifetimes; `None`: from the disk's failure rate ([`crate::disk_afr_pct`]),
+    /// exponential, or Weibull of `weibull_shape` failing the same share in the first year.
     pub lifetime: Option<Lifetime>,
+    pub weibull_shape: Option<f64>,
     /// Monte Carlo trials (0: skip the simulation; at most
     /// [`crate::montecarlo::MAX_TRIALS`]) and seed.
     pub trials: u64,
@@ -33,10 +34,19 @@ pub struct Mission<'a> {
 }
 
 /// The assessment.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Assessment {
-    /// The disk whose figures were used (the system's first).
+    /// The mission's fill and years, as assessed, and the user load during rebuilds (the
+    /// workload's name; `None`: an idle pool).
+    pub fill: f64,
+    pub years: f64,
+    pub load: Option<String>,
+    /// The disk whose figures were used (the system's first), its annualised failure rate
+    /// (percent; from its MTBF when it gives no AFR) and unrecoverable read errors per bit
+    /// (`None`: not known, taken as none).
     pub disk: String,
+    pub afr_pct: Option<f64>,
+    pub uer_per_bit: Option<f64>,
     /// The disk lifetimes assumed; `None` when neither the mission nor the disk gives one
     /// (no AFR, no MTBF): the rebuilds are known, the loss figures are not.
     pub lifetime: Option<Lifetime>,
@@ -70,7 +80,7 @@ pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
     }
     let lifetime = match mission.lifetime {
         Some(l) => Some(l),
-        None => disk_lifetime(disk, None)?,
+        None => disk_lifetime(disk, mission.weibull_shape)?,
     };
     let rates = rebuild_rates(system, mission.fill, mission.user)?;
     let mut groups: Vec<(VdevGroup, u64)> = Vec::new();
@@ -143,7 +153,12 @@ pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
         _ => None,
     };
     Ok(Assessment {
+        fill: mission.fill,
+        years: mission.years,
+        load: mission.user.map(|w| w.kind.clone()),
         disk: disk.id.clone(),
+        afr_pct: crate::lifetime::disk_afr_pct(disk),
+        uer_per_bit: disk.uer_per_bit,
         lifetime,
         rebuilds,
         repairs,

@@ -66,7 +66,7 @@ pub fn p_ure(bits: f64, uer_per_bit: f64) -> f64 {
 }
 
 /// The MTTDL of a pool and of one vdev of each of its groups.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Mttdl {
     /// Mean time to losing any data: the pool, or blocks to an unrecoverable read error.
     pub pool_hours: f64,

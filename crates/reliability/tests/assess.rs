@@ -11,6 +11,7 @@ fn mission(lifetime: Option<Lifetime>, trials: u64) -> Mission<'static> {
         replacement_hours: 72.0,
         user: None,
         lifetime,
+        weibull_shape: None,
         trials,
         seed: 5,
     }
@@ -26,7 +27,7 @@ fn default_system_over_five_years() {
     assert!(
         (9.0..10.0).contains(&resilver.hours),
         "{}",
-        resilver.sentence
+        resilver.explanation
     );
     // By hand: MTBF = 8760 / -ln(1 - 0.0035) = 2.4986e6 h; degraded 72 h + the resilver.
     // The last rebuild reads 6 survivors' 8.0005e12 B: 3.840e14 bits at 1e-15, P_ure = 0.3189,
