@@ -1,10 +1,11 @@
-//! The validation corpus: case files and the system files they name, embedded in the binary
-//! (so `zpoolsim validate` runs from anywhere) or read from a directory the user gives.
+//! The validation corpus: case files and the system files they name, resolved into systems and
+//! workloads. The repository's corpus is embedded in the binary (so `zpoolsim validate` runs
+//! from anywhere); another can be given as texts the caller read.
 
-use crate::error::CliError;
-use crate::files::{catalog, load_system, read};
-use model::System;
-use std::path::{Path, PathBuf};
+use crate::case::{parse, Case, CaseFile, Excluded};
+use crate::ValidateError;
+use model::{Catalog, System, Workload};
+use std::path::Path;
 
 /// The repository's validation/*.toml and the examples they use, as (path, text).
 const EMBEDDED: &[(&str, &str)] = &[
@@ -58,56 +59,110 @@ const EMBEDDED: &[(&str, &str)] = &[
     ),
 ];
 
-/// Where the corpus comes from.
-pub enum Corpus {
-    Embedded,
-    Dir(PathBuf),
+/// One case ready to predict.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub case: Case,
+    pub system: System,
+    pub workload: Workload,
+}
+
+/// One case file: a source and its cases.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// The case file's name.
+    pub file: String,
+    /// The text the cases quote.
+    pub source: String,
+    pub cases: Vec<Loaded>,
+    pub excluded: Vec<Excluded>,
+}
+
+/// Every source of a corpus, in file-name order.
+#[derive(Debug, Clone)]
+pub struct Corpus {
+    pub sources: Vec<Source>,
 }
 
 impl Corpus {
-    /// Every case file, as (name for messages, text), in name order.
-    pub fn case_files(&self) -> Result<Vec<(String, String)>, CliError> {
-        match self {
-            Corpus::Embedded => Ok(EMBEDDED
+    /// The corpus built into the binary, resolved against `catalog`.
+    pub fn embedded(catalog: &Catalog) -> Result<Corpus, ValidateError> {
+        let files = EMBEDDED
+            .iter()
+            .filter(|(name, _)| name.starts_with("validation/"))
+            .map(|(name, text)| (name.to_string(), text.to_string()))
+            .collect();
+        Corpus::from_texts(files, catalog, |relative| {
+            let name = embedded_name(relative);
+            EMBEDDED
                 .iter()
-                .filter(|(name, _)| name.starts_with("validation/"))
-                .map(|(name, text)| (name.to_string(), text.to_string()))
-                .collect()),
-            Corpus::Dir(dir) => {
-                let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-                    .map_err(|e| CliError(format!("cannot read {}: {e}", dir.display())))?
-                    .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-                    .collect();
-                files.sort();
-                if files.is_empty() {
-                    return Err(CliError(format!(
-                        "no case files (*.toml) in {}",
-                        dir.display()
-                    )));
-                }
-                files
-                    .iter()
-                    .map(|f| Ok((f.display().to_string(), read(f)?)))
-                    .collect()
-            }
-        }
+                .find(|(n, _)| *n == name)
+                .map(|(n, text)| (n.to_string(), text.to_string()))
+                .ok_or_else(|| format!("{name} is not in the embedded corpus"))
+        })
     }
 
-    /// The system file a case names, relative to the corpus directory.
-    pub fn system(&self, relative: &str) -> Result<System, CliError> {
-        match self {
-            Corpus::Dir(dir) => load_system(&dir.join(relative)),
-            Corpus::Embedded => {
-                let name = embedded_name(relative);
-                let (_, text) = EMBEDDED
-                    .iter()
-                    .find(|(n, _)| *n == name)
-                    .ok_or_else(|| CliError(format!("{name} is not in the embedded corpus")))?;
-                Ok(model::system_file::parse(text, &name, catalog())?)
-            }
-        }
+    /// A corpus from case files given as (name, text), whose system files `system` reads by
+    /// the path a case gives (relative to its case file) as (name, text).
+    pub fn from_texts(
+        mut files: Vec<(String, String)>,
+        catalog: &Catalog,
+        system: impl Fn(&str) -> Result<(String, String), String>,
+    ) -> Result<Corpus, ValidateError> {
+        files.sort();
+        let sources = files
+            .iter()
+            .map(|(file, text)| load(file, text, catalog, &system))
+            .collect::<Result<_, _>>()?;
+        Ok(Corpus { sources })
     }
+
+    /// Every case of every source.
+    pub fn cases(&self) -> impl Iterator<Item = &Loaded> {
+        self.sources.iter().flat_map(|s| &s.cases)
+    }
+}
+
+/// One case file's cases with their systems and workloads.
+fn load(
+    file: &str,
+    text: &str,
+    catalog: &Catalog,
+    system: &impl Fn(&str) -> Result<(String, String), String>,
+) -> Result<Source, ValidateError> {
+    let CaseFile {
+        source,
+        cases,
+        excluded,
+    } = parse(file, text)?;
+    let cases = cases
+        .into_iter()
+        .map(|case| {
+            let bad = |message: String| ValidateError::Case {
+                file: file.to_string(),
+                id: case.id.clone(),
+                message,
+            };
+            let (name, text) = system(&case.system).map_err(bad)?;
+            let mut resolved =
+                model::system_file::parse(&text, &name, catalog).map_err(|e| bad(e.to_string()))?;
+            if let Some(ashift) = case.ashift {
+                resolved.pool.ashift = ashift;
+            }
+            let workload = Workload::parse(&case.workload).map_err(|e| bad(e.to_string()))?;
+            Ok(Loaded {
+                system: resolved,
+                workload,
+                case,
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Source {
+        file: file.to_string(),
+        source,
+        cases,
+        excluded,
+    })
 }
 
 /// `../examples/x.toml` seen from `validation/`: `examples/x.toml`.
@@ -132,8 +187,18 @@ mod tests {
     #[test]
     fn every_case_file_of_the_repository_is_embedded() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../validation");
-        let on_disk = Corpus::Dir(dir).case_files().unwrap().len();
-        assert_eq!(Corpus::Embedded.case_files().unwrap().len(), on_disk);
+        let on_disk = std::fs::read_dir(dir)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .path()
+                    .extension()
+                    .is_some_and(|x| x == "toml")
+            })
+            .count();
+        let corpus = Corpus::embedded(Catalog::embedded()).unwrap();
+        assert_eq!(corpus.sources.len(), on_disk);
     }
 
     #[test]
@@ -142,10 +207,12 @@ mod tests {
             embedded_name("../examples/seed-004-dk32ej.toml"),
             "examples/seed-004-dk32ej.toml"
         );
-        let s = Corpus::Embedded
-            .system("../examples/seed-004-dk32ej.toml")
+        let corpus = Corpus::embedded(Catalog::embedded()).unwrap();
+        let seed004 = corpus
+            .sources
+            .iter()
+            .find(|s| s.file.contains("004"))
             .unwrap();
-        assert_eq!(s.disks.len(), 1);
-        assert!(Corpus::Embedded.system("../examples/none.toml").is_err());
+        assert_eq!(seed004.cases[0].system.disks.len(), 1);
     }
 }
