@@ -39,6 +39,14 @@ pub enum PlanError {
     },
     /// An engine refused a candidate.
     Engine { layout: String, message: String },
+    /// No disk to plan for: none named, and no system file (or one without disks).
+    NoDiskGiven { system_has_disks: bool },
+    /// No number of disks, and no system file to count them in.
+    NoCountGiven,
+    /// A disk that is neither a catalog id nor a size the catalog has.
+    UnknownDisk { text: String, message: String },
+    /// A price that is not a number of dollars.
+    BadPrice { usd: f64 },
 }
 
 impl fmt::Display for PlanError {
@@ -105,6 +113,17 @@ impl fmt::Display for PlanError {
                 )
             }
             PlanError::Engine { layout, message } => write!(f, "{layout}: {message}"),
+            PlanError::NoDiskGiven {
+                system_has_disks: true,
+            } => f.write_str("give --disk (a catalog id or a size such as 16TB) or a system file"),
+            PlanError::NoDiskGiven {
+                system_has_disks: false,
+            } => f.write_str("the system file has no disks; give --disk"),
+            PlanError::NoCountGiven => f.write_str("give --disks N or a system file"),
+            PlanError::UnknownDisk { text, message } => write!(f, "--disk {text}: {message}"),
+            PlanError::BadPrice { usd } => {
+                write!(f, "--price {usd}: expected US dollars per disk")
+            }
         }
     }
 }

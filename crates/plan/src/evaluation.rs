@@ -1,10 +1,12 @@
 //! What the planner knows about one candidate on the hardware: the figures the engines gave.
 
 use crate::enumerate::Candidate;
+use crate::evaluate::LabelledWorkload;
 use crate::needs::Metric;
+use model::System;
 
 /// Throughput and IOPS the performance model predicts for one workload.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct WorkloadFigures {
     pub workload: String,
     pub bytes_per_s: f64,
@@ -13,19 +15,35 @@ pub struct WorkloadFigures {
     pub bottleneck: String,
 }
 
+impl WorkloadFigures {
+    /// The performance model's figures for `w` on `system`, under `w`'s label.
+    pub fn predict(
+        system: &System,
+        w: &LabelledWorkload,
+    ) -> Result<WorkloadFigures, perf::PerfError> {
+        perf::predict(system, &w.workload).map(|p| WorkloadFigures {
+            workload: w.label.clone(),
+            bytes_per_s: p.throughput_bytes_per_s,
+            iops: p.iops,
+            bottleneck: p.bottleneck.sentence,
+        })
+    }
+}
+
 /// One candidate, evaluated.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Evaluation {
+    #[serde(flatten)]
     pub candidate: Candidate,
     /// `zpool list` SIZE and `zfs list` AVAIL of the empty pool, bytes.
     pub size_bytes: u64,
     pub avail_bytes: u64,
-    /// Sequential read and write, bytes/s, and random reads/s: what `--need` bounds.
-    pub read_bytes_per_s: f64,
-    pub write_bytes_per_s: f64,
-    pub random_read_iops: f64,
-    /// Every workload asked for, in order (the three above come from the first three).
-    pub workloads: Vec<WorkloadFigures>,
+    /// Sequential read and write, and random reads: what `--need` bounds.
+    pub read: WorkloadFigures,
+    pub write: WorkloadFigures,
+    pub random: WorkloadFigures,
+    /// The other workloads asked for, in order.
+    pub extra: Vec<WorkloadFigures>,
     /// Hours a vdev runs with reduced redundancy after a disk fails, worst over the groups:
     /// the sequential rebuild onto a dRAID distributed spare, else the resilver onto a hot
     /// spare or new disk (0 for a stripe: nothing to rebuild from). Without a hot spare the
@@ -42,6 +60,13 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
+    /// Every workload's figures: read, write, random, then the others.
+    pub fn workloads(&self) -> impl Iterator<Item = &WorkloadFigures> {
+        [&self.read, &self.write, &self.random]
+            .into_iter()
+            .chain(&self.extra)
+    }
+
     /// Probability of losing any data over the mission, the pool or blocks: what `loss<=` and
     /// the recommendation bound. A block lost to a read error is data a person loses too, and
     /// it is what makes single parity on large disks a poor bet (`None`: no failure rate).
@@ -54,9 +79,9 @@ impl Evaluation {
     /// The value a need on `metric` is checked against.
     pub fn metric(&self, metric: Metric) -> f64 {
         match metric {
-            Metric::Read => self.read_bytes_per_s,
-            Metric::Write => self.write_bytes_per_s,
-            Metric::Iops => self.random_read_iops,
+            Metric::Read => self.read.bytes_per_s,
+            Metric::Write => self.write.bytes_per_s,
+            Metric::Iops => self.random.iops,
             Metric::Avail => self.avail_bytes as f64,
             Metric::Loss => self.data_loss_probability().unwrap_or(f64::NAN),
         }
@@ -67,7 +92,7 @@ impl Evaluation {
     /// P(data loss) (all equal when unknown).
     pub fn objectives(&self) -> Vec<f64> {
         let mut out = vec![self.avail_bytes as f64];
-        out.extend(self.workloads.iter().map(|w| w.bytes_per_s));
+        out.extend(self.workloads().map(|w| w.bytes_per_s));
         out.push(-self.data_loss_probability().unwrap_or(0.0));
         out
     }

@@ -3,8 +3,8 @@
 use model::hardware::DiskModel;
 use model::system_file::default_system;
 use model::{Catalog, System};
-use zpoolsim_plan::machine::{with_controllers_for, with_disks};
 use zpoolsim_plan::{parse_needs, plan, Evaluation, Metric, Plan, PlanError, Request, Settings};
+use zpoolsim_plan::{with_controllers_for, with_disks};
 
 fn exos16() -> &'static DiskModel {
     Catalog::embedded().disk("seagate-exos-x16-16tb").unwrap()
