@@ -169,8 +169,8 @@ fn print_plan(planned: &DiskPlan, all: bool) {
             format_probability(d.low),
             format_probability(d.high),
             chosen
-                .pool_loss_probability
-                .map_or("unknown".into(), format_probability)
+                .closed_form
+                .map_or("unknown".into(), |o| format_probability(o.pool_loss))
         );
     }
 }
@@ -207,7 +207,7 @@ fn chart(planned: &DiskPlan) -> Chart {
             points: plan
                 .evaluations
                 .iter()
-                .filter(|e| band_of(e.data_loss_probability()) == band)
+                .filter(|e| band_of(e.data_loss()) == band)
                 .map(point)
                 .collect(),
             line: false,
@@ -232,7 +232,7 @@ fn chart(planned: &DiskPlan) -> Chart {
     let chosen = recommended(plan);
     let (x, y) = point(chosen);
     let loss = chosen
-        .data_loss_probability()
+        .data_loss()
         .map_or("unknown".into(), format_probability);
     rings.push((
         x,

@@ -50,8 +50,8 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
             } else {
                 format!("{:.1} h", e.degraded_hours)
             },
-            probability(e.pool_loss_probability),
-            probability(e.block_loss_probability),
+            probability(e.closed_form.map(|o| o.pool_loss)),
+            probability(e.closed_form.map(|o| o.block_loss)),
             e.usd_per_usable_tb
                 .map_or("-".to_string(), |usd| format!("{usd:.0}")),
         ];
@@ -131,15 +131,11 @@ pub fn assessment(report: &Assessment) -> String {
         return out + " " + &unknown_rate(report) + "\n";
     }
     out += "\n";
-    if let (Some(m), Some(pool), Some(any)) = (
-        &report.mttdl,
-        report.closed_form_pool_loss,
-        report.closed_form_loss,
-    ) {
+    if let (Some(m), Some(odds)) = (&report.mttdl, report.closed_form) {
         out += &format!(
             "  closed form (MTTDL[1], exponential lifetimes): P(pool loss) {}, P(any data loss, blocks to unrecoverable read errors included) {}; MTTDL {:.3e} h\n",
-            format_probability(pool),
-            format_probability(any),
+            format_probability(odds.pool_loss),
+            format_probability(odds.data_loss),
             m.pool_hours,
         );
     }
@@ -207,7 +203,7 @@ mod tests {
             years: 5.0,
         };
         let settings = measure.settings().unwrap();
-        let row = |layout: &str, spares, loss| Evaluation {
+        let row = |layout: &str, spares, loss: Option<f64>| Evaluation {
             candidate: Candidate {
                 layout: layout.parse().unwrap(),
                 hot_spares: spares,
@@ -219,8 +215,11 @@ mod tests {
             random: figures("fio-randread:qd=32", 0.9e6, 223.4),
             extra: vec![figures("bonnie-seeks", 1.3e6, 154.2)],
             degraded_hours: 1.94,
-            pool_loss_probability: loss,
-            block_loss_probability: loss.map(|p| p / 4.0),
+            closed_form: loss.map(|p| reliability::Odds {
+                pool_loss: p,
+                block_loss: p / 4.0,
+                data_loss: 1.0 - (1.0 - p) * (1.0 - p / 4.0),
+            }),
             usd_per_usable_tb: Some(12.3),
         };
         let rows = [

@@ -44,7 +44,7 @@ fn an_mtbf_alone_gives_the_loss_figures() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let mttr = 72.0 + v["rebuilds"][0]["hours"].as_f64().unwrap();
     let rate = 4.0 / 1e6 * (3.0 * mttr / 1e6);
-    let p = v["closed_form_pool_loss"].as_f64().unwrap();
+    let p = v["closed_form"]["pool_loss"].as_f64().unwrap();
     let expected = -(-5.0 * 8760.0 * rate).exp_m1();
     assert!((p / expected - 1.0).abs() < 1e-6, "{p} vs {expected}");
     // Weibull lifetimes scale to the AFR the MTBF implies.

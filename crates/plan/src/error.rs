@@ -38,7 +38,7 @@ pub enum PlanError {
         closest: Vec<NearMiss>,
     },
     /// An engine refused a candidate.
-    Engine { layout: String, message: String },
+    Engine { layout: String, error: EngineError },
     /// No disk to plan for: none named, and no system file (or one without disks).
     NoDiskGiven { system_has_disks: bool },
     /// No number of disks, and no system file to count them in.
@@ -112,7 +112,7 @@ impl fmt::Display for PlanError {
                     closest.join("; ")
                 )
             }
-            PlanError::Engine { layout, message } => write!(f, "{layout}: {message}"),
+            PlanError::Engine { layout, error } => write!(f, "{layout}: {error}"),
             PlanError::NoDiskGiven {
                 system_has_disks: true,
             } => f.write_str("give --disk (a catalog id or a size such as 16TB) or a system file"),
@@ -129,6 +129,42 @@ impl fmt::Display for PlanError {
 }
 
 impl std::error::Error for PlanError {}
+
+/// An engine's own error, kept typed as it crosses into the planner.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EngineError {
+    Space(space::SpaceError),
+    Perf(perf::PerfError),
+    Reliability(reliability::Error),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Space(e) => e.fmt(f),
+            EngineError::Perf(e) => e.fmt(f),
+            EngineError::Reliability(e) => e.fmt(f),
+        }
+    }
+}
+
+impl From<space::SpaceError> for EngineError {
+    fn from(e: space::SpaceError) -> Self {
+        EngineError::Space(e)
+    }
+}
+
+impl From<perf::PerfError> for EngineError {
+    fn from(e: perf::PerfError) -> Self {
+        EngineError::Perf(e)
+    }
+}
+
+impl From<reliability::Error> for EngineError {
+    fn from(e: reliability::Error) -> Self {
+        EngineError::Reliability(e)
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,7 @@
 //! One candidate through the three engines: space, performance, reliability.
 
 use crate::enumerate::Candidate;
-use crate::error::PlanError;
+use crate::error::{EngineError, PlanError};
 use crate::evaluation::{Evaluation, WorkloadFigures};
 use crate::machine;
 use crate::policy::{REPLACEMENT_HOURS, SEED, STANDARD_WORKLOADS};
@@ -71,16 +71,15 @@ pub fn evaluate(
     settings: &Settings,
 ) -> Result<Evaluation, PlanError> {
     let planned = machine::with_candidate(system, candidate)?;
-    let engine = |message: String| PlanError::Engine {
+    let engine = |e: EngineError| PlanError::Engine {
         layout: candidate.layout.to_string(),
-        message,
+        error: e,
     };
     let capacity = space::pool_capacity(&planned.pool, &space::Profile::of(system.host.zfs))
-        .map_err(|e| engine(e.to_string()))?;
-    let figures = |w: &LabelledWorkload| {
-        WorkloadFigures::predict(&planned, w).map_err(|e| engine(e.to_string()))
-    };
-    let risk = risk(&planned, candidate, settings).map_err(|e| engine(e.to_string()))?;
+        .map_err(|e| engine(e.into()))?;
+    let figures =
+        |w: &LabelledWorkload| WorkloadFigures::predict(&planned, w).map_err(|e| engine(e.into()));
+    let risk = risk(&planned, candidate, settings).map_err(|e| engine(e.into()))?;
     let disk = &planned.disks[0].model;
     let usable_tb = capacity.avail_bytes as f64 / 1e12;
     Ok(Evaluation {
@@ -96,8 +95,7 @@ pub fn evaluate(
             .map(figures)
             .collect::<Result<_, _>>()?,
         degraded_hours: risk.degraded_hours,
-        pool_loss_probability: risk.pool_loss,
-        block_loss_probability: risk.block_loss,
+        closed_form: risk.closed_form,
         usd_per_usable_tb: disk
             .price_usd
             .filter(|_| usable_tb > 0.0)
@@ -107,8 +105,7 @@ pub fn evaluate(
 
 struct Risk {
     degraded_hours: f64,
-    pool_loss: Option<f64>,
-    block_loss: Option<f64>,
+    closed_form: Option<reliability::Odds>,
 }
 
 /// What the reliability engine needs to know about a candidate on its machine.
@@ -159,22 +156,18 @@ fn risk(
         0.0
     };
     let mission_hours = reliability::mission_hours(settings.years)?;
-    let (pool_loss, block_loss) = match e.lifetime.and_then(|l| l.mtbf_hours()) {
-        Some(mtbf) => {
-            let mttdl = reliability::pool_mttdl(
+    let closed_form = match e.lifetime.and_then(|l| l.mtbf_hours()) {
+        Some(mtbf) => Some(
+            reliability::pool_mttdl(
                 &candidate.layout,
                 &e.repairs,
                 mtbf,
                 e.uer_per_bit,
                 wait_hours,
-            )?;
-            let within = |hours| Some(reliability::p_loss_within(hours, mission_hours));
-            (
-                within(mttdl.pool_loss_hours),
-                within(mttdl.block_loss_hours),
-            )
-        }
-        None => (None, None),
+            )?
+            .odds(mission_hours),
+        ),
+        None => None,
     };
     let degraded_hours = candidate
         .layout
@@ -185,8 +178,7 @@ fn risk(
         .fold(0.0, f64::max);
     Ok(Risk {
         degraded_hours,
-        pool_loss,
-        block_loss,
+        closed_form,
     })
 }
 
@@ -207,7 +199,7 @@ pub fn monte_carlo(
     let planned = machine::with_candidate(system, candidate)?;
     let engine = |e: reliability::Error| PlanError::Engine {
         layout: candidate.layout.to_string(),
-        message: e.to_string(),
+        error: e.into(),
     };
     let e = exposure(&planned, candidate, settings.fill).map_err(engine)?;
     let Some(lifetime) = e.lifetime else {

@@ -49,12 +49,10 @@ pub struct Evaluation {
     /// spare or new disk (0 for a stripe: nothing to rebuild from). Without a hot spare the
     /// wait for the new disk ([`crate::evaluate::REPLACEMENT_HOURS`]) comes first.
     pub degraded_hours: f64,
-    /// Probability of losing the whole pool over the mission; `None` when the disk has no
-    /// failure rate.
-    pub pool_loss_probability: Option<f64>,
-    /// Probability that an unrecoverable read error, in a rebuild running with no redundancy
-    /// left, loses blocks (not the pool, zfs-facts.md §7) over the mission.
-    pub block_loss_probability: Option<f64>,
+    /// The chances of losing the pool, blocks (to an unrecoverable read error in a rebuild
+    /// with no redundancy left, not the pool: docs/zfs-internals.md §7) and any data over the
+    /// mission, by the MTTDL closed form; `None` when the disk has no failure rate.
+    pub closed_form: Option<reliability::Odds>,
     /// Price of all the disks per usable TB (10^12 B of AVAIL), when the disk has a price.
     pub usd_per_usable_tb: Option<f64>,
 }
@@ -70,10 +68,8 @@ impl Evaluation {
     /// Probability of losing any data over the mission, the pool or blocks: what `loss<=` and
     /// the recommendation bound. A block lost to a read error is data a person loses too, and
     /// it is what makes single parity on large disks a poor bet (`None`: no failure rate).
-    pub fn data_loss_probability(&self) -> Option<f64> {
-        let pool = self.pool_loss_probability?;
-        let block = self.block_loss_probability.unwrap_or(0.0);
-        Some(1.0 - (1.0 - pool) * (1.0 - block))
+    pub fn data_loss(&self) -> Option<f64> {
+        self.closed_form.map(|o| o.data_loss)
     }
 
     /// The value a need on `metric` is checked against.
@@ -83,7 +79,7 @@ impl Evaluation {
             Metric::Write => self.write.bytes_per_s,
             Metric::Iops => self.random.iops,
             Metric::Avail => self.avail_bytes as f64,
-            Metric::Loss => self.data_loss_probability().unwrap_or(f64::NAN),
+            Metric::Loss => self.data_loss().unwrap_or(f64::NAN),
         }
     }
 
@@ -93,7 +89,7 @@ impl Evaluation {
     pub fn objectives(&self) -> Vec<f64> {
         let mut out = vec![self.avail_bytes as f64];
         out.extend(self.workloads().map(|w| w.bytes_per_s));
-        out.push(-self.data_loss_probability().unwrap_or(0.0));
+        out.push(-self.data_loss().unwrap_or(0.0));
         out
     }
 }

@@ -103,7 +103,7 @@ pub fn recommend(evaluations: &[Evaluation], needs: &[Need], years: f64) -> Opti
         .iter()
         .find(|n| n.metric == Metric::Loss)
         .map_or(DEFAULT_LOSS_TARGET, |n| n.bound);
-    let loss = |i: usize| evaluations[i].data_loss_probability();
+    let loss = |i: usize| evaluations[i].data_loss();
     let by_space = |a: &usize, b: &usize| {
         let (ea, eb) = (&evaluations[*a], &evaluations[*b]);
         ea.avail_bytes
@@ -213,6 +213,14 @@ mod tests {
     use crate::enumerate::Candidate;
     use crate::evaluation::WorkloadFigures;
 
+    fn odds(pool: f64, block: f64) -> reliability::Odds {
+        reliability::Odds {
+            pool_loss: pool,
+            block_loss: block,
+            data_loss: 1.0 - (1.0 - pool) * (1.0 - block),
+        }
+    }
+
     fn figures(bytes_per_s: f64, iops: f64) -> WorkloadFigures {
         WorkloadFigures {
             workload: String::new(),
@@ -235,8 +243,7 @@ mod tests {
             random: figures(0.0, 100.0),
             extra: vec![],
             degraded_hours: 10.0,
-            pool_loss_probability: loss,
-            block_loss_probability: loss.map(|p| p / 2.0),
+            closed_form: loss.map(|p| odds(p, p / 2.0)),
             usd_per_usable_tb: None,
         }
     }
@@ -271,7 +278,7 @@ mod tests {
         let unknown: Vec<Evaluation> = set()
             .into_iter()
             .map(|e| Evaluation {
-                pool_loss_probability: None,
+                closed_form: None,
                 ..e
             })
             .collect();

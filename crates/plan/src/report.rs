@@ -2,7 +2,7 @@
 //! random reads and what limits each, its rebuilds and chance of losing data, and the layout
 //! the planner would pick for the same disks, all under the standard policies.
 
-use crate::error::PlanError;
+use crate::error::{EngineError, PlanError};
 use crate::evaluate::Settings;
 use crate::evaluation::{Evaluation, WorkloadFigures};
 use crate::policy::{FILL, REPLACEMENT_HOURS, REPORT_TRIALS, SEED, YEARS};
@@ -30,38 +30,16 @@ pub struct Report {
     pub recommended: Evaluation,
 }
 
-/// Why a report could not be made: the engine that refused, in its words.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ReportError {
-    Space(space::SpaceError),
-    Perf(perf::PerfError),
-    Reliability(reliability::Error),
-    Plan(PlanError),
-}
-
-impl std::fmt::Display for ReportError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ReportError::Space(e) => e.fmt(f),
-            ReportError::Perf(e) => e.fmt(f),
-            ReportError::Reliability(e) => e.fmt(f),
-            ReportError::Plan(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for ReportError {}
-
 /// The report on `system`, at the standard fill, mission, repair delay and workloads.
-pub fn report(system: &System) -> Result<Report, ReportError> {
+pub fn report(system: &System) -> Result<Report, PlanError> {
     let capacity = space::pool_capacity(&system.pool, &space::Profile::of(system.host.zfs))
-        .map_err(ReportError::Space)?;
+        .map_err(|e| on_pool(system, e.into()))?;
     let settings = Settings::standard(FILL, YEARS);
     let workloads = settings
         .workloads()
         .map(|w| WorkloadFigures::predict(system, w))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(ReportError::Perf)?;
+        .map_err(|e| on_pool(system, e.into()))?;
     let mission = Mission {
         fill: FILL,
         years: YEARS,
@@ -72,7 +50,8 @@ pub fn report(system: &System) -> Result<Report, ReportError> {
         trials: REPORT_TRIALS,
         seed: SEED,
     };
-    let reliability = reliability::assess(system, &mission).map_err(ReportError::Reliability)?;
+    let reliability =
+        reliability::assess(system, &mission).map_err(|e| on_pool(system, e.into()))?;
     // The planner keeps the pool's own redundancy floor: a redundant pool is not advised to
     // become a stripe.
     let min_redundancy = system
@@ -88,8 +67,7 @@ pub fn report(system: &System) -> Result<Report, ReportError> {
         min_redundancy,
         needs: Vec::new(),
         settings,
-    })
-    .map_err(ReportError::Plan)?;
+    })?;
     Ok(Report {
         system: system.name.clone(),
         layout: system.pool.normal_layout(),
@@ -102,4 +80,12 @@ pub fn report(system: &System) -> Result<Report, ReportError> {
         recommended: plan.evaluations[plan.recommendation.index].clone(),
         recommendation: plan.recommendation,
     })
+}
+
+/// An engine's refusal of the system's own pool.
+fn on_pool(system: &System, error: EngineError) -> PlanError {
+    PlanError::Engine {
+        layout: system.pool.normal_layout(),
+        error,
+    }
 }

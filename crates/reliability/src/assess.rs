@@ -5,7 +5,7 @@ use crate::lifetime::{disk_lifetime, Lifetime};
 use crate::montecarlo::{
     mission_hours, simulate, MonteCarloReport, RepairTime, Scenario, MAX_TRIALS,
 };
-use crate::mttdl::{p_loss_within, pool_mttdl, Mttdl};
+use crate::mttdl::{pool_mttdl, Mttdl, Odds};
 use crate::rates::rebuild_rates;
 use crate::repair::{distributed_spares, GroupRepair};
 use crate::resilver::{group_repair, rebuild, Rebuild, RebuildKind};
@@ -54,11 +54,9 @@ pub struct Assessment {
     /// with distributed spares the sequential rebuild too.
     pub rebuilds: Vec<Rebuild>,
     pub repairs: Vec<GroupRepair>,
-    /// Closed form and its P(loss of any data) and P(loss of the pool) over the mission:
-    /// only for exponential lifetimes.
+    /// Closed form and its chances of loss over the mission: only for exponential lifetimes.
     pub mttdl: Option<Mttdl>,
-    pub closed_form_loss: Option<f64>,
-    pub closed_form_pool_loss: Option<f64>,
+    pub closed_form: Option<Odds>,
     /// Rebuilds take their fixed time here, so for double and triple parity the simulated
     /// loss is below the closed form's (about 1/p!, see `RepairTime`).
     pub monte_carlo: Option<MonteCarloReport>,
@@ -125,7 +123,6 @@ pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
         Some(mtbf) => Some(pool_mttdl(&layout, &repairs, mtbf, uer, wait_hours)?),
         None => None,
     };
-    let within = |hours: f64| p_loss_within(hours, mission_hours);
     let monte_carlo = match lifetime {
         Some(lifetime) if mission.trials > 0 => {
             let scenario = Scenario {
@@ -162,8 +159,7 @@ pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
         lifetime,
         rebuilds,
         repairs,
-        closed_form_loss: mttdl.as_ref().map(|m| within(m.pool_hours)),
-        closed_form_pool_loss: mttdl.as_ref().map(|m| within(m.pool_loss_hours)),
+        closed_form: mttdl.as_ref().map(|m| m.odds(mission_hours)),
         mttdl,
         monte_carlo,
     })

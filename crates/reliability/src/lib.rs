@@ -24,7 +24,7 @@ pub use lifetime::{disk_afr_pct, disk_lifetime, Lifetime, HOURS_PER_YEAR};
 pub use montecarlo::{
     mission_hours, simulate, MonteCarloReport, RepairTime, Scenario, MAX_MISSION_YEARS, MAX_TRIALS,
 };
-pub use mttdl::{p_loss_within, pool_mttdl, vdev_mttdl, Mttdl};
+pub use mttdl::{p_loss_within, pool_mttdl, vdev_mttdl, Mttdl, Odds};
 pub use perf::SharedPath;
 pub use rates::rebuild_rates;
 pub use repair::{distributed_spares, GroupRepair};
@@ -40,7 +40,7 @@ pub enum Error {
     /// The question does not apply to this layout (a stripe has nothing to rebuild from).
     NotApplicable(String),
     /// The performance model could not give the rates a rebuild needs.
-    Perf(String),
+    Perf(perf::PerfError),
 }
 
 impl fmt::Display for Error {

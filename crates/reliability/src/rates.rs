@@ -28,7 +28,7 @@ pub fn rebuild_rates(
     }
     let path = perf::rebuild_path(system, fill).map_err(|e| match e {
         perf::PerfError::System(m) => Error::Invalid(m),
-        other => Error::Perf(other.to_string()),
+        other => Error::Perf(other),
     })?;
     let user_busy = match user {
         None => 0.0,
@@ -39,8 +39,7 @@ pub fn rebuild_rates(
                 .map(|t| t.layout.leaves() as usize)
                 .sum();
             let pool_disks = &system.disks[..leaves];
-            let prediction =
-                perf::predict(system, workload).map_err(|e| Error::Perf(e.to_string()))?;
+            let prediction = perf::predict(system, workload).map_err(Error::Perf)?;
             let busiest = prediction
                 .devices
                 .iter()
