@@ -8,12 +8,18 @@ use crate::policy::{REPLACEMENT_HOURS, SEED, STANDARD_WORKLOADS};
 use model::system::System;
 use model::Workload;
 
-/// A workload with the label it is shown under (the text the user wrote, parameters and all).
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+/// A workload with the label it is shown under (the text the user wrote, parameters and all);
+/// it serializes as its label.
+#[derive(Debug, Clone, PartialEq)]
 pub struct LabelledWorkload {
     pub label: String,
-    #[serde(skip)]
     pub workload: Workload,
+}
+
+impl serde::Serialize for LabelledWorkload {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.label)
+    }
 }
 
 /// What every candidate is measured by.
