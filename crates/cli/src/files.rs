@@ -64,6 +64,13 @@ pub fn load_workload(spec: &str) -> Result<Workload, CliError> {
     Ok(Workload::parse(spec)?)
 }
 
+/// Prints a result as the JSON document `--json` promises: the serialized result, pretty.
+pub fn print_json<T: serde::Serialize>(value: &T) -> CliResult {
+    let text = serde_json::to_string_pretty(value).map_err(|e| CliError(e.to_string()))?;
+    println!("{text}");
+    Ok(())
+}
+
 /// Where to draw a chart, and whether an existing file may be replaced.
 #[derive(clap::Args)]
 pub struct PlotTo {

@@ -2,15 +2,16 @@
 //! Each subcommand lives in its own module; this file only dispatches and turns errors into
 //! one line on stderr and exit code 2.
 
+mod args;
 mod capacity;
 mod catalog;
 mod compare;
-mod corpus;
 mod error;
 mod files;
 mod plan;
 mod predict;
 mod reliability;
+mod render;
 mod report;
 mod svg;
 mod validate;
