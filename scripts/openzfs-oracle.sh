@@ -184,11 +184,11 @@ run() {
 
 versions() { echo "2.1.11 2.2.9 2.3.2 2.4.4"; }
 
-# Builds every release ahead of the tests; the live test (crates/space/tests/openzfs_live.rs)
-# skips loudly what could not be built, or fails under CI.
+# Builds every release ($ZPOOLSIM_ORACLE_RELEASES, if set) ahead of the tests; the live test
+# (crates/space/tests/openzfs_live.rs) skips loudly what could not be built, or fails under CI.
 prepare() {
     local version
-    for version in $(versions); do
+    for version in ${ZPOOLSIM_ORACLE_RELEASES:-$(versions)}; do
         if ! (build "$version" >/dev/null); then
             [ "${CI:-}" != true ] || fail "OpenZFS $version could not be built"
             say "OpenZFS $version could not be built: its live test will be skipped"

@@ -28,7 +28,8 @@ pub use deflate::{deflate_ratio, deflated};
 pub use label::{leaf_space, LeafSpace};
 pub use legacy::empty_pool_used as legacy_empty_pool_used;
 pub use profile::{
-    EmptyPoolUsed, GptRule, LabelRule, MetaslabSizing, Profile, SlopRule, WholeDisk,
+    EmptyPoolUsed, GptRule, LabelRule, MetaslabSizing, Profile, RuleChange, SlopRule, WholeDisk,
+    RULE_CHANGES,
 };
 pub use report::{size_words, zfs_nicenum, BreakdownLine, Op, SpaceReport};
 pub use usage::{Compression, FileCost, RecordEfficiency};

@@ -166,7 +166,7 @@ pub fn differences(release: &str, record: &Value) -> Vec<String> {
             u(v, "embedded_log_ms"),
         );
         d.same(&at("deflate ratio"), g.deflate_ratio, u(v, "deflate_ratio"));
-        if v["class"] != g.class {
+        if class_of(v["class"].as_str().expect("a class")) != g.class {
             d.out
                 .push(format!("{release} {line}: vdev {i} class {}", v["class"]));
         }
