@@ -1,0 +1,339 @@
+//! The one place that touches the machine: runs the tools (each output bounded), reads /sys
+//! and /proc, spawns fio and `zpool iostat`. Everything it returns is text for the parsers.
+
+use crate::discover::{Captured, Leaf};
+use crate::{fail, zpool_list, zpool_status, MeasureError, Result};
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Read;
+use std::os::unix::fs::FileTypeExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::thread::JoinHandle;
+
+/// Bytes of one tool's output or one file kept: far above any real machine's (lsblk -O of a
+/// hundred disks is ~300 KiB), it bounds what a broken tool can make us hold.
+const MAX_OUTPUT: u64 = 16 << 20;
+/// Entries of one /sys directory read.
+const MAX_ENTRIES: usize = 4096;
+
+/// Where a tool is: PATH, then the sbin directories root's tools live in.
+pub fn which(tool: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain(["/usr/sbin", "/sbin", "/usr/bin", "/bin"].map(PathBuf::from))
+        .map(|d| d.join(tool))
+        .find(|f| f.is_file())
+}
+
+/// Runs a tool; its stdout when it succeeds, else its first line of stderr as the error.
+pub fn run(tool: &str, args: &[&str]) -> Result<String> {
+    let Some(program) = which(tool) else {
+        return fail(format!("{tool} is not installed"));
+    };
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| MeasureError(format!("cannot run {tool}: {e}")))?;
+    let err = child
+        .stderr
+        .take()
+        .map(|s| std::thread::spawn(move || bounded(s)));
+    let out = child.stdout.take().map(bounded).unwrap_or_default();
+    let status = child
+        .wait()
+        .map_err(|e| MeasureError(format!("{tool}: {e}")))?;
+    let err = err.and_then(|h| h.join().ok()).unwrap_or_default();
+    if status.success() {
+        Ok(out)
+    } else {
+        let why = err
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("failed");
+        fail(format!("{tool} {}: {}", args.join(" "), why.trim()))
+    }
+}
+
+/// The first of several argument lists the tool accepts (newer flags first: zfs-fuse's zpool
+/// knows no `-P` or `-p`).
+pub fn first_accepted(tool: &str, forms: &[&[&str]]) -> Option<String> {
+    forms.iter().find_map(|args| run(tool, args).ok())
+}
+
+fn bounded(r: impl Read) -> String {
+    let mut buf = Vec::new();
+    let _ = r.take(MAX_OUTPUT).read_to_end(&mut buf);
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// A file's text, bounded; None when it cannot be read.
+pub fn read_file(path: &Path) -> Option<String> {
+    fs::File::open(path).ok().map(bounded)
+}
+
+/// The pools `zpool list` shows.
+pub fn pools() -> Result<Vec<String>> {
+    run("zpool", &["list", "-H", "-o", "name"]).map(|t| zpool_list::names(&t))
+}
+
+/// Refuses a pool this machine does not have, naming those it has.
+pub fn check_pool(pool: &str) -> Result<()> {
+    let pools = pools()?;
+    if pools.iter().any(|p| p == pool) {
+        return Ok(());
+    }
+    let have = if pools.is_empty() {
+        "no pool is imported".to_string()
+    } else {
+        format!("pools here: {}", pools.join(", "))
+    };
+    fail(format!("no pool '{pool}' ({have})"))
+}
+
+/// Everything `discover` reads for `pool`.
+pub fn capture(pool: &str) -> Result<Captured> {
+    check_pool(pool)?;
+    let status = first_accepted("zpool", &[&["status", "-P", pool], &["status", pool]])
+        .ok_or_else(|| MeasureError(format!("zpool status {pool} failed")))?;
+    let leaves: BTreeMap<String, Leaf> = zpool_status::parse(&status)
+        .iter()
+        .filter(|p| p.name == pool)
+        .flat_map(|p| {
+            p.leaves_in_fill_order()
+                .into_iter()
+                .map(|(_, l)| l.to_string())
+        })
+        .map(|l| {
+            let resolved = resolve_leaf(&l);
+            (l, resolved)
+        })
+        .collect();
+    let smartctl = leaves
+        .values()
+        .filter_map(|l| match l {
+            Leaf::Block(name) => Some(whole_disk(name)),
+            _ => None,
+        })
+        .filter_map(|disk| {
+            let json = run("smartctl", &["-i", "-j", &format!("/dev/{disk}")]).ok()?;
+            Some((disk, json))
+        })
+        .collect();
+    Ok(Captured {
+        lsblk: run("lsblk", &["-J", "-b", "-O"]).ok(),
+        sysfs: capture_sysfs(Path::new("/")),
+        lspci: run("lspci", &["-vv", "-nn"]).ok(),
+        smartctl,
+        cpuinfo: read_file(Path::new("/proc/cpuinfo")),
+        meminfo: read_file(Path::new("/proc/meminfo")),
+        zfs_version: run("zfs", &["version"])
+            .ok()
+            .or_else(|| read_file(Path::new("/sys/module/zfs/version"))),
+        pool_versions: run("zpool", &["upgrade", "-v"]).ok(),
+        zpool_status: status,
+        zpool_list: run("zpool", &["list", "-v", "-H", "-p", pool]).ok(),
+        ashift: run("zpool", &["get", "ashift", pool]).ok(),
+        zdb: run("zdb", &["-C", pool]).ok(),
+        zfs_get: first_accepted(
+            "zfs",
+            &[
+                &[
+                    "get",
+                    "-H",
+                    "-p",
+                    "-r",
+                    "-o",
+                    "name,property,value",
+                    "recordsize,compression,compressratio,sync",
+                    pool,
+                ],
+                &[
+                    "get",
+                    "-H",
+                    "-p",
+                    "-r",
+                    "-o",
+                    "name,property,value",
+                    "recordsize,compression,compressratio",
+                    pool,
+                ],
+            ],
+        ),
+        leaves,
+        when: crate::store::utc(now_unix()),
+    })
+}
+
+/// Seconds since 1970.
+pub fn now_unix() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// A leaf as zpool names it: a path (`/dev/disk/by-id/...`, a file) or a bare device name.
+fn resolve_leaf(leaf: &str) -> Leaf {
+    let candidates = if leaf.starts_with('/') {
+        vec![PathBuf::from(leaf)]
+    } else {
+        [
+            "/dev",
+            "/dev/disk/by-id",
+            "/dev/disk/by-vdev",
+            "/dev/disk/by-path",
+        ]
+        .iter()
+        .map(|d| Path::new(d).join(leaf))
+        .collect()
+    };
+    for path in candidates {
+        let Ok(real) = fs::canonicalize(&path) else {
+            continue;
+        };
+        let Ok(meta) = fs::metadata(&real) else {
+            continue;
+        };
+        if meta.file_type().is_block_device() {
+            let name = real.file_name().map(|n| n.to_string_lossy().into_owned());
+            return name.map_or(Leaf::Missing, Leaf::Block);
+        }
+        if meta.is_file() {
+            return Leaf::File(meta.len());
+        }
+    }
+    Leaf::Missing
+}
+
+/// The disk a partition is on (`sda1` -> `sda`), from /sys/class/block.
+pub fn whole_disk(name: &str) -> String {
+    let dir = Path::new("/sys/class/block").join(name);
+    if dir.join("partition").exists() {
+        if let Some(parent) = fs::canonicalize(&dir).ok().and_then(|p| {
+            p.parent()
+                .and_then(|d| d.file_name())
+                .map(|n| n.to_string_lossy().into_owned())
+        }) {
+            return parent;
+        }
+    }
+    name.to_string()
+}
+
+/// The files of /sys that `sysfs` reads, under `root` (`/`, or an unpacked dump of another
+/// machine's /sys), in its capture format.
+pub fn capture_sysfs(root: &Path) -> String {
+    let mut out = String::new();
+    let put_file = |out: &mut String, path: &str| {
+        if let Some(first) =
+            read_file(&root.join(&path[1..])).and_then(|t| t.lines().next().map(String::from))
+        {
+            out.push_str(&format!("{path}\t{}\n", first.trim()));
+        }
+    };
+    let blocks = list(&root.join("sys/block"));
+    for name in &blocks {
+        let path = format!("/sys/block/{name}");
+        if let Ok(target) = fs::read_link(root.join(&path[1..])) {
+            out.push_str(&format!("{path}\t-> {}\n", target.display()));
+        }
+        for f in [
+            "queue/rotational",
+            "queue/logical_block_size",
+            "queue/physical_block_size",
+            "queue/nr_requests",
+            "device/queue_depth",
+        ] {
+            put_file(&mut out, &format!("{path}/{f}"));
+        }
+    }
+    for address in list(&root.join("sys/bus/pci/devices")) {
+        for f in [
+            "vendor",
+            "device",
+            "class",
+            "current_link_speed",
+            "current_link_width",
+            "max_link_speed",
+            "max_link_width",
+        ] {
+            put_file(&mut out, &format!("/sys/bus/pci/devices/{address}/{f}"));
+        }
+    }
+    for name in list(&root.join("sys/class/sas_expander")) {
+        for f in ["vendor_id", "product_id"] {
+            put_file(&mut out, &format!("/sys/class/sas_expander/{name}/{f}"));
+        }
+    }
+    out
+}
+
+/// A directory's entry names, sorted, at most `MAX_ENTRIES`.
+fn list(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .map(|it| {
+            it.flatten()
+                .take(MAX_ENTRIES)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// A tool running in the background whose output is collected until it is stopped (`zpool
+/// iostat` sampling while fio runs).
+pub struct Background {
+    child: Child,
+    reader: Option<JoinHandle<String>>,
+}
+
+impl Background {
+    pub fn start(tool: &str, args: &[&str]) -> Result<Background> {
+        let program =
+            which(tool).ok_or_else(|| MeasureError(format!("{tool} is not installed")))?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| MeasureError(format!("cannot run {tool}: {e}")))?;
+        let reader = child
+            .stdout
+            .take()
+            .map(|s| std::thread::spawn(move || bounded(s)));
+        Ok(Background { child, reader })
+    }
+
+    /// Whether it is still running (a tool that refused its flags has exited).
+    pub fn running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Waits for it to end by itself; whether it succeeded.
+    pub fn wait(mut self) -> bool {
+        self.child.wait().is_ok_and(|s| s.success())
+    }
+
+    /// Stops it (it is ours: killed by its handle) and returns what it printed.
+    pub fn stop(mut self) -> String {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.reader
+            .take()
+            .and_then(|h| h.join().ok())
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
