@@ -89,7 +89,7 @@ impl PlotTo {
 }
 
 /// Refuses to replace an existing file unless the user said `--force`.
-fn refuse_overwrite(file: &str, force: bool) -> CliResult {
+pub fn refuse_overwrite(file: &str, force: bool) -> CliResult {
     if !force && Path::new(file).exists() {
         return Err(CliError(format!(
             "{file} exists; give --force to overwrite it"
