@@ -101,10 +101,12 @@ pub fn parse(text: &str) -> Vec<PoolStatus> {
             in_config = true;
         } else if trimmed.starts_with("errors:") {
             in_config = false;
-        } else if in_config && !trimmed.is_empty() && !trimmed.starts_with("NAME ") {
+        } else if in_config && !trimmed.is_empty() {
             let depth = line.len() - line.trim_start().len();
             let name = trimmed.split_whitespace().next().unwrap_or("");
-            if name == pool.name {
+            if name == "NAME" {
+                continue;
+            } else if name == pool.name {
                 base = depth;
                 class = Class::Normal;
             } else if depth == base {

@@ -242,10 +242,14 @@ fn section(leaf: &str, resolved: &Leaf, f: &Facts, at: &Place, catalog: &Catalog
     }
 }
 
-/// A catalog disk of the same exact capacity whose model names the drive's model number.
+/// A catalog disk of the same exact capacity whose model names the drive's model number (a
+/// word of the catalog's model that begins one of the reported words: `WD40EFZX` for
+/// `WDC WD40EFZX-68AWUN0`).
 fn catalog_match(f: &Facts, catalog: &Catalog) -> Option<String> {
     let reported = f.model.as_deref()?.to_ascii_lowercase();
-    let number = reported.split_whitespace().last()?;
+    let words: Vec<&str> = reported
+        .split(|c: char| c.is_whitespace() || c == '_')
+        .collect();
     catalog
         .disks
         .values()
@@ -254,7 +258,11 @@ fn catalog_match(f: &Facts, catalog: &Catalog) -> Option<String> {
                 && d.model
                     .to_ascii_lowercase()
                     .split_whitespace()
-                    .any(|w| w == number)
+                    .any(|number| {
+                        number.len() >= 5
+                            && number.chars().any(|c| c.is_ascii_digit())
+                            && words.iter().any(|w| w.starts_with(number))
+                    })
         })
         .map(|d| d.id.clone())
 }
