@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 /// A workload off its prediction by more than this factor either way is a finding.
 const OFF_BY: f64 = 1.33;
 /// A disk moving less than this share of its peers' mean (or more than its inverse) is one.
-const PEER_SHARE: f64 = 0.6;
+const PEER_SHARE: f64 = 0.7;
 /// Peers' traffic below this (bytes/s) is too little to compare: idle disks differ by noise.
 const PEER_FLOOR: f64 = 1e6;
 

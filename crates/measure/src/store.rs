@@ -75,6 +75,7 @@ pub struct Summary {
     pub workloads: Vec<String>,
 }
 
+#[derive(Debug)]
 pub struct Store(Connection);
 
 fn db(e: rusqlite::Error) -> MeasureError {
