@@ -2,12 +2,14 @@
 //! results database with the prediction made before it; `--compare` sets measured beside
 //! predicted.
 
+use crate::args::Db;
 use crate::error::{CliError, CliResult};
-use crate::files::catalog;
+use crate::files::{catalog, print_json};
+use crate::render;
 use indicatif::{ProgressBar, ProgressStyle};
 use measure::bench::{self, Plan, Progress};
-use measure::compare::{self, Comparison};
-use measure::store::{self, Store};
+use measure::compare::{self, BenchComparison};
+use measure::store::Store;
 use std::path::PathBuf;
 
 /// Measure a pool: run fio with job files that are the model's workloads in a directory it
@@ -28,9 +30,8 @@ pub struct Args {
     /// Seconds each workload runs (1 to 3600).
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=3600))]
     pub runtime: u32,
-    /// The results database (default: $XDG_DATA_HOME/zpoolsim/results.sqlite).
-    #[arg(long, value_name = "FILE")]
-    pub db: Option<String>,
+    #[command(flatten)]
+    pub db: Db,
     /// Print measured beside predicted, per workload and per disk; without DIR, for the newest
     /// stored bench (or --id).
     #[arg(long)]
@@ -43,11 +44,6 @@ pub struct Args {
     pub json: bool,
 }
 
-/// The database a command uses: `--db` or the default place.
-pub fn db_path(db: &Option<String>) -> PathBuf {
-    db.as_ref().map_or_else(store::default_path, PathBuf::from)
-}
-
 pub fn run(args: &Args) -> CliResult {
     let Some(dir) = &args.dir else {
         if !args.compare {
@@ -56,7 +52,7 @@ pub fn run(args: &Args) -> CliResult {
                     .into(),
             ));
         }
-        let store = Store::open_existing(&db_path(&args.db))?;
+        let store = Store::open_existing(&args.db.path())?;
         let id = match args.id {
             Some(id) => id,
             None => store
@@ -81,7 +77,7 @@ pub fn run(args: &Args) -> CliResult {
         runtime_s: args.runtime,
     };
     let ready = bench::prepare(&plan, catalog())?;
-    let mut store = Store::open(&db_path(&args.db))?;
+    let mut store = Store::open(&args.db.path())?;
     let bar = progress_bar();
     let mut result = bench::run(&ready, env!("CARGO_PKG_VERSION"), &mut |p| show(&bar, p))?;
     bar.finish_and_clear();
@@ -90,10 +86,9 @@ pub fn run(args: &Args) -> CliResult {
         return show_comparison(&compare::compare(&result), args.json);
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&result)?);
-    } else {
-        crate::results::print_bench(&result);
+        return print_json(&result);
     }
+    print!("{}", render::bench(&result));
     Ok(())
 }
 
@@ -129,10 +124,9 @@ fn mb(bytes_per_s: f64) -> String {
     format!("{:.1}", bytes_per_s / 1e6)
 }
 
-fn show_comparison(c: &Comparison, json: bool) -> CliResult {
+fn show_comparison(c: &BenchComparison, json: bool) -> CliResult {
     if json {
-        println!("{}", serde_json::to_string_pretty(c)?);
-        return Ok(());
+        return print_json(c);
     }
     let id = c.bench_id.map_or(String::new(), |i| format!(" {i}"));
     println!("bench{id} on pool {}: measured beside predicted", c.pool);

@@ -2,7 +2,7 @@
 //! reads, as a catalog entry for `--catalog`.
 
 use crate::error::CliResult;
-use crate::files::{refuse_overwrite, write};
+use crate::files::{print_json, write, WriteTo};
 
 /// Measure a disk with fio reads only (never a write): its sequential rate at equal steps
 /// across the surface and the mean time of one 4 KiB random read, written as a catalog entry
@@ -18,37 +18,30 @@ pub struct Args {
     /// Seconds of reading at each point and of random reads (1 to 600).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=600))]
     pub runtime: u32,
-    /// Write the catalog entry here instead of printing it.
-    #[arg(short, long, value_name = "FILE")]
-    pub output: Option<String>,
-    /// Overwrite FILE if it exists.
-    #[arg(long)]
-    pub force: bool,
+    #[command(flatten)]
+    pub write_to: WriteTo,
     /// Print JSON: the zones, the random-read time and the entry.
     #[arg(long)]
     pub json: bool,
 }
 
 pub fn run(args: &Args) -> CliResult {
-    if let Some(file) = &args.output {
-        refuse_overwrite(file, args.force)?;
-    }
+    let file = args.write_to.file()?;
     let c = measure::calibrate::run(&args.raw, args.zones, args.runtime)?;
-    if let Some(file) = &args.output {
+    if let Some(file) = file {
         write(file, &c.entry)?;
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&c)?);
-        return Ok(());
+        return print_json(&c);
     }
     eprintln!(
         "{}: mean 4 KiB random read {:.2} ms",
         c.device, c.random_read_ms
     );
-    for (offset, mb_s) in &c.zones {
-        eprintln!("  at {:>16} bytes: {mb_s:8.1} MB/s", offset);
+    for z in &c.zones {
+        eprintln!("  at {:>16} bytes: {:8.1} MB/s", z.offset_bytes, z.mb_s);
     }
-    if args.output.is_none() {
+    if file.is_none() {
         print!("{}", c.entry);
     }
     Ok(())

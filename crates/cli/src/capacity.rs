@@ -4,6 +4,7 @@
 use crate::error::{CliError, CliResult};
 use crate::files::load_system;
 use model::hardware::DiskModel;
+use model::pool::{auto_ashift, ASSUMED_ASHIFT};
 use model::units::{format_bytes, parse_size};
 use model::ZfsRelease;
 use model::{Layout, Leaf, Pool};
@@ -36,8 +37,9 @@ pub struct Args {
     /// binary, plain bytes).
     #[arg(long, allow_hyphen_values = true)]
     pub disk: Option<String>,
-    /// log2 of the sector ZFS allocates in: 9 (512 B) to 16; default 12 (4 KiB), or the
-    /// system file's.
+    /// log2 of the sector ZFS allocates in: 9 (512 B) to 16; default: what zpool create
+    /// picks for a catalog disk or --sector (its physical sector from ZoL 0.6 / FreeBSD 10 on),
+    /// 12 (4 KiB) for a disk given by size, or the system file's.
     #[arg(long, allow_hyphen_values = true)]
     pub ashift: Option<String>,
     /// The recordsize the warnings and --files use (default 128K, or the system file's first
@@ -114,11 +116,11 @@ pub fn run(args: &Args) -> CliResult {
 /// The pool, the rules to apply and the physical sectors of the catalog disks in it, from a
 /// system file or from the flags.
 fn resolve(args: &Args) -> Result<(Pool, Profile, Vec<PhysicalSector>), CliError> {
-    let chosen = match &args.zfs {
-        Some(name) => Some(Profile::of(
+    let release = match &args.zfs {
+        Some(name) => Some(
             name.parse::<ZfsRelease>()
                 .map_err(|e| CliError(format!("--zfs: {e}")))?,
-        )),
+        ),
         None => None,
     };
     let ashift = match &args.ashift {
@@ -137,7 +139,7 @@ fn resolve(args: &Args) -> Result<(Pool, Profile, Vec<PhysicalSector>), CliError
                 ));
             }
             let system = load_system(Path::new(path))?;
-            let profile = chosen.unwrap_or_else(|| Profile::of(system.host.zfs));
+            let profile = Profile::of(release.unwrap_or(system.host.zfs));
             let physical = system
                 .disks
                 .iter()
@@ -155,10 +157,16 @@ fn resolve(args: &Args) -> Result<(Pool, Profile, Vec<PhysicalSector>), CliError
                 }));
             };
             let layout: Layout = layout.parse()?;
+            let release = release.unwrap_or_default();
             let (leaf, physical) = disk_leaf(disk, args)?;
+            let ashift = match (physical.first(), &args.sector) {
+                (Some(p), _) => auto_ashift(leaf.logical_sector, p.bytes, release),
+                (None, Some(_)) => auto_ashift(leaf.logical_sector, leaf.logical_sector, release),
+                (None, None) => ASSUMED_ASHIFT,
+            };
             (
-                Pool::simple(layout, leaf, 12),
-                chosen.unwrap_or_else(Profile::modern),
+                Pool::simple(layout, leaf, ashift),
+                Profile::of(release),
                 physical,
             )
         }
@@ -320,7 +328,7 @@ fn render(r: &SpaceReport, pool: &Pool, files: &[FileCost], compression: Compres
         "zpool list SIZE {}   zfs list AVAIL {}   ({:.1}% of the raw capacity usable)",
         r.size_display,
         r.avail_display,
-        r.avail_bytes as f64 * 100.0 / r.raw_bytes.max(1) as f64
+        r.usable_share * 100.0
     );
     let _ = writeln!(o);
     let _ = writeln!(o, "vdevs:");
@@ -333,13 +341,13 @@ fn render(r: &SpaceReport, pool: &Pool, files: &[FileCost], compression: Compres
         let _ = writeln!(
             o,
             "  {:<7} {}: leaf asize {} B, vdev asize {} B, {} metaslabs of {}{zil}, tail {} lost, deflate ratio {}/512",
-            g.class,
+            g.class.word(),
             g.layout,
             grouped(g.leaf.asize),
             grouped(g.vdev_asize),
             g.metaslab_count,
-            space::report::size_words(g.metaslab_size),
-            format_bytes(g.lost_tail_bytes + g.draid_trim_bytes),
+            space::size_words(g.metaslab_size),
+            format_bytes(g.lost_bytes),
             g.deflate_ratio
         );
     }
@@ -397,11 +405,8 @@ fn render(r: &SpaceReport, pool: &Pool, files: &[FileCost], compression: Compres
                 grouped(f.allocated_bytes),
                 grouped(f.raw_bytes),
                 grouped(f.used_bytes),
-                if f.file_bytes > 0 {
-                    format!("{:.2}", f.used_bytes as f64 / f.file_bytes as f64)
-                } else {
-                    "-".into()
-                }
+                f.used_per_byte
+                    .map_or("-".into(), |share| format!("{share:.2}"))
             );
         }
     }

@@ -2,7 +2,7 @@
 //! read back through the system-file parser before it is printed or written.
 
 use crate::error::{CliError, CliResult};
-use crate::files::{catalog, refuse_overwrite, write};
+use crate::files::{catalog, print_json, write, WriteTo};
 use measure::runner;
 use serde::Serialize;
 
@@ -14,12 +14,8 @@ use serde::Serialize;
 pub struct Args {
     /// The pool (default: the only pool imported).
     pub pool: Option<String>,
-    /// Write the file here instead of printing it.
-    #[arg(short, long, value_name = "FILE")]
-    pub output: Option<String>,
-    /// Overwrite FILE if it exists.
-    #[arg(long)]
-    pub force: bool,
+    #[command(flatten)]
+    pub write_to: WriteTo,
     /// Print JSON: the pool, the system file and where it was written.
     #[arg(long)]
     pub json: bool,
@@ -33,9 +29,7 @@ struct Discovered<'a> {
 }
 
 pub fn run(args: &Args) -> CliResult {
-    if let Some(file) = &args.output {
-        refuse_overwrite(file, args.force)?;
-    }
+    let file = args.write_to.file()?;
     let pool = match &args.pool {
         Some(p) => p.clone(),
         None => only_pool()?,
@@ -44,17 +38,17 @@ pub fn run(args: &Args) -> CliResult {
     let text = measure::discover::describe(&pool, None, &captured, catalog())?;
     model::system_file::parse(&text, "the discovered system file", catalog())
         .map_err(|e| CliError(format!("{e} (a defect of discover: please report it)")))?;
-    if let Some(file) = &args.output {
+    if let Some(file) = file {
         write(file, &text)?;
     }
     if args.json {
-        let out = Discovered {
+        return print_json(&Discovered {
             pool: &pool,
             system_toml: &text,
-            written_to: args.output.as_deref(),
-        };
-        println!("{}", serde_json::to_string_pretty(&out)?);
-    } else if args.output.is_none() {
+            written_to: file,
+        });
+    }
+    if file.is_none() {
         print!("{text}");
     }
     Ok(())

@@ -64,6 +64,13 @@ pub fn load_workload(spec: &str) -> Result<Workload, CliError> {
     Ok(Workload::parse(spec)?)
 }
 
+/// Prints a result as the JSON document `--json` promises: the serialized result, pretty.
+pub fn print_json<T: serde::Serialize>(value: &T) -> CliResult {
+    let text = serde_json::to_string_pretty(value).map_err(|e| CliError(e.to_string()))?;
+    println!("{text}");
+    Ok(())
+}
+
 /// Where to draw a chart, and whether an existing file may be replaced.
 #[derive(clap::Args)]
 pub struct PlotTo {
@@ -88,8 +95,29 @@ impl PlotTo {
     }
 }
 
+/// Where to write a command's file instead of printing it (discover, calibrate).
+#[derive(clap::Args)]
+pub struct WriteTo {
+    /// Write it to this file instead of printing it.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<String>,
+    /// Overwrite the -o file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl WriteTo {
+    /// The file to write, refused before any work if it exists and `--force` is not given.
+    pub fn file(&self) -> Result<Option<&str>, CliError> {
+        if let Some(file) = &self.output {
+            refuse_overwrite(file, self.force)?;
+        }
+        Ok(self.output.as_deref())
+    }
+}
+
 /// Refuses to replace an existing file unless the user said `--force`.
-pub fn refuse_overwrite(file: &str, force: bool) -> CliResult {
+fn refuse_overwrite(file: &str, force: bool) -> CliResult {
     if !force && Path::new(file).exists() {
         return Err(CliError(format!(
             "{file} exists; give --force to overwrite it"

@@ -2,18 +2,19 @@
 //! Each subcommand lives in its own module; this file only dispatches and turns errors into
 //! one line on stderr and exit code 2.
 
+mod args;
 mod bench;
 mod calibrate;
 mod capacity;
 mod catalog;
 mod compare;
-mod corpus;
 mod discover;
 mod error;
 mod files;
 mod plan;
 mod predict;
 mod reliability;
+mod render;
 mod report;
 mod results;
 mod svg;

@@ -2,19 +2,12 @@
 //! disks on the hardware, those that meet the needs, the Pareto front, and one recommendation
 //! with its reason. A table, `--json`, and `--plot FILE.svg`.
 
-use crate::compare::{columns_note, row_json, table, Measure};
-use crate::error::{CliError, CliResult};
-use crate::files::{load_system, write, PlotTo};
+use crate::args::Measure;
+use crate::error::CliResult;
+use crate::files::{catalog, load_system, print_json, write, PlotTo};
+use crate::render::{columns_note, table};
 use crate::svg::{Chart, Series};
-use ::plan::machine::{disks_of_size, with_controllers_for, with_disks};
-use ::plan::needs::format_probability;
-use ::plan::search::MAX_DISKS;
-use ::plan::{parse_needs, Evaluation, Plan, PlanError, Request, Settings};
-use model::hardware::DiskModel;
-use model::system_file::default_system;
-use model::units::parse_size;
-use model::System;
-use serde_json::json;
+use ::plan::{format_probability, parse_needs, DiskPlan, DiskRequest, Disks, Evaluation, Plan};
 use std::path::Path;
 
 /// Plan a pool: enumerate layouts (stripe, mirrors, raidz1-3, dRAID, with spares), keep those
@@ -69,153 +62,40 @@ pub struct Args {
 
 pub fn run(args: &Args) -> CliResult {
     let plot = args.plot.file()?;
-    let (system, assumed) = machine(args)?;
-    let settings = args.measure.settings()?;
-    let request = Request {
-        system,
+    let request = DiskRequest {
+        disks: Disks {
+            system: args
+                .system
+                .as_deref()
+                .map(|p| load_system(Path::new(p)))
+                .transpose()?,
+            disk: args.disk.clone(),
+            count: args.disks,
+            price_usd: args.price,
+        },
         hot_spares: args.spares,
         min_redundancy: args.min_redundancy,
         needs: parse_needs(&args.need)?,
-        settings,
+        settings: args.measure.settings()?,
     };
-    let plan = ::plan::plan(&request)?;
+    let planned = ::plan::plan_disks(&request, catalog())?;
     if let Some(file) = plot {
-        write(file, &chart(&plan, &request).render())?;
+        write(file, &chart(&planned).render())?;
     }
     if args.json {
-        let value = json!({
-            "system": request.system.name,
-            "assumed": assumed,
-            "disks": request.system.disks.len(),
-            "disk": request.system.disks[0].model.id,
-            "fill": request.settings.fill,
-            "years": request.settings.years,
-            "needs": request.needs.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
-            "considered": plan.considered,
-            "recommended": {
-                "layout": recommended(&plan).candidate.layout.to_string(),
-                "reason": plan.recommendation.reason,
-                "monte_carlo": plan.monte_carlo.as_ref().map(|mc| json!({
-                    "trials": mc.trials,
-                    "seed": mc.seed,
-                    "data_loss": { "hits": mc.data_loss.hits, "p": mc.data_loss.p, "low": mc.data_loss.low, "high": mc.data_loss.high },
-                    "pool_loss": { "hits": mc.pool_loss.hits, "p": mc.pool_loss.p, "low": mc.pool_loss.low, "high": mc.pool_loss.high },
-                })),
-            },
-            "layouts": plan.evaluations.iter().zip(&plan.on_front).map(|(e, front)| {
-                let mut row = row_json(e);
-                row["pareto_front"] = json!(front);
-                row
-            }).collect::<Vec<_>>(),
-        });
-        println!("{}", serde_json::to_string_pretty(&value)?);
-        return Ok(());
+        return print_json(&planned);
     }
-    print_plan(&plan, &request, &assumed, args.all);
+    print_plan(&planned, args.all);
     Ok(())
-}
-
-/// The machine with the planned disks, and what was assumed to build it.
-fn machine(args: &Args) -> Result<(System, Vec<String>), CliError> {
-    let mut assumed = Vec::new();
-    let base = match &args.system {
-        Some(path) => load_system(Path::new(path))?,
-        None => {
-            let base = default_system();
-            assumed.push(format!(
-                "no system file: the embedded default system's host, links and controllers ({})",
-                base.name
-            ));
-            base
-        }
-    };
-    let disk = match &args.disk {
-        Some(text) => pick_disk(text, &mut assumed)?,
-        None if args.system.is_some() => base
-            .disks
-            .first()
-            .map(|d| d.model.clone())
-            .ok_or_else(|| CliError("the system file has no disks; give --disk".into()))?,
-        None => {
-            return Err(CliError(
-                "give --disk (a catalog id or a size such as 16TB) or a system file".into(),
-            ))
-        }
-    };
-    let disk = match args.price {
-        Some(usd) if usd.is_finite() && usd >= 0.0 => DiskModel {
-            price_usd: Some(usd),
-            ..disk
-        },
-        Some(usd) => {
-            return Err(CliError(format!(
-                "--price {usd}: expected US dollars per disk"
-            )))
-        }
-        None => disk,
-    };
-    let count = match args.disks {
-        Some(n) => n,
-        None if args.system.is_some() => {
-            base.disks.iter().filter(|d| d.model.id == disk.id).count() as u32
-        }
-        None => return Err(CliError("give --disks N or a system file".into())),
-    };
-    if count > MAX_DISKS {
-        return Err(PlanError::TooManyDisks { disks: count }.into());
-    }
-    let base = if args.system.is_none() {
-        let (grown, added) = with_controllers_for(&base, &disk, count)?;
-        if added > 0 {
-            let new = &grown.controllers[base.controllers.len()..];
-            let ids: Vec<&str> = new.iter().map(|c| c.id.as_str()).collect();
-            assumed.push(format!(
-                "{added} more {} controllers ({}), each on its own copy of the slot of the one it copies, to give {count} disks ports",
-                new[0].model.id,
-                ids.join(", ")
-            ));
-        }
-        grown
-    } else {
-        base
-    };
-    Ok((with_disks(&base, &disk, count)?, assumed))
-}
-
-/// A catalog id, or a size matched against the catalog.
-fn pick_disk(text: &str, assumed: &mut Vec<String>) -> Result<DiskModel, CliError> {
-    let catalog = crate::files::catalog();
-    if let Ok(disk) = catalog.disk(text) {
-        return Ok(disk.clone());
-    }
-    let Ok(bytes) = parse_size(text) else {
-        return Err(catalog.disk(text).unwrap_err().into());
-    };
-    let matches = disks_of_size(catalog, bytes);
-    let first = matches.first().ok_or_else(|| {
-        CliError(format!(
-            "no catalog disk of about {text}; `zpoolsim catalog --kind disk` lists them"
-        ))
-    })?;
-    let others: Vec<&str> = matches[1..].iter().map(|d| d.id.as_str()).collect();
-    assumed.push(if others.is_empty() {
-        format!("--disk {text}: the catalog's {}", first.id)
-    } else {
-        format!(
-            "--disk {text}: the catalog's {} (also that size: {})",
-            first.id,
-            others.join(", ")
-        )
-    });
-    Ok((*first).clone())
 }
 
 fn recommended(plan: &Plan) -> &Evaluation {
     &plan.evaluations[plan.recommendation.index]
 }
 
-fn print_plan(plan: &Plan, request: &Request, assumed: &[String], all: bool) {
-    let system = &request.system;
+fn print_plan(planned: &DiskPlan, all: bool) {
+    let plan = &planned.plan;
+    let system = &planned.machine;
     let disk = &system.disks[0].model;
     println!(
         "{} x {} ({} {}, {}) on {}",
@@ -226,20 +106,20 @@ fn print_plan(plan: &Plan, request: &Request, assumed: &[String], all: bool) {
         model::units::format_decimal(disk.capacity_bytes as f64),
         system.name
     );
-    for a in assumed {
+    for a in &planned.assumed {
         println!("assumed: {a}");
     }
-    let s: &Settings = &request.settings;
+    let s = &planned.settings;
     println!(
         "workloads: read {}, write {}, random {}",
-        s.workloads[0].label, s.workloads[1].label, s.workloads[2].label,
+        s.read.label, s.write.label, s.random.label,
     );
     println!("{}", columns_note(s));
     let front = plan.on_front.iter().filter(|f| **f).count();
-    let needs = if request.needs.is_empty() {
+    let needs = if planned.needs.is_empty() {
         "no needs given".to_string()
     } else {
-        let needs: Vec<String> = request.needs.iter().map(|n| n.to_string()).collect();
+        let needs: Vec<String> = planned.needs.iter().map(|n| n.to_string()).collect();
         format!("{} meet {}", plan.evaluations.len(), needs.join(", "))
     };
     println!(
@@ -283,14 +163,14 @@ fn print_plan(plan: &Plan, request: &Request, assumed: &[String], all: bool) {
         println!(
             "check: a Monte Carlo of {} missions of {} years lost the pool in {} (P {}, 95% interval {} to {}; rebuilds of fixed length, where the closed form above assumes memoryless ones, so with double or triple parity it loses less); the closed form gives {}",
             mc.trials,
-            request.settings.years,
+            s.years,
             d.hits,
             format_probability(d.p),
             format_probability(d.low),
             format_probability(d.high),
             chosen
-                .pool_loss_probability
-                .map_or("unknown".into(), format_probability)
+                .closed_form
+                .map_or("unknown".into(), |o| format_probability(o.pool_loss))
         );
     }
 }
@@ -314,8 +194,9 @@ fn band_of(p: Option<f64>) -> usize {
 
 /// Usable space against sequential write, coloured by data-loss probability; the planner's
 /// Pareto front (the table's `*`, over every figure) ringed and the recommendation named.
-fn chart(plan: &Plan, request: &Request) -> Chart {
-    let point = |e: &Evaluation| (e.avail_bytes as f64 / 1e12, e.write_bytes_per_s / 1e6);
+fn chart(planned: &DiskPlan) -> Chart {
+    let plan = &planned.plan;
+    let point = |e: &Evaluation| (e.avail_bytes as f64 / 1e12, e.write.bytes_per_s / 1e6);
     let mut series: Vec<Series> = LOSS_BANDS
         .iter()
         .map(|b| b.0)
@@ -326,7 +207,7 @@ fn chart(plan: &Plan, request: &Request) -> Chart {
             points: plan
                 .evaluations
                 .iter()
-                .filter(|e| band_of(e.data_loss_probability()) == band)
+                .filter(|e| band_of(e.data_loss()) == band)
                 .map(point)
                 .collect(),
             line: false,
@@ -351,7 +232,7 @@ fn chart(plan: &Plan, request: &Request) -> Chart {
     let chosen = recommended(plan);
     let (x, y) = point(chosen);
     let loss = chosen
-        .data_loss_probability()
+        .data_loss()
         .map_or("unknown".into(), format_probability);
     rings.push((
         x,
@@ -361,35 +242,13 @@ fn chart(plan: &Plan, request: &Request) -> Chart {
     Chart {
         title: format!(
             "{} x {}: usable space vs sequential write",
-            request.system.disks.len(),
-            request.system.disks[0].model.id
+            planned.disks, planned.disk
         ),
         x_label: "usable space (AVAIL), TB".into(),
-        y_label: format!("{}, MB/s", request.settings.workloads[1].label),
+        y_label: format!("{}, MB/s", planned.settings.write.label),
         x_log2: false,
         x_ticks: vec![],
         series,
         highlights: rings,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn disk_by_size_says_which() {
-        let mut assumed = Vec::new();
-        let disk = pick_disk("16TB", &mut assumed).unwrap();
-        assert_eq!(disk.id, "seagate-exos-x16-16tb");
-        assert_eq!(
-            assumed,
-            ["--disk 16TB: the catalog's seagate-exos-x16-16tb (also that size: seagate-ironwolf-pro-16tb)"]
-        );
-        assert!(pick_disk("exos-x16", &mut assumed).is_err());
-        assert!(pick_disk("17TB", &mut assumed)
-            .unwrap_err()
-            .0
-            .contains("no catalog disk of about 17TB"));
     }
 }

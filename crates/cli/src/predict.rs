@@ -2,7 +2,8 @@
 //! which resource limits it and by how much, and per-device figures like `zpool iostat -v`.
 
 use crate::error::{CliError, CliResult};
-use crate::files::{load_system, load_workload, write, PlotTo};
+use crate::files::{load_system, load_workload, print_json, write, PlotTo};
+use crate::render::short;
 use crate::svg::{Chart, Series};
 use model::units::format_decimal;
 use model::{System, Workload};
@@ -49,7 +50,7 @@ pub fn run(args: &Args) -> CliResult {
             write(file, &svg)?;
         }
         if args.json {
-            println!("{}", json(&points)?);
+            return print_json(&points);
         } else {
             print_sweep(param, &values, &points);
         }
@@ -60,7 +61,7 @@ pub fn run(args: &Args) -> CliResult {
     }
     let p = perf::predict(&system, &workload)?;
     if args.json {
-        println!("{}", json(&p)?);
+        return print_json(&p);
     } else {
         print_prediction(&workload, &p);
     }
@@ -117,21 +118,6 @@ fn sweep_values(param: &str, text: &str) -> Result<Vec<String>, CliError> {
         v = next;
     }
     Ok(out)
-}
-
-fn json<T: serde::Serialize>(value: &T) -> Result<String, CliError> {
-    serde_json::to_string_pretty(value).map_err(|e| CliError(e.to_string()))
-}
-
-/// Bandwidth the way zpool iostat prints it: 61.9M.
-fn short(bytes_per_s: f64) -> String {
-    let units = [("G", 1e9), ("M", 1e6), ("K", 1e3)];
-    for (u, scale) in units {
-        if bytes_per_s >= scale {
-            return format!("{:.1}{u}", bytes_per_s / scale);
-        }
-    }
-    format!("{bytes_per_s:.0}")
 }
 
 fn print_prediction(w: &Workload, p: &Prediction) {

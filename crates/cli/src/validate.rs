@@ -1,10 +1,10 @@
 //! `zpoolsim validate`: every published measurement of the corpus (validation/*.toml) against
 //! the model's prediction and the rule-of-thumb baseline.
 
-use crate::corpus::Corpus;
 use crate::error::{CliError, CliResult};
-use model::Workload;
-use perf::validation::{self, CaseResult};
+use crate::files::{catalog, print_json, read};
+use std::path::{Path, PathBuf};
+use validate::{CaseResult, Corpus};
 
 /// Compare predictions with the published measurements of the validation corpus.
 #[derive(clap::Args)]
@@ -20,31 +20,12 @@ pub struct Args {
 
 pub fn run(args: &Args) -> CliResult {
     let corpus = match &args.dir {
-        Some(dir) => Corpus::Dir(dir.into()),
-        None => Corpus::Embedded,
+        Some(dir) => from_dir(Path::new(dir))?,
+        None => Corpus::embedded(catalog())?,
     };
-    let mut results = Vec::new();
-    let mut excluded = Vec::new();
-    for (file, text) in corpus.case_files()? {
-        let cases = validation::parse(&text).map_err(|e| CliError(format!("{file}: {e}")))?;
-        for case in &cases.cases {
-            let context = |e: String| CliError(format!("{file} case {}: {e}", case.id));
-            let mut system = corpus.system(&case.system)?;
-            if let Some(ashift) = case.ashift {
-                system.pool.ashift = ashift;
-            }
-            let workload = Workload::parse(&case.workload).map_err(|e| context(e.to_string()))?;
-            let p = perf::predict(&system, &workload).map_err(|e| context(e.to_string()))?;
-            let base = perf::baseline::rule_of_thumb(&system, &workload);
-            results.push(validation::score(case, &p, base));
-        }
-        excluded.extend(cases.excluded);
-    }
-    let summary = validation::summarize(results, excluded);
+    let summary = validate::validate(&corpus)?;
     if args.json {
-        let text = serde_json::to_string_pretty(&summary).map_err(|e| CliError(e.to_string()))?;
-        println!("{text}");
-        return Ok(());
+        return print_json(&summary);
     }
     println!(
         "{:<28} {:>17} {:>9} {:>7} {:>9} {:>7}  bottleneck: source / model",
@@ -109,4 +90,30 @@ fn print_case(c: &CaseResult) {
         "{:<28} {:>17} {:>9.1} {:>+6.1}% {:>9} {:>7}  {bottleneck}",
         id, measured, c.predicted, c.error_pct, base, base_err
     );
+}
+
+/// The case files (*.toml) of `dir`, whose system files are read relative to it.
+fn from_dir(dir: &Path) -> Result<Corpus, CliError> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| CliError(format!("cannot read {}: {e}", dir.display())))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(CliError(format!(
+            "no case files (*.toml) in {}",
+            dir.display()
+        )));
+    }
+    let texts = files
+        .iter()
+        .map(|f| Ok((f.display().to_string(), read(f)?)))
+        .collect::<Result<Vec<_>, CliError>>()?;
+    Ok(Corpus::from_texts(texts, catalog(), |relative| {
+        let path = dir.join(relative);
+        read(&path)
+            .map(|text| (path.display().to_string(), text))
+            .map_err(|e| e.0)
+    })?)
 }

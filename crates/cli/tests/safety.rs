@@ -27,8 +27,9 @@ fn reliability_without_a_failure_rate_prints_the_rebuilds() {
     let (code, out, err) = run(&args);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["loss_unknown"], UNKNOWN);
-    assert!(v["monte_carlo"].is_null() && v["mttdl_hours"].is_null());
+    assert_eq!(v["disk"], "samsung-hd753lj");
+    assert!(v["lifetime"].is_null() && v["afr_pct"].is_null());
+    assert!(v["monte_carlo"].is_null() && v["mttdl"].is_null());
     let hours = v["rebuilds"][0]["hours"].as_f64().unwrap();
     assert!((2.4..2.6).contains(&hours), "{hours}");
 }
@@ -43,7 +44,7 @@ fn an_mtbf_alone_gives_the_loss_figures() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let mttr = 72.0 + v["rebuilds"][0]["hours"].as_f64().unwrap();
     let rate = 4.0 / 1e6 * (3.0 * mttr / 1e6);
-    let p = v["closed_form_pool_loss_probability"].as_f64().unwrap();
+    let p = v["closed_form"]["pool_loss"].as_f64().unwrap();
     let expected = -(-5.0 * 8760.0 * rate).exp_m1();
     assert!((p / expected - 1.0).abs() < 1e-6, "{p} vs {expected}");
     // Weibull lifetimes scale to the AFR the MTBF implies.

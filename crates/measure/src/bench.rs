@@ -52,7 +52,8 @@ pub struct Run {
     pub measured: Measured,
     /// `zpoolsim predict`'s JSON for this workload, made before the run.
     pub prediction: serde_json::Value,
-    pub fio: serde_json::Value,
+    /// fio's JSON output, as fio printed it.
+    pub fio_json: String,
     /// `zpool iostat` each second of the run, per disk.
     pub samples: Vec<Sample>,
     /// Busy fraction per disk over the run (/proc/diskstats; none for file vdevs).
@@ -285,8 +286,6 @@ fn one(ready: &Ready, job: &Job, tick: &mut dyn FnMut(f64)) -> Result<Run> {
         ));
     }
     let measured = fio_json::parse(&fio_text)?;
-    let fio =
-        serde_json::from_str(&fio_text[fio_text.find('{').unwrap_or(0)..]).unwrap_or_default();
     let utilization = diskstats::utilization(&before, &after, seconds);
     Ok(Run {
         workload: job.spec.clone(),
@@ -295,7 +294,7 @@ fn one(ready: &Ready, job: &Job, tick: &mut dyn FnMut(f64)) -> Result<Run> {
         job_file: job.fio_job.clone(),
         measured,
         prediction: job.prediction.clone(),
-        fio,
+        fio_json: fio_text,
         samples: samples(&iostat_text),
         busy: busy_of_leaves(&ready.leaves, &utilization),
     })

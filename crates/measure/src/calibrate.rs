@@ -6,6 +6,7 @@
 use crate::lsblk::BlockDevice;
 use crate::runner;
 use crate::{fail, lsblk, zpool_status, MeasureError, Result};
+use model::hardware::ZoneRate;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -68,8 +69,8 @@ pub fn job(d: &BlockDevice, zones: u32, runtime_s: u32) -> String {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Calibration {
     pub device: String,
-    /// (offset, MB/s) per zone.
-    pub zones: Vec<(u64, f64)>,
+    /// The sequential read rate at each point.
+    pub zones: Vec<ZoneRate>,
     /// Mean latency of one 4 KiB random read, in ms.
     pub random_read_ms: f64,
     /// The catalog entry.
@@ -98,18 +99,19 @@ pub fn calibration(
             .strip_prefix("zone")
             .and_then(|z| z.parse::<u64>().ok())
         {
-            zones.push((
-                z * step,
-                j["read"]["bw_bytes"].as_f64().unwrap_or(0.0) / 1e6,
-            ));
+            zones.push(ZoneRate {
+                offset_bytes: z * step,
+                mb_s: j["read"]["bw_bytes"].as_f64().unwrap_or(0.0) / 1e6,
+            });
         } else if name == "random" {
             random_read_ms = j["read"]["lat_ns"]["mean"].as_f64().map(|ns| ns / 1e6);
         }
     }
-    let (Some(first), Some(random_read_ms)) = (zones.first().copied(), random_read_ms) else {
+    let (Some(first), Some(random_read_ms)) = (zones.first().map(|z| z.mb_s), random_read_ms)
+    else {
         return fail("fio's JSON lacks the zone or random jobs");
     };
-    let entry = entry(d, rpm, &zones, first.1, random_read_ms, when);
+    let entry = entry(d, rpm, &zones, first, random_read_ms, when);
     Ok(Calibration {
         device: d.path.clone(),
         zones,
@@ -121,7 +123,7 @@ pub fn calibration(
 fn entry(
     d: &BlockDevice,
     rpm: Option<u32>,
-    zones: &[(u64, f64)],
+    zones: &[ZoneRate],
     outer: f64,
     random_ms: f64,
     when: &str,
@@ -137,7 +139,7 @@ fn entry(
             }
         })
         .collect();
-    let inner = zones.last().map_or(outer, |z| z.1).min(outer);
+    let inner = zones.last().map_or(outer, |z| z.mb_s).min(outer);
     let source = format!(
         "zpoolsim calibrate on {}, {when}: fio reads with O_DIRECT",
         d.path
@@ -206,11 +208,11 @@ fn entry(
     }
     let zone_list: Vec<toml::Value> = zones
         .iter()
-        .map(|(offset, mb_s)| {
-            let mut z = toml::Table::new();
-            z.insert("offset_bytes".into(), (*offset as i64).into());
-            z.insert("mb_s".into(), round(*mb_s).into());
-            z.into()
+        .map(|z| {
+            let mut t = toml::Table::new();
+            t.insert("offset_bytes".into(), (z.offset_bytes as i64).into());
+            t.insert("mb_s".into(), round(z.mb_s).into());
+            t.into()
         })
         .collect();
     t.insert("zones".into(), zone_list.into());

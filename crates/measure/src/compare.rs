@@ -17,16 +17,16 @@ const PEER_SHARE: f64 = 0.7;
 const PEER_FLOOR: f64 = 1e6;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Comparison {
+pub struct BenchComparison {
     pub bench_id: Option<i64>,
     pub pool: String,
-    pub workloads: Vec<WorkloadRow>,
-    pub disks: Vec<DiskRow>,
+    pub workloads: Vec<WorkloadComparison>,
+    pub disks: Vec<DiskComparison>,
     pub findings: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct WorkloadRow {
+pub struct WorkloadComparison {
     pub workload: String,
     pub measured_bytes_per_s: f64,
     pub predicted_bytes_per_s: f64,
@@ -40,7 +40,7 @@ pub struct WorkloadRow {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
-pub struct DiskFigures {
+pub struct DiskTraffic {
     pub read_ops_per_s: f64,
     pub write_ops_per_s: f64,
     pub read_bytes_per_s: f64,
@@ -48,24 +48,24 @@ pub struct DiskFigures {
     pub utilization: Option<f64>,
 }
 
-impl DiskFigures {
+impl DiskTraffic {
     fn bytes(&self) -> f64 {
         self.read_bytes_per_s + self.write_bytes_per_s
     }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct DiskRow {
+pub struct DiskComparison {
     pub workload: String,
     pub device: String,
     pub vdev: Option<String>,
-    pub measured: DiskFigures,
-    pub predicted: Option<DiskFigures>,
+    pub measured: DiskTraffic,
+    pub predicted: Option<DiskTraffic>,
 }
 
-pub fn compare(bench: &Bench) -> Comparison {
+pub fn compare(bench: &Bench) -> BenchComparison {
     let recordsize = first_recordsize(&bench.system_toml);
-    let mut out = Comparison {
+    let mut out = BenchComparison {
         bench_id: bench.id,
         pool: bench.pool.clone(),
         workloads: Vec::new(),
@@ -89,11 +89,11 @@ fn number(v: &Value, key: &str) -> f64 {
     v.get(key).and_then(Value::as_f64).unwrap_or(0.0)
 }
 
-fn workload_row(run: &Run) -> WorkloadRow {
+fn workload_row(run: &Run) -> WorkloadComparison {
     let p = &run.prediction;
     let predicted = number(p, "throughput_bytes_per_s");
     let measured = run.measured.throughput_bytes_per_s();
-    WorkloadRow {
+    WorkloadComparison {
         workload: run.workload.clone(),
         measured_bytes_per_s: measured,
         predicted_bytes_per_s: predicted,
@@ -114,12 +114,12 @@ fn workload_row(run: &Run) -> WorkloadRow {
 }
 
 /// Each disk's mean over the run's seconds, beside what the model predicted for it.
-pub fn disk_rows(run: &Run) -> Vec<DiskRow> {
-    let mut sums: BTreeMap<&str, (Option<String>, DiskFigures, f64)> = BTreeMap::new();
+pub fn disk_rows(run: &Run) -> Vec<DiskComparison> {
+    let mut sums: BTreeMap<&str, (Option<String>, DiskTraffic, f64)> = BTreeMap::new();
     for s in &run.samples {
         let e =
             sums.entry(s.device.as_str())
-                .or_insert((s.vdev.clone(), DiskFigures::default(), 0.0));
+                .or_insert((s.vdev.clone(), DiskTraffic::default(), 0.0));
         e.1.read_ops_per_s += s.read_ops_per_s;
         e.1.write_ops_per_s += s.write_ops_per_s;
         e.1.read_bytes_per_s += s.read_bytes_per_s;
@@ -131,11 +131,11 @@ pub fn disk_rows(run: &Run) -> Vec<DiskRow> {
         .cloned()
         .unwrap_or_default();
     sums.into_iter()
-        .map(|(device, (vdev, f, n))| DiskRow {
+        .map(|(device, (vdev, f, n))| DiskComparison {
             workload: run.workload.clone(),
             device: device.to_string(),
             vdev,
-            measured: DiskFigures {
+            measured: DiskTraffic {
                 read_ops_per_s: f.read_ops_per_s / n,
                 write_ops_per_s: f.write_ops_per_s / n,
                 read_bytes_per_s: f.read_bytes_per_s / n,
@@ -148,7 +148,7 @@ pub fn disk_rows(run: &Run) -> Vec<DiskRow> {
 }
 
 /// The predicted figures of a device, by its name or, failing that, its file name.
-fn predicted_device(devices: &[Value], name: &str) -> Option<DiskFigures> {
+fn predicted_device(devices: &[Value], name: &str) -> Option<DiskTraffic> {
     let base = |n: &str| n.rsplit('/').next().unwrap_or(n).to_string();
     let d = devices
         .iter()
@@ -158,7 +158,7 @@ fn predicted_device(devices: &[Value], name: &str) -> Option<DiskFigures> {
                 .iter()
                 .find(|d| d["name"].as_str().map(base) == Some(base(name)))
         })?;
-    Some(DiskFigures {
+    Some(DiskTraffic {
         read_ops_per_s: number(d, "read_ops_per_s"),
         write_ops_per_s: number(d, "write_ops_per_s"),
         read_bytes_per_s: number(d, "read_bytes_per_s"),
@@ -171,7 +171,7 @@ fn mb(bytes_per_s: f64) -> String {
     format!("{:.1} MB/s", bytes_per_s / 1e6)
 }
 
-fn workload_findings(row: &WorkloadRow, disks: &[DiskRow], run: &Run) -> Vec<String> {
+fn workload_findings(row: &WorkloadComparison, disks: &[DiskComparison], run: &Run) -> Vec<String> {
     let mut out = Vec::new();
     let w = &row.workload;
     if row.ratio > 0.0 && row.ratio < 1.0 / OFF_BY {
@@ -204,18 +204,18 @@ fn workload_findings(row: &WorkloadRow, disks: &[DiskRow], run: &Run) -> Vec<Str
 }
 
 /// Disks that moved much less or more than the other disks of their vdev, or were far busier.
-fn peer_findings(workload: &str, disks: &[DiskRow]) -> Vec<String> {
+fn peer_findings(workload: &str, disks: &[DiskComparison]) -> Vec<String> {
     let mut out = Vec::new();
     for d in disks {
         let Some(vdev) = &d.vdev else { continue };
-        let peers: Vec<&DiskRow> = disks
+        let peers: Vec<&DiskComparison> = disks
             .iter()
             .filter(|p| p.vdev.as_ref() == Some(vdev) && p.device != d.device)
             .collect();
         if peers.is_empty() {
             continue;
         }
-        let mean = |f: &dyn Fn(&DiskRow) -> f64| {
+        let mean = |f: &dyn Fn(&DiskComparison) -> f64| {
             peers.iter().map(|p| f(p)).sum::<f64>() / peers.len() as f64
         };
         let peer_bytes = mean(&|p| p.measured.bytes());

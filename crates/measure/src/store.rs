@@ -67,7 +67,7 @@ pub fn default_path() -> PathBuf {
 
 /// A bench in the list.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Summary {
+pub struct BenchSummary {
     pub id: i64,
     pub started: String,
     pub pool: String,
@@ -138,14 +138,14 @@ impl Store {
         Ok(bench_id)
     }
 
-    pub fn list(&self) -> Result<Vec<Summary>> {
+    pub fn list(&self) -> Result<Vec<BenchSummary>> {
         let mut stmt = self
             .0
             .prepare("SELECT id, started, pool, dataset FROM bench ORDER BY id")
             .map_err(db)?;
         let rows = stmt
             .query_map([], |r| {
-                Ok(Summary {
+                Ok(BenchSummary {
                     id: r.get(0)?,
                     started: r.get(1)?,
                     pool: r.get(2)?,
@@ -218,7 +218,6 @@ impl Store {
     }
 
     fn load_run(&self, run_id: i64) -> Result<Run> {
-        let json = |text: String| serde_json::from_str(&text).unwrap_or(serde_json::Value::Null);
         let mut run = self
             .0
             .query_row(
@@ -230,8 +229,9 @@ impl Store {
                         runtime_s: r.get(1)?,
                         data_bytes: r.get::<_, i64>(2)? as u64,
                         job_file: r.get(3)?,
-                        fio: json(r.get(4)?),
-                        prediction: json(r.get(5)?),
+                        fio_json: r.get(4)?,
+                        prediction: serde_json::from_str(&r.get::<_, String>(5)?)
+                            .unwrap_or(serde_json::Value::Null),
                         measured: crate::fio_json::Measured {
                             read_bytes_per_s: r.get(6)?,
                             write_bytes_per_s: r.get(7)?,
@@ -277,7 +277,7 @@ fn save_run(tx: &rusqlite::Transaction, bench_id: i64, r: &Run) -> Result<()> {
     let m = &r.measured;
     tx.execute(
         "INSERT INTO run (bench_id, workload, runtime_s, data_bytes, job_file, fio_json, prediction_json, read_bytes_per_s, write_bytes_per_s, iops, mean_latency_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-        params![bench_id, r.workload, r.runtime_s, r.data_bytes as i64, r.job_file, r.fio.to_string(), r.prediction.to_string(), m.read_bytes_per_s, m.write_bytes_per_s, m.iops, m.mean_latency_s],
+        params![bench_id, r.workload, r.runtime_s, r.data_bytes as i64, r.job_file, r.fio_json, r.prediction.to_string(), m.read_bytes_per_s, m.write_bytes_per_s, m.iops, m.mean_latency_s],
     )
     .map_err(db)?;
     let run_id = tx.last_insert_rowid();

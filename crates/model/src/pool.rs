@@ -3,14 +3,48 @@
 
 use crate::layout::Layout;
 
+/// The ashifts a pool takes: ASHIFT_MIN 9 to ASHIFT_MAX 16 (include/sys/vdev_impl.h).
+pub const ASHIFT_RANGE: std::ops::RangeInclusive<u8> = 9..=16;
+
+/// The ashift assumed for a disk known only by its size: 12, the 4 KiB physical sector of
+/// Advanced Format disks, which nearly every disk sold since 2011 has (IDEMA's AF transition).
+pub const ASSUMED_ASHIFT: u8 = 12;
+
+/// The ashift `zpool create` picks on disks of these sectors: ZFS on Linux from 0.6 (vdev_disk.c
+/// takes the block device's physical block size), FreeBSD from 10 (vdev_geom.c, the provider's
+/// stripesize) and OpenZFS use the physical sector the disks report; older releases used the
+/// logical one (seed 002: FreeBSD 9 made ashift 9 on 4 KiB-sector disks until gnop posed them
+/// as 4096-byte devices).
+pub fn auto_ashift(logical: u32, physical: u32, release: crate::ZfsRelease) -> u8 {
+    let sector = if release.at_least(0, 6) {
+        physical.max(logical)
+    } else {
+        logical
+    };
+    (sector.max(1).trailing_zeros() as u8).clamp(*ASHIFT_RANGE.start(), *ASHIFT_RANGE.end())
+}
+
 /// The allocation class a top-level vdev serves (include/sys/spa.h, metaslab classes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum VdevClass {
     Normal,
     Special,
     Dedup,
     /// Separate intent log (SLOG): not part of `zpool list` SIZE.
     Log,
+}
+
+impl VdevClass {
+    /// The class as `zpool status` heads it: normal, special, dedup, log.
+    pub fn word(&self) -> &'static str {
+        match self {
+            VdevClass::Normal => "normal",
+            VdevClass::Special => "special",
+            VdevClass::Dedup => "dedup",
+            VdevClass::Log => "log",
+        }
+    }
 }
 
 /// What a leaf vdev is made of.
@@ -82,5 +116,13 @@ impl Pool {
     /// The normal-class layout groups (what holds the data).
     pub fn normal(&self) -> impl Iterator<Item = &TopLevel> {
         self.vdevs.iter().filter(|t| t.class == VdevClass::Normal)
+    }
+
+    /// The normal-class layout as written: `2x raidz2-6 + mirror-2`.
+    pub fn normal_layout(&self) -> String {
+        self.normal()
+            .map(|t| t.layout.to_string())
+            .collect::<Vec<_>>()
+            .join(" + ")
     }
 }

@@ -7,24 +7,26 @@
 //! by Mean Value Analysis (`mva`). Fitted constants live in `constants`, release behaviours
 //! in `profile`.
 
-pub mod baseline;
-pub mod bottleneck;
-pub mod bus;
-pub mod constants;
-pub mod demand;
-pub mod disk;
-pub mod mva;
-pub mod predict;
-pub mod profile;
-pub mod queue;
-pub mod resources;
+mod baseline;
+mod bottleneck;
+mod bus;
+mod constants;
+mod demand;
+mod disk;
+mod mva;
+mod predict;
+mod profile;
+mod queue;
+mod rebuild;
+mod resources;
 #[cfg(test)]
 mod testkit;
-pub mod validation;
-pub mod zio;
+mod zio;
 
-pub use bottleneck::Bottleneck;
+pub use baseline::rule_of_thumb;
+pub use bottleneck::{named, Bottleneck};
 pub use predict::{predict, sweep, DeviceFigures, Prediction, Utilization};
+pub use rebuild::{rebuild_path, RebuildPath, SharedPath};
 pub use resources::Kind;
 
 use std::fmt;

@@ -17,6 +17,7 @@ pub struct Centre {
     pub demand_by_jobs_s: Vec<f64>,
 }
 
+#[cfg(test)]
 impl Centre {
     /// A centre whose demand does not depend on its queue.
     pub fn fixed(demand_s: f64, servers: u32) -> Centre {

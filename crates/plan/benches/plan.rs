@@ -7,8 +7,8 @@ use model::system_file::default_system;
 use model::Catalog;
 use std::hint::black_box;
 use std::time::Duration;
-use zpoolsim_plan::machine::{with_controllers_for, with_disks};
 use zpoolsim_plan::{plan, Request, Settings};
+use zpoolsim_plan::{with_controllers_for, with_disks};
 
 fn request(disks: u32) -> Request {
     let disk = Catalog::embedded().disk("seagate-exos-x16-16tb").unwrap();

@@ -29,7 +29,7 @@ pub const MAX_DATA_COLUMNS: u32 = 16;
 pub const MAX_DISTRIBUTED_SPARES: u32 = 3;
 
 /// One layout to evaluate: the pool's vdevs and the hot spares beside them.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Candidate {
     pub layout: Layout,
     /// Hot spares: those asked for plus the disks the layout leaves over.

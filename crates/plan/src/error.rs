@@ -38,7 +38,15 @@ pub enum PlanError {
         closest: Vec<NearMiss>,
     },
     /// An engine refused a candidate.
-    Engine { layout: String, message: String },
+    Engine { layout: String, error: EngineError },
+    /// No disk to plan for: none named, and no system file (or one without disks).
+    NoDiskGiven { system_has_disks: bool },
+    /// No number of disks, and no system file to count them in.
+    NoCountGiven,
+    /// A disk that is neither a catalog id nor a size the catalog has.
+    UnknownDisk { text: String, message: String },
+    /// A price that is not a number of dollars.
+    BadPrice { usd: f64 },
 }
 
 impl fmt::Display for PlanError {
@@ -104,12 +112,59 @@ impl fmt::Display for PlanError {
                     closest.join("; ")
                 )
             }
-            PlanError::Engine { layout, message } => write!(f, "{layout}: {message}"),
+            PlanError::Engine { layout, error } => write!(f, "{layout}: {error}"),
+            PlanError::NoDiskGiven {
+                system_has_disks: true,
+            } => f.write_str("give --disk (a catalog id or a size such as 16TB) or a system file"),
+            PlanError::NoDiskGiven {
+                system_has_disks: false,
+            } => f.write_str("the system file has no disks; give --disk"),
+            PlanError::NoCountGiven => f.write_str("give --disks N or a system file"),
+            PlanError::UnknownDisk { text, message } => write!(f, "--disk {text}: {message}"),
+            PlanError::BadPrice { usd } => {
+                write!(f, "--price {usd}: expected US dollars per disk")
+            }
         }
     }
 }
 
 impl std::error::Error for PlanError {}
+
+/// An engine's own error, kept typed as it crosses into the planner.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EngineError {
+    Space(space::SpaceError),
+    Perf(perf::PerfError),
+    Reliability(reliability::Error),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Space(e) => e.fmt(f),
+            EngineError::Perf(e) => e.fmt(f),
+            EngineError::Reliability(e) => e.fmt(f),
+        }
+    }
+}
+
+impl From<space::SpaceError> for EngineError {
+    fn from(e: space::SpaceError) -> Self {
+        EngineError::Space(e)
+    }
+}
+
+impl From<perf::PerfError> for EngineError {
+    fn from(e: perf::PerfError) -> Self {
+        EngineError::Perf(e)
+    }
+}
+
+impl From<reliability::Error> for EngineError {
+    fn from(e: reliability::Error) -> Self {
+        EngineError::Reliability(e)
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,10 +1,12 @@
 //! What the planner knows about one candidate on the hardware: the figures the engines gave.
 
 use crate::enumerate::Candidate;
+use crate::evaluate::LabelledWorkload;
 use crate::needs::Metric;
+use model::System;
 
 /// Throughput and IOPS the performance model predicts for one workload.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct WorkloadFigures {
     pub workload: String,
     pub bytes_per_s: f64,
@@ -13,52 +15,71 @@ pub struct WorkloadFigures {
     pub bottleneck: String,
 }
 
+impl WorkloadFigures {
+    /// The performance model's figures for `w` on `system`, under `w`'s label.
+    pub fn predict(
+        system: &System,
+        w: &LabelledWorkload,
+    ) -> Result<WorkloadFigures, perf::PerfError> {
+        perf::predict(system, &w.workload).map(|p| WorkloadFigures {
+            workload: w.label.clone(),
+            bytes_per_s: p.throughput_bytes_per_s,
+            iops: p.iops,
+            bottleneck: p.bottleneck.sentence,
+        })
+    }
+}
+
 /// One candidate, evaluated.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Evaluation {
+    #[serde(flatten)]
     pub candidate: Candidate,
     /// `zpool list` SIZE and `zfs list` AVAIL of the empty pool, bytes.
     pub size_bytes: u64,
     pub avail_bytes: u64,
-    /// Sequential read and write, bytes/s, and random reads/s: what `--need` bounds.
-    pub read_bytes_per_s: f64,
-    pub write_bytes_per_s: f64,
-    pub random_read_iops: f64,
-    /// Every workload asked for, in order (the three above come from the first three).
-    pub workloads: Vec<WorkloadFigures>,
+    /// Sequential read and write, and random reads: what `--need` bounds.
+    pub read: WorkloadFigures,
+    pub write: WorkloadFigures,
+    pub random: WorkloadFigures,
+    /// The other workloads asked for, in order.
+    pub extra: Vec<WorkloadFigures>,
     /// Hours a vdev runs with reduced redundancy after a disk fails, worst over the groups:
     /// the sequential rebuild onto a dRAID distributed spare, else the resilver onto a hot
     /// spare or new disk (0 for a stripe: nothing to rebuild from). Without a hot spare the
     /// wait for the new disk ([`crate::evaluate::REPLACEMENT_HOURS`]) comes first.
     pub degraded_hours: f64,
-    /// Probability of losing the whole pool over the mission; `None` when the disk has no
-    /// failure rate.
-    pub pool_loss_probability: Option<f64>,
-    /// Probability that an unrecoverable read error, in a rebuild running with no redundancy
-    /// left, loses blocks (not the pool, zfs-facts.md §7) over the mission.
-    pub block_loss_probability: Option<f64>,
+    /// The chances of losing the pool, blocks (to an unrecoverable read error in a rebuild
+    /// with no redundancy left, not the pool: docs/zfs-internals.md §7) and any data over the
+    /// mission, by the MTTDL closed form; `None` when the disk has no failure rate.
+    pub closed_form: Option<reliability::Odds>,
     /// Price of all the disks per usable TB (10^12 B of AVAIL), when the disk has a price.
     pub usd_per_usable_tb: Option<f64>,
 }
 
 impl Evaluation {
+    /// Every workload's figures: read, write, random, then the others.
+    pub fn workloads(&self) -> impl Iterator<Item = &WorkloadFigures> {
+        [&self.read, &self.write, &self.random]
+            .into_iter()
+            .chain(&self.extra)
+    }
+
     /// Probability of losing any data over the mission, the pool or blocks: what `loss<=` and
     /// the recommendation bound. A block lost to a read error is data a person loses too, and
     /// it is what makes single parity on large disks a poor bet (`None`: no failure rate).
-    pub fn data_loss_probability(&self) -> Option<f64> {
-        let pool = self.pool_loss_probability?;
-        let block = self.block_loss_probability.unwrap_or(0.0);
-        Some(1.0 - (1.0 - pool) * (1.0 - block))
+    pub fn data_loss(&self) -> Option<f64> {
+        self.closed_form.map(|o| o.data_loss)
     }
 
     /// The value a need on `metric` is checked against.
     pub fn metric(&self, metric: Metric) -> f64 {
         match metric {
-            Metric::Read => self.read_bytes_per_s,
-            Metric::Write => self.write_bytes_per_s,
-            Metric::Iops => self.random_read_iops,
+            Metric::Read => self.read.bytes_per_s,
+            Metric::Write => self.write.bytes_per_s,
+            Metric::Iops => self.random.iops,
             Metric::Avail => self.avail_bytes as f64,
-            Metric::Loss => self.data_loss_probability().unwrap_or(f64::NAN),
+            Metric::Loss => self.data_loss().unwrap_or(f64::NAN),
         }
     }
 
@@ -67,8 +88,8 @@ impl Evaluation {
     /// P(data loss) (all equal when unknown).
     pub fn objectives(&self) -> Vec<f64> {
         let mut out = vec![self.avail_bytes as f64];
-        out.extend(self.workloads.iter().map(|w| w.bytes_per_s));
-        out.push(-self.data_loss_probability().unwrap_or(0.0));
+        out.extend(self.workloads().map(|w| w.bytes_per_s));
+        out.push(-self.data_loss().unwrap_or(0.0));
         out
     }
 }

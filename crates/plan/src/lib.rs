@@ -1,22 +1,31 @@
-//! The planner: enumerate layouts, rank them, recommend one. Pure functions over the model
-//! and the engines: nothing here prints, reads files or exits.
+//! The planner and every question that needs several engines at once: enumerate layouts,
+//! rank them, recommend one (`plan`, `plan_disks`), compare chosen layouts (`compare`), the
+//! one-page report (`report`), and the machine a plan runs on (`assemble`). Pure functions over
+//! the model and the engines: nothing here prints, reads files or exits. The choices made for a
+//! user who did not make them are in `policy`.
 
-pub mod compare;
-pub mod enumerate;
-pub mod error;
-pub mod evaluate;
-pub mod evaluation;
-pub mod machine;
-pub mod needs;
-pub mod pareto;
-pub mod recommend;
-pub mod search;
+mod assemble;
+mod compare;
+mod enumerate;
+mod error;
+mod evaluate;
+mod evaluation;
+mod machine;
+mod needs;
+mod pareto;
+pub mod policy;
+mod recommend;
+mod report;
+mod search;
 
-pub use compare::compare;
+pub use assemble::{assemble, Assembled, Disks};
+pub use compare::{compare, Comparison};
 pub use enumerate::{candidates, Candidate};
-pub use error::PlanError;
+pub use error::{EngineError, PlanError};
 pub use evaluate::{LabelledWorkload, Settings};
 pub use evaluation::{Evaluation, WorkloadFigures};
-pub use needs::{parse_needs, Metric, Need, NeedError};
-pub use recommend::{NearMiss, Recommendation};
-pub use search::{plan, Plan, Request};
+pub use machine::{disks_of_size, with_candidate, with_controllers_for, with_disks};
+pub use needs::{format_probability, parse_needs, Metric, Need, NeedError};
+pub use recommend::{NearMiss, Recommendation, DEFAULT_LOSS_TARGET};
+pub use report::{report, Report};
+pub use search::{plan, plan_disks, DiskPlan, DiskRequest, Plan, Request, MAX_DISKS};

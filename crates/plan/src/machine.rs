@@ -4,18 +4,9 @@
 use crate::enumerate::Candidate;
 use crate::error::PlanError;
 use model::hardware::{DiskModel, Interface};
+use model::pool::auto_ashift;
 use model::system::{Attach, Disk};
 use model::{Layout, Leaf, System, TopLevel, VdevClass};
-
-/// Smallest ashift OpenZFS picks on its own (zfs_vdev_min_auto_ashift = ASHIFT_MIN = 9,
-/// module/zfs/vdev.c).
-const MIN_AUTO_ASHIFT: u8 = 9;
-
-/// The ashift `zpool create` picks for a disk: its physical sector size (vdev.c
-/// vdev_ashift_optimize raises the logical ashift to the physical one).
-pub fn auto_ashift(disk: &DiskModel) -> u8 {
-    (disk.physical_sector.max(1).ilog2() as u8).max(MIN_AUTO_ASHIFT)
-}
 
 /// Whether a controller port of one protocol takes a disk of another: the same protocol, or a
 /// SATA disk on a SAS port (SAS initiators tunnel SATA, STP).
@@ -109,7 +100,7 @@ pub fn with_disks(base: &System, disk: &DiskModel, count: u32) -> Result<System,
             attach,
         })
         .collect();
-    system.pool.ashift = auto_ashift(disk);
+    system.pool.ashift = auto_ashift(disk.logical_sector, disk.physical_sector, base.host.zfs);
     Ok(system)
 }
 

@@ -106,6 +106,12 @@ impl Need {
     }
 }
 
+impl serde::Serialize for Need {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 impl fmt::Display for Need {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let op = if self.metric.higher_is_better() {

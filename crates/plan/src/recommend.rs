@@ -12,10 +12,11 @@ pub const DEFAULT_LOSS_TARGET: f64 = 0.001;
 /// How many near misses an impossible plan names.
 const CLOSEST_SHOWN: usize = 3;
 
-/// The chosen evaluation (an index into the slice given) and why.
-#[derive(Debug, Clone, PartialEq)]
+/// The chosen evaluation (an index into the slice given), its layout and why.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Recommendation {
     pub index: usize,
+    pub layout: String,
     pub reason: String,
 }
 
@@ -102,7 +103,7 @@ pub fn recommend(evaluations: &[Evaluation], needs: &[Need], years: f64) -> Opti
         .iter()
         .find(|n| n.metric == Metric::Loss)
         .map_or(DEFAULT_LOSS_TARGET, |n| n.bound);
-    let loss = |i: usize| evaluations[i].data_loss_probability();
+    let loss = |i: usize| evaluations[i].data_loss();
     let by_space = |a: &usize, b: &usize| {
         let (ea, eb) = (&evaluations[*a], &evaluations[*b]);
         ea.avail_bytes
@@ -184,7 +185,11 @@ pub fn recommend(evaluations: &[Evaluation], needs: &[Need], years: f64) -> Opti
             (safest, reason)
         }
     };
-    Some(Recommendation { index, reason })
+    Some(Recommendation {
+        index,
+        layout: evaluations[index].candidate.layout.to_string(),
+        reason,
+    })
 }
 
 /// "1 layout", "3 layouts".
@@ -196,9 +201,9 @@ fn layouts(n: usize) -> String {
 fn speeds(e: &Evaluation) -> String {
     format!(
         "reads {}, writes {}, {} random reads",
-        Metric::Read.format(e.read_bytes_per_s),
-        Metric::Write.format(e.write_bytes_per_s),
-        Metric::Iops.format(e.random_read_iops)
+        Metric::Read.format(e.read.bytes_per_s),
+        Metric::Write.format(e.write.bytes_per_s),
+        Metric::Iops.format(e.random.iops)
     )
 }
 
@@ -206,6 +211,24 @@ fn speeds(e: &Evaluation) -> String {
 mod tests {
     use super::*;
     use crate::enumerate::Candidate;
+    use crate::evaluation::WorkloadFigures;
+
+    fn odds(pool: f64, block: f64) -> reliability::Odds {
+        reliability::Odds {
+            pool_loss: pool,
+            block_loss: block,
+            data_loss: 1.0 - (1.0 - pool) * (1.0 - block),
+        }
+    }
+
+    fn figures(bytes_per_s: f64, iops: f64) -> WorkloadFigures {
+        WorkloadFigures {
+            workload: String::new(),
+            bytes_per_s,
+            iops,
+            bottleneck: String::new(),
+        }
+    }
 
     fn eval(layout: &str, avail_tb: f64, write_mb: f64, loss: Option<f64>) -> Evaluation {
         Evaluation {
@@ -215,13 +238,12 @@ mod tests {
             },
             size_bytes: 0,
             avail_bytes: (avail_tb * 1e12) as u64,
-            read_bytes_per_s: 2.0 * write_mb * 1e6,
-            write_bytes_per_s: write_mb * 1e6,
-            random_read_iops: 100.0,
-            workloads: vec![],
+            read: figures(2.0 * write_mb * 1e6, 0.0),
+            write: figures(write_mb * 1e6, 0.0),
+            random: figures(0.0, 100.0),
+            extra: vec![],
             degraded_hours: 10.0,
-            pool_loss_probability: loss,
-            block_loss_probability: loss.map(|p| p / 2.0),
+            closed_form: loss.map(|p| odds(p, p / 2.0)),
             usd_per_usable_tb: None,
         }
     }
@@ -256,7 +278,7 @@ mod tests {
         let unknown: Vec<Evaluation> = set()
             .into_iter()
             .map(|e| Evaluation {
-                pool_loss_probability: None,
+                closed_form: None,
                 ..e
             })
             .collect();

@@ -1,5 +1,6 @@
 //! The whole plan: every candidate evaluated, the needs applied, the front marked, one chosen.
 
+use crate::assemble::{assemble, Disks};
 use crate::enumerate::candidates;
 use crate::error::PlanError;
 use crate::evaluate::{evaluate, monte_carlo, Settings};
@@ -7,7 +8,8 @@ use crate::evaluation::Evaluation;
 use crate::needs::Need;
 use crate::pareto;
 use crate::recommend::{closest, meets, recommend, Recommendation};
-use model::{System, VdevType};
+use model::{Catalog, System, VdevType};
+use serde::Serialize;
 
 /// Most disks a plan takes: with raidz widths up to 19 and dRAID data widths up to 16 a plan
 /// evaluates about 230 layouts whatever the disk count, but each evaluation costs time in
@@ -28,7 +30,7 @@ pub struct Request {
 }
 
 /// The outcome.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct Plan {
     /// Candidates evaluated.
     pub considered: usize,
@@ -96,5 +98,55 @@ pub fn plan(request: &Request) -> Result<Plan, PlanError> {
         evaluations: passing,
         recommendation,
         monte_carlo,
+    })
+}
+
+/// A plan for disks as the user gives them (`zpoolsim plan`).
+#[derive(Debug, Clone)]
+pub struct DiskRequest {
+    pub disks: Disks,
+    pub hot_spares: u32,
+    pub min_redundancy: u32,
+    pub needs: Vec<Need>,
+    pub settings: Settings,
+}
+
+/// The plan for those disks, with the machine it ran on and what was assumed to build it.
+#[derive(Debug, Clone, Serialize)]
+pub struct DiskPlan {
+    pub system: String,
+    /// The disk model planned for, and how many.
+    pub disk: String,
+    pub disks: usize,
+    pub assumed: Vec<String>,
+    pub settings: Settings,
+    pub needs: Vec<Need>,
+    #[serde(flatten)]
+    pub plan: Plan,
+    /// The machine the plan ran on.
+    #[serde(skip)]
+    pub machine: System,
+}
+
+/// Assembles the machine for `request`'s disks and plans it.
+pub fn plan_disks(request: &DiskRequest, catalog: &Catalog) -> Result<DiskPlan, PlanError> {
+    let assembled = assemble(&request.disks, catalog)?;
+    let result = plan(&Request {
+        system: assembled.system.clone(),
+        hot_spares: request.hot_spares,
+        min_redundancy: request.min_redundancy,
+        needs: request.needs.clone(),
+        settings: request.settings.clone(),
+    })?;
+    let machine = assembled.system;
+    Ok(DiskPlan {
+        system: machine.name.clone(),
+        disk: machine.disks[0].model.id.clone(),
+        disks: machine.disks.len(),
+        assumed: assembled.assumed,
+        settings: request.settings.clone(),
+        needs: request.needs.clone(),
+        plan: result,
+        machine,
     })
 }

@@ -3,8 +3,8 @@
 use model::hardware::DiskModel;
 use model::system_file::default_system;
 use model::{Catalog, System};
-use zpoolsim_plan::machine::{with_controllers_for, with_disks};
 use zpoolsim_plan::{parse_needs, plan, Evaluation, Metric, Plan, PlanError, Request, Settings};
+use zpoolsim_plan::{with_controllers_for, with_disks};
 
 fn exos16() -> &'static DiskModel {
     Catalog::embedded().disk("seagate-exos-x16-16tb").unwrap()
@@ -42,13 +42,13 @@ fn twenty_four_disks_every_candidate_and_a_checkable_choice() {
     assert_eq!(p.considered, 228);
     assert_eq!(p.evaluations.len(), 228);
     let chosen = &p.evaluations[p.recommendation.index];
-    let loss = chosen.data_loss_probability().unwrap();
+    let loss = chosen.data_loss().unwrap();
     assert!(loss <= 0.001, "{loss}");
     // No layout under the loss target (pool or blocks lost) has more space.
     let most = p
         .evaluations
         .iter()
-        .filter(|e| e.data_loss_probability().unwrap() <= 0.001)
+        .filter(|e| e.data_loss().unwrap() <= 0.001)
         .map(|e| e.avail_bytes)
         .max()
         .unwrap();
@@ -57,7 +57,7 @@ fn twenty_four_disks_every_candidate_and_a_checkable_choice() {
     // The simulation of the chosen layout agrees with its closed form.
     let mc = p.monte_carlo.as_ref().unwrap();
     assert_eq!(mc.trials, 20_000);
-    let pool_loss = chosen.pool_loss_probability.unwrap();
+    let pool_loss = chosen.closed_form.unwrap().pool_loss;
     assert!(
         mc.pool_loss.contains(pool_loss),
         "{pool_loss} vs {:?}",
@@ -70,7 +70,7 @@ fn twenty_four_disks_every_candidate_and_a_checkable_choice() {
     // The stripe has the most space of all and so is always on the front.
     assert_eq!(p.evaluations[0].candidate.layout.to_string(), "stripe-24");
     assert!(p.on_front[0]);
-    assert!(p.evaluations[0].pool_loss_probability.unwrap() > 0.3);
+    assert!(p.evaluations[0].closed_form.unwrap().pool_loss > 0.3);
 }
 
 #[test]
@@ -96,7 +96,8 @@ fn needs_drop_what_misses_them() {
     assert!(p
         .evaluations
         .iter()
-        .all(|e| e.avail_bytes as f64 >= 100e12 && e.pool_loss_probability.unwrap() <= 1e-4));
+        .all(|e| e.avail_bytes as f64 >= 100e12
+            && e.closed_form.map(|o| o.pool_loss).unwrap() <= 1e-4));
     assert!(p.considered > p.evaluations.len());
 }
 
@@ -131,18 +132,18 @@ fn unrecoverable_read_errors_lose_blocks_not_the_pool() {
     let p_ure = -(-0.8 * 16_000_900_661_248.0 * 8.0 * 1e-15f64).exp_m1();
     let within = |rate: f64| -(-5.0 * 8760.0 * rate).exp_m1();
     // Blocks: 12 vdevs * 2 / MTBF * P_ure = 9.35e-7 per hour: 4.0% over 5 years.
-    let blocks = m.block_loss_probability.unwrap();
+    let blocks = m.closed_form.unwrap().block_loss;
     assert!((blocks / within(12.0 * 2.0 / mtbf * p_ure) - 1.0).abs() < 1e-9);
     assert!((0.0395..0.0405).contains(&blocks), "{blocks}");
     // The pool: a second failure within the 72 h wait and the resilver, 0.0015%.
     let mttr = 72.0 + m.degraded_hours;
-    let pool = m.pool_loss_probability.unwrap();
+    let pool = m.closed_form.unwrap().pool_loss;
     assert!((pool / within(12.0 * 2.0 / mtbf * mttr / mtbf) - 1.0).abs() < 1e-9);
     assert!((1.4e-5..1.6e-5).contains(&pool), "{pool}");
     // The pool alone would pass the default 0.1% target; the block losses put the mirrors'
     // P(data loss) over it, as single redundancy on 16 TB disks should be.
     assert!(pool <= 0.001 && blocks > 0.001);
-    assert!(m.data_loss_probability().unwrap() > 0.001);
+    assert!(m.data_loss().unwrap() > 0.001);
 }
 
 #[test]
@@ -162,5 +163,8 @@ fn draid_is_degraded_only_for_its_sequential_rebuild() {
         "{}",
         one.degraded_hours
     );
-    assert!(one.pool_loss_probability.unwrap() < none.pool_loss_probability.unwrap() / 10.0);
+    assert!(
+        one.closed_form.map(|o| o.pool_loss).unwrap()
+            < none.closed_form.map(|o| o.pool_loss).unwrap() / 10.0
+    );
 }

@@ -1,5 +1,5 @@
 //! Seed 001: fifteen 500 GB SATA disks on one shared PCI-X bus, three layouts measured with
-//! Bonnie-64 (/work/shared/reference/seed-measurements.md).
+//! Bonnie-64 (validation/001-pcix-server.toml).
 
 use model::system_file::parse;
 use model::{Catalog, Layout};
@@ -15,11 +15,12 @@ fn seed001() -> model::System {
 }
 
 fn bonnie() -> Settings {
+    let w = |spec| LabelledWorkload::parse(spec).unwrap();
     Settings {
-        workloads: ["bonnie-read", "bonnie-write", "bonnie-seeks"]
-            .iter()
-            .map(|w| LabelledWorkload::parse(w).unwrap())
-            .collect(),
+        read: w("bonnie-read"),
+        write: w("bonnie-write"),
+        random: w("bonnie-seeks"),
+        extra: Vec::new(),
         fill: 0.5,
         years: 5.0,
     }
@@ -31,7 +32,7 @@ fn the_seed_table_writes_within_15_percent_of_the_measured() {
         .iter()
         .map(|l| l.parse().unwrap())
         .collect();
-    let rows = compare(&seed001(), &layouts, &bonnie()).unwrap();
+    let rows = compare(&seed001(), &layouts, &bonnie()).unwrap().layouts;
     // The 7 mirrors use 14 disks: the 15th is a hot spare.
     let spares: Vec<u32> = rows.iter().map(|r| r.candidate.hot_spares).collect();
     assert_eq!(spares, [0, 0, 1]);
@@ -47,7 +48,7 @@ fn the_seed_table_writes_within_15_percent_of_the_measured() {
     }
     // Reads of every layout level off at 520 MB/s, the shared PCI-X bus.
     for row in &rows {
-        let read = row.read_bytes_per_s / 1e6;
+        let read = row.read.bytes_per_s / 1e6;
         assert!(
             (read / 520.0 - 1.0).abs() <= 0.15,
             "{}: read {read:.1}",
@@ -55,11 +56,11 @@ fn the_seed_table_writes_within_15_percent_of_the_measured() {
         );
     }
     // Random seeks grow with the number of vdevs (3, 5, 7).
-    assert!(rows[0].random_read_iops < rows[1].random_read_iops);
-    assert!(rows[1].random_read_iops < rows[2].random_read_iops);
+    assert!(rows[0].random.iops < rows[1].random.iops);
+    assert!(rows[1].random.iops < rows[2].random.iops);
     // Seed 001: block writes peak at 387.5, 354.5 and 258.5 MB/s.
     for (row, measured) in rows.iter().zip([387.5, 354.5, 258.5]) {
-        let predicted = row.write_bytes_per_s / 1e6;
+        let predicted = row.write.bytes_per_s / 1e6;
         assert!(
             (predicted / measured - 1.0).abs() <= 0.15,
             "{}: predicted {predicted:.1} MB/s, measured {measured}",

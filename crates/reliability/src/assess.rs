@@ -5,7 +5,7 @@ use crate::lifetime::{disk_lifetime, Lifetime};
 use crate::montecarlo::{
     mission_hours, simulate, MonteCarloReport, RepairTime, Scenario, MAX_TRIALS,
 };
-use crate::mttdl::{p_loss_within, pool_mttdl, Mttdl};
+use crate::mttdl::{pool_mttdl, Mttdl, Odds};
 use crate::rates::rebuild_rates;
 use crate::repair::{distributed_spares, GroupRepair};
 use crate::resilver::{group_repair, rebuild, Rebuild, RebuildKind};
@@ -23,9 +23,10 @@ pub struct Mission<'a> {
     pub replacement_hours: f64,
     /// User load running during rebuilds (`None`: idle pool).
     pub user: Option<&'a Workload>,
-    /// Disk lifetimes; `None`: exponential from the disk's failure rate
-    /// ([`crate::lifetime::disk_afr_pct`]).
+    /// Disk lifetimes; `None`: from the disk's failure rate ([`crate::disk_afr_pct`]),
+    /// exponential, or Weibull of `weibull_shape` failing the same share in the first year.
     pub lifetime: Option<Lifetime>,
+    pub weibull_shape: Option<f64>,
     /// Monte Carlo trials (0: skip the simulation; at most
     /// [`crate::montecarlo::MAX_TRIALS`]) and seed.
     pub trials: u64,
@@ -33,10 +34,19 @@ pub struct Mission<'a> {
 }
 
 /// The assessment.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Assessment {
-    /// The disk whose figures were used (the system's first).
+    /// The mission's fill and years, as assessed, and the user load during rebuilds (the
+    /// workload's name; `None`: an idle pool).
+    pub fill: f64,
+    pub years: f64,
+    pub load: Option<String>,
+    /// The disk whose figures were used (the system's first), its annualised failure rate
+    /// (percent; from its MTBF when it gives no AFR) and unrecoverable read errors per bit
+    /// (`None`: not known, taken as none).
     pub disk: String,
+    pub afr_pct: Option<f64>,
+    pub uer_per_bit: Option<f64>,
     /// The disk lifetimes assumed; `None` when neither the mission nor the disk gives one
     /// (no AFR, no MTBF): the rebuilds are known, the loss figures are not.
     pub lifetime: Option<Lifetime>,
@@ -44,11 +54,9 @@ pub struct Assessment {
     /// with distributed spares the sequential rebuild too.
     pub rebuilds: Vec<Rebuild>,
     pub repairs: Vec<GroupRepair>,
-    /// Closed form and its P(loss of any data) and P(loss of the pool) over the mission:
-    /// only for exponential lifetimes.
+    /// Closed form and its chances of loss over the mission: only for exponential lifetimes.
     pub mttdl: Option<Mttdl>,
-    pub closed_form_loss: Option<f64>,
-    pub closed_form_pool_loss: Option<f64>,
+    pub closed_form: Option<Odds>,
     /// Rebuilds take their fixed time here, so for double and triple parity the simulated
     /// loss is below the closed form's (about 1/p!, see `RepairTime`).
     pub monte_carlo: Option<MonteCarloReport>,
@@ -70,7 +78,7 @@ pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
     }
     let lifetime = match mission.lifetime {
         Some(l) => Some(l),
-        None => disk_lifetime(disk, None)?,
+        None => disk_lifetime(disk, mission.weibull_shape)?,
     };
     let rates = rebuild_rates(system, mission.fill, mission.user)?;
     let mut groups: Vec<(VdevGroup, u64)> = Vec::new();
@@ -115,7 +123,6 @@ pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
         Some(mtbf) => Some(pool_mttdl(&layout, &repairs, mtbf, uer, wait_hours)?),
         None => None,
     };
-    let within = |hours: f64| p_loss_within(hours, mission_hours);
     let monte_carlo = match lifetime {
         Some(lifetime) if mission.trials > 0 => {
             let scenario = Scenario {
@@ -143,12 +150,16 @@ pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
         _ => None,
     };
     Ok(Assessment {
+        fill: mission.fill,
+        years: mission.years,
+        load: mission.user.map(|w| w.kind.clone()),
         disk: disk.id.clone(),
+        afr_pct: crate::lifetime::disk_afr_pct(disk),
+        uer_per_bit: disk.uer_per_bit,
         lifetime,
         rebuilds,
         repairs,
-        closed_form_loss: mttdl.as_ref().map(|m| within(m.pool_hours)),
-        closed_form_pool_loss: mttdl.as_ref().map(|m| within(m.pool_loss_hours)),
+        closed_form: mttdl.as_ref().map(|m| m.odds(mission_hours)),
         mttdl,
         monte_carlo,
     })

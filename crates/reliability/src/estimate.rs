@@ -5,7 +5,7 @@ const Z95: f64 = 1.959_963_984_540_054;
 
 /// `hits` out of `trials`, with a 95% Wilson score interval (Wilson 1927): unlike the
 /// normal approximation it stays inside [0, 1] and is not degenerate at 0 or `trials` hits.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Estimate {
     pub hits: u64,
     pub trials: u64,

@@ -1,31 +1,34 @@
 //! Reliability: how likely a pool is to lose data over a mission, and how long it stays
 //! exposed after a disk fails.
 //!
-//! - [`resilver`]: the bytes one rebuild moves and the time it takes at the rates the
-//!   performance model gives ([`rates`]), as a [`GroupRepair`].
-//! - [`mttdl`]: Elling's MTTDL closed forms per vdev, pools in series (zfs-facts.md §7).
-//! - [`montecarlo`]: a seeded simulation of every disk of the pool over a mission, for
+//! - `resilver`: the bytes one rebuild moves and the time it takes at the rates the
+//!   performance model gives (`rates`, through `perf::rebuild_path`), as a [`GroupRepair`].
+//! - `mttdl`: Elling's MTTDL closed forms per vdev, pools in series (docs/zfs-internals.md §7).
+//! - `montecarlo`: a seeded simulation of every disk of the pool over a mission, for
 //!   lifetimes and repair rules the closed forms cannot handle.
-//! - [`assess`]: all of it for a machine's pool in one call.
+//! - `assess`: all of it for a machine's pool in one call.
 
-pub mod assess;
-pub mod estimate;
-pub mod lifetime;
-pub mod montecarlo;
-pub mod mttdl;
-pub mod rates;
-pub mod repair;
-pub mod resilver;
+mod assess;
+mod estimate;
+mod lifetime;
+mod montecarlo;
+mod mttdl;
+mod rates;
+mod repair;
+mod resilver;
 mod rng;
 
 pub use assess::{assess, Assessment, Mission};
 pub use estimate::Estimate;
-pub use lifetime::Lifetime;
-pub use montecarlo::{simulate, MonteCarloReport, RepairTime, Scenario};
-pub use mttdl::{p_loss_within, pool_mttdl, vdev_mttdl, Mttdl};
+pub use lifetime::{disk_afr_pct, disk_lifetime, Lifetime, HOURS_PER_YEAR};
+pub use montecarlo::{
+    mission_hours, simulate, MonteCarloReport, RepairTime, Scenario, MAX_MISSION_YEARS, MAX_TRIALS,
+};
+pub use mttdl::{p_loss_within, pool_mttdl, vdev_mttdl, Mttdl, Odds};
+pub use perf::SharedPath;
 pub use rates::rebuild_rates;
-pub use repair::GroupRepair;
-pub use resilver::{group_repair, rebuild, Limit, Rebuild, RebuildKind, RebuildRates, SharedPath};
+pub use repair::{distributed_spares, GroupRepair};
+pub use resilver::{group_repair, rebuild, Limit, Rebuild, RebuildKind, RebuildRates};
 
 use std::fmt;
 
@@ -37,7 +40,7 @@ pub enum Error {
     /// The question does not apply to this layout (a stripe has nothing to rebuild from).
     NotApplicable(String),
     /// The performance model could not give the rates a rebuild needs.
-    Perf(String),
+    Perf(perf::PerfError),
 }
 
 impl fmt::Display for Error {

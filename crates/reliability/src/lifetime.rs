@@ -10,7 +10,8 @@ use model::hardware::DiskModel;
 pub const HOURS_PER_YEAR: f64 = 8760.0;
 
 /// A disk lifetime distribution, in hours from the moment the disk enters service.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Lifetime {
     /// Constant failure rate; `mtbf_hours` is its mean.
     Exponential { mtbf_hours: f64 },

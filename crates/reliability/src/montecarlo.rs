@@ -86,7 +86,7 @@ pub struct Scenario<'a> {
 }
 
 /// What the simulation found.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct MonteCarloReport {
     pub trials: u64,
     pub seed: u64,

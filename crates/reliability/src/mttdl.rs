@@ -66,7 +66,7 @@ pub fn p_ure(bits: f64, uer_per_bit: f64) -> f64 {
 }
 
 /// The MTTDL of a pool and of one vdev of each of its groups.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Mttdl {
     /// Mean time to losing any data: the pool, or blocks to an unrecoverable read error.
     pub pool_hours: f64,
@@ -133,9 +133,31 @@ pub fn pool_mttdl(
     })
 }
 
-/// P(loss within `mission_hours`) = 1 - exp(-t / MTTDL) (zfs-facts.md §7).
+/// P(loss within `mission_hours`) = 1 - exp(-t / MTTDL) (docs/zfs-internals.md §7).
 pub fn p_loss_within(mttdl_hours: f64, mission_hours: f64) -> f64 {
     -(-mission_hours / mttdl_hours).exp_m1()
+}
+
+/// The chance of each kind of loss over a mission.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Odds {
+    /// The whole pool (a vdev loses more leaves than its redundancy).
+    pub pool_loss: f64,
+    /// Blocks, to an unrecoverable read error in a rebuild with no redundancy left.
+    pub block_loss: f64,
+    /// Any data: the pool or blocks (the two rates add).
+    pub data_loss: f64,
+}
+
+impl Mttdl {
+    /// The chances of loss over `mission_hours`.
+    pub fn odds(&self, mission_hours: f64) -> Odds {
+        Odds {
+            pool_loss: p_loss_within(self.pool_loss_hours, mission_hours),
+            block_loss: p_loss_within(self.block_loss_hours, mission_hours),
+            data_loss: p_loss_within(self.pool_hours, mission_hours),
+        }
+    }
 }
 
 #[cfg(test)]

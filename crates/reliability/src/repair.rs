@@ -1,7 +1,7 @@
 //! What the closed forms and the simulation need to know about repairing one vdev of a group.
 
 /// How one vdev of a layout group is repaired after one of its leaves fails.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct GroupRepair {
     /// Healing resilver of one leaf onto a hot spare or a replacement disk, hours. For dRAID
     /// this is also the rebalance from a distributed spare onto the replacement.

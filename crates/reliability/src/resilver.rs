@@ -25,16 +25,10 @@ use crate::repair::{distributed_spares, GroupRepair};
 use crate::{positive, Error};
 use model::units::format_decimal;
 use model::{VdevGroup, VdevType};
+use perf::SharedPath;
 use std::fmt;
 
 const SECONDS_PER_HOUR: f64 = 3600.0;
-
-/// A path every leaf of the vdev shares (a controller, a bus, an uplink).
-#[derive(Debug, Clone, PartialEq)]
-pub struct SharedPath {
-    pub name: String,
-    pub bytes_per_sec: f64,
-}
 
 /// What the performance model supplies: rates one leaf sustains for rebuild I/O.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,7 +44,8 @@ pub struct RebuildRates {
 }
 
 /// Which rebuild.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum RebuildKind {
     /// Healing resilver onto one new or hot-spare disk (for dRAID also the rebalance).
     Resilver,
@@ -85,14 +80,21 @@ impl fmt::Display for Limit {
 }
 
 /// One rebuild of one failed leaf, explained.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Rebuild {
     pub kind: RebuildKind,
     pub bytes_to_read: f64,
     pub bytes_to_write: f64,
     pub hours: f64,
+    /// What bounds it, in words (`reads from the surviving disks`).
+    #[serde(serialize_with = "as_text")]
     pub limiting_resource: Limit,
-    pub sentence: String,
+    /// The rebuild in one sentence with its numbers.
+    pub explanation: String,
+}
+
+fn as_text<S: serde::Serializer>(limit: &Limit, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(limit)
 }
 
 /// Where a group's blocks lie.
@@ -159,7 +161,7 @@ pub fn rebuild(
     let read_rate = positive("leaf rebuild read rate", rates.leaf_read_bytes_per_sec)? * idle;
     let write_rate = positive("leaf rebuild write rate", rates.leaf_write_bytes_per_sec)? * idle;
     if let Some(path) = &rates.shared {
-        positive(&path.name, path.bytes_per_sec)?;
+        positive(&path.name, path.bytes_per_s)?;
     }
     let survivors = geo.children - 1;
     let is_mirror = group.vtype == VdevType::Mirror;
@@ -182,7 +184,7 @@ pub fn rebuild(
     };
     if let Some(path) = &rates.shared {
         limits.push((
-            (read + write) / path.bytes_per_sec,
+            (read + write) / path.bytes_per_s,
             Limit::Shared(path.name.clone()),
         ));
     }
@@ -203,7 +205,7 @@ pub fn rebuild(
     } else {
         "idle pool".to_string()
     };
-    let sentence = format!(
+    let explanation = format!(
         "{what} of one leaf of {group} at {:.0}% full ({load}): reads {} ({} from each of \
          {survivors} surviving disks at {}/s), writes {} {target} at {}/s; limited by \
          {limit_text}: {hours:.1} h",
@@ -220,7 +222,7 @@ pub fn rebuild(
         bytes_to_write: write,
         hours,
         limiting_resource: limit,
-        sentence,
+        explanation,
     })
 }
 

@@ -11,6 +11,7 @@ fn mission(lifetime: Option<Lifetime>, trials: u64) -> Mission<'static> {
         replacement_hours: 72.0,
         user: None,
         lifetime,
+        weibull_shape: None,
         trials,
         seed: 5,
     }
@@ -26,7 +27,7 @@ fn default_system_over_five_years() {
     assert!(
         (9.0..10.0).contains(&resilver.hours),
         "{}",
-        resilver.sentence
+        resilver.explanation
     );
     // By hand: MTBF = 8760 / -ln(1 - 0.0035) = 2.4986e6 h; degraded 72 h + the resilver.
     // The last rebuild reads 6 survivors' 8.0005e12 B: 3.840e14 bits at 1e-15, P_ure = 0.3189,
@@ -42,12 +43,12 @@ fn default_system_over_five_years() {
         "{mttdl} vs {}",
         1.0 / rate
     );
-    let closed = a.closed_form_loss.unwrap();
+    let closed = a.closed_form.unwrap().data_loss;
     assert!((closed - (1.0 - (-43_800.0 * rate).exp())).abs() < 1e-15);
     assert!(closed < 2e-5, "{closed}");
     // The pool itself is lost only by a third failure: UREs there lose blocks (§7).
     let pool_rate = 8.0 / mtbf * (7.0 * mttr / mtbf) * (6.0 * mttr / mtbf);
-    let pool = a.closed_form_pool_loss.unwrap();
+    let pool = a.closed_form.unwrap().pool_loss;
     assert!((pool / -(-43_800.0 * pool_rate).exp_m1() - 1.0).abs() < 1e-9);
     assert!(pool < closed / 1000.0, "{pool} vs {closed}");
     // The simulation sees no loss in 20,000 missions: consistent, its interval reaches 1.9e-4.
@@ -61,7 +62,7 @@ fn weibull_lifetimes_have_no_closed_form() {
     let system = default_system();
     let wear_out = Lifetime::weibull_from_afr(3.0, 0.35).unwrap();
     let a = assess(&system, &mission(Some(wear_out), 100)).unwrap();
-    assert_eq!((a.mttdl, a.closed_form_loss), (None, None));
+    assert_eq!((a.mttdl, a.closed_form), (None, None));
     assert_eq!(a.monte_carlo.unwrap().trials, 100);
 }
 
@@ -75,10 +76,7 @@ fn a_disk_without_a_failure_rate_still_has_its_rebuilds() {
     let a = assess(&system, &mission(None, 1000)).unwrap();
     assert_eq!(a.disk, "seagate-exos-x16-16tb");
     assert_eq!(a.lifetime, None);
-    assert_eq!(
-        (a.mttdl, a.closed_form_loss, a.monte_carlo),
-        (None, None, None)
-    );
+    assert_eq!((a.mttdl, a.closed_form, a.monte_carlo), (None, None, None));
     // The same resilver as with the rate: it needs no lifetime.
     let known = assess(&default_system(), &mission(None, 0)).unwrap();
     assert_eq!(a.rebuilds, known.rebuilds);

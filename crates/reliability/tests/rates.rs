@@ -3,7 +3,7 @@
 
 use model::system_file::default_system;
 use model::Workload;
-use zpoolsim_reliability::resilver::Limit;
+use zpoolsim_reliability::Limit;
 use zpoolsim_reliability::{rebuild, rebuild_rates, RebuildKind};
 
 #[test]
@@ -61,8 +61,8 @@ fn the_resilver_behind_a_saturating_user_load() {
     let busy = rebuild(&group, RebuildKind::Resilver, leaf, 0.5, &loaded).unwrap();
     assert!((busy.hours / quiet.hours - 11.0).abs() < 1e-9);
     assert!(
-        busy.sentence.contains("user I/O takes 91% of each disk"),
+        busy.explanation.contains("user I/O takes 91% of each disk"),
         "{}",
-        busy.sentence
+        busy.explanation
     );
 }

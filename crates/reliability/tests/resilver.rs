@@ -9,7 +9,7 @@
 //! The rates stand in for what the performance model gives for rebuild I/O on a 7200 rpm
 //! 4 TB disk: 150 MB/s read or written per disk.
 
-use zpoolsim_reliability::resilver::Limit;
+use zpoolsim_reliability::Limit;
 use zpoolsim_reliability::{group_repair, rebuild, RebuildKind, RebuildRates, SharedPath};
 
 const LEAF: u64 = 4_000_000_000_000;
@@ -38,7 +38,7 @@ fn half_and_ninety_percent_full() {
     assert!((r.hours - 3.7037).abs() < 1e-3, "{}", r.hours);
     assert_eq!(r.limiting_resource, Limit::SurvivorReads);
     assert_eq!(
-        r.sentence,
+        r.explanation,
         "resilver of one leaf of raidz2-10 at 50% full (idle pool): reads 18.0 TB (2.0 TB from \
          each of 9 surviving disks at 150.0 MB/s), writes 2.0 TB to the new disk at 150.0 MB/s; \
          limited by reads from the surviving disks and writes to the new disk alike: 3.7 h"
@@ -55,23 +55,23 @@ fn user_load_and_a_shared_link() {
     // User I/O taking half of each disk's time leaves the resilver 75 MB/s: 7.41 h at 50%.
     let r = rebuild(&g, RebuildKind::Resilver, LEAF, 0.5, &rates(0.5, None)).unwrap();
     assert!((r.hours - 7.4074).abs() < 1e-3, "{}", r.hours);
-    assert!(r.sentence.contains("user I/O takes 50% of each disk"));
+    assert!(r.explanation.contains("user I/O takes 50% of each disk"));
     // Behind a ~1 GB/s chipset uplink (zfs-facts.md §4, ICH10R) all 20 TB moved at 50% cross
     // it: 20,000 s = 5.56 h; at 90%, 36 TB: 10 h. The link, not the disks, sets the time.
     let dmi = || {
         Some(SharedPath {
             name: "DMI uplink".into(),
-            bytes_per_sec: 1e9,
+            bytes_per_s: 1e9,
         })
     };
     let r = rebuild(&g, RebuildKind::Resilver, LEAF, 0.5, &rates(0.0, dmi())).unwrap();
     assert!((r.hours - 5.5556).abs() < 1e-3, "{}", r.hours);
     assert_eq!(r.limiting_resource, Limit::Shared("DMI uplink".into()));
     assert!(
-        r.sentence
+        r.explanation
             .ends_with("limited by the shared DMI uplink: 5.6 h"),
         "{}",
-        r.sentence
+        r.explanation
     );
     let r = rebuild(&g, RebuildKind::Resilver, LEAF, 0.9, &rates(0.0, dmi())).unwrap();
     assert!((r.hours - 10.0).abs() < 1e-9, "{}", r.hours);

@@ -11,23 +11,26 @@
 //! less the embedded ZIL metaslab, deflated by (bytes >> 9) x ratio; AVAIL = dspace - slop - the
 //! empty pool's own metadata.
 
-pub mod deflate;
-pub mod draid;
-pub mod label;
-pub mod legacy;
-pub mod metaslab;
-pub mod mirror;
-pub mod profile;
-pub mod raidz;
-pub mod report;
-pub mod slop;
-pub mod usage;
-pub mod vdev;
+mod deflate;
+mod draid;
+mod label;
+mod legacy;
+mod metaslab;
+mod mirror;
+mod profile;
+mod raidz;
+mod report;
+mod slop;
+mod usage;
+mod vdev;
 
-pub use deflate::deflate_ratio;
+pub use deflate::{deflate_ratio, deflated};
 pub use label::{leaf_space, LeafSpace};
-pub use profile::Profile;
-pub use report::{zfs_nicenum, BreakdownLine, Op, SpaceReport};
+pub use legacy::empty_pool_used as legacy_empty_pool_used;
+pub use profile::{
+    EmptyPoolUsed, GptRule, LabelRule, MetaslabSizing, Profile, SlopRule, WholeDisk,
+};
+pub use report::{size_words, zfs_nicenum, BreakdownLine, Op, SpaceReport};
 pub use usage::{Compression, FileCost, RecordEfficiency};
 pub use vdev::{block_asize, vdev_asize};
 
@@ -129,8 +132,7 @@ impl std::error::Error for SpaceError {}
 /// are for one top-level vdev; the others are for the whole group.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GroupSpace {
-    /// normal, special, dedup or log.
-    pub class: &'static str,
+    pub class: VdevClass,
     /// The group as a layout string (`3x raidz1-5`).
     pub layout: String,
     #[serde(skip)]
@@ -157,6 +159,8 @@ pub struct GroupSpace {
     pub lost_tail_bytes: u64,
     /// Per vdev, dRAID only: what trimming metaslabs to whole groups loses.
     pub draid_trim_bytes: u64,
+    /// Per vdev: asize outside the metaslabs (the tail and the dRAID trim).
+    pub lost_bytes: u64,
     /// Per vdev: the metaslab given to the embedded ZIL (0 or 1), and its size.
     pub embedded_log_metaslabs: u64,
     pub embedded_log_bytes: u64,
@@ -174,16 +178,7 @@ pub struct GroupSpace {
 
 impl GroupSpace {
     pub fn is_normal(&self) -> bool {
-        self.class == "normal"
-    }
-}
-
-fn class_name(class: VdevClass) -> &'static str {
-    match class {
-        VdevClass::Normal => "normal",
-        VdevClass::Special => "special",
-        VdevClass::Dedup => "dedup",
-        VdevClass::Log => "log",
+        self.class == VdevClass::Normal
     }
 }
 
@@ -274,7 +269,7 @@ fn group_space(
         (0, 0, 0)
     };
     Ok(GroupSpace {
-        class: class_name(class),
+        class,
         layout,
         group: *group,
         vdevs: group.count,
@@ -290,6 +285,7 @@ fn group_space(
         metaslab_space: space,
         lost_tail_bytes: vdev_asize - whole,
         draid_trim_bytes: whole - space,
+        lost_bytes: vdev_asize - space,
         embedded_log_metaslabs: zil_count,
         embedded_log_bytes: zil_bytes,
         deflate_ratio: ratio,

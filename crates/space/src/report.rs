@@ -5,7 +5,7 @@ use crate::usage::{record_efficiency, RecordEfficiency};
 use crate::vdev::{block_asize, ideal_efficiency};
 use crate::{Capacity, GroupSpace, PhysicalSector, Profile};
 use model::units::format_bytes;
-use model::{Pool, VdevType};
+use model::{Pool, VdevClass, VdevType};
 use serde::Serialize;
 
 /// How a breakdown line relates to the running figure.
@@ -58,6 +58,8 @@ pub struct SpaceReport {
     pub avail_bytes: u64,
     /// AVAIL as `zfs list` prints it.
     pub avail_display: String,
+    /// AVAIL as a share of the raw bytes of the disks (0..1).
+    pub usable_share: f64,
     pub breakdown: Vec<BreakdownLine>,
     pub groups: Vec<GroupSpace>,
     pub warnings: Vec<String>,
@@ -229,7 +231,7 @@ fn breakdown(
         ));
     }
     let log = total(groups, |g| {
-        if g.class == "log" {
+        if g.class == VdevClass::Log {
             u64::from(g.vdevs) * g.vdev_asize
         } else {
             0
@@ -243,7 +245,7 @@ fn breakdown(
             "a separate intent log is not part of SIZE",
         ));
     }
-    let in_size = |g: &GroupSpace| g.class != "log";
+    let in_size = |g: &GroupSpace| g.class != VdevClass::Log;
     // A per-vdev amount summed over every vdev that counts in SIZE.
     let over_size_vdevs = |amount: fn(&GroupSpace) -> u64| {
         total(groups, |g| {
@@ -289,7 +291,7 @@ fn breakdown(
         "raw space of the vdevs, parity included",
     ));
     let other = total(groups, |g| {
-        if g.class == "special" || g.class == "dedup" {
+        if matches!(g.class, VdevClass::Special | VdevClass::Dedup) {
             g.size_bytes
         } else {
             0
@@ -560,6 +562,7 @@ pub(crate) fn build(
         empty_pool_used_bytes: cap.empty_pool_used_bytes,
         avail_bytes: cap.avail_bytes,
         avail_display: zfs_nicenum(cap.avail_bytes),
+        usable_share: cap.avail_bytes as f64 / raw.max(1) as f64,
         breakdown: breakdown(pool, profile, &groups, &cap, spare_bytes),
         warnings: sector_warnings(pool.ashift, physical)
             .chain(warnings(pool, &groups, &cap, recordsize, raw))

@@ -53,6 +53,8 @@ pub struct FileCost {
     pub raw_bytes: u64,
     /// What `zfs list -p used` grows by: each block's (asize >> 9) x deflate ratio.
     pub used_bytes: u64,
+    /// `zfs list` USED per byte of the file (`None` for an empty file).
+    pub used_per_byte: Option<f64>,
     /// Said when `used_bytes` is more than the empty pool's AVAIL: the file does not fit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warning: Option<String>,
@@ -172,6 +174,7 @@ pub(crate) fn file_cost_on(
         allocated_bytes,
         raw_bytes,
         used_bytes,
+        used_per_byte: (file_bytes > 0).then(|| used_bytes as f64 / file_bytes as f64),
         warning: (used_bytes > avail).then(|| {
             format!(
                 "a file of {} would be charged {} by zfs list, more than the empty pool's AVAIL of {}: it does not fit",

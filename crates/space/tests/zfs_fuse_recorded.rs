@@ -3,7 +3,9 @@
 
 use model::{Layout, Leaf, Pool, VdevGroup};
 use serde_json::Value;
-use zpoolsim_space::{block_asize, deflate, file_cost, pool_capacity, pool_groups, Profile};
+use zpoolsim_space::{
+    block_asize, deflate_ratio, deflated, file_cost, pool_capacity, pool_groups, Profile,
+};
 
 const DATA: &str = include_str!("data/zfs_fuse.json");
 
@@ -90,8 +92,8 @@ fn indirect_psize_bound(n: u64) -> u64 {
 /// (two copies each: metadata is stored with one more copy than data) and, for the first
 /// file of a dataset, one more sector of dnodes (two copies).
 fn metadata_bound(group: &VdevGroup, ashift: u8, blocks: u64) -> u64 {
-    let ratio = deflate::deflate_ratio(group, ashift);
-    let charge = |psize: u64| 2 * deflate::deflated(block_asize(group, ashift, psize), ratio);
+    let ratio = deflate_ratio(group, ashift);
+    let charge = |psize: u64| 2 * deflated(block_asize(group, ashift, psize), ratio);
     let mut bound = charge(512);
     let mut pointers = blocks;
     while pointers > 1 {

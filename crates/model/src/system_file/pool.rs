@@ -10,7 +10,7 @@ use crate::system::ZfsRelease;
 use toml::Spanned;
 
 /// Smallest and largest ashift OpenZFS accepts (ASHIFT_MIN 9, ASHIFT_MAX 16).
-const ASHIFT_RANGE: std::ops::RangeInclusive<u8> = 9..=16;
+use crate::pool::{auto_ashift, ASHIFT_RANGE};
 /// Smallest and largest recordsize (include/sys/spa.h SPA_MINBLOCKSIZE, SPA_MAXBLOCKSIZE).
 const RECORDSIZE_RANGE: std::ops::RangeInclusive<u64> = 512..=16 * 1024 * 1024;
 
@@ -128,34 +128,32 @@ fn smallest_leaf(members: &[&Placed]) -> Leaf {
     }
 }
 
-/// The given ashift, or the one `zpool create` picks: ZFS on Linux from 0.6 (vdev_disk.c takes
-/// the block device's physical block size), FreeBSD from 10 (vdev_geom.c, the provider's
-/// stripesize) and OpenZFS use the physical sector the disks report; older releases used the
-/// logical one (seed 002: FreeBSD 9 made ashift 9 on
-/// 4 KiB-sector disks until gnop posed them as 4096-byte devices).
+/// The given ashift, or the one `zpool create` picks (`pool::auto_ashift`) for the largest
+/// sector among the disks.
 fn ashift(
     src: &Source,
     given: Option<Spanned<u8>>,
     disks: &[Placed],
     zfs: ZfsRelease,
 ) -> Result<u8, FileError> {
-    let sector = |p: &Placed| {
-        if zfs.at_least(0, 6) {
-            p.disk.model.physical_sector
-        } else {
-            p.disk.model.logical_sector
-        }
-    };
     let largest_logical = disks
         .iter()
         .map(|p| p.disk.model.logical_sector)
         .max()
         .unwrap_or(512);
     let Some(given) = given else {
-        let picked = disks.iter().map(sector).max().unwrap_or(512);
-        return Ok(
-            (picked.trailing_zeros() as u8).clamp(*ASHIFT_RANGE.start(), *ASHIFT_RANGE.end())
-        );
+        let picked = disks
+            .iter()
+            .map(|p| {
+                auto_ashift(
+                    p.disk.model.logical_sector,
+                    p.disk.model.physical_sector,
+                    zfs,
+                )
+            })
+            .max()
+            .unwrap_or(*ASHIFT_RANGE.start());
+        return Ok(picked);
     };
     let ashift = *given.get_ref();
     if !ASHIFT_RANGE.contains(&ashift) {

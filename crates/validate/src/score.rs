@@ -1,96 +1,9 @@
-//! Validation cases: a published measurement, the system and workload that produced it, and
-//! how far a prediction lands from it. Reading the case files is the caller's; this module
-//! parses their text and scores predictions.
+//! How far a prediction lands from a published measurement, and the error statistics of the
+//! whole corpus beside the rule of thumb's.
 
-use crate::predict::Prediction;
-use crate::resources::Kind;
-use serde::{Deserialize, Serialize};
-
-/// A file of cases from one source.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CaseFile {
-    /// The source text the cases quote.
-    pub source: String,
-    #[serde(default, rename = "case")]
-    pub cases: Vec<Case>,
-    #[serde(default, rename = "excluded")]
-    pub excluded: Vec<Excluded>,
-}
-
-/// One published measurement.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Case {
-    pub id: String,
-    /// The source's words for the number.
-    pub quote: String,
-    /// The system file, relative to the case file.
-    pub system: String,
-    /// The pool's ashift when the source ran the same system with another one.
-    pub ashift: Option<u8>,
-    /// The workload, as `zpoolsim predict --workload` takes it.
-    pub workload: String,
-    /// `throughput` (bytes/s), `iops` or `device-throughput` (bytes/s per disk).
-    pub metric: Metric,
-    /// `MB/s`, `MiB/s` or `ops/s`.
-    pub unit: String,
-    /// A value or a [low, high] range.
-    pub measured: Measured,
-    /// The kind of resource the source names as the limit (`disk`, `cpu`, `bus`), if it does.
-    pub bottleneck: Option<String>,
-    /// Set when a catalog figure the model uses is this very measurement: shown, but not
-    /// counted in the error statistics.
-    #[serde(default)]
-    pub calibration: bool,
-    pub note: Option<String>,
-}
-
-/// A published number the model is not asked to reproduce, and why.
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Excluded {
-    pub id: String,
-    pub quote: String,
-    pub reason: String,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Metric {
-    /// Application bytes per second.
-    Throughput,
-    /// Application requests per second.
-    Iops,
-    /// Bytes per second one disk moves, averaged over the disks in use.
-    DeviceThroughput,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
-#[serde(untagged)]
-pub enum Measured {
-    Value(f64),
-    Range([f64; 2]),
-}
-
-impl Measured {
-    pub fn bounds(&self) -> (f64, f64) {
-        match *self {
-            Measured::Value(v) => (v, v),
-            Measured::Range([a, b]) => (a.min(b), a.max(b)),
-        }
-    }
-}
-
-/// Bytes (or operations) per second in one `unit`.
-pub fn unit_scale(unit: &str) -> Option<f64> {
-    match unit {
-        "MB/s" => Some(1e6),
-        "MiB/s" => Some(1_048_576.0),
-        "ops/s" => Some(1.0),
-        _ => None,
-    }
-}
+use crate::case::{unit_scale, Case, Excluded, Metric};
+use perf::{Kind, Prediction};
+use serde::Serialize;
 
 /// Signed error of `predicted` against a measured range, in percent of the nearest bound:
 /// 0 inside the range.
@@ -117,20 +30,6 @@ pub fn median_abs(values: &[f64]) -> f64 {
     } else {
         (v[m - 1] + v[m]) / 2.0
     }
-}
-
-/// Reads a case file.
-pub fn parse(text: &str) -> Result<CaseFile, String> {
-    let file: CaseFile = toml::from_str(text).map_err(|e| e.message().to_string())?;
-    for c in &file.cases {
-        if unit_scale(&c.unit).is_none() {
-            return Err(format!(
-                "case {}: unknown unit '{}' (MB/s, MiB/s, ops/s)",
-                c.id, c.unit
-            ));
-        }
-    }
-    Ok(file)
 }
 
 /// A case scored against a prediction and the rule-of-thumb baseline.
@@ -192,10 +91,7 @@ pub fn score(case: &Case, p: &Prediction, baseline: Option<f64>) -> CaseResult {
         baseline,
         baseline_error_pct: baseline.map(|b| error_pct(b, bounds)),
         bottleneck_expected: case.bottleneck.clone(),
-        bottleneck_predicted: p
-            .utilizations
-            .first()
-            .map_or_else(String::new, crate::bottleneck::named),
+        bottleneck_predicted: p.utilizations.first().map_or_else(String::new, perf::named),
         bottleneck_agrees: case
             .bottleneck
             .as_deref()
@@ -260,30 +156,5 @@ mod tests {
         assert_eq!(median_abs(&[-3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median_abs(&[-4.0, 1.0, 2.0, 10.0]), 3.0);
         assert_eq!(median_abs(&[]), 0.0);
-    }
-
-    #[test]
-    fn parses_cases() {
-        let f = parse(
-            r#"source = "seeds/x.txt"
-[[case]]
-id = "a"
-quote = "q"
-system = "s.toml"
-workload = "dd-read"
-metric = "throughput"
-unit = "MB/s"
-measured = [430, 440]
-bottleneck = "cpu"
-[[excluded]]
-id = "b"
-quote = "q"
-reason = "r"
-"#,
-        )
-        .unwrap();
-        assert_eq!(f.cases[0].measured.bounds(), (430.0, 440.0));
-        assert_eq!(f.excluded.len(), 1);
-        assert!(parse("source = 1").is_err());
     }
 }

@@ -1,0 +1,271 @@
+//! Text rendering shared by the subcommands, side by side: the layout table of plan and
+//! compare, an assessment's rebuilds and loss figures (reliability, report), and units.
+
+use ::plan::policy::REPLACEMENT_HOURS;
+use ::plan::{format_probability, Evaluation, Metric, Settings};
+use model::units::format_decimal;
+use reliability::{Assessment, RebuildKind};
+
+/// What the DEGRADED and loss columns mean, in one line.
+pub fn columns_note(settings: &Settings) -> String {
+    format!(
+        "DEGRADED: hours a vdev runs with less redundancy after a disk fails, pool {:.0}% full (dRAID with a distributed spare: its sequential rebuild; else the resilver, after {REPLACEMENT_HOURS} h for a new disk when there is no hot spare); over {} years, P(POOL LOSS): the pool is lost, P(BLOCK LOSS): an unrecoverable read error loses blocks while a vdev has no redundancy left",
+        settings.fill * 100.0,
+        settings.years
+    )
+}
+
+/// The rows as an aligned table; `marks` (one per row, or none) prefixes each layout. Columns
+/// for the workloads past the standard three are added by their labels.
+pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> String {
+    let extra: Vec<&str> = settings.extra.iter().map(|w| w.label.as_str()).collect();
+    let mut header: Vec<String> = [
+        "LAYOUT",
+        "SPARES",
+        "AVAIL",
+        "READ",
+        "WRITE",
+        "RAND/s",
+        "DEGRADED",
+        "P(POOL LOSS)",
+        "P(BLOCK LOSS)",
+        "$/TB",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    header.extend(extra.iter().map(|s| s.to_string()));
+    let mut lines = vec![header];
+    for (i, e) in rows.iter().enumerate() {
+        let mark = marks.get(i).copied().unwrap_or("");
+        let mut line = vec![
+            format!("{mark}{}", e.candidate.layout),
+            e.candidate.hot_spares.to_string(),
+            Metric::Avail.format(e.avail_bytes as f64),
+            Metric::Read.format(e.read.bytes_per_s),
+            Metric::Write.format(e.write.bytes_per_s),
+            format!("{:.0}", e.random.iops),
+            if e.candidate.layout.redundancy() == 0 {
+                "-".to_string()
+            } else {
+                format!("{:.1} h", e.degraded_hours)
+            },
+            probability(e.closed_form.map(|o| o.pool_loss)),
+            probability(e.closed_form.map(|o| o.block_loss)),
+            e.usd_per_usable_tb
+                .map_or("-".to_string(), |usd| format!("{usd:.0}")),
+        ];
+        line.extend(e.extra.iter().zip(&settings.extra).map(|(figures, w)| {
+            if w.workload.access.is_sequential() {
+                Metric::Read.format(figures.bytes_per_s)
+            } else {
+                format!("{:.0}/s", figures.iops)
+            }
+        }));
+        lines.push(line);
+    }
+    let widths: Vec<usize> = (0..lines[0].len())
+        .map(|c| {
+            lines
+                .iter()
+                .map(|l| l[c].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for line in &lines {
+        let cells: Vec<String> = line
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(c, (cell, w))| {
+                if c == 0 {
+                    format!("{cell:<w$}")
+                } else {
+                    format!("{cell:>w$}")
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// A probability as the table shows it.
+fn probability(p: Option<f64>) -> String {
+    p.map_or("unknown".to_string(), format_probability)
+}
+
+fn kind_word(kind: &RebuildKind) -> &'static str {
+    match kind {
+        RebuildKind::Resilver => "resilver",
+        RebuildKind::SequentialRebuild => "sequential rebuild to a distributed spare",
+    }
+}
+
+/// The assessment as a person reads it: each rebuild, then the loss figures.
+pub fn assessment(report: &Assessment) -> String {
+    let load = match &report.load {
+        Some(kind) => format!("under the user load {kind}"),
+        None => "idle pool".to_string(),
+    };
+    let mut out = format!(
+        "\nrebuild after one disk fails, pool {:.0}% full, {load}:\n",
+        report.fill * 100.0,
+    );
+    for r in &report.rebuilds {
+        out += &format!(
+            "  {:<10} {:>7.1} h  read {}, write {}; limited by {}\n             {}\n",
+            kind_word(&r.kind),
+            r.hours,
+            format_decimal(r.bytes_to_read),
+            format_decimal(r.bytes_to_write),
+            r.limiting_resource,
+            r.explanation
+        );
+    }
+    out += &format!("\nchance of losing data over {} years:", report.years);
+    if report.lifetime.is_none() {
+        return out + " " + &unknown_rate(report) + "\n";
+    }
+    out += "\n";
+    if let (Some(m), Some(odds)) = (&report.mttdl, report.closed_form) {
+        out += &format!(
+            "  closed form (MTTDL[1], exponential lifetimes): P(pool loss) {}, P(any data loss, blocks to unrecoverable read errors included) {}; MTTDL {:.3e} h\n",
+            format_probability(odds.pool_loss),
+            format_probability(odds.data_loss),
+            m.pool_hours,
+        );
+    }
+    if let Some(mc) = &report.monte_carlo {
+        out += &format!(
+            "  Monte Carlo ({} missions, seed {}): P(pool loss) {} [{} .. {}], P(any data loss) {} [{} .. {}]; expected bytes lost to unrecoverable read errors {}\n",
+            mc.trials,
+            mc.seed,
+            format_probability(mc.pool_loss.p),
+            format_probability(mc.pool_loss.low),
+            format_probability(mc.pool_loss.high),
+            format_probability(mc.data_loss.p),
+            format_probability(mc.data_loss.low),
+            format_probability(mc.data_loss.high),
+            format_decimal(mc.expected_bytes_lost),
+        );
+        if report.mttdl.is_some() {
+            out += "  (the simulation rebuilds in a fixed time where the closed form assumes memoryless repairs, so with double or triple parity it gives less loss)\n";
+        }
+    }
+    out
+}
+
+/// Why the loss figures are missing, and how to give them.
+pub fn unknown_rate(report: &Assessment) -> String {
+    format!(
+        "unknown: no AFR or MTBF for {}; give afr_pct or mtbf_hours in an inline model or a --catalog file",
+        report.disk
+    )
+}
+
+/// Bandwidth the way zpool iostat prints it: 61.9M.
+pub fn short(bytes_per_s: f64) -> String {
+    let units = [("G", 1e9), ("M", 1e6), ("K", 1e3)];
+    for (u, scale) in units {
+        if bytes_per_s >= scale {
+            return format!("{:.1}{u}", bytes_per_s / scale);
+        }
+    }
+    format!("{bytes_per_s:.0}")
+}
+
+/// A stored bench: each run's workload, what fio measured and what was predicted before it.
+pub fn bench(b: &measure::bench::Bench) -> String {
+    let id = b.id.map_or(String::new(), |i| format!(" {i}"));
+    let mut out = format!(
+        "bench{id}: {} ({}), {}, zpoolsim {}\n{:<40} {:>10} {:>10} {:>9} {:>12}  samples\n",
+        b.dataset,
+        b.directory,
+        b.started,
+        b.zpoolsim_version,
+        "workload",
+        "MB/s",
+        "predicted",
+        "IOPS",
+        "latency ms"
+    );
+    for r in &b.runs {
+        let predicted = r.prediction["throughput_bytes_per_s"]
+            .as_f64()
+            .unwrap_or(0.0);
+        out.push_str(&format!(
+            "{:<40} {:>10.1} {:>10.1} {:>9.0} {:>12.2}  {}\n",
+            r.workload,
+            r.measured.throughput_bytes_per_s() / 1e6,
+            predicted / 1e6,
+            r.measured.iops,
+            r.measured.mean_latency_s * 1e3,
+            r.samples.len()
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ::plan::{Candidate, WorkloadFigures};
+
+    fn figures(label: &str, bytes_per_s: f64, iops: f64) -> WorkloadFigures {
+        WorkloadFigures {
+            workload: label.into(),
+            bytes_per_s,
+            iops,
+            bottleneck: String::new(),
+        }
+    }
+
+    #[test]
+    fn table_of_two_layouts() {
+        let measure = crate::args::Measure {
+            read: "dd-read".into(),
+            write: "dd-write".into(),
+            random: "fio-randread:qd=32".into(),
+            workloads: vec!["bonnie-seeks".into()],
+            fill: "80%".into(),
+            years: 5.0,
+        };
+        let settings = measure.settings().unwrap();
+        let row = |layout: &str, spares, loss: Option<f64>| Evaluation {
+            candidate: Candidate {
+                layout: layout.parse().unwrap(),
+                hot_spares: spares,
+            },
+            size_bytes: 0,
+            avail_bytes: 5_876_557_906_160,
+            read: figures("dd-read", 516.5e6, 492.6),
+            write: figures("dd-write", 412.4e6, 393.3),
+            random: figures("fio-randread:qd=32", 0.9e6, 223.4),
+            extra: vec![figures("bonnie-seeks", 1.3e6, 154.2)],
+            degraded_hours: 1.94,
+            closed_form: loss.map(|p| reliability::Odds {
+                pool_loss: p,
+                block_loss: p / 4.0,
+                data_loss: 1.0 - (1.0 - p) * (1.0 - p / 4.0),
+            }),
+            usd_per_usable_tb: Some(12.3),
+        };
+        let rows = [
+            row("3x raidz1-5", 0, None),
+            row("stripe-15", 1, Some(0.0123)),
+        ];
+        let refs: Vec<&Evaluation> = rows.iter().collect();
+        assert_eq!(
+            table(&refs, &["> ", "* "], &settings),
+            "\
+LAYOUT         SPARES   AVAIL        READ       WRITE  RAND/s  DEGRADED  P(POOL LOSS)  P(BLOCK LOSS)  $/TB  bonnie-seeks
+> 3x raidz1-5       0  5.9 TB  516.5 MB/s  412.4 MB/s     223     1.9 h       unknown        unknown    12         154/s
+* stripe-15         1  5.9 TB  516.5 MB/s  412.4 MB/s     223         -          1.2%          0.31%    12         154/s
+"
+        );
+    }
+}

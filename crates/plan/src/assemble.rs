@@ -1,0 +1,179 @@
+//! The machine a plan runs on, from what the user gave: their system file or the embedded
+//! default system, a disk named by catalog id or by size, how many, and its price.
+
+use crate::error::PlanError;
+use crate::machine::{disks_of_size, with_controllers_for, with_disks};
+use crate::search::MAX_DISKS;
+use model::hardware::DiskModel;
+use model::system_file::default_system;
+use model::units::parse_size;
+use model::{Catalog, System};
+
+/// The disks to plan for, as the user gives them.
+#[derive(Debug, Clone, Default)]
+pub struct Disks {
+    /// The user's machine (its host, links and controllers; its pool is ignored); `None`: the
+    /// embedded default system, grown with HBAs like its own when the disks need ports.
+    pub system: Option<System>,
+    /// A catalog id or a size such as `16TB`; default: the system's first disk.
+    pub disk: Option<String>,
+    /// How many; default: as many as the system has of that disk.
+    pub count: Option<u32>,
+    /// Price of one disk in US dollars (default: the catalog's, if any).
+    pub price_usd: Option<f64>,
+}
+
+/// The machine with the planned disks in its bays, and every assumption made to build it.
+#[derive(Debug, Clone)]
+pub struct Assembled {
+    pub system: System,
+    pub assumed: Vec<String>,
+}
+
+/// Builds the machine a plan runs on.
+pub fn assemble(disks: &Disks, catalog: &Catalog) -> Result<Assembled, PlanError> {
+    let mut assumed = Vec::new();
+    let given = disks.system.is_some();
+    let base = match &disks.system {
+        Some(system) => system.clone(),
+        None => {
+            let base = default_system();
+            assumed.push(format!(
+                "no system file: the embedded default system's host, links and controllers ({})",
+                base.name
+            ));
+            base
+        }
+    };
+    let disk = match &disks.disk {
+        Some(text) => pick_disk(text, catalog, &mut assumed)?,
+        None if given => {
+            base.disks
+                .first()
+                .map(|d| d.model.clone())
+                .ok_or(PlanError::NoDiskGiven {
+                    system_has_disks: false,
+                })?
+        }
+        None => {
+            return Err(PlanError::NoDiskGiven {
+                system_has_disks: true,
+            })
+        }
+    };
+    let disk = match disks.price_usd {
+        Some(usd) if usd.is_finite() && usd >= 0.0 => DiskModel {
+            price_usd: Some(usd),
+            ..disk
+        },
+        Some(usd) => return Err(PlanError::BadPrice { usd }),
+        None => disk,
+    };
+    let count = match disks.count {
+        Some(n) => n,
+        None if given => base.disks.iter().filter(|d| d.model.id == disk.id).count() as u32,
+        None => return Err(PlanError::NoCountGiven),
+    };
+    if count > MAX_DISKS {
+        return Err(PlanError::TooManyDisks { disks: count });
+    }
+    let base = if given {
+        base
+    } else {
+        let (grown, added) = with_controllers_for(&base, &disk, count)?;
+        if added > 0 {
+            let new = &grown.controllers[base.controllers.len()..];
+            let ids: Vec<&str> = new.iter().map(|c| c.id.as_str()).collect();
+            assumed.push(format!(
+                "{added} more {} controllers ({}), each on its own copy of the slot of the one it copies, to give {count} disks ports",
+                new[0].model.id,
+                ids.join(", ")
+            ));
+        }
+        grown
+    };
+    Ok(Assembled {
+        system: with_disks(&base, &disk, count)?,
+        assumed,
+    })
+}
+
+/// A catalog id, or a size matched against the catalog (saying which model it took).
+fn pick_disk(
+    text: &str,
+    catalog: &Catalog,
+    assumed: &mut Vec<String>,
+) -> Result<DiskModel, PlanError> {
+    let unknown = |message: String| PlanError::UnknownDisk {
+        text: text.to_string(),
+        message,
+    };
+    let by_id = catalog.disk(text);
+    if let Ok(disk) = by_id {
+        return Ok(disk.clone());
+    }
+    let Ok(bytes) = parse_size(text) else {
+        return Err(unknown(by_id.unwrap_err().to_string()));
+    };
+    let matches = disks_of_size(catalog, bytes);
+    let first = matches.first().ok_or_else(|| {
+        unknown(format!(
+            "no catalog disk of about {text}; `zpoolsim catalog --kind disk` lists them"
+        ))
+    })?;
+    let others: Vec<&str> = matches[1..].iter().map(|d| d.id.as_str()).collect();
+    assumed.push(if others.is_empty() {
+        format!("--disk {text}: the catalog's {}", first.id)
+    } else {
+        format!(
+            "--disk {text}: the catalog's {} (also that size: {})",
+            first.id,
+            others.join(", ")
+        )
+    });
+    Ok((*first).clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn disk_by_size_says_which() {
+        let mut assumed = Vec::new();
+        let catalog = Catalog::embedded();
+        let disk = pick_disk("16TB", catalog, &mut assumed).unwrap();
+        assert_eq!(disk.id, "seagate-exos-x16-16tb");
+        assert_eq!(
+            assumed,
+            ["--disk 16TB: the catalog's seagate-exos-x16-16tb (also that size: seagate-ironwolf-pro-16tb)"]
+        );
+        assert!(pick_disk("exos-x16", catalog, &mut assumed).is_err());
+        assert!(pick_disk("17TB", catalog, &mut assumed)
+            .unwrap_err()
+            .to_string()
+            .contains("no catalog disk of about 17TB"));
+    }
+
+    #[test]
+    fn the_default_system_grows_hbas_and_says_so() {
+        let a = assemble(
+            &Disks {
+                disk: Some("seagate-exos-x16-16tb".into()),
+                count: Some(24),
+                ..Disks::default()
+            },
+            Catalog::embedded(),
+        )
+        .unwrap();
+        assert_eq!(a.system.disks.len(), 24);
+        assert_eq!(a.assumed.len(), 2, "{:?}", a.assumed);
+        assert!(
+            a.assumed[1].starts_with("2 more lsi-sas3008 controllers"),
+            "{:?}",
+            a.assumed
+        );
+        let none = assemble(&Disks::default(), Catalog::embedded()).unwrap_err();
+        assert!(none.to_string().contains("give --disk"), "{none}");
+    }
+}

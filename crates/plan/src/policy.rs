@@ -1,0 +1,26 @@
+//! The choices zpoolsim makes for a user who did not make them: the workloads a layout is
+//! measured by, how full a pool is assumed to be, the mission, the repair delay and the
+//! simulation's size. Policies, not facts: each says so.
+
+/// Hours from a disk failing to its replacement being in the slot when no hot spare takes
+/// over at once: three days to notice, fetch a disk and swap it. A policy, not a fact.
+pub const REPLACEMENT_HOURS: f64 = 72.0;
+
+/// The workloads `--need` bounds, in order: one `dd` reader, one `dd` writer, and 4 KiB
+/// random reads with 32 in flight (a loaded server rather than one synchronous reader, whose
+/// rate would be one disk's whatever the layout). A choice, not a fact.
+pub const STANDARD_WORKLOADS: [&str; 3] = ["dd-read", "dd-write", "fio-randread:qd=32"];
+
+/// How full the pool is assumed to be when a rebuild's length matters (`report`, and the
+/// `--fill` default of plan, compare and reliability): 80%, where pools are usually grown.
+pub const FILL: f64 = 0.8;
+
+/// The mission over which loss probabilities are given by default, years.
+pub const YEARS: f64 = 5.0;
+
+/// Monte Carlo missions of the one-page report: a tight interval at typical loss rates, well
+/// under a second.
+pub const REPORT_TRIALS: u64 = 100_000;
+
+/// The seed of every simulation zpoolsim runs on its own: reports are reproducible.
+pub const SEED: u64 = 1;

@@ -1,0 +1,91 @@
+//! The one-page report on a machine: the space its pool gives, how fast it streams and serves
+//! random reads and what limits each, its rebuilds and chance of losing data, and the layout
+//! the planner would pick for the same disks, all under the standard policies.
+
+use crate::error::{EngineError, PlanError};
+use crate::evaluate::Settings;
+use crate::evaluation::{Evaluation, WorkloadFigures};
+use crate::policy::{FILL, REPLACEMENT_HOURS, REPORT_TRIALS, SEED, YEARS};
+use crate::recommend::Recommendation;
+use crate::search::{plan, Request};
+use model::System;
+use reliability::{Assessment, Mission};
+use serde::Serialize;
+
+/// Everything the report says.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub system: String,
+    /// The pool's normal-class layout (`2x raidz2-6`).
+    pub layout: String,
+    pub disks: usize,
+    pub ashift: u8,
+    pub capacity: space::Capacity,
+    /// The standard workloads: sequential read, sequential write, random read.
+    pub workloads: Vec<WorkloadFigures>,
+    pub reliability: Assessment,
+    /// Layouts the planner considered for the same disks, its pick and that pick's figures.
+    pub considered: usize,
+    pub recommendation: Recommendation,
+    pub recommended: Evaluation,
+}
+
+/// The report on `system`, at the standard fill, mission, repair delay and workloads.
+pub fn report(system: &System) -> Result<Report, PlanError> {
+    let capacity = space::pool_capacity(&system.pool, &space::Profile::of(system.host.zfs))
+        .map_err(|e| on_pool(system, e.into()))?;
+    let settings = Settings::standard(FILL, YEARS);
+    let workloads = settings
+        .workloads()
+        .map(|w| WorkloadFigures::predict(system, w))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| on_pool(system, e.into()))?;
+    let mission = Mission {
+        fill: FILL,
+        years: YEARS,
+        replacement_hours: REPLACEMENT_HOURS,
+        user: None,
+        lifetime: None,
+        weibull_shape: None,
+        trials: REPORT_TRIALS,
+        seed: SEED,
+    };
+    let reliability =
+        reliability::assess(system, &mission).map_err(|e| on_pool(system, e.into()))?;
+    // The planner keeps the pool's own redundancy floor: a redundant pool is not advised to
+    // become a stripe.
+    let min_redundancy = system
+        .pool
+        .normal()
+        .map(|t| t.layout.redundancy())
+        .min()
+        .unwrap_or(0)
+        .min(1);
+    let plan = plan(&Request {
+        system: system.clone(),
+        hot_spares: 0,
+        min_redundancy,
+        needs: Vec::new(),
+        settings,
+    })?;
+    Ok(Report {
+        system: system.name.clone(),
+        layout: system.pool.normal_layout(),
+        disks: system.disks.len(),
+        ashift: system.pool.ashift,
+        capacity,
+        workloads,
+        reliability,
+        considered: plan.considered,
+        recommended: plan.evaluations[plan.recommendation.index].clone(),
+        recommendation: plan.recommendation,
+    })
+}
+
+/// An engine's refusal of the system's own pool.
+fn on_pool(system: &System, error: EngineError) -> PlanError {
+    PlanError::Engine {
+        layout: system.pool.normal_layout(),
+        error,
+    }
+}

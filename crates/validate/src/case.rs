@@ -1,0 +1,140 @@
+//! A case file as written: one source's published measurements, each with the system file and
+//! workload that produced it, and the numbers it publishes that no description can produce.
+
+use crate::ValidateError;
+use serde::{Deserialize, Serialize};
+
+/// A file of cases from one source.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseFile {
+    /// The source text the cases quote.
+    pub source: String,
+    #[serde(default, rename = "case")]
+    pub cases: Vec<Case>,
+    #[serde(default, rename = "excluded")]
+    pub excluded: Vec<Excluded>,
+}
+
+/// One published measurement.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    pub id: String,
+    /// The source's words for the number.
+    pub quote: String,
+    /// The system file, relative to the case file.
+    pub system: String,
+    /// The pool's ashift when the source ran the same system with another one.
+    pub ashift: Option<u8>,
+    /// The workload, as `zpoolsim predict --workload` takes it.
+    pub workload: String,
+    /// `throughput` (bytes/s), `iops` or `device-throughput` (bytes/s per disk).
+    pub metric: Metric,
+    /// `MB/s`, `MiB/s` or `ops/s`.
+    pub unit: String,
+    /// A value or a [low, high] range.
+    pub measured: Measured,
+    /// The kind of resource the source names as the limit (`disk`, `cpu`, `bus`), if it does.
+    pub bottleneck: Option<String>,
+    /// Set when a catalog figure the model uses is this very measurement: shown, but not
+    /// counted in the error statistics.
+    #[serde(default)]
+    pub calibration: bool,
+    pub note: Option<String>,
+}
+
+/// A published number the model is not asked to reproduce, and why.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Excluded {
+    pub id: String,
+    pub quote: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Metric {
+    /// Application bytes per second.
+    Throughput,
+    /// Application requests per second.
+    Iops,
+    /// Bytes per second one disk moves, averaged over the disks in use.
+    DeviceThroughput,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum Measured {
+    Value(f64),
+    Range([f64; 2]),
+}
+
+impl Measured {
+    pub fn bounds(&self) -> (f64, f64) {
+        match *self {
+            Measured::Value(v) => (v, v),
+            Measured::Range([a, b]) => (a.min(b), a.max(b)),
+        }
+    }
+}
+
+/// Bytes (or operations) per second in one `unit`.
+pub fn unit_scale(unit: &str) -> Option<f64> {
+    match unit {
+        "MB/s" => Some(1e6),
+        "MiB/s" => Some(1_048_576.0),
+        "ops/s" => Some(1.0),
+        _ => None,
+    }
+}
+
+/// Reads a case file.
+pub fn parse(name: &str, text: &str) -> Result<CaseFile, ValidateError> {
+    let bad = |message: String| ValidateError::CaseFile {
+        file: name.to_string(),
+        message,
+    };
+    let file: CaseFile = toml::from_str(text).map_err(|e| bad(e.message().to_string()))?;
+    for c in &file.cases {
+        if unit_scale(&c.unit).is_none() {
+            return Err(bad(format!(
+                "case {}: unknown unit '{}' (MB/s, MiB/s, ops/s)",
+                c.id, c.unit
+            )));
+        }
+    }
+    Ok(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_cases() {
+        let f = parse(
+            "x.toml",
+            r#"source = "seeds/x.txt"
+[[case]]
+id = "a"
+quote = "q"
+system = "s.toml"
+workload = "dd-read"
+metric = "throughput"
+unit = "MB/s"
+measured = [430, 440]
+bottleneck = "cpu"
+[[excluded]]
+id = "b"
+quote = "q"
+reason = "r"
+"#,
+        )
+        .unwrap();
+        assert_eq!(f.cases[0].measured.bounds(), (430.0, 440.0));
+        assert_eq!(f.excluded.len(), 1);
+        assert!(parse("x.toml", "source = 1").is_err());
+    }
+}

@@ -1,0 +1,64 @@
+//! The validation corpus of zpoolsim's performance model: published measurements, each with
+//! the system and workload that produced it (`corpus`, `case`), scored against the model's
+//! prediction and the rule of thumb (`score`).
+
+mod case;
+mod corpus;
+mod score;
+
+pub use case::{unit_scale, Case, Excluded, Measured, Metric};
+pub use corpus::{Corpus, Loaded, Source};
+pub use score::{error_pct, median_abs, CaseResult, Summary};
+
+use std::fmt;
+
+/// Why the corpus could not be read or a case predicted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ValidateError {
+    /// A case file is not a valid case file.
+    CaseFile { file: String, message: String },
+    /// A case names a system or workload that cannot be read, or cannot be predicted.
+    Case {
+        file: String,
+        id: String,
+        message: String,
+    },
+}
+
+impl fmt::Display for ValidateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ValidateError::CaseFile { file, message } => write!(f, "{file}: {message}"),
+            ValidateError::Case { file, id, message } => {
+                write!(f, "{file} case {id}: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ValidateError {}
+
+/// Every case of `corpus` predicted and scored, with the excluded measurements and the error
+/// statistics.
+pub fn validate(corpus: &Corpus) -> Result<Summary, ValidateError> {
+    let mut results = Vec::new();
+    for source in &corpus.sources {
+        for loaded in &source.cases {
+            let p = perf::predict(&loaded.system, &loaded.workload).map_err(|e| {
+                ValidateError::Case {
+                    file: source.file.clone(),
+                    id: loaded.case.id.clone(),
+                    message: e.to_string(),
+                }
+            })?;
+            let base = perf::rule_of_thumb(&loaded.system, &loaded.workload);
+            results.push(score::score(&loaded.case, &p, base));
+        }
+    }
+    let excluded = corpus
+        .sources
+        .iter()
+        .flat_map(|s| s.excluded.iter().cloned())
+        .collect();
+    Ok(score::summarize(results, excluded))
+}
