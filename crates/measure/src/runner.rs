@@ -21,7 +21,7 @@ const MAX_ENTRIES: usize = 4096;
 pub fn which(tool: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
-        .chain(["/usr/sbin", "/sbin", "/usr/bin", "/bin"].map(PathBuf::from))
+        .chain(["/usr/sbin", "/sbin"].map(PathBuf::from))
         .map(|d| d.join(tool))
         .find(|f| f.is_file())
 }
