@@ -8,7 +8,7 @@ use crate::files::{catalog, print_json};
 use crate::render;
 use indicatif::{ProgressBar, ProgressStyle};
 use measure::bench::{self, Plan, Progress};
-use measure::compare::{self, BenchComparison};
+use measure::compare::{self, BenchComparison, DiskTraffic};
 use measure::store::Store;
 use std::path::PathBuf;
 
@@ -120,85 +120,15 @@ fn show(bar: &ProgressBar, p: &Progress) {
     bar.set_message(format!("{}/{} {}", p.index + 1, p.count, p.workload));
 }
 
-fn mb(bytes_per_s: f64) -> String {
-    format!("{:.1}", bytes_per_s / 1e6)
-}
-
 fn show_comparison(c: &BenchComparison, json: bool) -> CliResult {
     if json {
         return print_json(c);
     }
     let id = c.bench_id.map_or(String::new(), |i| format!(" {i}"));
-    println!("bench{id} on pool {}: measured beside predicted", c.pool);
-    println!();
-    println!(
-        "{:<36} {:>9} {:>9} {:>6} {:>9} {:>9} {:>8} {:>8}",
-        "workload", "MB/s", "pred", "ratio", "IOPS", "pred", "lat ms", "pred"
-    );
-    for w in &c.workloads {
-        println!(
-            "{:<36} {:>9} {:>9} {:>6.2} {:>9.0} {:>9.0} {:>8.2} {:>8.2}",
-            w.workload,
-            mb(w.measured_bytes_per_s),
-            mb(w.predicted_bytes_per_s),
-            w.ratio,
-            w.measured_iops,
-            w.predicted_iops,
-            w.measured_latency_s * 1e3,
-            w.predicted_latency_s * 1e3
-        );
-    }
-    println!();
-    println!("per disk, mean of each second of zpool iostat (predicted after the slash):");
-    println!(
-        "{:<24} {:<20} {:>13} {:>13} {:>13} {:>13} {:>9}",
-        "workload", "disk", "read ops", "write ops", "read MB/s", "write MB/s", "busy %"
-    );
-    for d in &c.disks {
-        let pair = |m: f64, p: Option<f64>, scale: f64, digits: usize| match p {
-            Some(p) => format!("{:.*}/{:.*}", digits, m / scale, digits, p / scale),
-            None => format!("{:.*}/-", digits, m / scale),
-        };
-        let p = d.predicted;
-        let busy = match (d.measured.utilization, p.and_then(|p| p.utilization)) {
-            (Some(m), Some(p)) => format!("{:.0}/{:.0}", m * 100.0, p * 100.0),
-            (None, Some(p)) => format!("-/{:.0}", p * 100.0),
-            (Some(m), None) => format!("{:.0}/-", m * 100.0),
-            (None, None) => "-".into(),
-        };
-        let workload: String = d.workload.chars().take(24).collect();
-        let disk = d.device.rsplit('/').next().unwrap_or(&d.device);
-        println!(
-            "{:<24} {:<20} {:>13} {:>13} {:>13} {:>13} {:>9}",
-            workload,
-            disk,
-            pair(
-                d.measured.read_ops_per_s,
-                p.map(|p| p.read_ops_per_s),
-                1.0,
-                0
-            ),
-            pair(
-                d.measured.write_ops_per_s,
-                p.map(|p| p.write_ops_per_s),
-                1.0,
-                0
-            ),
-            pair(
-                d.measured.read_bytes_per_s,
-                p.map(|p| p.read_bytes_per_s),
-                1e6,
-                1
-            ),
-            pair(
-                d.measured.write_bytes_per_s,
-                p.map(|p| p.write_bytes_per_s),
-                1e6,
-                1
-            ),
-            busy
-        );
-    }
+    println!("bench{id} on pool {}: measured beside predicted\n", c.pool);
+    print_workloads(c);
+    println!("\nper disk, mean of each second of zpool iostat (predicted after the slash):");
+    print_disks(c);
     println!();
     if c.findings.is_empty() {
         println!("findings: none (every workload within a third of its prediction, every disk with its peers)");
@@ -209,4 +139,60 @@ fn show_comparison(c: &BenchComparison, json: bool) -> CliResult {
         }
     }
     Ok(())
+}
+
+fn print_workloads(c: &BenchComparison) {
+    println!(
+        "{:<36} {:>9} {:>9} {:>6} {:>9} {:>9} {:>8} {:>8}",
+        "workload", "MB/s", "pred", "ratio", "IOPS", "pred", "lat ms", "pred"
+    );
+    for w in &c.workloads {
+        println!(
+            "{:<36} {:>9.1} {:>9.1} {:>6.2} {:>9.0} {:>9.0} {:>8.2} {:>8.2}",
+            w.workload,
+            w.measured_bytes_per_s / 1e6,
+            w.predicted_bytes_per_s / 1e6,
+            w.ratio,
+            w.measured_iops,
+            w.predicted_iops,
+            w.measured_latency_s * 1e3,
+            w.predicted_latency_s * 1e3
+        );
+    }
+}
+
+/// `measured/predicted`, `-` where there is no figure.
+fn pair(measured: Option<f64>, predicted: Option<f64>, digits: usize) -> String {
+    let show = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.digits$}"));
+    format!("{}/{}", show(measured), show(predicted))
+}
+
+/// One figure of a disk's traffic, in the unit its column shows.
+type Figure = fn(&DiskTraffic) -> Option<f64>;
+
+fn print_disks(c: &BenchComparison) {
+    println!(
+        "{:<24} {:<20} {:>13} {:>13} {:>13} {:>13} {:>9}",
+        "workload", "disk", "read ops", "write ops", "read MB/s", "write MB/s", "busy %"
+    );
+    for d in &c.disks {
+        let (m, p) = (Some(d.measured), d.predicted);
+        let columns: [(Figure, usize); 5] = [
+            (|t| Some(t.read_ops_per_s), 0),
+            (|t| Some(t.write_ops_per_s), 0),
+            (|t| Some(t.read_bytes_per_s / 1e6), 1),
+            (|t| Some(t.write_bytes_per_s / 1e6), 1),
+            (|t| t.utilization.map(|u| u * 100.0), 0),
+        ];
+        let cells: Vec<String> = columns
+            .iter()
+            .map(|(f, digits)| pair(m.as_ref().and_then(f), p.as_ref().and_then(f), *digits))
+            .collect();
+        let workload: String = d.workload.chars().take(24).collect();
+        let disk = d.device.rsplit('/').next().unwrap_or(&d.device);
+        println!(
+            "{workload:<24} {disk:<20} {:>13} {:>13} {:>13} {:>13} {:>9}",
+            cells[0], cells[1], cells[2], cells[3], cells[4]
+        );
+    }
 }

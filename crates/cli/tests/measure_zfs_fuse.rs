@@ -237,33 +237,12 @@ fn calibrate(lab: &mut Lab) {
     );
     lab.loop_device = Some(dev.clone());
     let entry = lab.path("calibrated.toml");
-    ok(&[
-        "calibrate",
-        "--raw",
-        &dev,
-        "--zones",
-        "2",
-        "--runtime",
-        "1",
-        "-o",
-        &entry,
-    ]);
+    let short = ["calibrate", "--raw", &dev, "--zones", "2", "--runtime", "1"];
+    ok(&[&short[..], &["-o", &entry]].concat());
     let name = dev.trim_start_matches("/dev/");
     let catalog = ok(&["catalog", "--catalog", &entry, "--kind", "disk"]);
     assert!(catalog.contains(&format!("calibrated-{name}")), "{catalog}");
-    assert_shape(
-        &[
-            "calibrate",
-            "--raw",
-            &dev,
-            "--zones",
-            "2",
-            "--runtime",
-            "1",
-            "--json",
-        ],
-        "Calibration",
-    );
+    assert_shape(&[&short[..], &["--json"]].concat(), "Calibration");
     let pool = format!("zploop{}", std::process::id());
     lab.create(&pool, std::slice::from_ref(&dev));
     refused(

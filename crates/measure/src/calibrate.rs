@@ -129,16 +129,7 @@ fn entry(
     when: &str,
 ) -> String {
     let model = d.model.clone().unwrap_or_else(|| d.name.clone());
-    let id: String = format!("calibrated-{}", model.to_ascii_lowercase())
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
+    let id = crate::system_toml::catalog_id(&format!("calibrated {model}"));
     let inner = zones.last().map_or(outer, |z| z.mb_s).min(outer);
     let source = format!(
         "zpoolsim calibrate on {}, {when}: fio reads with O_DIRECT",

@@ -28,20 +28,8 @@ pub fn which(tool: &str) -> Option<PathBuf> {
 
 /// Runs a tool; its stdout when it succeeds, else its first line of stderr as the error.
 pub fn run(tool: &str, args: &[&str]) -> Result<String> {
-    let Some(program) = which(tool) else {
-        return fail(format!("{tool} is not installed"));
-    };
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| MeasureError(format!("cannot run {tool}: {e}")))?;
-    let err = child
-        .stderr
-        .take()
-        .map(|s| std::thread::spawn(move || bounded(s)));
+    let mut child = spawn(tool, args, Stdio::piped())?;
+    let err = child.stderr.take().map(read_aside);
     let out = child.stdout.take().map(bounded).unwrap_or_default();
     let status = child
         .wait()
@@ -58,6 +46,18 @@ pub fn run(tool: &str, args: &[&str]) -> Result<String> {
     }
 }
 
+/// Starts a tool with its stdout piped to us.
+fn spawn(tool: &str, args: &[&str], stderr: Stdio) -> Result<Child> {
+    let program = which(tool).ok_or_else(|| MeasureError(format!("{tool} is not installed")))?;
+    Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .map_err(|e| MeasureError(format!("cannot run {tool}: {e}")))
+}
+
 /// The first of several argument lists the tool accepts (newer flags first: zfs-fuse's zpool
 /// knows no `-P` or `-p`).
 pub fn first_accepted(tool: &str, forms: &[&[&str]]) -> Option<String> {
@@ -68,6 +68,11 @@ fn bounded(r: impl Read) -> String {
     let mut buf = Vec::new();
     let _ = r.take(MAX_OUTPUT).read_to_end(&mut buf);
     String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// Reads a pipe to its end in a thread of its own (so two pipes cannot block each other).
+fn read_aside(r: impl Read + Send + 'static) -> JoinHandle<String> {
+    std::thread::spawn(move || bounded(r))
 }
 
 /// A file's text, bounded; None when it cannot be read.
@@ -223,35 +228,21 @@ pub fn whole_disk(name: &str) -> String {
     name.to_string()
 }
 
-/// The files of /sys that `sysfs` reads, under `root` (`/`, or an unpacked dump of another
-/// machine's /sys), in its capture format.
-pub fn capture_sysfs(root: &Path) -> String {
-    let mut out = String::new();
-    let put_file = |out: &mut String, path: &str| {
-        if let Some(first) =
-            read_file(&root.join(&path[1..])).and_then(|t| t.lines().next().map(String::from))
-        {
-            out.push_str(&format!("{path}\t{}\n", first.trim()));
-        }
-    };
-    let blocks = list(&root.join("sys/block"));
-    for name in &blocks {
-        let path = format!("/sys/block/{name}");
-        if let Ok(target) = fs::read_link(root.join(&path[1..])) {
-            out.push_str(&format!("{path}\t-> {}\n", target.display()));
-        }
-        for f in [
+/// The files `sysfs` reads below each entry of these directories of /sys.
+const SYSFS_FILES: [(&str, &[&str]); 3] = [
+    (
+        "sys/block",
+        &[
             "queue/rotational",
             "queue/logical_block_size",
             "queue/physical_block_size",
             "queue/nr_requests",
             "device/queue_depth",
-        ] {
-            put_file(&mut out, &format!("{path}/{f}"));
-        }
-    }
-    for address in list(&root.join("sys/bus/pci/devices")) {
-        for f in [
+        ],
+    ),
+    (
+        "sys/bus/pci/devices",
+        &[
             "vendor",
             "device",
             "class",
@@ -259,13 +250,30 @@ pub fn capture_sysfs(root: &Path) -> String {
             "current_link_width",
             "max_link_speed",
             "max_link_width",
-        ] {
-            put_file(&mut out, &format!("/sys/bus/pci/devices/{address}/{f}"));
-        }
-    }
-    for name in list(&root.join("sys/class/sas_expander")) {
-        for f in ["vendor_id", "product_id"] {
-            put_file(&mut out, &format!("/sys/class/sas_expander/{name}/{f}"));
+        ],
+    ),
+    ("sys/class/sas_expander", &["vendor_id", "product_id"]),
+];
+
+/// The files of /sys that `sysfs` reads, under `root` (`/`, or an unpacked dump of another
+/// machine's /sys), in its capture format; a disk's link too, which places it in the tree.
+pub fn capture_sysfs(root: &Path) -> String {
+    let mut out = String::new();
+    for (dir, files) in SYSFS_FILES {
+        for name in list(&root.join(dir)) {
+            let path = format!("/{dir}/{name}");
+            if dir == "sys/block" {
+                if let Ok(target) = fs::read_link(root.join(&path[1..])) {
+                    out.push_str(&format!("{path}\t-> {}\n", target.display()));
+                }
+            }
+            for f in files {
+                let first = read_file(&root.join(&path[1..]).join(f))
+                    .and_then(|t| t.lines().next().map(|l| l.trim().to_string()));
+                if let Some(value) = first {
+                    out.push_str(&format!("{path}/{f}\t{value}\n"));
+                }
+            }
         }
     }
     out
@@ -294,19 +302,8 @@ pub struct Background {
 
 impl Background {
     pub fn start(tool: &str, args: &[&str]) -> Result<Background> {
-        let program =
-            which(tool).ok_or_else(|| MeasureError(format!("{tool} is not installed")))?;
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| MeasureError(format!("cannot run {tool}: {e}")))?;
-        let reader = child
-            .stdout
-            .take()
-            .map(|s| std::thread::spawn(move || bounded(s)));
+        let mut child = spawn(tool, args, Stdio::null())?;
+        let reader = child.stdout.take().map(read_aside);
         Ok(Background { child, reader })
     }
 

@@ -139,12 +139,10 @@ impl Store {
     }
 
     pub fn list(&self) -> Result<Vec<BenchSummary>> {
-        let mut stmt = self
-            .0
-            .prepare("SELECT id, started, pool, dataset FROM bench ORDER BY id")
-            .map_err(db)?;
-        let rows = stmt
-            .query_map([], |r| {
+        let benches = self.all(
+            "SELECT id, started, pool, dataset FROM bench ORDER BY id",
+            [],
+            |r| {
                 Ok(BenchSummary {
                     id: r.get(0)?,
                     started: r.get(1)?,
@@ -152,19 +150,31 @@ impl Store {
                     dataset: r.get(3)?,
                     workloads: Vec::new(),
                 })
-            })
-            .map_err(db)?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(db)?;
-        rows.into_iter()
+            },
+        )?;
+        benches
+            .into_iter()
             .map(|mut s| {
-                s.workloads = self.strings(
+                s.workloads = self.all(
                     "SELECT workload FROM run WHERE bench_id = ?1 ORDER BY id",
-                    s.id,
+                    [s.id],
+                    |r| r.get(0),
                 )?;
                 Ok(s)
             })
             .collect()
+    }
+
+    /// Every row of a query, each made by `row`.
+    fn all<T>(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+        row: impl FnMut(&rusqlite::Row) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>> {
+        let mut stmt = self.0.prepare(sql).map_err(db)?;
+        let rows = stmt.query_map(params, row).map_err(db)?;
+        rows.collect::<rusqlite::Result<_>>().map_err(db)
     }
 
     /// The newest bench's id, if any.
@@ -197,24 +207,15 @@ impl Store {
                 rusqlite::Error::QueryReturnedNoRows => MeasureError(format!("no bench {id} in the results")),
                 e => db(e),
             })?;
-        let ids: Vec<i64> = {
-            let mut stmt = self
-                .0
-                .prepare("SELECT id FROM run WHERE bench_id = ?1 ORDER BY id")
-                .map_err(db)?;
-            let rows = stmt.query_map([id], |r| r.get(0)).map_err(db)?;
-            rows.collect::<rusqlite::Result<_>>().map_err(db)?
-        };
+        let ids = self.all(
+            "SELECT id FROM run WHERE bench_id = ?1 ORDER BY id",
+            [id],
+            |r| r.get(0),
+        )?;
         for run_id in ids {
             b.runs.push(self.load_run(run_id)?);
         }
         Ok(b)
-    }
-
-    fn strings(&self, sql: &str, id: i64) -> Result<Vec<String>> {
-        let mut stmt = self.0.prepare(sql).map_err(db)?;
-        let rows = stmt.query_map([id], |r| r.get(0)).map_err(db)?;
-        rows.collect::<rusqlite::Result<_>>().map_err(db)
     }
 
     fn load_run(&self, run_id: i64) -> Result<Run> {
@@ -244,9 +245,10 @@ impl Store {
                 },
             )
             .map_err(db)?;
-        let mut stmt = self.0.prepare("SELECT second, device, vdev, read_ops_per_s, write_ops_per_s, read_bytes_per_s, write_bytes_per_s FROM disk_sample WHERE run_id = ?1 ORDER BY second, rowid").map_err(db)?;
-        run.samples = stmt
-            .query_map([run_id], |r| {
+        run.samples = self.all(
+            "SELECT second, device, vdev, read_ops_per_s, write_ops_per_s, read_bytes_per_s, write_bytes_per_s FROM disk_sample WHERE run_id = ?1 ORDER BY second, rowid",
+            [run_id],
+            |r| {
                 Ok(Sample {
                     second: r.get(0)?,
                     device: r.get(1)?,
@@ -256,19 +258,16 @@ impl Store {
                     read_bytes_per_s: r.get(5)?,
                     write_bytes_per_s: r.get(6)?,
                 })
-            })
-            .map_err(db)?
-            .collect::<rusqlite::Result<_>>()
-            .map_err(db)?;
-        let mut stmt = self
-            .0
-            .prepare("SELECT device, utilization FROM disk_busy WHERE run_id = ?1")
-            .map_err(db)?;
-        run.busy = stmt
-            .query_map([run_id], |r| Ok((r.get(0)?, r.get(1)?)))
-            .map_err(db)?
-            .collect::<rusqlite::Result<_>>()
-            .map_err(db)?;
+            },
+        )?;
+        run.busy = self
+            .all(
+                "SELECT device, utilization FROM disk_busy WHERE run_id = ?1",
+                [run_id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?
+            .into_iter()
+            .collect();
         Ok(run)
     }
 }

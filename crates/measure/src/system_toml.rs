@@ -108,3 +108,28 @@ fn key(k: &str) -> String {
         toml::Value::String(k.to_string()).to_string()
     }
 }
+
+/// A catalog id from a model name: lowercase letters, digits, '.' and single '-'.
+pub fn catalog_id(model: &str) -> String {
+    let s: String = model
+        .to_ascii_lowercase()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let s = s
+        .split('-')
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    if s.is_empty() {
+        "disk".into()
+    } else {
+        s
+    }
+}

@@ -50,7 +50,7 @@ pub fn disk(f: &Facts, resolved: &Leaf, at: &Place) -> (toml::Table, String) {
         _ => "disk of unknown model".to_string(),
     });
     let mut t = toml::Table::new();
-    t.insert("id".into(), slug(&model).into());
+    t.insert("id".into(), crate::system_toml::catalog_id(&model).into());
     t.insert("vendor".into(), vendor(f, &model).into());
     t.insert("model".into(), model.into());
     t.insert("medium".into(), medium.into());
@@ -94,31 +94,6 @@ fn outer_rate(medium: &str, interface: &str, rpm: Option<u32>) -> f64 {
         (_, _, Some(r)) if r <= 5900 => 180.0,
         (_, _, Some(r)) if r <= 7200 => 250.0,
         _ => 200.0,
-    }
-}
-
-/// A catalog id from a model name: lowercase letters, digits and '-'.
-fn slug(model: &str) -> String {
-    let s: String = model
-        .to_ascii_lowercase()
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let s = s
-        .split('-')
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join("-");
-    if s.is_empty() {
-        "disk".into()
-    } else {
-        s
     }
 }
 
