@@ -49,6 +49,7 @@ fn find<'a>(list: &'a [BlockDevice], name: &str) -> Option<&'a BlockDevice> {
 /// The fio job: one sequential read per zone at equal steps across the disk, then 4 KiB
 /// random reads one at a time over the whole disk.
 pub fn job(d: &BlockDevice, zones: u32, runtime_s: u32) -> String {
+    let zones = zones.max(1);
     let step = d.size_bytes / u64::from(zones) / 1_048_576 * 1_048_576;
     let mut text = format!(
         "; zpoolsim calibrate: read-only (fio --readonly)\n[global]\nfilename={}\nioengine=psync\n\
@@ -129,51 +130,44 @@ fn entry(
     when: &str,
 ) -> String {
     let model = d.model.clone().unwrap_or_else(|| d.name.clone());
-    let id = crate::system_toml::catalog_id(&format!("calibrated {model}"));
     let inner = zones.last().map_or(outer, |z| z.mb_s).min(outer);
     let source = format!(
         "zpoolsim calibrate on {}, {when}: fio reads with O_DIRECT",
         d.path
     );
-    let mut t = toml::Table::new();
+    let (interface, gbps) = match d.transport.as_deref() {
+        Some("sas") => ("sas", 12.0),
+        Some("nvme") => ("nvme", 32.0),
+        _ => ("sata", 6.0),
+    };
+    let medium = match (interface, d.rotational) {
+        ("nvme", _) => "nvme",
+        (_, true) => "hdd",
+        _ => "ssd",
+    };
     let mut sources = toml::Table::new();
     sources.insert("default".into(), source.clone().into());
-    t.insert("id".into(), id.into());
+    sources.insert(
+        "interface_gbps".into(),
+        "assumed: the interface's usual line rate".into(),
+    );
+    sources.insert(
+        "queue_depth".into(),
+        "assumed: SATA NCQ, 32 commands".into(),
+    );
+    let mut t = toml::Table::new();
+    t.insert(
+        "id".into(),
+        crate::system_toml::catalog_id(&format!("calibrated {model}")).into(),
+    );
     t.insert(
         "vendor".into(),
         d.vendor.clone().unwrap_or_else(|| "unknown".into()).into(),
     );
     t.insert("model".into(), model.into());
-    let interface = match d.transport.as_deref() {
-        Some("sas") => "sas",
-        Some("nvme") => "nvme",
-        _ => "sata",
-    };
-    t.insert(
-        "medium".into(),
-        (if interface == "nvme" {
-            "nvme"
-        } else if d.rotational {
-            "hdd"
-        } else {
-            "ssd"
-        })
-        .into(),
-    );
+    t.insert("medium".into(), medium.into());
     t.insert("interface".into(), interface.into());
-    t.insert(
-        "interface_gbps".into(),
-        (match interface {
-            "sas" => 12.0,
-            "nvme" => 32.0,
-            _ => 6.0,
-        })
-        .into(),
-    );
-    sources.insert(
-        "interface_gbps".into(),
-        "assumed: the interface's usual line rate".into(),
-    );
+    t.insert("interface_gbps".into(), gbps.into());
     t.insert("capacity_bytes".into(), (d.size_bytes as i64).into());
     t.insert("logical_sector".into(), i64::from(d.logical_sector).into());
     t.insert(
@@ -183,30 +177,10 @@ fn entry(
     t.insert("seq_outer_mb_s".into(), round(outer).into());
     t.insert("seq_inner_mb_s".into(), round(inner).into());
     t.insert("queue_depth".into(), 32.into());
-    sources.insert(
-        "queue_depth".into(),
-        "assumed: SATA NCQ, 32 commands".into(),
-    );
-    if d.rotational {
-        let rpm = rpm.unwrap_or(7200);
-        if rpm > 0 {
-            t.insert("rpm".into(), i64::from(rpm).into());
-            // A 4 KiB random read waits for a seek and half a turn on average.
-            let seek = (random_ms - 30_000.0 / f64::from(rpm)).max(0.1);
-            t.insert("avg_seek_read_ms".into(), round(seek).into());
-            sources.insert("avg_seek_read_ms".into(), format!("{source}: mean 4 KiB random read {random_ms:.2} ms less half a turn at {rpm} rpm").into());
-        }
+    if medium == "hdd" {
+        seek(&mut t, &mut sources, rpm, random_ms, &source);
     }
-    let zone_list: Vec<toml::Value> = zones
-        .iter()
-        .map(|z| {
-            let mut t = toml::Table::new();
-            t.insert("offset_bytes".into(), (z.offset_bytes as i64).into());
-            t.insert("mb_s".into(), round(z.mb_s).into());
-            t.into()
-        })
-        .collect();
-    t.insert("zones".into(), zone_list.into());
+    t.insert("zones".into(), zone_tables(zones).into());
     t.insert("sources".into(), sources.into());
     let mut doc = toml::Table::new();
     doc.insert("disk".into(), vec![toml::Value::Table(t)].into());
@@ -214,6 +188,45 @@ fn entry(
         "# A catalog entry measured by zpoolsim calibrate: pass it with --catalog FILE.\n{}",
         toml::to_string(&doc).unwrap_or_default()
     )
+}
+
+/// A hard disk's rpm and average seek: a 4 KiB random read waits for a seek and half a turn on
+/// average, so the seek is the mean read less half a turn.
+fn seek(
+    t: &mut toml::Table,
+    sources: &mut toml::Table,
+    rpm: Option<u32>,
+    random_ms: f64,
+    source: &str,
+) {
+    let rpm = match rpm.filter(|&r| r > 0) {
+        Some(r) => r,
+        None => {
+            sources.insert(
+                "rpm".into(),
+                "assumed: 7200 rpm (the disk did not say its speed)".into(),
+            );
+            7200
+        }
+    };
+    let seek = (random_ms - 30_000.0 / f64::from(rpm)).max(0.1);
+    t.insert("rpm".into(), i64::from(rpm).into());
+    t.insert("avg_seek_read_ms".into(), round(seek).into());
+    let why =
+        format!("{source}: mean 4 KiB random read {random_ms:.2} ms less half a turn at {rpm} rpm");
+    sources.insert("avg_seek_read_ms".into(), why.into());
+}
+
+fn zone_tables(zones: &[ZoneRate]) -> Vec<toml::Value> {
+    zones
+        .iter()
+        .map(|z| {
+            let mut t = toml::Table::new();
+            t.insert("offset_bytes".into(), (z.offset_bytes as i64).into());
+            t.insert("mb_s".into(), round(z.mb_s).into());
+            t.into()
+        })
+        .collect()
 }
 
 fn round(x: f64) -> f64 {
@@ -228,6 +241,11 @@ pub fn run(device: &str, zones: u32, runtime_s: u32) -> Result<Calibration> {
     let devices = lsblk::parse(&runner::run("lsblk", &["-J", "-b", "-O"])?)?;
     let status = runner::run("zpool", &["status"]).unwrap_or_default();
     let d = check(device, &devices, &status)?;
+    if d.size_bytes < u64::from(zones) << 20 {
+        return fail(format!(
+            "{device} is smaller than {zones} MiB: too small for {zones} zones"
+        ));
+    }
     let rpm = runner::run("smartctl", &["-i", "-j", &d.path])
         .ok()
         .and_then(|j| crate::smartctl::parse(&j).ok())

@@ -85,16 +85,6 @@ impl Sysfs {
         self.file(path)?.trim().parse().ok()
     }
 
-    /// The disks the capture holds (/sys/block/NAME).
-    pub fn block_names(&self) -> Vec<String> {
-        self.links
-            .keys()
-            .filter_map(|p| p.strip_prefix("/sys/block/"))
-            .filter(|n| !n.contains('/'))
-            .map(String::from)
-            .collect()
-    }
-
     pub fn block(&self, name: &str) -> BlockQueue {
         let at = |f: &str| format!("/sys/block/{name}/{f}");
         BlockQueue {

@@ -86,7 +86,7 @@ fn disks_behind_an_expander_get_a_port_each() {
     let hba = &s.controllers[0];
     assert_eq!((hba.id.as_str(), hba.model.ports), ("0000:03:00.0", 10));
     assert_eq!(hba.model.interface, model::hardware::Interface::Sas);
-    assert!(text.contains("behind the SAS expander expander-0:0"));
+    assert!(text.contains("behind the SAS expander expander-0:0 (LSI SAS2X36)"));
     let link = &s.links[0];
     assert_eq!(
         link.kind,

@@ -133,7 +133,18 @@ fn controller(id: &str, a: &Attached, tools: &Tools, catalog: &Catalog) -> Secti
         .and_then(|(_, m)| catalog.controllers.get(*m));
     let mut s = Section::new("[[controller]]").read("id", id);
     if let Some(e) = &a.expander {
-        s = s.note(format!("its disks sit behind the SAS expander {e}: the model has no expanders, so it is given a port per disk"));
+        let known = tools.sys.expanders().into_iter().find(|x| &x.name == e);
+        let what: Vec<String> = known
+            .iter()
+            .flat_map(|x| [x.vendor.clone(), x.product.clone()])
+            .flatten()
+            .collect();
+        let what = if what.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", what.join(" "))
+        };
+        s = s.note(format!("its disks sit behind the SAS expander {e}{what}: the model has no expanders, so it is given a port per disk"));
     }
     s = match known {
         Some(m) if a.disks <= m.ports && a.expander.is_none() => s.read("model", m.id.as_str()),
