@@ -159,3 +159,34 @@ fn an_unknown_pool_is_refused() {
     let e = describe("tank", None, &c, Catalog::embedded()).unwrap_err();
     assert_eq!(e.0, "no pool 'tank' in zpool status");
 }
+
+/// An OpenZFS 2.x pool of every class with dRAID (a built status, see the fixtures' README):
+/// the layout strings the model reads, the distributed spare left in the dRAID, a hot spare
+/// and a cache device counted, every disk in fill order.
+#[test]
+fn draid_with_special_log_cache_and_spares() {
+    let status = fixture("built/openzfs-draid-classes-status.txt");
+    let leaves = zpoolsim_measure::zpool_status::parse(&status)[0]
+        .leaves_in_fill_order()
+        .iter()
+        .map(|(_, l)| (l.to_string(), Leaf::Missing))
+        .collect();
+    let list: String = (b'a'..=b'm')
+        .map(|c| format!("/dev/sd{}1\t4000776716288\n", c as char))
+        .chain((0..5).map(|i| format!("/dev/nvme{i}n1p1\t960187695104\n")))
+        .collect();
+    let c = Captured {
+        zpool_status: status,
+        zpool_list: Some(list),
+        leaves,
+        ..Captured::default()
+    };
+    let (text, s) = read_back("tank", &c);
+    assert!(text.contains("layout = \"draid2:4d:12c:1s\"\nspecial = \"mirror-2\"\nlog = \"mirror-2\"\nspares = 1\ncache = 1\n"), "{text}");
+    assert_eq!(s.disks.len(), 18);
+    assert_eq!(s.disks[12].name, "/dev/nvme0n1p1");
+    assert_eq!(s.disks[16].name, "/dev/sdm1", "the hot spare after the log");
+    assert_eq!(s.disks[17].name, "/dev/nvme4n1p1", "the cache device last");
+    assert_eq!(s.disks[0].model.capacity_bytes, 4_000_776_716_288);
+    assert!(text.contains("# not found on this machine (a missing device?)"));
+}
