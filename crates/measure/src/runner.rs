@@ -60,7 +60,7 @@ fn spawn(tool: &str, args: &[&str], stderr: Stdio) -> Result<Child> {
 
 /// The first of several argument lists the tool accepts (newer flags first: zfs-fuse's zpool
 /// knows no `-P` or `-p`).
-pub fn first_accepted(tool: &str, forms: &[&[&str]]) -> Option<String> {
+fn first_accepted(tool: &str, forms: &[&[&str]]) -> Option<String> {
     forms.iter().find_map(|args| run(tool, args).ok())
 }
 
@@ -104,35 +104,12 @@ pub fn capture(pool: &str) -> Result<Captured> {
     check_pool(pool)?;
     let status = first_accepted("zpool", &[&["status", "-P", pool], &["status", pool]])
         .ok_or_else(|| MeasureError(format!("zpool status {pool} failed")))?;
-    let leaves: BTreeMap<String, Leaf> = zpool_status::parse(&status)
-        .iter()
-        .filter(|p| p.name == pool)
-        .flat_map(|p| {
-            p.leaves_in_fill_order()
-                .into_iter()
-                .map(|(_, l)| l.to_string())
-        })
-        .map(|l| {
-            let resolved = resolve_leaf(&l);
-            (l, resolved)
-        })
-        .collect();
-    let smartctl = leaves
-        .values()
-        .filter_map(|l| match l {
-            Leaf::Block(name) => Some(whole_disk(name)),
-            _ => None,
-        })
-        .filter_map(|disk| {
-            let json = run("smartctl", &["-i", "-j", &format!("/dev/{disk}")]).ok()?;
-            Some((disk, json))
-        })
-        .collect();
+    let leaves = leaves(&status, pool);
     Ok(Captured {
         lsblk: run("lsblk", &["-J", "-b", "-O"]).ok(),
         sysfs: capture_sysfs(Path::new("/")),
         lspci: run("lspci", &["-vv", "-nn"]).ok(),
-        smartctl,
+        smartctl: smartctl(&leaves),
         cpuinfo: read_file(Path::new("/proc/cpuinfo")),
         meminfo: read_file(Path::new("/proc/meminfo")),
         zfs_version: run("zfs", &["version"])
@@ -143,34 +120,58 @@ pub fn capture(pool: &str) -> Result<Captured> {
         zpool_list: run("zpool", &["list", "-v", "-H", "-p", pool]).ok(),
         ashift: run("zpool", &["get", "ashift", pool]).ok(),
         zdb: run("zdb", &["-C", pool]).ok(),
-        zfs_get: first_accepted(
-            "zfs",
-            &[
-                &[
-                    "get",
-                    "-H",
-                    "-p",
-                    "-r",
-                    "-o",
-                    "name,property,value",
-                    "recordsize,compression,compressratio,sync",
-                    pool,
-                ],
-                &[
-                    "get",
-                    "-H",
-                    "-p",
-                    "-r",
-                    "-o",
-                    "name,property,value",
-                    "recordsize,compression,compressratio",
-                    pool,
-                ],
-            ],
-        ),
+        zfs_get: dataset_properties(pool),
         leaves,
         when: crate::store::utc(now_unix()),
     })
+}
+
+/// Each leaf of the pool, resolved on this machine.
+fn leaves(status: &str, pool: &str) -> BTreeMap<String, Leaf> {
+    zpool_status::parse(status)
+        .iter()
+        .filter(|p| p.name == pool)
+        .flat_map(|p| p.leaves_in_fill_order())
+        .map(|(_, leaf)| (leaf.to_string(), resolve_leaf(leaf)))
+        .collect()
+}
+
+/// `smartctl -i -j` of the disk under each block-device leaf, where smartctl answers.
+fn smartctl(leaves: &BTreeMap<String, Leaf>) -> BTreeMap<String, String> {
+    leaves
+        .values()
+        .filter_map(|l| match l {
+            Leaf::Block(name) => Some(whole_disk(name)),
+            _ => None,
+        })
+        .filter_map(|disk| {
+            let json = run("smartctl", &["-i", "-j", &format!("/dev/{disk}")]).ok()?;
+            Some((disk, json))
+        })
+        .collect()
+}
+
+/// The datasets' properties; zfs-fuse has no `sync`, so it is asked for without it there.
+fn dataset_properties(pool: &str) -> Option<String> {
+    let with_sync = "recordsize,compression,compressratio,sync";
+    [with_sync, "recordsize,compression,compressratio"]
+        .iter()
+        .find_map(|props| {
+            run(
+                "zfs",
+                &[
+                    "get",
+                    "-H",
+                    "-p",
+                    "-r",
+                    "-o",
+                    "name,property,value",
+                    props,
+                    pool,
+                ],
+            )
+            .ok()
+        })
 }
 
 /// Seconds since 1970.
