@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Installs what the live ZFS test (crates/cli/tests/zfs_fuse.rs) needs: the Debian packages
-# zfs-fuse (the daemon, zpool, zfs, zdb) and fio. Only when one is missing and we are root;
-# otherwise it does nothing, and the test itself says loudly that it skipped.
+# Installs what the live ZFS tests (crates/cli/tests/zfs_fuse.rs, measure_zfs_fuse.rs) need: the
+# Debian packages zfs-fuse (the daemon, zpool, zfs, zdb), fio (the bench and calibrate) and
+# util-linux (losetup, lsblk for discover and calibrate). Only when one is missing and we are
+# root; otherwise it does nothing, and the tests themselves say loudly that they skipped.
 set -euo pipefail
 missing=()
 command -v zfs-fuse >/dev/null 2>&1 || [ -x /usr/sbin/zfs-fuse ] || missing+=(zfs-fuse)
 command -v fio >/dev/null 2>&1 || missing+=(fio)
+command -v losetup >/dev/null 2>&1 || missing+=(util-linux)
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0
 fi

@@ -83,3 +83,20 @@ mod tests {
         assert!(parse_fill("full").is_err());
     }
 }
+
+/// The results database of bench and results.
+#[derive(clap::Args)]
+pub struct Db {
+    /// The results database (default: $XDG_DATA_HOME/zpoolsim/results.sqlite, or
+    /// ~/.local/share/zpoolsim/results.sqlite when XDG_DATA_HOME is unset).
+    #[arg(long = "db", value_name = "FILE")]
+    pub file: Option<String>,
+}
+
+impl Db {
+    pub fn path(&self) -> std::path::PathBuf {
+        self.file
+            .as_ref()
+            .map_or_else(measure::store::default_path, std::path::PathBuf::from)
+    }
+}

@@ -95,6 +95,27 @@ impl PlotTo {
     }
 }
 
+/// Where to write a command's file instead of printing it (discover, calibrate).
+#[derive(clap::Args)]
+pub struct WriteTo {
+    /// Write it to this file instead of printing it.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<String>,
+    /// Overwrite the -o file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl WriteTo {
+    /// The file to write, refused before any work if it exists and `--force` is not given.
+    pub fn file(&self) -> Result<Option<&str>, CliError> {
+        if let Some(file) = &self.output {
+            refuse_overwrite(file, self.force)?;
+        }
+        Ok(self.output.as_deref())
+    }
+}
+
 /// Refuses to replace an existing file unless the user said `--force`.
 fn refuse_overwrite(file: &str, force: bool) -> CliResult {
     if !force && Path::new(file).exists() {

@@ -3,9 +3,12 @@
 //! one line on stderr and exit code 2.
 
 mod args;
+mod bench;
+mod calibrate;
 mod capacity;
 mod catalog;
 mod compare;
+mod discover;
 mod error;
 mod files;
 mod plan;
@@ -13,6 +16,7 @@ mod predict;
 mod reliability;
 mod render;
 mod report;
+mod results;
 mod svg;
 mod validate;
 
@@ -37,13 +41,17 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    Bench(bench::Args),
+    Calibrate(calibrate::Args),
     Capacity(capacity::Args),
     Catalog(catalog::Args),
     Compare(compare::Args),
+    Discover(discover::Args),
     Plan(plan::Args),
     Predict(predict::Args),
     Reliability(reliability::Args),
     Report(report::Args),
+    Results(results::Args),
     Validate(validate::Args),
 }
 
@@ -96,13 +104,17 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let result = match &cli.command {
+        Command::Bench(args) => bench::run(args),
+        Command::Calibrate(args) => calibrate::run(args),
         Command::Capacity(args) => capacity::run(args),
         Command::Catalog(args) => catalog::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::Discover(args) => discover::run(args),
         Command::Plan(args) => plan::run(args),
         Command::Predict(args) => predict::run(args),
         Command::Reliability(args) => reliability::run(args),
         Command::Report(args) => report::run(args),
+        Command::Results(args) => results::run(args),
         Command::Validate(args) => validate::run(args),
     };
     match result {

@@ -178,6 +178,38 @@ pub fn short(bytes_per_s: f64) -> String {
     format!("{bytes_per_s:.0}")
 }
 
+/// A stored bench: each run's workload, what fio measured and what was predicted before it.
+pub fn bench(b: &measure::bench::Bench) -> String {
+    let id = b.id.map_or(String::new(), |i| format!(" {i}"));
+    let mut out = format!(
+        "bench{id}: {} ({}), {}, zpoolsim {}\n{:<40} {:>10} {:>10} {:>9} {:>12}  samples\n",
+        b.dataset,
+        b.directory,
+        b.started,
+        b.zpoolsim_version,
+        "workload",
+        "MB/s",
+        "predicted",
+        "IOPS",
+        "latency ms"
+    );
+    for r in &b.runs {
+        let predicted = r.prediction["throughput_bytes_per_s"]
+            .as_f64()
+            .unwrap_or(0.0);
+        out.push_str(&format!(
+            "{:<40} {:>10.1} {:>10.1} {:>9.0} {:>12.2}  {}\n",
+            r.workload,
+            r.measured.throughput_bytes_per_s() / 1e6,
+            predicted / 1e6,
+            r.measured.iops,
+            r.measured.mean_latency_s * 1e3,
+            r.samples.len()
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

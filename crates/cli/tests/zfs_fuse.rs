@@ -6,14 +6,16 @@
 //! zfs-fuse or root it says SKIPPED loudly and passes, except in CI (CI=true), where it fails.
 //! The rules it checks, and why each tolerance is what it is: docs/zfs-fuse-legacy.md.
 
+mod common;
+
+use common::zfs::{must, prerequisites, retry, skip, Daemon};
 use serde_json::Value;
 use std::fs::{self, File};
 use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::thread::sleep;
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Instant;
 
 const MIB: u64 = 1 << 20;
 
@@ -64,85 +66,10 @@ fn indirect_blocks(blocks: u64) -> u64 {
     total
 }
 
-/// Whether the test can run here; otherwise why not.
-fn prerequisites() -> Result<(), String> {
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-        .unwrap_or(false);
-    if !root {
-        return Err("not root (zfs-fuse needs /dev/fuse and root)".into());
-    }
-    for tool in ["zfs-fuse", "zpool", "zfs", "zdb"] {
-        if !Path::new("/usr/sbin").join(tool).exists() && which(tool).is_none() {
-            return Err(format!(
-                "{tool} is missing (Debian package zfs-fuse; scripts/zfs-fuse-deps.sh installs it)"
-            ));
-        }
-    }
-    if !Path::new("/dev/fuse").exists() {
-        return Err("/dev/fuse is missing".into());
-    }
-    Ok(())
-}
-
-fn which(tool: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|p| {
-        std::env::split_paths(&p)
-            .map(|d| d.join(tool))
-            .find(|f| f.exists())
-    })
-}
-
-fn tool(name: &str) -> PathBuf {
-    let sbin = Path::new("/usr/sbin").join(name);
-    if sbin.exists() {
-        sbin
-    } else {
-        PathBuf::from(name)
-    }
-}
-
-/// Runs a ZFS command; its stdout, or its stderr as the error.
-fn run(name: &str, args: &[&str]) -> Result<String, String> {
-    let out = Command::new(tool(name))
-        .args(args)
-        .output()
-        .map_err(|e| format!("{name}: {e}"))?;
-    if out.status.success() {
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-    } else {
-        Err(format!(
-            "{name} {}: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
-    }
-}
-
-fn must(name: &str, args: &[&str]) -> String {
-    run(name, args).unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// Retries a command that fails while FUSE still holds a mount (destroy right after create).
-fn retry(name: &str, args: &[&str]) -> Result<(), String> {
-    let mut last = String::new();
-    for _ in 0..40 {
-        match run(name, args) {
-            Ok(_) => return Ok(()),
-            Err(e) => last = e,
-        }
-        sleep(Duration::from_millis(250));
-    }
-    Err(last)
-}
-
 /// The daemon, the pools and the files of this test; all of it goes away on drop.
 struct Lab {
     dir: PathBuf,
-    /// Our own daemon, if we started one (None: one was already running, which we leave be).
-    daemon: Option<Child>,
+    daemon: Option<Daemon>,
     pools: Vec<String>,
 }
 
@@ -150,35 +77,12 @@ impl Lab {
     fn start() -> Lab {
         let dir = std::env::temp_dir().join(format!("zpoolsim-zfs-fuse-{}", std::process::id()));
         fs::create_dir_all(&dir).expect("temp dir");
-        let mut lab = Lab {
+        let daemon = Daemon::start(&dir);
+        Lab {
             dir,
-            daemon: None,
+            daemon: Some(daemon),
             pools: Vec::new(),
-        };
-        if run("zpool", &["list"]).is_ok() {
-            eprintln!("zfs_fuse: a zfs-fuse daemon is already running: using it, not stopping it");
-            return lab;
         }
-        // zfs-fuse's control socket lives here and is not configurable.
-        fs::create_dir_all("/var/run/zfs").expect("/var/run/zfs");
-        let pidfile = lab.dir.join("zfs-fuse.pid");
-        let child = Command::new(tool("zfs-fuse"))
-            .args(["--no-daemon", "--no-kstat-mount", "--pidfile"])
-            .arg(&pidfile)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("zfs-fuse starts");
-        lab.daemon = Some(child);
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while run("zpool", &["list"]).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "zfs-fuse did not answer within 20 s"
-            );
-            sleep(Duration::from_millis(100));
-        }
-        lab
     }
 
     /// `zpool create` of `layout` on new sparse files of `disk` bytes, ashift 9.
@@ -234,16 +138,7 @@ impl Drop for Lab {
             let _ = retry("zpool", &["destroy", "-f", &pool]);
             self.remove_files(&pool);
         }
-        if let Some(mut child) = self.daemon.take() {
-            // SIGTERM lets the daemon unmount and close; SIGKILL if it hangs (a suspended pool).
-            let _ = Command::new("kill").arg(child.id().to_string()).status();
-            let deadline = Instant::now() + Duration::from_secs(15);
-            while matches!(child.try_wait(), Ok(None)) && Instant::now() < deadline {
-                sleep(Duration::from_millis(100));
-            }
-            let _ = child.kill();
-            let _ = child.wait();
-        }
+        drop(self.daemon.take());
         let _ = fs::remove_dir_all(&self.dir);
     }
 }
@@ -446,16 +341,8 @@ fn check_files(pool: &str, layout: &str, disk: u64) {
 
 #[test]
 fn legacy_profile_matches_zfs_fuse() {
-    if let Err(why) = prerequisites() {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("zfs_fuse: cannot run in CI: {why}");
-        }
-        // Straight to the stderr stream: the test harness captures eprintln! of passing tests.
-        let _ = writeln!(
-            std::io::stderr(),
-            "\n*** SKIPPED: zfs_fuse live test (legacy profile vs a real ZFS): {why} ***\n"
-        );
-        return;
+    if let Err(why) = prerequisites(&[]) {
+        return skip("zfs_fuse live test (legacy profile vs a real ZFS)", &why);
     }
     let started = Instant::now();
     let mut lab = Lab::start();

@@ -1,5 +1,10 @@
 //! Running the `zpoolsim` binary from the repository's top, as a person would.
 
+#[allow(dead_code)] // only some test files check shapes or run a ZFS
+pub mod shapes;
+#[allow(dead_code)]
+pub mod zfs;
+
 use std::process::Command;
 
 /// Exit code, stdout and stderr of `zpoolsim ARGS`.

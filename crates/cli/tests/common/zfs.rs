@@ -1,0 +1,140 @@
+//! A live ZFS for the end-to-end tests: zfs-fuse (pool v23) started as root, its tools, and the
+//! rule that a test without it says SKIPPED loudly and passes, except in CI (CI=true), where it
+//! fails.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+/// Whether zfs-fuse can run here (root, the tools, /dev/fuse, and `extra` tools); else why not.
+pub fn prerequisites(extra: &[&str]) -> Result<(), String> {
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false);
+    if !root {
+        return Err("not root (zfs-fuse needs /dev/fuse and root)".into());
+    }
+    for t in ["zfs-fuse", "zpool", "zfs", "zdb"].iter().chain(extra) {
+        if !Path::new("/usr/sbin").join(t).exists() && which(t).is_none() {
+            return Err(format!(
+                "{t} is missing (scripts/zfs-fuse-deps.sh installs the Debian packages)"
+            ));
+        }
+    }
+    if !Path::new("/dev/fuse").exists() {
+        return Err("/dev/fuse is missing".into());
+    }
+    Ok(())
+}
+
+/// Passes when the test may skip (saying so on stderr), panics in CI.
+pub fn skip(test: &str, why: &str) {
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{test}: cannot run in CI: {why}");
+    }
+    // Straight to the stderr stream: the test harness captures eprintln! of passing tests.
+    let _ = writeln!(std::io::stderr(), "\n*** SKIPPED: {test}: {why} ***\n");
+}
+
+fn which(tool: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join(tool))
+            .find(|f| f.exists())
+    })
+}
+
+pub fn tool(name: &str) -> PathBuf {
+    let sbin = Path::new("/usr/sbin").join(name);
+    if sbin.exists() {
+        sbin
+    } else {
+        PathBuf::from(name)
+    }
+}
+
+/// Runs a ZFS command; its stdout, or its stderr as the error.
+pub fn run(name: &str, args: &[&str]) -> Result<String, String> {
+    let out = Command::new(tool(name))
+        .args(args)
+        .output()
+        .map_err(|e| format!("{name}: {e}"))?;
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    } else {
+        Err(format!(
+            "{name} {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}
+
+pub fn must(name: &str, args: &[&str]) -> String {
+    run(name, args).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Retries a command that fails while FUSE still holds a mount (destroy right after create).
+pub fn retry(name: &str, args: &[&str]) -> Result<(), String> {
+    let mut last = String::new();
+    for _ in 0..40 {
+        match run(name, args) {
+            Ok(_) => return Ok(()),
+            Err(e) => last = e,
+        }
+        sleep(Duration::from_millis(250));
+    }
+    Err(last)
+}
+
+/// The zfs-fuse daemon of a test: started by it (and stopped, by its own pid, on drop), or one
+/// already running, which is used and left be.
+pub struct Daemon(Option<Child>);
+
+impl Daemon {
+    pub fn start(dir: &Path) -> Daemon {
+        if run("zpool", &["list"]).is_ok() {
+            eprintln!("a zfs-fuse daemon is already running: using it, not stopping it");
+            return Daemon(None);
+        }
+        // zfs-fuse's control socket lives here and is not configurable.
+        fs::create_dir_all("/var/run/zfs").expect("/var/run/zfs");
+        let child = Command::new(tool("zfs-fuse"))
+            .args(["--no-daemon", "--no-kstat-mount", "--pidfile"])
+            .arg(dir.join("zfs-fuse.pid"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("zfs-fuse starts");
+        let daemon = Daemon(Some(child));
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while run("zpool", &["list"]).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "zfs-fuse did not answer within 20 s"
+            );
+            sleep(Duration::from_millis(100));
+        }
+        daemon
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.0.take() {
+            // SIGTERM lets the daemon unmount and close; SIGKILL if it hangs (a suspended pool).
+            let _ = Command::new("kill").arg(child.id().to_string()).status();
+            let deadline = Instant::now() + Duration::from_secs(15);
+            while matches!(child.try_wait(), Ok(None)) && Instant::now() < deadline {
+                sleep(Duration::from_millis(100));
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}

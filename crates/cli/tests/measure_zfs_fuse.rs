@@ -1,0 +1,252 @@
+//! discover, bench, results and calibrate against a live ZFS: a zfs-fuse pool on files
+//! (raidz1-3 + mirror-2 + a spare). `discover` must write a system file `capacity` and
+//! `predict` accept; `bench` runs every default workload for two seconds and stores a run each
+//! with per-disk samples; `bench --compare` sets measured beside predicted; `calibrate` reads a
+//! loop device and refuses one in a pool; bad input gets one line and exit code 2 and writes
+//! nothing. Every `--json` is checked against docs/json.md. Without zfs-fuse, fio or root it
+//! says SKIPPED loudly and passes, except in CI (CI=true), where it fails.
+
+mod common;
+
+use common::run;
+use common::shapes::{assert_shape, check, shapes};
+use common::zfs::{must, prerequisites, retry, skip, Daemon};
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+const MIB: u64 = 1 << 20;
+
+/// The pool, its files and a loop device of this test; all of it goes away on drop, before the
+/// daemon (declared after it).
+struct Lab {
+    dir: PathBuf,
+    pools: Vec<String>,
+    loop_device: Option<String>,
+}
+
+impl Lab {
+    fn path(&self, name: &str) -> String {
+        self.dir.join(name).display().to_string()
+    }
+
+    /// A new sparse file of `bytes`.
+    fn file(&self, name: &str, bytes: u64) -> String {
+        let path = self.path(name);
+        File::create(&path)
+            .and_then(|f| f.set_len(bytes))
+            .expect("sparse file");
+        path
+    }
+
+    fn create(&mut self, name: &str, args: &[String]) {
+        let mountpoint = self.path(&format!("mnt-{name}"));
+        let mut all = vec!["create", "-f", "-m", &mountpoint, name];
+        all.extend(args.iter().map(String::as_str));
+        must("zpool", &all);
+        self.pools.push(name.to_string());
+    }
+}
+
+impl Drop for Lab {
+    fn drop(&mut self) {
+        for pool in &self.pools {
+            let _ = retry("zpool", &["destroy", "-f", pool]);
+        }
+        if let Some(dev) = &self.loop_device {
+            let _ = Command::new("losetup").args(["-d", dev]).status();
+        }
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// `zpoolsim ARGS` must fail with one line naming `says`, exit code 2.
+fn refused(args: &[&str], says: &str) {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 2, "{args:?}: {out}{err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(
+        err.starts_with("zpoolsim: ") && err.contains(says),
+        "{args:?}: {err}"
+    );
+}
+
+fn ok(args: &[&str]) -> String {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    out
+}
+
+#[test]
+fn measure_a_zfs_fuse_pool() {
+    if let Err(why) = prerequisites(&["fio", "losetup"]) {
+        return skip(
+            "measure live test (discover, bench, calibrate on zfs-fuse)",
+            &why,
+        );
+    }
+    let started = Instant::now();
+    let dir = std::env::temp_dir().join(format!("zpoolsim-measure-{}", std::process::id()));
+    fs::create_dir_all(&dir).expect("temp dir");
+    let _daemon = Daemon::start(&dir);
+    let mut lab = Lab {
+        dir,
+        pools: Vec::new(),
+        loop_device: None,
+    };
+    let pool = format!("zpmeasure{}", std::process::id());
+    let f = |i: usize| lab.file(&format!("d{i}"), 192 * MIB);
+    let files: Vec<String> = (0..6).map(f).collect();
+    let mut spec: Vec<String> = vec!["raidz1".into()];
+    spec.extend(files[..3].iter().cloned());
+    spec.push("mirror".into());
+    spec.extend(files[3..5].iter().cloned());
+    spec.push("spare".into());
+    spec.push(files[5].clone());
+    lab.create(&pool, &spec);
+    let mount = lab.path(&format!("mnt-{pool}"));
+
+    discover(&lab, &pool);
+    bench(&lab, &pool, &mount);
+    calibrate(&mut lab);
+    eprintln!(
+        "measure: discover, bench and calibrate checked in {:?}",
+        started.elapsed()
+    );
+}
+
+fn discover(lab: &Lab, pool: &str) {
+    let system = lab.path("system.toml");
+    ok(&["discover", pool, "-o", &system]);
+    let text = fs::read_to_string(&system).expect("discover wrote the file");
+    assert!(
+        text.contains("zfs = \"zfs-fuse\"") && text.contains("layout = \"raidz1-3 + mirror-2\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("spares = 1") && text.contains("# assumed:"),
+        "{text}"
+    );
+    refused(
+        &["discover", pool, "-o", &system],
+        "exists; give --force to overwrite it",
+    );
+    refused(
+        &["discover", "nosuchpool"],
+        "no pool 'nosuchpool' (pools here: ",
+    );
+    assert_shape(&["capacity", &system, "--json"], "SpaceReport");
+    assert_shape(
+        &["predict", &system, "-w", "dd-read", "--json"],
+        "Prediction",
+    );
+    assert_shape(&["discover", pool, "--json"], "Discovered");
+}
+
+fn bench(lab: &Lab, pool: &str, mount: &str) {
+    let db = lab.path("results.sqlite");
+    refused(
+        &["bench", "/tmp", "--db", &db],
+        "is not in a mounted ZFS dataset",
+    );
+    refused(
+        &["bench", mount, "--size", "1T", "--db", &db],
+        "give a smaller --size",
+    );
+    let no_fio = Command::new(env!("CARGO_BIN_EXE_zpoolsim"))
+        .args(["bench", mount, "--db", &db])
+        .env("PATH", "/nonexistent")
+        .output()
+        .expect("runs");
+    assert_eq!(no_fio.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&no_fio.stderr),
+        "zpoolsim: fio is not installed (the Debian package fio)\n"
+    );
+    assert!(!Path::new(&db).exists(), "nothing is written on bad input");
+
+    let all = shapes();
+    let out = ok(&[
+        "bench",
+        mount,
+        "--size",
+        "32M",
+        "--runtime",
+        "2",
+        "--db",
+        &db,
+        "--json",
+    ]);
+    let bench: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    check(&bench, "Bench", "bench --json", &all);
+    let runs = bench["runs"].as_array().expect("runs");
+    assert_eq!(runs.len(), 5);
+    for r in runs {
+        let disks: Vec<&str> = r["samples"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["device"].as_str().unwrap())
+            .collect();
+        assert!(
+            disks.len() >= 5,
+            "{}: a sample per disk and second: {disks:?}",
+            r["workload"]
+        );
+        assert!(r["measured"]["iops"].as_f64().unwrap() > 0.0);
+    }
+    let leftovers: Vec<_> = fs::read_dir(mount).unwrap().flatten().collect();
+    assert!(
+        leftovers.is_empty(),
+        "the bench removes its directory: {leftovers:?}"
+    );
+
+    let compared = ok(&["bench", "--compare", "--db", &db]);
+    assert!(
+        compared.contains(&format!(
+            "bench 1 on pool {pool}: measured beside predicted"
+        )),
+        "{compared}"
+    );
+    assert!(
+        compared.contains("fio-randread:qd=8,size=32M") && compared.contains("d4"),
+        "{compared}"
+    );
+    assert_shape(
+        &["bench", "--compare", "--db", &db, "--json"],
+        "BenchComparison",
+    );
+    assert_shape(&["results", "--db", &db, "--json"], "[BenchSummary]");
+    assert_shape(&["results", "1", "--db", &db, "--json"], "Bench");
+    assert!(ok(&["results", "--db", &db]).contains("dd-write:size=32M"));
+    refused(&["results", "9", "--db", &db], "no bench 9 in the results");
+}
+
+fn calibrate(lab: &mut Lab) {
+    let image = lab.file("loop.img", 64 * MIB);
+    let out = Command::new("losetup")
+        .args(["-f", "--show", &image])
+        .output()
+        .expect("losetup");
+    let dev = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert!(
+        dev.starts_with("/dev/loop"),
+        "losetup: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    lab.loop_device = Some(dev.clone());
+    let entry = lab.path("calibrated.toml");
+    let short = ["calibrate", "--raw", &dev, "--zones", "2", "--runtime", "1"];
+    ok(&[&short[..], &["-o", &entry]].concat());
+    let name = dev.trim_start_matches("/dev/");
+    let catalog = ok(&["catalog", "--catalog", &entry, "--kind", "disk"]);
+    assert!(catalog.contains(&format!("calibrated-{name}")), "{catalog}");
+    assert_shape(&[&short[..], &["--json"]].concat(), "Calibration");
+    let pool = format!("zploop{}", std::process::id());
+    lab.create(&pool, std::slice::from_ref(&dev));
+    refused(
+        &["calibrate", "--raw", &dev],
+        &format!("{dev} is part of the pool '{pool}'"),
+    );
+}

@@ -1,0 +1,376 @@
+//! `zpoolsim bench`: the model's workloads run by fio in a directory of the dataset, with
+//! `zpool iostat` sampling every disk each second and the prediction made before each run.
+//! Bounded: `--runtime` seconds per workload, `--size` bytes of files at a time (each run's
+//! files are removed before the next), refused when the dataset has not that much room.
+
+use crate::discover::Leaf;
+use crate::fio_json::Measured;
+use crate::runner::{self, Background};
+use crate::{diskstats, fail, fio_job, fio_json, iostat, MeasureError, Result};
+use model::{System, Workload};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The workloads run when none are named: both sequential directions and the three random
+/// mixes, as `zpoolsim predict` names them.
+pub const DEFAULT_WORKLOADS: &[&str] = &[
+    "dd-write",
+    "dd-read",
+    "fio-randwrite:qd=8",
+    "fio-randread:qd=8",
+    "fio-randrw:qd=8",
+];
+
+/// Room kept free beyond the files: metadata, and the dataset's other users.
+const SPACE_MARGIN: f64 = 1.1;
+
+/// One bench: the machine as discovered, and a run per workload.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bench {
+    /// Its row in the database (absent before it is stored).
+    pub id: Option<i64>,
+    /// UTC, RFC 3339.
+    pub started: String,
+    pub zpoolsim_version: String,
+    pub pool: String,
+    pub dataset: String,
+    pub directory: String,
+    pub system_toml: String,
+    pub runs: Vec<Run>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    /// The workload as the model reads it, with the data set size the run used.
+    pub workload: String,
+    pub runtime_s: f64,
+    pub data_bytes: u64,
+    pub job_file: String,
+    pub measured: Measured,
+    /// `zpoolsim predict`'s JSON for this workload, made before the run.
+    pub prediction: serde_json::Value,
+    /// fio's JSON output, as fio printed it.
+    pub fio_json: String,
+    /// `zpool iostat` each second of the run, per disk.
+    pub samples: Vec<Sample>,
+    /// Busy fraction per disk over the run (/proc/diskstats; none for file vdevs).
+    pub busy: BTreeMap<String, f64>,
+}
+
+/// One disk in one second of a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Sample {
+    pub second: u32,
+    pub device: String,
+    pub vdev: Option<String>,
+    pub read_ops_per_s: f64,
+    pub write_ops_per_s: f64,
+    pub read_bytes_per_s: f64,
+    pub write_bytes_per_s: f64,
+}
+
+/// What a run asks of the user.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub directory: PathBuf,
+    pub workloads: Vec<String>,
+    pub data_bytes: u64,
+    pub runtime_s: u32,
+}
+
+/// A plan checked against the machine: every job built, the space there, the prediction made.
+pub struct Ready {
+    pub pool: String,
+    pub dataset: String,
+    pub directory: PathBuf,
+    pub system_toml: String,
+    pub leaves: BTreeMap<String, Leaf>,
+    pub jobs: Vec<Job>,
+    pub runtime_s: u32,
+    pub data_bytes: u64,
+}
+
+/// One workload ready to run.
+pub struct Job {
+    /// As the model reads it, with the data set size.
+    pub spec: String,
+    pub workload: Workload,
+    pub fio_job: String,
+    pub prediction: serde_json::Value,
+}
+
+/// Where a bench stands, for a progress bar.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub workload: String,
+    pub index: usize,
+    pub count: usize,
+    /// Seconds of fio run so far over all workloads, and the bench's total.
+    pub done_s: f64,
+    pub total_s: f64,
+}
+
+/// The workload with the bench's data set size, unless it names its own.
+pub fn with_size(spec: &str, data_bytes: u64) -> String {
+    let (kind, params) = spec.split_once(':').unwrap_or((spec, ""));
+    if params.split(',').any(|p| p.trim().starts_with("size=")) {
+        return spec.to_string();
+    }
+    let sep = if params.trim().is_empty() { "" } else { "," };
+    let size = match data_bytes {
+        b if b % (1 << 30) == 0 => format!("{}G", b >> 30),
+        b if b % (1 << 20) == 0 => format!("{}M", b >> 20),
+        b => b.to_string(),
+    };
+    format!("{kind}:{params}{sep}size={size}")
+}
+
+/// Checks everything before anything is written: fio, the dataset, each job, the space.
+pub fn prepare(plan: &Plan, catalog: &model::Catalog) -> Result<Ready> {
+    if runner::which("fio").is_none() {
+        return fail("fio is not installed (the Debian package fio)");
+    }
+    let dir = fs::canonicalize(&plan.directory)
+        .map_err(|e| MeasureError(format!("{}: {e}", plan.directory.display())))?;
+    if !dir.is_dir() {
+        return fail(format!("{} is not a directory", dir.display()));
+    }
+    let mounts = runner::run("zfs", &["list", "-H", "-o", "name,mountpoint"])?;
+    let Some(dataset) = crate::zfs_get::dataset_of(&mounts, &dir.to_string_lossy()) else {
+        return fail(format!("{} is not in a mounted ZFS dataset", dir.display()));
+    };
+    let pool = dataset.split('/').next().unwrap_or(&dataset).to_string();
+    let captured = runner::capture(&pool)?;
+    let system_toml = crate::discover::describe(&pool, Some(&dataset), &captured, catalog)?;
+    let system = model::system_file::parse(&system_toml, "the discovered system", catalog)
+        .map_err(|e| {
+            MeasureError(format!(
+                "the discovered system file does not read back: {e}"
+            ))
+        })?;
+    let work = dir.join(format!("zpoolsim-bench-{}", std::process::id()));
+    let mut jobs = Vec::new();
+    let mut need = 0u64;
+    for spec in &plan.workloads {
+        let spec = with_size(spec, plan.data_bytes);
+        let w = Workload::parse(&spec).map_err(|e| MeasureError(e.to_string()))?;
+        let job = fio_job::job(&w, &work, plan.data_bytes, plan.runtime_s)?;
+        need = need.max(job.file_bytes);
+        jobs.push(Job {
+            prediction: predict(&system, &w)?,
+            spec,
+            workload: w,
+            fio_job: job.text,
+        });
+    }
+    check_space(&dir, need)?;
+    Ok(Ready {
+        pool,
+        dataset,
+        directory: work,
+        system_toml,
+        leaves: captured.leaves,
+        jobs,
+        runtime_s: plan.runtime_s,
+        data_bytes: plan.data_bytes,
+    })
+}
+
+fn predict(system: &System, w: &Workload) -> Result<serde_json::Value> {
+    let p = perf::predict(system, w).map_err(|e| MeasureError(format!("{}: {e}", w.kind)))?;
+    serde_json::to_value(&p).map_err(|e| MeasureError(e.to_string()))
+}
+
+/// Refuses to start unless the dataset has room for the largest run's files and a margin.
+fn check_space(dir: &Path, need: u64) -> Result<()> {
+    let free = free_bytes(dir)?;
+    let want = (need as f64 * SPACE_MARGIN) as u64;
+    if free < want {
+        return fail(format!(
+            "{} has {free} bytes free; the bench needs {want} (--size and a 10% margin): give a smaller --size",
+            dir.display()
+        ));
+    }
+    Ok(())
+}
+
+fn free_bytes(dir: &Path) -> Result<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(dir.as_os_str().as_bytes())
+        .map_err(|_| MeasureError(format!("{}: a NUL in the path", dir.display())))?;
+    // SAFETY: statvfs fills the struct it is given from a NUL-terminated path.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(path.as_ptr(), &mut st) } != 0 {
+        return fail(format!("cannot read the free space of {}", dir.display()));
+    }
+    Ok(st.f_bavail as u64 * st.f_frsize as u64)
+}
+
+/// Runs every job; the work directory is removed afterwards, whatever happens.
+pub fn run(ready: &Ready, version: &str, progress: &mut dyn FnMut(&Progress)) -> Result<Bench> {
+    let _cleanup = WorkDir::create(&ready.directory)?;
+    let started = crate::store::utc(runner::now_unix());
+    let mut runs = Vec::new();
+    let total_s = f64::from(ready.runtime_s) * ready.jobs.len() as f64;
+    for (index, job) in ready.jobs.iter().enumerate() {
+        let mut tick = |done: f64| {
+            progress(&Progress {
+                workload: job.spec.clone(),
+                index,
+                count: ready.jobs.len(),
+                done_s: f64::from(ready.runtime_s) * index as f64 + done,
+                total_s,
+            })
+        };
+        runs.push(one(ready, job, &mut tick)?);
+        clear(&ready.directory);
+    }
+    Ok(Bench {
+        id: None,
+        started,
+        zpoolsim_version: version.to_string(),
+        pool: ready.pool.clone(),
+        dataset: ready.dataset.clone(),
+        directory: ready.directory.display().to_string(),
+        system_toml: ready.system_toml.clone(),
+        runs,
+    })
+}
+
+/// One workload: fio with the iostat sampler and the disks' busy time around it.
+fn one(ready: &Ready, job: &Job, tick: &mut dyn FnMut(f64)) -> Result<Run> {
+    let job_path = ready.directory.join("job.fio");
+    let out_path = ready.directory.join("fio.json");
+    fs::write(&job_path, &job.fio_job)
+        .map_err(|e| MeasureError(format!("{}: {e}", job_path.display())))?;
+    // Lay the files out first, so the samples show the workload and not the layout.
+    runner::run("fio", &["--create_only=1", &job_path.to_string_lossy()])?;
+    let sampler = iostat_sampler(&ready.pool)?;
+    let before = busy_ms();
+    let started = Instant::now();
+    let output = format!("--output={}", out_path.display());
+    let mut fio = Background::start(
+        "fio",
+        &["--output-format=json", &output, &job_path.to_string_lossy()],
+    )?;
+    // fio lays files out before its clock starts: allow that at a slow 10 MB/s, and twice the
+    // runtime, before giving up on it.
+    let runtime = f64::from(ready.runtime_s);
+    let limit = 2.0 * runtime + 60.0 + ready.data_bytes as f64 / 1e7;
+    while fio.running() {
+        if started.elapsed().as_secs_f64() > limit {
+            return fail(format!(
+                "{}: fio ran past {limit:.0} s and was stopped",
+                job.spec
+            ));
+        }
+        tick(started.elapsed().as_secs_f64().min(runtime));
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let succeeded = fio.wait();
+    let seconds = started.elapsed().as_secs_f64();
+    let after = busy_ms();
+    let iostat_text = sampler.stop();
+    let fio_text = runner::read_file(&out_path).unwrap_or_default();
+    if !succeeded {
+        let why = fio_text
+            .lines()
+            .find(|l| l.contains("error") || l.starts_with("fio:"));
+        return fail(format!(
+            "{}: fio failed: {}",
+            job.spec,
+            why.unwrap_or("no message")
+        ));
+    }
+    let measured = fio_json::parse(&fio_text)?;
+    let utilization = diskstats::utilization(&before, &after, seconds);
+    Ok(Run {
+        workload: job.spec.clone(),
+        runtime_s: runtime,
+        data_bytes: ready.data_bytes,
+        job_file: job.fio_job.clone(),
+        measured,
+        prediction: job.prediction.clone(),
+        fio_json: fio_text,
+        samples: samples(&iostat_text),
+        busy: busy_of_leaves(&ready.leaves, &utilization),
+    })
+}
+
+fn busy_ms() -> BTreeMap<String, u64> {
+    diskstats::busy_ms(&runner::read_file(Path::new("/proc/diskstats")).unwrap_or_default())
+}
+
+/// `zpool iostat` each second, exact (`-p`) and with full paths (`-P`) where this zpool has
+/// them (zfs-fuse's has neither, and prints files' full paths anyway).
+fn iostat_sampler(pool: &str) -> Result<Background> {
+    let mut exact = Background::start("zpool", &["iostat", "-v", "-p", "-P", pool, "1"])?;
+    std::thread::sleep(Duration::from_millis(300));
+    if exact.running() {
+        return Ok(exact);
+    }
+    Background::start("zpool", &["iostat", "-v", pool, "1"])
+}
+
+/// Each disk's row of every report but the first (which averages since the pool's import).
+pub fn samples(iostat_text: &str) -> Vec<Sample> {
+    iostat::parse(iostat_text)
+        .into_iter()
+        .skip(1)
+        .enumerate()
+        .flat_map(|(second, rows)| {
+            rows.into_iter().filter(|r| r.leaf).map(move |r| Sample {
+                second: second as u32,
+                device: r.name,
+                vdev: r.vdev,
+                read_ops_per_s: r.read_ops,
+                write_ops_per_s: r.write_ops,
+                read_bytes_per_s: r.read_bytes,
+                write_bytes_per_s: r.write_bytes,
+            })
+        })
+        .collect()
+}
+
+/// The busy fraction of each leaf that is a block device, by the leaf's name.
+fn busy_of_leaves(
+    leaves: &BTreeMap<String, Leaf>,
+    utilization: &BTreeMap<String, f64>,
+) -> BTreeMap<String, f64> {
+    leaves
+        .iter()
+        .filter_map(|(leaf, resolved)| match resolved {
+            Leaf::Block(name) => Some((leaf.clone(), *utilization.get(name)?)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Removes one run's files so the next starts with the dataset's room.
+fn clear(dir: &Path) {
+    if let Ok(entries) = fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
+/// The bench's own directory inside the dataset: made at the start, removed at the end.
+struct WorkDir(PathBuf);
+
+impl WorkDir {
+    fn create(dir: &Path) -> Result<WorkDir> {
+        fs::create_dir(dir)
+            .map_err(|e| MeasureError(format!("cannot create {}: {e}", dir.display())))?;
+        Ok(WorkDir(dir.to_path_buf()))
+    }
+}
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}

@@ -1,0 +1,55 @@
+//! fio's JSON output (`--output-format=json`): what the application saw, summed over the jobs
+//! of a run: bytes and operations per second each way and the mean latency of a request.
+
+use crate::{fail, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Measured {
+    pub read_bytes_per_s: f64,
+    pub write_bytes_per_s: f64,
+    pub iops: f64,
+    /// Mean completion latency over reads and writes, weighted by their counts (lat_ns).
+    pub mean_latency_s: f64,
+}
+
+impl Measured {
+    pub fn throughput_bytes_per_s(&self) -> f64 {
+        self.read_bytes_per_s + self.write_bytes_per_s
+    }
+}
+
+pub fn parse(json: &str) -> Result<Measured> {
+    // fio prints notes ("fio: ...") before the JSON when a job warns.
+    let start = json.find('{').unwrap_or(0);
+    let v: Value = serde_json::from_str(&json[start..])
+        .or_else(|e| fail(format!("fio printed no JSON: {e}")))?;
+    let Some(jobs) = v.get("jobs").and_then(Value::as_array) else {
+        return fail("fio's JSON has no jobs");
+    };
+    let mut m = Measured {
+        read_bytes_per_s: 0.0,
+        write_bytes_per_s: 0.0,
+        iops: 0.0,
+        mean_latency_s: 0.0,
+    };
+    let (mut ios, mut latency_sum) = (0.0, 0.0);
+    for job in jobs {
+        for (dir, bytes) in [
+            ("read", &mut m.read_bytes_per_s),
+            ("write", &mut m.write_bytes_per_s),
+        ] {
+            let f = |k: &str| job[dir][k].as_f64().unwrap_or(0.0);
+            *bytes += f("bw_bytes");
+            m.iops += f("iops");
+            let n = f("total_ios");
+            ios += n;
+            latency_sum += n * job[dir]["lat_ns"]["mean"].as_f64().unwrap_or(0.0) / 1e9;
+        }
+    }
+    if ios > 0.0 {
+        m.mean_latency_s = latency_sum / ios;
+    }
+    Ok(m)
+}

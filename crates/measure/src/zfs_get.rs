@@ -1,0 +1,64 @@
+//! `zfs get -H -p -r -o name,property,value recordsize,compression,compressratio,sync POOL`
+//! and `zfs list -H -o name,mountpoint`: the datasets' properties that change how their data
+//! is written, and where each is mounted.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One dataset's properties as ZFS reports them (absent where this ZFS has no such property:
+/// zfs-fuse has no `sync`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct DatasetProps {
+    pub name: String,
+    pub recordsize: Option<u64>,
+    pub compression: Option<String>,
+    /// `1.52x` read as 1.52.
+    pub compressratio: Option<f64>,
+    pub sync: Option<String>,
+}
+
+/// Reads `name<TAB>property<TAB>value` lines, datasets in the order first seen.
+pub fn parse(text: &str) -> Vec<DatasetProps> {
+    let mut order: Vec<String> = Vec::new();
+    let mut by_name: BTreeMap<String, DatasetProps> = BTreeMap::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        let [name, property, value, ..] = f[..] else {
+            continue;
+        };
+        let entry = by_name.entry(name.to_string()).or_insert_with(|| {
+            order.push(name.to_string());
+            DatasetProps {
+                name: name.to_string(),
+                ..DatasetProps::default()
+            }
+        });
+        let value = value.trim();
+        match property {
+            "recordsize" => entry.recordsize = model::units::parse_size(value).ok(),
+            "compression" => entry.compression = Some(value.to_string()),
+            "compressratio" => entry.compressratio = value.trim_end_matches('x').parse().ok(),
+            "sync" => entry.sync = Some(value.to_string()),
+            _ => {}
+        }
+    }
+    order
+        .into_iter()
+        .filter_map(|n| by_name.remove(&n))
+        .collect()
+}
+
+/// The dataset mounted deepest above `dir` (a canonical path), from `zfs list -H -o
+/// name,mountpoint`: the dataset a benchmark directory is in.
+pub fn dataset_of(mounts: &str, dir: &str) -> Option<String> {
+    mounts
+        .lines()
+        .filter_map(|l| l.split_once('\t'))
+        .filter(|(_, m)| m.starts_with('/'))
+        .filter(|(_, m)| {
+            let m = m.trim_end_matches('/');
+            dir == m || dir.starts_with(&format!("{m}/"))
+        })
+        .max_by_key(|(_, m)| m.len())
+        .map(|(n, _)| n.to_string())
+}

@@ -1,0 +1,238 @@
+//! The bench's job files, the results database, the comparison and calibration, on fixed
+//! inputs (the fio outputs are this VM's, see fixtures/README.md).
+
+use model::Workload;
+use std::collections::BTreeMap;
+use std::path::Path;
+use zpoolsim_measure::bench::{with_size, Bench, Run, Sample};
+use zpoolsim_measure::fio_json::Measured;
+use zpoolsim_measure::*;
+
+fn fixture(path: &str) -> String {
+    let file = format!("{}/tests/fixtures/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+fn job(spec: &str) -> fio_job::Job {
+    fio_job::job(
+        &Workload::parse(spec).unwrap(),
+        Path::new("/tank/b"),
+        64 << 20,
+        5,
+    )
+    .unwrap()
+}
+
+#[test]
+fn job_files_are_the_models_workloads() {
+    let seq = job("iozone-write:threads=4");
+    assert!(seq.text.contains("\nrw=write\nnumjobs=4\n"), "{}", seq.text);
+    assert!(seq.text.contains("ioengine=psync\niodepth=1\n"));
+    assert!(
+        seq.text.contains("bs=1048576\nsize=16777216\n"),
+        "each thread its quarter"
+    );
+    assert!(seq.text.contains("end_fsync=1"));
+    assert_eq!(seq.file_bytes, 64 << 20);
+    let read = job("dd-read");
+    assert!(read.text.contains("end_fsync=0") && read.text.contains("rw=read"));
+    let random = job("fio-randrw:bs=8K,qd=16,threads=2");
+    assert!(
+        random.text.contains("ioengine=io_uring\niodepth=16\n"),
+        "{}",
+        random.text
+    );
+    assert!(random
+        .text
+        .contains("rw=randrw\nrwmixread=70\nnumjobs=2\nfilename=zpoolsim-random\n"));
+    assert_eq!(random.file_bytes, 64 << 20, "one shared file");
+    let refuse = |spec: &str| {
+        fio_job::job(
+            &Workload::parse(spec).unwrap(),
+            Path::new("/t"),
+            64 << 20,
+            5,
+        )
+        .unwrap_err()
+        .0
+    };
+    assert!(refuse("raw-read").contains("calibrate --raw"));
+    assert!(refuse("bonnie-rewrite").contains("not fio jobs"));
+    assert!(refuse("dd-read:qd=4").contains("qd is for fio-rand*"));
+    assert!(refuse("dd-write:threads=128").contains("less than one 1048576-byte block per thread"));
+    assert_eq!(
+        with_size("fio-randread:qd=8", 1 << 30),
+        "fio-randread:qd=8,size=1G"
+    );
+    assert_eq!(with_size("dd-read", 64 << 20), "dd-read:size=64M");
+    assert_eq!(with_size("dd-read:size=2G", 64 << 20), "dd-read:size=2G");
+}
+
+fn sample(second: u32, device: &str, vdev: &str, write_mb: f64) -> Sample {
+    Sample {
+        second,
+        device: device.into(),
+        vdev: Some(vdev.into()),
+        read_ops_per_s: 0.0,
+        write_ops_per_s: write_mb * 8.0,
+        read_bytes_per_s: 0.0,
+        write_bytes_per_s: write_mb * 1e6,
+    }
+}
+
+/// A raidz1-3 of which one disk (sdc) wrote 40% less than the others, and was fully busy.
+fn bench() -> Bench {
+    let prediction = serde_json::json!({
+        "throughput_bytes_per_s": 300e6, "iops": 300.0, "mean_latency_s": 0.003,
+        "bottleneck": {"sentence": "the disks limit the pool"},
+        "devices": [{"name": "sdc", "vdev": "raidz1-0", "read_ops_per_s": 0.0, "write_ops_per_s": 800.0,
+                     "read_bytes_per_s": 0.0, "write_bytes_per_s": 150e6, "utilization": 0.7}],
+    });
+    let mut samples = Vec::new();
+    for s in 0..2 {
+        samples.push(sample(s, "sda", "raidz1-0", 100.0));
+        samples.push(sample(s, "sdb", "raidz1-0", 100.0));
+        samples.push(sample(s, "sdc", "raidz1-0", 60.0));
+    }
+    let busy = BTreeMap::from([
+        ("sda".to_string(), 0.4),
+        ("sdb".to_string(), 0.5),
+        ("sdc".to_string(), 0.98),
+    ]);
+    Bench {
+        id: None,
+        started: store::utc(1_767_225_600),
+        zpoolsim_version: "0.1.0".into(),
+        pool: "tank".into(),
+        dataset: "tank/b".into(),
+        directory: "/tank/b/zpoolsim-bench-1".into(),
+        system_toml: "name = \"x\"\n[[dataset]]\nname = \"tank/b\"\nrecordsize = 131072\n".into(),
+        runs: vec![Run {
+            workload: "fio-randwrite:qd=8,size=64M".into(),
+            runtime_s: 2.0,
+            data_bytes: 64 << 20,
+            job_file: "[x]\n".into(),
+            measured: Measured {
+                read_bytes_per_s: 0.0,
+                write_bytes_per_s: 120e6,
+                iops: 29_000.0,
+                mean_latency_s: 0.0003,
+            },
+            prediction,
+            fio_json: fixture("fio/randrw-io_uring.json"),
+            samples,
+            busy,
+        }],
+    }
+}
+
+#[test]
+fn the_database_keeps_what_was_measured() {
+    let dir = std::env::temp_dir().join(format!("zpoolsim-store-test-{}", std::process::id()));
+    let path = dir.join("sub/results.sqlite");
+    let mut s = store::Store::open(&path).unwrap();
+    let mut b = bench();
+    let id = s.save(&b).unwrap();
+    assert_eq!((id, s.latest().unwrap()), (1, Some(1)));
+    b.id = Some(id);
+    let list = s.list().unwrap();
+    assert_eq!(list[0].workloads, ["fio-randwrite:qd=8,size=64M"]);
+    assert_eq!(list[0].started, "2026-01-01T00:00:00Z");
+    drop(s);
+    let again = store::Store::open_existing(&path).unwrap().load(1).unwrap();
+    assert_eq!(again, b);
+    assert!(store::Store::open_existing(&dir.join("none.sqlite"))
+        .unwrap_err()
+        .0
+        .contains("run `zpoolsim bench` first"));
+    assert_eq!(
+        store::Store::open_existing(&path)
+            .unwrap()
+            .load(7)
+            .unwrap_err()
+            .0,
+        "no bench 7 in the results"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn comparison_names_the_slow_disk_and_the_records() {
+    let c = compare::compare(&bench());
+    let w = &c.workloads[0];
+    assert_eq!(
+        (w.measured_bytes_per_s, w.predicted_bytes_per_s, w.ratio),
+        (120e6, 300e6, 0.4)
+    );
+    assert_eq!(c.disks.len(), 3);
+    let sdc = c.disks.iter().find(|d| d.device == "sdc").unwrap();
+    assert_eq!(
+        (sdc.measured.write_bytes_per_s, sdc.measured.utilization),
+        (60e6, Some(0.98))
+    );
+    assert_eq!(sdc.predicted.unwrap().write_bytes_per_s, 150e6);
+    assert_eq!(
+        c.findings,
+        [
+            "fio-randwrite:qd=8,size=64M: measured 120.0 MB/s, 60% below the 300.0 MB/s predicted; the model's limit: the disks limit the pool",
+            "sdc moved 40% less than its vdev peers in raidz1-0 under fio-randwrite:qd=8,size=64M (60.0 MB/s against 100.0 MB/s each)",
+            "sdc was 98% busy under fio-randwrite:qd=8,size=64M while its peers in raidz1-0 averaged 45%: a slow disk or a slow path",
+            "fio-randwrite:qd=8,size=64M: 4096-byte random writes into 131072-byte records: each write rewrites a whole record (recordsize=4096 on this dataset would match them)",
+        ]
+    );
+}
+
+#[test]
+fn calibrate_refuses_what_is_in_use_and_reads_its_zones() {
+    let desk = lsblk::parse(&fixture("lsblk/multi-devs-bcachefs.json")).unwrap();
+    assert_eq!(
+        calibrate::check("/dev/sda", &desk, "").unwrap_err().0,
+        "/dev/sda is mounted: calibrate reads only a disk nothing uses"
+    );
+    assert!(calibrate::check("/dev/sdz", &desk, "")
+        .unwrap_err()
+        .0
+        .contains("not a block device"));
+    let big = lsblk::parse(&fixture("built/expander-lsblk.json")).unwrap();
+    let status = fixture("built/expander-status.txt");
+    assert_eq!(
+        calibrate::check("/dev/sdc", &big, &status).unwrap_err().0,
+        "/dev/sdc is part of the pool 'big'"
+    );
+    assert!(calibrate::check("/dev/sdc", &big, "")
+        .unwrap_err()
+        .0
+        .contains("carries a ZFS label"));
+
+    let vm = lsblk::parse(&fixture("lsblk/this-vm.json")).unwrap();
+    let zram = calibrate::check("zram0", &vm, "").unwrap();
+    let job = calibrate::job(&zram, 2, 1);
+    assert!(job.contains("filename=/dev/zram0\nioengine=psync\ndirect=1\n"));
+    let loop0 = lsblk::BlockDevice {
+        name: "loop0".into(),
+        path: "/dev/loop0".into(),
+        size_bytes: 268_435_456,
+        rotational: true,
+        ..zram
+    };
+    assert!(calibrate::job(&loop0, 2, 1)
+        .contains("[zone1]\nrw=read\nbs=1M\noffset=134217728\nsize=134217728\n"));
+    let c = calibrate::calibration(
+        &loop0,
+        Some(7200),
+        &fixture("fio/calibrate-loop0.json"),
+        "now",
+    )
+    .unwrap();
+    let zones: Vec<(u64, f64)> = c.zones.iter().map(|z| (z.offset_bytes, z.mb_s)).collect();
+    assert_eq!(zones, [(0, 4041.364843), (134_217_728, 4333.625286)]);
+    assert!((c.random_read_ms - 0.021581096127).abs() < 1e-12);
+    let mut catalog = model::Catalog::embedded().clone();
+    catalog.merge_file(&c.entry, "calibrated.toml").unwrap();
+    let d = catalog.disk("calibrated-loop0").unwrap();
+    assert_eq!(
+        (d.capacity_bytes, d.seq_outer_mb_s, d.seq_inner_mb_s),
+        (268_435_456, 4041.36, 4041.36)
+    );
+    assert_eq!(d.zones.len(), 2);
+}
