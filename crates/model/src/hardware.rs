@@ -120,13 +120,35 @@ pub struct LinkModel {
     pub sources: Sources,
 }
 
-/// A storage controller model (HBA, onboard AHCI, RAID card in IT mode).
+/// What a controller is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ControllerKind {
+    /// A host bus adapter (SAS/SATA HBA in IT mode).
+    #[default]
+    Hba,
+    /// A chipset's onboard AHCI SATA ports: behind the chipset's uplink to the CPU.
+    Ahci,
+    /// A RAID controller passing disks through (JBOD/HBA mode).
+    Raid,
+    /// A SAS expander (a backplane's, or a card's): its disk-side phys share one wide link of
+    /// `uplink_lanes` lanes to the controller it is cabled to.
+    Expander,
+}
+
+/// A storage controller model (HBA, onboard AHCI, RAID card in JBOD mode, SAS expander).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ControllerModel {
     pub id: String,
     pub name: String,
+    #[serde(default)]
+    pub kind: ControllerKind,
+    /// Disk-side ports (phys), or lanes for an HBA's cables.
     pub ports: u32,
+    /// An expander's lanes to the controller it is cabled to (a 4-lane SFF-8087 cable: 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uplink_lanes: Option<u32>,
     /// Protocol and line rate of its ports.
     pub interface: Interface,
     pub port_gbps: f64,

@@ -1,6 +1,7 @@
 //! A pool as `zpool create` would build it: top-level vdev groups per allocation class, the
 //! leaves they are made of, ashift, spares, and the datasets on it.
 
+use crate::dataset::{Checksum, Compression, Logbias, SyncPolicy};
 use crate::layout::Layout;
 
 /// The ashifts a pool takes: ASHIFT_MIN 9 to ASHIFT_MAX 16 (include/sys/vdev_impl.h).
@@ -71,8 +72,28 @@ pub struct TopLevel {
 pub struct Dataset {
     pub name: String,
     pub recordsize: u64,
-    /// Expected compression ratio (1.0 = incompressible), as `zfs get compressratio` reports.
+    pub compression: Compression,
+    /// Expected compression ratio of the dataset's own data (1.0 = incompressible), as
+    /// `zfs get compressratio` reports it; a benchmark's data brings its own (Workload::data).
     pub compression_ratio: f64,
+    pub checksum: Checksum,
+    pub sync: SyncPolicy,
+    pub logbias: Logbias,
+}
+
+impl Dataset {
+    /// A dataset with every property at its default.
+    pub fn named(name: &str) -> Dataset {
+        Dataset {
+            name: name.to_string(),
+            recordsize: DEFAULT_RECORDSIZE,
+            compression: Compression::Default,
+            compression_ratio: 1.0,
+            checksum: Checksum::On,
+            sync: SyncPolicy::Standard,
+            logbias: Logbias::Latency,
+        }
+    }
 }
 
 /// The default recordsize of a filesystem dataset (module/zfs/zfs_prop.c: 128K).
@@ -105,11 +126,7 @@ impl Pool {
             }],
             spares: 0,
             cache_devices: 0,
-            datasets: vec![Dataset {
-                name: "tank".to_string(),
-                recordsize: DEFAULT_RECORDSIZE,
-                compression_ratio: 1.0,
-            }],
+            datasets: vec![Dataset::named("tank")],
         }
     }
 

@@ -14,14 +14,43 @@ pub struct Host {
     pub ram_bytes: u64,
     pub zfs: ZfsRelease,
     pub nics: Vec<Nic>,
+    pub tunables: Tunables,
 }
 
-/// A controller in a slot: its model and the link (slot, bus) it sits on.
+/// ZFS module parameters the administrator set (sysctl vfs.zfs.* on FreeBSD and illumos'
+/// /etc/system, /sys/module/zfs/parameters on Linux); `None`: the release's default.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Tunables {
+    /// zfs_arc_max (vfs.zfs.arc_max), bytes.
+    pub arc_max: Option<u64>,
+    /// zfs_dirty_data_max, bytes.
+    pub dirty_data_max: Option<u64>,
+    /// zfs_vdev_max_pending: the one queue depth per leaf of releases before the 2013 I/O
+    /// scheduler (vfs.zfs.vdev.max_pending).
+    pub vdev_max_pending: Option<u32>,
+    /// zfs_vdev_async_write_max_active, zfs_vdev_sync_read_max_active.
+    pub async_write_max_active: Option<u32>,
+    pub sync_read_max_active: Option<u32>,
+    /// zfs_vdev_aggregation_limit, bytes.
+    pub aggregation_limit: Option<u64>,
+    /// zfs_prefetch_disable.
+    pub prefetch_disable: Option<bool>,
+}
+
+/// A controller in a slot: its model and what it hangs from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Controller {
     pub id: String,
     pub model: ControllerModel,
-    pub link: String,
+    pub upstream: Upstream,
+}
+
+/// What a controller hangs from: a link (slot, bus, chipset uplink), or for a SAS expander the
+/// controller its wide port is cabled to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Upstream {
+    Link(String),
+    Controller(String),
 }
 
 /// One physical disk in the machine.

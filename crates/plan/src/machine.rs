@@ -5,7 +5,7 @@ use crate::enumerate::Candidate;
 use crate::error::PlanError;
 use model::hardware::{DiskModel, Interface};
 use model::pool::auto_ashift;
-use model::system::{Attach, Disk};
+use model::system::{Attach, Disk, Upstream};
 use model::{Layout, Leaf, System, TopLevel, VdevClass};
 
 /// Whether a controller port of one protocol takes a disk of another: the same protocol, or a
@@ -53,19 +53,23 @@ pub fn with_controllers_for(
         .controllers
         .iter()
         .rev()
-        .find(|c| port_takes(c.model.interface, disk.interface) && c.model.ports > 0);
+        .filter(|c| port_takes(c.model.interface, disk.interface) && c.model.ports > 0)
+        .find_map(|c| match &c.upstream {
+            Upstream::Link(slot) => Some((c, slot)),
+            Upstream::Controller(_) => None,
+        });
     let mut added = 0;
     while bays(&system, disk).len() < count as usize {
-        let Some(template) = template else {
+        let Some((template, slot)) = template else {
             return Err(not_enough_bays(&system, disk, count));
         };
         added += 1;
         let mut controller = template.clone();
         controller.id = format!("{}-copy{added}", template.id);
-        if let Some(link) = base.links.iter().find(|l| l.id == template.link) {
+        if let Some(link) = base.links.iter().find(|l| &l.id == slot) {
             let mut link = link.clone();
             link.id = format!("{}-copy{added}", link.id);
-            controller.link = link.id.clone();
+            controller.upstream = Upstream::Link(link.id.clone());
             system.links.push(link);
         }
         system.controllers.push(controller);

@@ -104,7 +104,15 @@ pub fn check_disk(d: &DiskModel) -> Result<(), String> {
 }
 
 pub fn check_controller(c: &ControllerModel) -> Result<(), String> {
-    check_common(c, &c.id, &c.sources)
+    check_common(c, &c.id, &c.sources)?;
+    match (c.kind, c.uplink_lanes) {
+        (crate::hardware::ControllerKind::Expander, Some(1..=16)) => Ok(()),
+        (crate::hardware::ControllerKind::Expander, _) => {
+            Err("an expander gives uplink_lanes, 1 to 16: the lanes of its wide link".into())
+        }
+        (_, None) => Ok(()),
+        (_, Some(_)) => Err("only an expander has uplink_lanes".into()),
+    }
 }
 
 pub fn check_cpu(c: &CpuModel) -> Result<(), String> {

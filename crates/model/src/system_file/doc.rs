@@ -36,6 +36,21 @@ pub struct HostDoc {
     pub zfs: Option<ZfsRelease>,
     #[serde(default)]
     pub nics: Vec<Spanned<Nic>>,
+    pub tunables: Option<TunablesDoc>,
+}
+
+/// `[host.tunables]`: ZFS module parameters set by the administrator.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a [host.tunables] table")]
+pub struct TunablesDoc {
+    /// Sizes: `"4G"` or bytes.
+    pub arc_max: Option<Spanned<toml::Value>>,
+    pub dirty_data_max: Option<Spanned<toml::Value>>,
+    pub aggregation_limit: Option<Spanned<toml::Value>>,
+    pub vdev_max_pending: Option<Spanned<u32>>,
+    pub async_write_max_active: Option<Spanned<u32>>,
+    pub sync_read_max_active: Option<Spanned<u32>>,
+    pub prefetch_disable: Option<bool>,
 }
 
 /// A `[[link]]` that names a catalog kind of link (`model`) instead of giving its figures.
@@ -54,7 +69,10 @@ pub struct ControllerDoc {
     pub id: Spanned<String>,
     /// A catalog id or an inline controller model table.
     pub model: Spanned<toml::Value>,
-    pub link: Spanned<String>,
+    /// The link (slot, bus, chipset uplink) it sits on...
+    pub link: Option<Spanned<String>>,
+    /// ...or, for a SAS expander, the controller its wide port is cabled to.
+    pub controller: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -95,4 +113,9 @@ pub struct DatasetDoc {
     /// A size: `"128K"` or bytes.
     pub recordsize: Option<Spanned<toml::Value>>,
     pub compression_ratio: Option<Spanned<f64>>,
+    /// zfs(8) property values: `lz4`, `sha256`, `always`, `throughput`.
+    pub compression: Option<Spanned<String>>,
+    pub checksum: Option<Spanned<String>>,
+    pub sync: Option<Spanned<String>>,
+    pub logbias: Option<Spanned<String>>,
 }

@@ -1,14 +1,15 @@
 //! The machine part of a system file: host, links, controllers and disks, with catalog ids
 //! resolved and every reference checked.
 
-use super::doc::{ControllerDoc, DiskDoc, HostDoc, LinkRefDoc};
+use super::doc::{ControllerDoc, DiskDoc, HostDoc, LinkRefDoc, TunablesDoc};
 use super::error::{FileError, Source};
 use crate::catalog::{
     check_controller, check_cpu, check_link_kind, disk_from_table, field_names, from_table,
     Catalog, LookupError, DEFAULT_SOURCE,
 };
+use crate::hardware::ControllerKind;
 use crate::hardware::{CpuModel, DiskModel, Interface, Link};
-use crate::system::{Attach, Controller, Disk, Host};
+use crate::system::{Attach, Controller, Disk, Host, Tunables, Upstream};
 use crate::units::parse_size;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -57,6 +58,42 @@ pub fn host(src: &Source, doc: HostDoc, catalog: &Catalog) -> Result<Host, FileE
         },
         zfs: doc.zfs.unwrap_or_default(),
         nics,
+        tunables: match doc.tunables {
+            Some(t) => tunables(src, t)?,
+            None => Tunables::default(),
+        },
+    })
+}
+
+/// `[host.tunables]`, each value checked where it was written.
+fn tunables(src: &Source, doc: TunablesDoc) -> Result<Tunables, FileError> {
+    let bytes = |v: &Option<Spanned<toml::Value>>| -> Result<Option<u64>, FileError> {
+        match v {
+            Some(value) => match size(src, value)? {
+                0 => Err(src.error(value.span(), "a tunable size must be above 0")),
+                b => Ok(Some(b)),
+            },
+            None => Ok(None),
+        }
+    };
+    let depth = |v: Option<Spanned<u32>>| -> Result<Option<u32>, FileError> {
+        match v {
+            Some(d) if !(1..=1000).contains(d.get_ref()) => Err(src.error(
+                d.span(),
+                "a queue depth is 1 to 1000 (zfs_vdev_max_active caps every leaf at 1000)",
+            )),
+            Some(d) => Ok(Some(d.into_inner())),
+            None => Ok(None),
+        }
+    };
+    Ok(Tunables {
+        arc_max: bytes(&doc.arc_max)?,
+        dirty_data_max: bytes(&doc.dirty_data_max)?,
+        aggregation_limit: bytes(&doc.aggregation_limit)?,
+        vdev_max_pending: depth(doc.vdev_max_pending)?,
+        async_write_max_active: depth(doc.async_write_max_active)?,
+        sync_read_max_active: depth(doc.sync_read_max_active)?,
+        prefetch_disable: doc.prefetch_disable,
     })
 }
 
@@ -234,16 +271,37 @@ pub fn controllers(
         if out.iter().any(|c| &c.id == id) {
             return Err(src.error(doc.id.span(), format!("controller '{id}' is defined twice")));
         }
-        if !link_ids.contains(doc.link.get_ref()) {
-            return Err(src.error(
-                doc.link.span(),
-                format!(
-                    "controller '{id}': link '{}' is not a [[link]] of this file{}",
-                    doc.link.get_ref(),
-                    known(link_ids.iter().copied())
-                ),
-            ));
-        }
+        let upstream = match (&doc.link, &doc.controller) {
+            (Some(link), None) if !link_ids.contains(link.get_ref()) => {
+                return Err(src.error(
+                    link.span(),
+                    format!(
+                        "controller '{id}': link '{}' is not a [[link]] of this file{}",
+                        link.get_ref(),
+                        known(link_ids.iter().copied())
+                    ),
+                ))
+            }
+            (Some(link), None) => Upstream::Link(link.get_ref().clone()),
+            // An expander is cabled to a controller defined before it.
+            (None, Some(up)) if !out.iter().any(|c| &c.id == up.get_ref()) => {
+                return Err(src.error(
+                    up.span(),
+                    format!(
+                        "controller '{id}': controller '{}' is not a [[controller]] above this one{}",
+                        up.get_ref(),
+                        known(out.iter().map(|c| &c.id))
+                    ),
+                ))
+            }
+            (None, Some(up)) => Upstream::Controller(up.get_ref().clone()),
+            _ => {
+                return Err(src.error(
+                    doc.id.span(),
+                    format!("controller '{id}' needs exactly one of `link` (its slot or bus) or `controller` (for a SAS expander, the controller it is cabled to)"),
+                ))
+            }
+        };
         let model = model_ref(
             src,
             doc.model,
@@ -253,10 +311,24 @@ pub fn controllers(
                 check_controller(&model).map(|()| model)
             },
         )?;
+        let expander = model.kind == ControllerKind::Expander;
+        if expander != matches!(upstream, Upstream::Controller(_)) {
+            return Err(src.error(
+                doc.id.span(),
+                format!(
+                    "controller '{id}': {}",
+                    if expander {
+                        "a SAS expander is cabled to a controller: give `controller`, not `link`"
+                    } else {
+                        "only a SAS expander is cabled to another controller; this one sits on a `link`"
+                    }
+                ),
+            ));
+        }
         out.push(Controller {
             id: doc.id.into_inner(),
             model,
-            link: doc.link.into_inner(),
+            upstream,
         });
     }
     Ok(out)
@@ -323,18 +395,33 @@ pub fn disks(
         }
     }
     for c in controllers {
-        let cabled = out
+        let here = Attach::Controller(c.id.clone());
+        let disks = out.iter().filter(|p| p.disk.attach == here).count();
+        // Each expander cabled here takes as many ports as its wide link has lanes.
+        let lanes: usize = controllers
             .iter()
-            .filter(|p| p.disk.attach == Attach::Controller(c.id.clone()))
-            .count();
-        if cabled > c.model.ports as usize {
+            .filter(|x| x.upstream == Upstream::Controller(c.id.clone()))
+            .map(|x| x.model.uplink_lanes.unwrap_or(1) as usize)
+            .sum();
+        if disks + lanes > c.model.ports as usize {
             let last = out
                 .iter()
                 .rev()
-                .find(|p| p.disk.attach == Attach::Controller(c.id.clone()))
+                .find(|p| p.disk.attach == here)
                 .map(|p| p.span.clone())
                 .unwrap_or(0..0);
-            return Err(src.error(last, format!("controller '{}' has {} ports but {cabled} disks are cabled to it (SAS expanders are not modelled)", c.id, c.model.ports)));
+            let expanders = if lanes > 0 {
+                format!(" and {lanes} lanes to expanders")
+            } else {
+                String::new()
+            };
+            return Err(src.error(
+                last,
+                format!(
+                    "controller '{}' has {} ports but {disks} disks{expanders} are cabled to it",
+                    c.id, c.model.ports
+                ),
+            ));
         }
     }
     Ok(out)

@@ -4,6 +4,7 @@
 use super::doc::{DatasetDoc, PoolDoc};
 use super::error::{FileError, Source};
 use super::hardware::{size, Placed};
+use crate::dataset::PropertyError;
 use crate::layout::Layout;
 use crate::pool::{Dataset, Leaf, Pool, TopLevel, VdevClass, DEFAULT_RECORDSIZE};
 use crate::system::ZfsRelease;
@@ -78,11 +79,7 @@ pub fn build(
             None => "tank".to_string(),
         };
     let datasets = if datasets.is_empty() {
-        vec![Dataset {
-            name: name.clone(),
-            recordsize: DEFAULT_RECORDSIZE,
-            compression_ratio: 1.0,
-        }]
+        vec![Dataset::named(&name)]
     } else {
         datasets
             .into_iter()
@@ -212,9 +209,29 @@ fn dataset(src: &Source, doc: DatasetDoc, pool: &str) -> Result<Dataset, FileErr
             return Err(src.error(r.span(), "compression_ratio is at least 1.0 (1.0 = incompressible), as zfs get compressratio reports it"))
         }
     };
+    let defaults = Dataset::named("");
     Ok(Dataset {
-        name: doc.name.into_inner(),
         recordsize,
+        compression: property(src, &doc.compression, defaults.compression)?,
         compression_ratio,
+        checksum: property(src, &doc.checksum, defaults.checksum)?,
+        sync: property(src, &doc.sync, defaults.sync)?,
+        logbias: property(src, &doc.logbias, defaults.logbias)?,
+        name: doc.name.into_inner(),
     })
+}
+
+/// A dataset property as zfs(8) writes its value, or its default when not given.
+fn property<T: std::str::FromStr<Err = PropertyError>>(
+    src: &Source,
+    value: &Option<Spanned<String>>,
+    default: T,
+) -> Result<T, FileError> {
+    match value {
+        Some(v) => v
+            .get_ref()
+            .parse()
+            .map_err(|e: PropertyError| src.error(v.span(), e.0)),
+        None => Ok(default),
+    }
 }

@@ -1,0 +1,193 @@
+//! A dataset's properties that change what its data costs to store and to move: compression,
+//! checksum, sync and logbias (zfs(8) property names and values; module/zcommon/zfs_prop.c).
+
+use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+/// The `compression` property.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Compression {
+    /// Not set: the release's default (off before OpenZFS 2.2, `on` = lz4 from 2.2: include/
+    /// sys/zio.h ZIO_COMPRESS_DEFAULT).
+    Default,
+    Off,
+    /// `on`: lz4 where the pool has the feature (OpenZFS), lzjb before it.
+    On,
+    Lzjb,
+    Lz4,
+    Gzip {
+        level: u8,
+    },
+    Zstd {
+        level: u8,
+    },
+}
+
+/// The `checksum` property.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Checksum {
+    /// `on` (or not set): fletcher4 (fletcher2 before pool version 20 era Solaris, 2009).
+    On,
+    Off,
+    Fletcher2,
+    Fletcher4,
+    Sha256,
+    Sha512,
+    Skein,
+    Edonr,
+    Blake3,
+}
+
+/// The `sync` property.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SyncPolicy {
+    /// POSIX: only O_SYNC writes and fsync are made durable at once.
+    Standard,
+    /// Every write is made durable before it returns.
+    Always,
+    /// Nothing is: fsync returns at once.
+    Disabled,
+}
+
+/// The `logbias` property: where large synchronous writes go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Logbias {
+    Latency,
+    Throughput,
+}
+
+/// Why a property value could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PropertyError(pub String);
+
+impl fmt::Display for PropertyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PropertyError {}
+
+/// `gzip-6`, `zstd-19`: the level after the dash, within `range`, else `default`.
+fn level(text: &str, prefix: &str, range: std::ops::RangeInclusive<u8>, default: u8) -> Option<u8> {
+    match text.strip_prefix(prefix)? {
+        "" => Some(default),
+        rest => rest
+            .strip_prefix('-')?
+            .parse::<u8>()
+            .ok()
+            .filter(|l| range.contains(l)),
+    }
+}
+
+impl FromStr for Compression {
+    type Err = PropertyError;
+
+    fn from_str(text: &str) -> Result<Self, PropertyError> {
+        let t = text.trim().to_ascii_lowercase();
+        let simple = match t.as_str() {
+            "off" => Some(Compression::Off),
+            "on" => Some(Compression::On),
+            "lzjb" => Some(Compression::Lzjb),
+            "lz4" => Some(Compression::Lz4),
+            _ => None,
+        };
+        // gzip levels 1-9, default 6; zstd levels 1-19, default 3 (zfs(8)).
+        simple
+            .or_else(|| level(&t, "gzip", 1..=9, 6).map(|level| Compression::Gzip { level }))
+            .or_else(|| level(&t, "zstd", 1..=19, 3).map(|level| Compression::Zstd { level }))
+            .ok_or_else(|| {
+                PropertyError(format!(
+                    "compression '{}': expected off, on, lzjb, lz4, gzip[-1..9] or zstd[-1..19]",
+                    crate::units::clip(text, 20)
+                ))
+            })
+    }
+}
+
+impl FromStr for Checksum {
+    type Err = PropertyError;
+
+    fn from_str(text: &str) -> Result<Self, PropertyError> {
+        Ok(match text.trim().to_ascii_lowercase().as_str() {
+            "on" => Checksum::On,
+            "off" => Checksum::Off,
+            "fletcher2" => Checksum::Fletcher2,
+            "fletcher4" => Checksum::Fletcher4,
+            "sha256" => Checksum::Sha256,
+            "sha512" => Checksum::Sha512,
+            "skein" => Checksum::Skein,
+            "edonr" => Checksum::Edonr,
+            "blake3" => Checksum::Blake3,
+            _ => {
+                return Err(PropertyError(format!(
+                    "checksum '{}': expected on, off, fletcher2, fletcher4, sha256, sha512, skein, edonr or blake3",
+                    crate::units::clip(text, 20)
+                )))
+            }
+        })
+    }
+}
+
+impl FromStr for SyncPolicy {
+    type Err = PropertyError;
+
+    fn from_str(text: &str) -> Result<Self, PropertyError> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "standard" => Ok(SyncPolicy::Standard),
+            "always" => Ok(SyncPolicy::Always),
+            "disabled" => Ok(SyncPolicy::Disabled),
+            _ => Err(PropertyError(format!(
+                "sync '{}': expected standard, always or disabled",
+                crate::units::clip(text, 20)
+            ))),
+        }
+    }
+}
+
+impl FromStr for Logbias {
+    type Err = PropertyError;
+
+    fn from_str(text: &str) -> Result<Self, PropertyError> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "latency" => Ok(Logbias::Latency),
+            "throughput" => Ok(Logbias::Throughput),
+            _ => Err(PropertyError(format!(
+                "logbias '{}': expected latency or throughput",
+                crate::units::clip(text, 20)
+            ))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn properties_as_zfs_takes_them() {
+        assert_eq!("lz4".parse::<Compression>().unwrap(), Compression::Lz4);
+        assert_eq!(
+            "gzip".parse::<Compression>().unwrap(),
+            Compression::Gzip { level: 6 }
+        );
+        assert_eq!(
+            "zstd-19".parse::<Compression>().unwrap(),
+            Compression::Zstd { level: 19 }
+        );
+        assert!("zstd-20".parse::<Compression>().is_err());
+        assert!("gzip-0".parse::<Compression>().is_err());
+        assert_eq!("SHA256".parse::<Checksum>().unwrap(), Checksum::Sha256);
+        assert_eq!("always".parse::<SyncPolicy>().unwrap(), SyncPolicy::Always);
+        assert!("sometimes".parse::<SyncPolicy>().is_err());
+        assert_eq!(
+            "throughput".parse::<Logbias>().unwrap(),
+            Logbias::Throughput
+        );
+    }
+}

@@ -1,0 +1,133 @@
+//! An iozone command line as iozone runs it (iozone's documentation, iozone.org; docs/
+//! zfs-internals.md §8): `-i 0` write then rewrite, `-i 1` read then reread, `-i 2` random read
+//! then random write; `-s` the file (KiB unless suffixed), `-r` the record (KiB unless
+//! suffixed), `-t N` N processes (threads with `-T`) each on its own file; `-e` times the fsync
+//! at the end, `-I` O_DIRECT, `-o` O_SYNC, `-+n` no re-tests. Its buffers hold a repeated
+//! pattern. Options that change only the report are passed over; automatic mode (`-a`, `-A`)
+//! and the other tests are refused.
+
+use super::args::{count, size_in, unsupported, words};
+use super::{Access, CacheState, Data, Durability, Engine, Target, Workload, WorkloadError};
+use crate::units::{clip, KIB};
+
+/// iozone's defaults: a 512 KiB file, 4 KiB records (iozone -h: "-s #  file size in Kb",
+/// "-r #  record size in Kb"; its KILOBYTES and RECLEN defaults).
+const FILE: u64 = 512 * KIB;
+const RECORD: u64 = 4 * KIB;
+
+/// Options that take a value and change only the report or names.
+const PASSED_OVER_VALUE: &[&str] = &["-F", "-b", "-f", "-U", "-V", "-P", "-+m", "-+u"];
+/// Flags that change only the report.
+const PASSED_OVER_FLAG: &[&str] = &[
+    "-R", "-O", "-x", "-w", "-T", "-M", "-c", "-C", "-Q", "-+u", "-S",
+];
+
+/// The timed phases of an iozone run.
+pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
+    let args = words(spec)?;
+    let (mut tests, mut file, mut record, mut threads) = (Vec::new(), FILE, RECORD, 1u32);
+    let (mut flush, mut direct, mut osync, mut retests) = (false, false, false, true);
+    let mut i = 1;
+    while i < args.len() {
+        let arg = args[i].as_str();
+        let mut value = || -> Result<String, WorkloadError> {
+            i += 1;
+            args.get(i)
+                .cloned()
+                .ok_or_else(|| WorkloadError(format!("iozone: {arg} needs a value")))
+        };
+        match arg {
+            "-i" => {
+                let text = value()?;
+                let n = text.parse::<u32>().map_err(|_| {
+                    WorkloadError(format!(
+                        "iozone -i '{}': expected a test number",
+                        clip(&text, 20)
+                    ))
+                })?;
+                if !tests.contains(&n) {
+                    tests.push(n);
+                }
+            }
+            "-s" => file = size_in(&value()?, KIB, "iozone -s")?,
+            "-r" => record = size_in(&value()?, KIB, "iozone -r")?,
+            "-t" => threads = count(&value()?, "iozone -t")?,
+            "-e" => flush = true,
+            "-I" => direct = true,
+            "-o" => osync = true,
+            "-+n" => retests = false,
+            _ if PASSED_OVER_FLAG.contains(&arg) => {}
+            _ if PASSED_OVER_VALUE.contains(&arg) => {
+                value()?;
+                // -F names one file per thread: the rest of the words up to the next option.
+                if arg == "-F" {
+                    while args.get(i + 1).is_some_and(|a| !a.starts_with('-')) {
+                        i += 1;
+                    }
+                }
+            }
+            _ => return Err(unsupported("iozone", arg)),
+        }
+        i += 1;
+    }
+    if tests.is_empty() {
+        return Err(WorkloadError(
+            "iozone: name the tests with -i (0 write/rewrite, 1 read/reread, 2 random read/write)"
+                .into(),
+        ));
+    }
+    let base = Workload {
+        kind: String::new(),
+        access: Access::SeqWrite,
+        target: Target::Pool,
+        block_size: record,
+        threads,
+        queue_depth: 1,
+        engine: Engine::Sync,
+        data_bytes: Some(file),
+        shared_file: false,
+        durability: match (osync, flush) {
+            (true, _) => Durability::EachWrite,
+            (false, true) => Durability::AtEnd,
+            (false, false) => Durability::None,
+        },
+        direct,
+        data: Data::Pattern,
+        cache: CacheState::Warm,
+        offset_bytes: 0,
+        network: false,
+    };
+    let phase = |name: &str, access| Workload {
+        kind: format!("iozone {name}"),
+        access,
+        ..base.clone()
+    };
+    let mut out = Vec::new();
+    for n in tests {
+        match n {
+            0 => {
+                out.push(phase("write", Access::SeqWrite));
+                if retests {
+                    out.push(phase("rewrite", Access::SeqWrite));
+                }
+            }
+            1 => {
+                out.push(phase("read", Access::SeqRead));
+                if retests {
+                    out.push(phase("reread", Access::SeqRead));
+                }
+            }
+            2 => {
+                out.push(phase("random-read", Access::Random { read_pct: 100 }));
+                out.push(phase("random-write", Access::Random { read_pct: 0 }));
+            }
+            other => {
+                return Err(WorkloadError(format!(
+                    "iozone -i {other}: not modelled (0 write/rewrite, 1 read/reread, 2 random read/write)"
+                )))
+            }
+        }
+    }
+    base.check()?;
+    Ok(out)
+}

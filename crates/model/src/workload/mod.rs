@@ -1,0 +1,277 @@
+//! Workloads: what an application does to a file (or a raw disk), written as the benchmark a
+//! person ran. Two forms:
+//! - a preset with parameters, `NAME[:key=value,...]` (`fio-randread:bs=4K,qd=32`), on the
+//!   command line or in a TOML file as `kind = "NAME"` and the same keys;
+//! - the command line itself (`bonnie++ -s 16384 -r 1024 -f -b`, `fio --rw=randread --bs=4k`,
+//!   `iozone -i 0 -i 1 -t 4 -s 1g -r 128k`, `dd if=/dev/zero of=f bs=1M count=10000`), read with
+//!   the tool's own defaults (`bonnie`, `fio`, `iozone`, `dd`); a command that runs several timed
+//!   phases (bonnie++'s block write, rewrite, block read and seeks) gives one workload per phase.
+
+mod args;
+mod bonnie;
+mod dd;
+mod fio;
+mod iozone;
+mod params;
+mod presets;
+
+pub use presets::{Preset, BONNIE_CHUNK, BONNIE_SEEKERS, BONNIE_SEEK_WRITE_PCT, PRESETS};
+
+use std::fmt;
+
+/// What the application does with its file (or raw device).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Access {
+    /// Writes a file front to back (`dd if=/dev/zero of=file`, a block write).
+    SeqWrite,
+    /// Reads a file front to back (`dd if=file of=/dev/null`, a block read).
+    SeqRead,
+    /// Reads each block and writes it back in place before the next (Bonnie's rewrite).
+    Rewrite,
+    /// Random reads, writes, or a mix with `read_pct` percent reads (fio randread/randwrite/randrw).
+    Random { read_pct: u32 },
+    /// Bonnie's random seeks: a random read of one block; `write_pct` percent of them are
+    /// dirtied and written back.
+    Seeks { write_pct: u32 },
+}
+
+impl Access {
+    /// Whether successive requests follow each other on disk.
+    pub fn is_sequential(&self) -> bool {
+        matches!(self, Access::SeqWrite | Access::SeqRead | Access::Rewrite)
+    }
+
+    /// Whether the application writes at all.
+    pub fn writes(&self) -> bool {
+        match self {
+            Access::SeqWrite | Access::Rewrite => true,
+            Access::SeqRead => false,
+            Access::Random { read_pct } => *read_pct < 100,
+            Access::Seeks { write_pct } => *write_pct > 0,
+        }
+    }
+}
+
+/// Where the requests go.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Target {
+    /// A file in the pool's first dataset.
+    Pool,
+    /// The first disk of the system, bypassing ZFS (`dd of=/dev/rdsk/...`), with its write
+    /// cache on or off.
+    RawDisk { write_cache: bool },
+}
+
+/// How the application issues requests: what lets its queue depth reach ZFS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// read(2)/write(2) or pread/pwrite: one request per thread at a time (fio's default
+    /// psync, dd, iozone, Bonnie).
+    Sync,
+    /// Linux native AIO (fio libaio): asynchronous only for O_DIRECT files; on a buffered file
+    /// io_submit does the I/O before it returns.
+    Libaio,
+    /// io_uring: buffered requests that would block go to kernel workers, so the depth reaches
+    /// the file system.
+    IoUring,
+    /// POSIX AIO (fio posixaio): glibc serves one file descriptor's requests one at a time.
+    PosixAio,
+}
+
+/// How writes are made durable, and whether the timing waits for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Durability {
+    /// Nothing asks: the timing ends when the last write returns (fio's default, iozone without
+    /// -e, dd without conv=).
+    None,
+    /// One fsync at the end, inside the timing (dd conv=fdatasync, iozone -e, fio end_fsync,
+    /// bonnie++ closing each file).
+    AtEnd,
+    /// An fsync after every `n` writes (fio fsync=n; bonnie++ -b after each seek's update).
+    Every(u32),
+    /// Every write synchronous: O_SYNC/O_DSYNC (fio sync=1, dd oflag=dsync, iozone -o).
+    EachWrite,
+}
+
+/// What the written bytes are: it decides what compression leaves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Data {
+    /// Incompressible (fio's default random buffers).
+    Random,
+    /// All zeros (`dd if=/dev/zero`): a compressing dataset stores such blocks as holes.
+    Zeros,
+    /// A repeated pattern (Bonnie's and iozone's buffers): compresses to almost nothing.
+    Pattern,
+    /// Compressible to `percent` less than its size (fio buffer_compress_percentage).
+    Compressible { percent: u8 },
+}
+
+/// What the ARC holds of the data set when the timed phase starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CacheState {
+    /// The run itself just wrote or read it (a benchmark's earlier phase, fio's layout): the
+    /// ARC holds what fits.
+    Warm,
+    /// Not cached (a fresh import, or a data set read once long ago).
+    Cold,
+}
+
+/// One workload.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Workload {
+    /// What it is called in reports: the preset as written, or the tool and phase.
+    pub kind: String,
+    pub access: Access,
+    pub target: Target,
+    /// Bytes per application request (`dd bs`, fio `bs`, Bonnie's chunk).
+    pub block_size: u64,
+    /// Concurrent threads or processes (iozone `-t`, fio `numjobs`, Bonnie's seekers).
+    pub threads: u32,
+    /// Requests each thread keeps in flight (fio `iodepth`); 1 for synchronous calls.
+    pub queue_depth: u32,
+    pub engine: Engine,
+    /// Bytes of the data set: each thread's file, or the one file they share; `None`: far
+    /// larger than memory (a `dd` over a 100 GB file).
+    pub data_bytes: Option<u64>,
+    /// Whether the threads share one file (Bonnie's seekers) rather than one file each.
+    pub shared_file: bool,
+    pub durability: Durability,
+    /// O_DIRECT (fio direct=1, dd oflag=direct, iozone -I).
+    pub direct: bool,
+    pub data: Data,
+    pub cache: CacheState,
+    /// For a raw device: where on the disk the requests start.
+    pub offset_bytes: u64,
+    /// The application runs on clients across the network: the data crosses the host's NICs.
+    pub network: bool,
+}
+
+/// Why a workload could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkloadError(pub String);
+
+impl fmt::Display for WorkloadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bad workload: {}", self.0)
+    }
+}
+
+impl std::error::Error for WorkloadError {}
+
+/// The tools whose command lines are read as they were run.
+const TOOLS: [&str; 4] = ["bonnie++", "fio", "iozone", "dd"];
+
+/// Longest workload text read: a command line, not a file.
+pub const MAX_SPEC_BYTES: usize = 4096;
+
+impl Workload {
+    /// Reads one workload: a preset with parameters, or a command line of one phase, or of
+    /// several with `@PHASE` at the end choosing one (`bonnie++ -s 16384 -f @seeks`).
+    pub fn parse(spec: &str) -> Result<Workload, WorkloadError> {
+        let (command, phase) = match spec.rsplit_once('@') {
+            Some((command, phase)) if is_command(command) => (command, Some(phase.trim())),
+            _ => (spec, None),
+        };
+        let mut phases = parse_all(command)?;
+        match phase {
+            Some(name) => {
+                let names: Vec<String> = phases.iter().map(|w| phase_name(&w.kind)).collect();
+                let at = names.iter().position(|n| n == name).ok_or_else(|| {
+                    WorkloadError(format!(
+                        "no phase '{}' in this run; it has: {}",
+                        crate::units::clip(name, 40),
+                        names.join(", ")
+                    ))
+                })?;
+                Ok(phases.swap_remove(at))
+            }
+            None if phases.len() == 1 => Ok(phases.remove(0)),
+            None => Err(WorkloadError(format!(
+                "this run has {} timed phases ({}): add @PHASE to choose one",
+                phases.len(),
+                phases
+                    .iter()
+                    .map(|w| phase_name(&w.kind))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))),
+        }
+    }
+
+    /// Reads a workload file: `kind = "fio-randread"` and the same keys as `parse`, or
+    /// `command = "bonnie++ ..."` (with `phase = "seeks"` where it runs several).
+    pub fn from_toml(text: &str) -> Result<Workload, WorkloadError> {
+        let table: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| WorkloadError(e.message().to_string()))?;
+        if let Some(command) = table.get("command").and_then(|c| c.as_str()) {
+            let phase = table.get("phase").and_then(|p| p.as_str());
+            return match phase {
+                Some(p) => Workload::parse(&format!("{command} @{p}")),
+                None => Workload::parse(command),
+            };
+        }
+        let kind = table.get("kind").and_then(|k| k.as_str()).ok_or_else(|| {
+            WorkloadError(
+                "a workload file needs kind = \"NAME\" or command = \"bonnie++ ...\"".into(),
+            )
+        })?;
+        let pairs = table
+            .iter()
+            .filter(|(k, _)| k.as_str() != "kind")
+            .map(|(key, value)| {
+                let text = match value {
+                    toml::Value::String(s) => s.clone(),
+                    toml::Value::Integer(i) => i.to_string(),
+                    toml::Value::Float(f) => f.to_string(),
+                    toml::Value::Boolean(b) => (if *b { "on" } else { "off" }).to_string(),
+                    _ => return Err(WorkloadError(format!("{key}: expected a value"))),
+                };
+                Ok((key.as_str(), text))
+            })
+            .collect::<Result<Vec<_>, WorkloadError>>()?;
+        Workload::preset(kind)?.apply(pairs)
+    }
+
+    /// Requests in flight from the application as written: threads times queue depth.
+    pub fn outstanding(&self) -> u32 {
+        self.threads.saturating_mul(self.queue_depth)
+    }
+
+    /// Bytes the whole workload touches: each thread's file, or the shared one.
+    pub fn total_bytes(&self) -> Option<u64> {
+        let files = if self.shared_file { 1 } else { self.threads };
+        self.data_bytes.map(|b| b.saturating_mul(u64::from(files)))
+    }
+}
+
+/// Every workload a spec names: one for a preset, one per timed phase for a command line.
+pub fn parse_all(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
+    if spec.len() > MAX_SPEC_BYTES {
+        return Err(WorkloadError(format!(
+            "a workload of {} bytes: at most {MAX_SPEC_BYTES}",
+            spec.len()
+        )));
+    }
+    let spec = spec.trim();
+    match args::tool(spec) {
+        Some("bonnie++") => bonnie::phases(spec),
+        Some("fio") => fio::phases(spec),
+        Some("iozone") => iozone::phases(spec),
+        Some("dd") => dd::phases(spec),
+        _ => Workload::parse_preset(spec).map(|w| vec![w]),
+    }
+}
+
+/// Whether `spec` is a command line of one of the tools read.
+fn is_command(spec: &str) -> bool {
+    args::tool(spec.trim()).is_some_and(|t| TOOLS.contains(&t))
+}
+
+/// The phase part of a command workload's kind (`bonnie++ seeks` -> `seeks`).
+fn phase_name(kind: &str) -> String {
+    kind.rsplit(' ').next().unwrap_or(kind).to_string()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,233 @@
+use super::*;
+use crate::units::{GIB, MIB};
+
+#[test]
+fn presets_and_parameters() {
+    let w = Workload::parse("fio-randread:bs=8K,qd=32,threads=2").unwrap();
+    assert_eq!(w.access, Access::Random { read_pct: 100 });
+    assert_eq!((w.block_size, w.queue_depth, w.threads), (8192, 32, 2));
+    assert_eq!((w.outstanding(), w.engine), (64, Engine::IoUring));
+    let dd = Workload::parse("dd-read").unwrap();
+    assert_eq!((dd.block_size, dd.access), (MIB, Access::SeqRead));
+    assert_eq!(Workload::parse("dd-write").unwrap().data, Data::Zeros);
+    let raw = Workload::parse("raw-write:bs=16K,wcache=on,offset=500GB").unwrap();
+    assert_eq!(raw.target, Target::RawDisk { write_cache: true });
+    assert_eq!(raw.offset_bytes, 500_000_000_000);
+    assert!(Workload::parse("dd-read:net=on").unwrap().network);
+    let seeks = Workload::parse("bonnie-seeks").unwrap();
+    assert_eq!((seeks.threads, seeks.shared_file), (4, true));
+    assert_eq!(seeks.access, Access::Seeks { write_pct: 10 });
+    let w = Workload::parse("fio-randwrite:engine=psync,fsync=4,direct=on,data=zeros,cache=cold")
+        .unwrap();
+    assert_eq!(w.engine, Engine::Sync);
+    assert_eq!(w.durability, Durability::Every(4));
+    assert!(w.direct);
+    assert_eq!((w.data, w.cache), (Data::Zeros, CacheState::Cold));
+}
+
+#[test]
+fn from_file() {
+    let w =
+        Workload::from_toml("kind = \"fio-randrw\"\nrwmix = 50\nbs = \"16K\"\nqd = 4\n").unwrap();
+    assert_eq!(w.access, Access::Random { read_pct: 50 });
+    assert_eq!((w.block_size, w.queue_depth), (16384, 4));
+    let b = Workload::from_toml("command = \"bonnie++ -s 2g -f\"\nphase = \"read\"\n").unwrap();
+    assert_eq!(
+        (b.kind.as_str(), b.data_bytes),
+        ("bonnie++ read", Some(2 * GIB))
+    );
+}
+
+#[test]
+fn refuses_nonsense() {
+    assert!(Workload::parse("dd-sideways")
+        .unwrap_err()
+        .0
+        .contains("unknown workload"));
+    assert!(Workload::parse("dd-read:bs=0")
+        .unwrap_err()
+        .0
+        .contains("from 1 byte"));
+    assert!(Workload::parse("dd-read:qd=0").is_err());
+    assert!(Workload::parse("dd-read:wcache=on").is_err());
+    assert!(Workload::parse("dd-read:rwmix=50").is_err());
+    assert!(Workload::parse("fio-randrw:rwmix=150").is_err());
+    assert!(Workload::parse("fio-randread:engine=spdk").is_err());
+    assert!(Workload::parse("dd-read:bs")
+        .unwrap_err()
+        .0
+        .contains("key=value"));
+    assert!(Workload::from_toml("bs = 4").is_err());
+    assert!(parse_all(&"x".repeat(5000))
+        .unwrap_err()
+        .0
+        .contains("at most 4096"));
+}
+
+#[test]
+fn every_preset_parses_and_the_unknown_message_names_them_all() {
+    for p in PRESETS {
+        let w = Workload::parse(p.name).unwrap();
+        assert_eq!(
+            (w.access, w.target, w.block_size, w.engine),
+            (p.access, p.target, p.block_size, p.engine)
+        );
+    }
+    let e = Workload::parse("dd-sideways").unwrap_err().0;
+    assert_eq!(
+        e,
+        "unknown workload 'dd-sideways'; known: dd-write, dd-read, iozone-write, iozone-read, \
+         fio-randread, fio-randwrite, fio-randrw, fio-write, fio-read, bonnie-write, \
+         bonnie-rewrite, bonnie-read, bonnie-seeks, raw-write, raw-read, raw-randread, or a \
+         command line of bonnie++, fio, iozone, dd"
+    );
+}
+
+#[test]
+fn a_parameter_is_given_once() {
+    assert_eq!(
+        Workload::parse("fio-randread:qd=1,qd=64").unwrap_err().0,
+        "qd is given twice: give each parameter once"
+    );
+    assert_eq!(
+        Workload::parse("fio-randread:t=2,threads=4").unwrap_err().0,
+        "threads is given twice: give each parameter once"
+    );
+}
+
+#[test]
+fn the_data_set_holds_at_least_one_block() {
+    assert_eq!(
+        Workload::parse("dd-write:size=1K").unwrap_err().0,
+        "size=1.00 KiB is smaller than one block (bs=1.00 MiB): the data set holds at least one block"
+    );
+    assert!(Workload::parse("fio-randread:size=8K,bs=16K").is_err());
+}
+
+#[test]
+fn bonnie_runs_its_phases_as_its_source_does() {
+    // Calomel's run: 16 GiB, no per-character tests, an fsync after each seek's update.
+    let spec = "bonnie++ -u root -r 1024 -s 16384 -f -b -n 1 -c 4";
+    let phases = parse_all(spec).unwrap();
+    let kinds: Vec<&str> = phases.iter().map(|w| w.kind.as_str()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "bonnie++ write",
+            "bonnie++ rewrite",
+            "bonnie++ read",
+            "bonnie++ seeks"
+        ]
+    );
+    assert!(phases
+        .iter()
+        .all(|w| w.data_bytes == Some(16 * GIB) && w.block_size == 8192));
+    let seeks = &phases[3];
+    assert_eq!((seeks.threads, seeks.shared_file), (5, true));
+    assert_eq!(seeks.durability, Durability::Every(1));
+    assert_eq!(phases[0].durability, Durability::AtEnd);
+    assert_eq!(phases[0].data, Data::Pattern);
+    // One phase by name; without -f the per-character phases come first.
+    let w = Workload::parse(&format!("{spec} @seeks")).unwrap();
+    assert_eq!(w.access, Access::Seeks { write_pct: 10 });
+    let all = parse_all("bonnie++ -s 1g:16k:8192:3").unwrap();
+    assert_eq!(all[0].kind, "bonnie++ putc");
+    assert_eq!((all[0].block_size, all[0].data_bytes), (1, Some(3 * MIB)));
+    assert_eq!(all.last().unwrap().threads, 3);
+    assert_eq!(all[1].block_size, 16384);
+    // Sized by RAM without -s; refused with neither.
+    assert_eq!(
+        parse_all("bonnie++ -r 8192 -f").unwrap()[0].data_bytes,
+        Some(16 * GIB)
+    );
+    assert!(parse_all("bonnie++ -f").unwrap_err().0.contains("give -s"));
+    assert!(Workload::parse(spec)
+        .unwrap_err()
+        .0
+        .contains("4 timed phases"));
+    assert!(Workload::parse(&format!("{spec} @fly"))
+        .unwrap_err()
+        .0
+        .contains("no phase 'fly'"));
+}
+
+#[test]
+fn fio_options_as_fio_reads_them() {
+    let w = Workload::parse(
+        "fio --name=t --rw=randread --bs=4k --iodepth 32 --numjobs=4 --size=10g --direct=1 \
+         --ioengine=libaio --time_based --runtime=60 --group_reporting",
+    )
+    .unwrap();
+    assert_eq!(w.kind, "fio randread");
+    assert_eq!((w.block_size, w.queue_depth, w.threads), (4096, 32, 4));
+    assert_eq!(
+        (w.engine, w.direct, w.data_bytes),
+        (Engine::Libaio, true, Some(10 * GIB))
+    );
+    let d = Workload::parse("fio --rw=write --bs=1m --size=1g").unwrap();
+    assert_eq!(
+        (d.engine, d.access, d.durability),
+        (Engine::Sync, Access::SeqWrite, Durability::None)
+    );
+    let s = Workload::parse("fio --rw=randrw --rwmixread=30 --fsync=1 --filename=/tank/f").unwrap();
+    assert_eq!(s.access, Access::Random { read_pct: 30 });
+    assert_eq!((s.durability, s.shared_file), (Durability::Every(1), true));
+    assert!(Workload::parse("fio job.fio").is_err());
+    assert!(Workload::parse("fio --rw=trim")
+        .unwrap_err()
+        .0
+        .contains("not modelled"));
+    assert!(Workload::parse("fio --rw=read --verify=md5")
+        .unwrap_err()
+        .0
+        .contains("--verify"));
+}
+
+#[test]
+fn iozone_phases() {
+    let all = parse_all("iozone -i 0 -i 1 -t 4 -s 1g -r 128k -e -+n").unwrap();
+    let kinds: Vec<&str> = all.iter().map(|w| w.kind.as_str()).collect();
+    assert_eq!(kinds, ["iozone write", "iozone read"]);
+    assert!(all.iter().all(|w| w.threads == 4 && w.block_size == 131072));
+    assert_eq!(
+        (all[0].data_bytes, all[0].durability),
+        (Some(GIB), Durability::AtEnd)
+    );
+    // Sizes in KiB without a suffix; random tests in pairs.
+    let r = parse_all("iozone -i 2 -s 1024 -r 4 -I").unwrap();
+    assert_eq!(r.len(), 2);
+    assert_eq!(
+        (r[0].data_bytes, r[0].block_size, r[0].direct),
+        (Some(MIB), 4096, true)
+    );
+    assert!(parse_all("iozone -a").is_err());
+    assert!(parse_all("iozone -s 1g").unwrap_err().0.contains("-i"));
+}
+
+#[test]
+fn dd_reads_and_writes() {
+    let w = Workload::parse("dd if=/dev/zero of=/tank/f bs=1M count=10000 conv=fdatasync").unwrap();
+    assert_eq!(
+        (w.access, w.data, w.durability),
+        (Access::SeqWrite, Data::Zeros, Durability::AtEnd)
+    );
+    assert_eq!(w.data_bytes, Some(10000 * MIB));
+    let r = Workload::parse("dd if=/tank/f of=/dev/null bs=128k").unwrap();
+    assert_eq!(
+        (r.access, r.block_size, r.data_bytes),
+        (Access::SeqRead, 131072, None)
+    );
+    let raw = Workload::parse("dd if=/dev/zero of=/dev/rdsk/c1t1d0s0 bs=64k count=100").unwrap();
+    assert_eq!(raw.target, Target::RawDisk { write_cache: true });
+    assert_eq!(
+        Workload::parse("dd if=/dev/zero of=f count=2")
+            .unwrap()
+            .block_size,
+        512
+    );
+    assert!(Workload::parse("dd if=/dev/zero of=f")
+        .unwrap_err()
+        .0
+        .contains("count="));
+    assert!(Workload::parse("dd if=a of=b").is_err());
+}
