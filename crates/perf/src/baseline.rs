@@ -3,7 +3,8 @@
 //! reading but I and S writing, a raidz-p vdev of width w about I and (w - p) S; a pool sums
 //! its vdevs. Here S is the outer-track rate and I = 1 / (average seek + half a revolution).
 
-use crate::disk::DiskTiming;
+use crate::constants::Constants;
+use crate::leaf::DiskTiming;
 use model::system::System;
 use model::workload::{Access, Target, Workload};
 use model::VdevType;
@@ -11,7 +12,7 @@ use model::VdevType;
 /// One disk's I (operations/s) and S (bytes/s).
 fn rule_figures(system: &System, leaf: usize) -> (f64, f64) {
     let m = &system.disks[leaf].model;
-    let t = DiskTiming::new(m);
+    let t = DiskTiming::new(m, Constants::fitted().disk_command_overhead_s());
     let iops = m
         .random_read_iops
         .unwrap_or_else(|| 1.0 / (t.seek_s(1.0, false) + t.revolution_s() / 2.0));

@@ -1,8 +1,8 @@
 //! The bottleneck in one plain sentence with its numbers, and the headroom to the next limit.
 
 use crate::demand::Loads;
+use crate::path::Kind;
 use crate::predict::Utilization;
-use crate::resources::Kind;
 use model::system::System;
 use serde::Serialize;
 
@@ -70,25 +70,7 @@ pub fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bottleneck
              buffer and the ARC on one core: {limit_text}",
             top.detail
         ),
-        Kind::Vdev => {
-            let vdev = loads.vdevs.iter().find(|v| v.name == top.resource);
-            format!(
-                "{} limits the pool: a random block needs {} data disks at once and takes \
-                 {:.1} ms{}, so the pool serves at most {limit_text}",
-                top.resource,
-                vdev.map_or(0, |v| v.width),
-                // Per block, at the queue the vdev sees (its disks reorder queued blocks).
-                vdev.map_or(0.0, |v| 1e3 * (1.0 / top.max_jobs_per_s - v.other_s)
-                    / v.blocks),
-                match vdev {
-                    Some(v) if v.other_s > 0.0 => format!(
-                        ", and its disks write for {:.1} ms per block read",
-                        1e3 * v.other_s / v.blocks
-                    ),
-                    _ => String::new(),
-                },
-            )
-        }
+        Kind::Vdev => vdev_sentence(top, loads, &limit_text),
         _ if loads.random => format!(
             "{} limits the pool ({}): {limit_text}",
             named(top),
@@ -131,6 +113,37 @@ pub fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bottleneck
         next_resource: next.map(named),
         headroom_pct: next.map(|n| (n.max_jobs_per_s / top.max_jobs_per_s - 1.0) * 100.0),
     }
+}
+
+/// What a raidz or dRAID vdev whose disks work together spends per job: its random blocks
+/// (each needing every data disk), and the writes its disks make besides.
+fn vdev_sentence(top: &Utilization, loads: &Loads, limit_text: &str) -> String {
+    let Some(v) = loads.vdevs.iter().find(|v| v.name == top.resource) else {
+        return format!("{} limits the pool: {limit_text}", top.resource);
+    };
+    let per_job_ms = 1e3 / top.max_jobs_per_s;
+    if v.blocks <= 0.0 {
+        return format!(
+            "{} limits the pool: its {} disks work together on each request's log block and \
+             writes, {per_job_ms:.2} ms per request, so the pool serves at most {limit_text}",
+            v.name, v.width
+        );
+    }
+    // Per block, at the queue the vdev sees (its disks reorder queued blocks).
+    let block_ms = (per_job_ms - 1e3 * v.other_s) / v.blocks;
+    let writes = if v.other_s > 0.0 {
+        format!(
+            ", and its disks write for {:.1} ms per block read",
+            1e3 * v.other_s / v.blocks
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{} limits the pool: a random block needs {} data disks at once and takes \
+         {block_ms:.1} ms{writes}, so the pool serves at most {limit_text}",
+        v.name, v.width
+    )
 }
 
 /// Nothing is saturated: the jobs in flight, each taking its time round the resources, set

@@ -1,17 +1,31 @@
 //! What a link carries in practice, each way: raw rate times the protocol's efficiency
-//! (zfs-facts.md §4). Direction matters on PCI Express: a disk read is a device write to
+//! (docs/zfs-internals.md §4). Direction matters on PCI Express: a disk read is a device write to
 //! memory (posted, Max_Payload_Size per packet); a disk write is a device read of memory,
 //! whose data returns in completions cut at the root complex's 64-byte Read Completion
 //! Boundary.
 
-use crate::constants::{
-    PARALLEL_BUS_BURST_BYTES, PARALLEL_BUS_OVERHEAD_CLOCKS, PCIE_LINK_CEILING,
-    PCIE_PACKET_OVERHEAD_BYTES,
-};
 use model::hardware::LinkKind;
 
+/// PCIe: the share of the raw rate carrying data is
+/// `PCIE_LINK_CEILING * payload / (payload + PCIE_PACKET_OVERHEAD_BYTES)`. Derived exactly from
+/// the two facts seed 000 states of one PCIe 1.0 x1 link (SiI3132): 147 MB/s of 250 with
+/// 128-byte payloads, 175 MB/s with 256-byte payloads. The 60 bytes stand for the TLP header,
+/// framing, sequence number and LCRC (~24 B) plus the link's ACK and flow-control packets and
+/// the chip's gaps; the ceiling for the rest of the link layer.
+const PCIE_PACKET_OVERHEAD_BYTES: f64 = 60.24;
+const PCIE_LINK_CEILING: f64 = 0.8647;
+
+/// Parallel buses (PCI, PCI-X): a storage controller's DMA moves bursts of this many bytes
+/// (a few cache lines: the SATA controllers' PRD-driven bursts)...
+const PARALLEL_BUS_BURST_BYTES: f64 = 128.0;
+/// ...each costing this many bus clocks beyond its data clocks (arbitration, address and
+/// attribute phases, turnaround, the target's initial wait states). Derived from the fact
+/// seed 000 states of a SiI3124 alone in a 32-bit/33 MHz PCI slot: 87 MB/s of 133, so
+/// 32 / (32 + c) = 0.6525, c = 17.0.
+const PARALLEL_BUS_OVERHEAD_CLOCKS: f64 = 17.04;
+
 /// Data per lane and direction after line coding, MB/s: gen1 250, gen2 500 (8b/10b),
-/// gen3 985, gen4 1969, gen5 3938 (128b/130b) (PCI-SIG base specifications; zfs-facts.md §4).
+/// gen3 985, gen4 1969, gen5 3938 (128b/130b) (PCI-SIG base specifications; docs/zfs-internals.md §4).
 fn pcie_lane_mb_s(gen: u32) -> f64 {
     match gen {
         0 | 1 => 250.0,

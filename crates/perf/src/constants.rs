@@ -1,98 +1,237 @@
-//! Every constant of the performance model that is fitted or derived from a measurement
-//! rather than read from a data sheet or the ZFS source, in one place, each with how it was
-//! obtained. Each is global: one value for every system and case. Facts with a direct source
-//! stay next to their use (disk.rs, bus.rs, profile.rs).
+//! The global constants of the performance model that no data sheet, source file or benchmark
+//! gives: each has a prior (a documented approximation, below) and bounds, and is fitted by
+//! code over the whole validation corpus (`zpoolsim validate --refit`, crates/validate), one
+//! value for every system and case. A constant no case informs keeps its prior (the fit pulls
+//! each gently towards it). `Constants::fitted()` holds the values the refit gives; a test in
+//! crates/validate checks that they are the refit's. Constants derived exactly from a stated
+//! fact (the PCIe and parallel-bus efficiencies of bus.rs) are not here: no case moves them.
+//!
+//! Costs of the data path are per era of the code (`Era`), in cycles of a 2012 core
+//! (cpu.rs scales them to the host's): the Solaris-era code (2006-2010), the illumos code of
+//! 2010-2016 (FreeBSD 9-11, illumos, ZFS on Linux 0.6), and the modern code (ZoL 0.7+, OpenZFS 2,
+//! FreeBSD 12+).
 
-/// Per-command time a disk spends that a queue or a cache cannot hide (command decode,
-/// setup, completion), seconds. Fitted once: seed 004's write-through requests take
-/// 6.1 ms + size / media rate (the 256 KiB..1 MiB rows: 10.0 - 3.9, 21.7 - 15.6 ms), of which
-/// one revolution at 10000 rpm is 6.0 ms; the rest, 0.1 ms, is this.
-pub const DISK_COMMAND_OVERHEAD_S: f64 = 0.1e-3;
+use crate::release::Era;
 
-/// PCIe: the share of the raw rate carrying data is
-/// `PCIE_LINK_CEILING * payload / (payload + PCIE_PACKET_OVERHEAD_BYTES)`. Derived exactly from
-/// the two facts seed 000 measured on one PCIe 1.0 x1 link (SiI3132): 147 MB/s of 250 with
-/// 128-byte payloads, 175 MB/s with 256-byte payloads. The 60 bytes stand for the TLP header,
-/// framing, sequence number and LCRC (~24 B) plus the link's ACK and flow-control packets and
-/// the chip's gaps; the ceiling for the rest of the link layer.
-pub const PCIE_PACKET_OVERHEAD_BYTES: f64 = 60.24;
-pub const PCIE_LINK_CEILING: f64 = 0.8647;
-
-/// Parallel buses (PCI, PCI-X): a storage controller's DMA moves bursts of this many bytes
-/// (a few cache lines: the SATA controllers' PRD-driven bursts)...
-pub const PARALLEL_BUS_BURST_BYTES: f64 = 128.0;
-/// ...each costing this many bus clocks beyond its data clocks (arbitration, address and
-/// attribute phases, turnaround, the target's initial wait states). Fitted once, on the fact
-/// seed 000 reports for a SiI3124 alone in a 32-bit/33 MHz PCI slot: 87 MB/s of 133, so
-/// 32 / (32 + c) = 0.6525, c = 17.0. Seed 001's shared 64-bit/133 MHz PCI-X bus then gets
-/// 16 / (16 + 17) = 48% of 1066 MB/s = 517 MB/s: not fitted to it.
-pub const PARALLEL_BUS_OVERHEAD_CLOCKS: f64 = 17.04;
-
-/// CPU cost of the ZFS data path of an era, in cycles of one core.
+/// One fitted constant: its name, its prior and its bounds, and whether it is fitted on a
+/// logarithmic scale (a positive figure) or a linear one (a share that may be 0).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CpuCosts {
-    /// Per byte read from disk: checksum verification and the copy out to the application.
-    pub read_byte: f64,
-    /// Per byte written: the copy in from the application, the checksum, the dirty-buffer
-    /// bookkeeping of the open transaction group.
-    pub write_byte: f64,
-    /// Of `read_byte` and `write_byte`, the copy between the application's buffer and the
-    /// ARC, done by the application's own thread in read(2)/write(2).
-    pub copy_byte: f64,
-    /// Per byte of parity generated (raidz, dRAID writes).
-    pub parity_byte: f64,
-    /// Per zio (logical, vdev and leaf): the pipeline stages, the queue, the driver and the
-    /// interrupt.
-    pub zio: f64,
-    /// Per byte compressed on write and decompressed on read, when the dataset compresses.
-    pub compress_byte: f64,
-    pub decompress_byte: f64,
+pub struct Param {
+    pub name: &'static str,
+    /// What it stands for, for `validate --refit`'s listing.
+    pub about: &'static str,
+    pub prior: f64,
+    pub min: f64,
+    pub max: f64,
+    pub log_scale: bool,
 }
 
-/// LZ4 per core (lz4 README benchmark, Core i7-9700K at 4.9 GHz): compression 780 MB/s,
-/// decompression 4970 MB/s, so 6.3 and 1.0 cycles per byte. Used for both eras (lzjb, the
-/// compressor of 2008, is of the same order).
-const LZ4_COMPRESS_BYTE: f64 = 6.3;
-const LZ4_DECOMPRESS_BYTE: f64 = 1.0;
+const fn cost(name: &'static str, about: &'static str, prior: f64) -> Param {
+    Param {
+        name,
+        about,
+        prior,
+        min: prior / 20.0,
+        max: prior * 20.0,
+        log_scale: true,
+    }
+}
 
-/// Solaris/OpenSolaris 2006-2008 and FreeBSD ZFS v28: fletcher2 checksums in scalar C, the
-/// copy through a 2008 memory system, taskq-driven zio pipeline.
-/// - `parity_byte` 1.0: a scalar 64-bit XOR loop over the data columns, memory bound.
-/// - `read_byte` 2.0: fletcher2 (~0.3 cycles/byte of arithmetic, data cold from DMA: one
-///   memory read) plus copyout to the reader (~1.5 cycles/byte on a K8 with DDR2).
-/// - `zio` and `write_byte`: fitted once, together, on the two CPU-bound measurements of the
-///   corpus (seed 000, 2 cores x 2.1 GHz, both ~90% busy in the raidz1-7 read): the raidz1-7
-///   read at 435 MB/s = 3320 records/s each making 1 logical + 1 vdev + 6 column zios, and the
-///   raidz1-7 write at 235 MB/s = 1793 records/s making 1 + 1 + 7 zios with 1/6 parity:
-///   435e6 * 2 + 3320 * 8 * zio = 4.2e9  =>  zio = 125,000 cycles (60 us);
-///   235e6 * (write_byte + 1/6) + 1793 * 9 * zio = 4.2e9  =>  write_byte = 9.1.
-///   The stripe-7 cases of the same machine are then predictions (not fitted).
-pub const CPU_2008: CpuCosts = CpuCosts {
-    read_byte: 2.0,
-    write_byte: 9.1,
-    copy_byte: 1.5,
-    parity_byte: 1.0,
-    zio: 125_000.0,
-    compress_byte: LZ4_COMPRESS_BYTE,
-    decompress_byte: LZ4_DECOMPRESS_BYTE,
-};
+/// The fitted constants, in the order `Constants` reads them.
+pub const PARAMS: [Param; 15] = [
+    // Per-command time a disk spends that a queue or a cache cannot hide (decode, setup,
+    // completion). Prior 0.1 ms: seed 004's write-through requests take 6.1 ms + size / media
+    // rate at 10000 rpm, of which one revolution is 6.0 ms.
+    Param {
+        name: "disk_command_overhead_s",
+        about: "hard disk: per-command time no queue hides",
+        prior: 0.1e-3,
+        min: 0.01e-3,
+        max: 1e-3,
+        log_scale: true,
+    },
+    // Share of a hard disk's media rate a txg's sequential writes reach: between the data the
+    // txg writes indirect blocks and their ditto copies, space maps and uberblocks with cache
+    // flushes around them. Prior 0.85: seed 004 (one disk, Solaris 2006) reached 56-60 of 66.
+    Param {
+        name: "hdd_write_efficiency",
+        about: "hard disk: share of the media rate a txg's writes reach",
+        prior: 0.85,
+        min: 0.3,
+        max: 1.0,
+        log_scale: false,
+    },
+    // Share of the ARC's maximum that holds a file's data when a benchmark reads it at random
+    // after writing or reading it: the rest holds metadata, dbufs and the other lists. Prior
+    // 0.75, an approximation.
+    Param {
+        name: "arc_data_share",
+        about: "ARC: share of its maximum that caches a benchmark's file",
+        prior: 0.75,
+        min: 0.05,
+        max: 1.0,
+        log_scale: false,
+    },
+    // Share of the ARC's data capacity a sequential pass finds of a file larger than the ARC
+    // that an earlier pass of the same run read or wrote: blocks the earlier pass met twice
+    // (a ghost hit) sit in the MFU list, which a scan does not evict. Prior 0: a pure LRU
+    // keeps nothing of a file larger than it across passes.
+    Param {
+        name: "arc_scan_retention",
+        about: "ARC: share of its data a repeated scan of a larger file finds",
+        prior: 0.0,
+        min: 0.0,
+        max: 1.0,
+        log_scale: false,
+    },
+    // Cycles of one read(2) or write(2) call of a file through the kernel's VFS and ZFS, beyond
+    // copying its bytes (range lock, dbuf lookups, a write's transaction assignment), on a 2012
+    // core, by era. Priors, approximations: the Solaris era 20,000 / 30,000, the illumos era
+    // 15,000 / 25,000 (~6 and ~10 us at 2.5 GHz), the modern code 8,000 / 15,000 (~250k 4 KiB
+    // reads a second from the ARC on one 3 GHz core).
+    cost(
+        "read_call_cycles_early",
+        "application: cycles of a read call (Solaris era)",
+        20_000.0,
+    ),
+    cost(
+        "read_call_cycles_middle",
+        "application: cycles of a read call (illumos era)",
+        15_000.0,
+    ),
+    cost(
+        "read_call_cycles_modern",
+        "application: cycles of a read call (modern)",
+        8_000.0,
+    ),
+    cost(
+        "write_call_cycles_early",
+        "application: cycles of a write call (Solaris era)",
+        30_000.0,
+    ),
+    cost(
+        "write_call_cycles_middle",
+        "application: cycles of a write call (illumos era)",
+        25_000.0,
+    ),
+    cost(
+        "write_call_cycles_modern",
+        "application: cycles of a write call (modern)",
+        15_000.0,
+    ),
+    // How much more a write that overwrites part of an existing record costs than one that
+    // appends: dmu_tx_hold_write looks up (and holds) the existing block and its indirect
+    // blocks, and dirtying a cached record releases it from the ARC. Prior 1.5, an
+    // approximation.
+    Param {
+        name: "overwrite_call_factor",
+        about: "application: an overwriting write call's cost over an appending one's",
+        prior: 1.5,
+        min: 1.0,
+        max: 5.0,
+        log_scale: true,
+    },
+    // Records of a rewrite's reads in flight while the txg writes the same disks (txg.rs,
+    // `switching_s`). Prior 1: the application reads each record before it rewrites it, and
+    // the prefetcher, its requests answered from the ARC as fast as they are issued, runs
+    // little ahead of a loop that waits on every record's write.
+    Param {
+        name: "rewrite_records_in_flight",
+        about: "rewrite: records of the stream's reads in flight between the txg's writes",
+        prior: 1.0,
+        min: 0.05,
+        max: 64.0,
+        log_scale: true,
+    },
+    // Cycles of one zio through the pipeline (taskq dispatch, stages, the vdev queue, the
+    // driver, the interrupt), by era, on a 2012 core. Priors, approximations: 150,000 for the
+    // Solaris-era pipeline (~60 us), 40,000 for the illumos era, 15,000 for the modern code
+    // (~150k small zios a second on a 3 GHz core).
+    cost(
+        "zio_cycles_early",
+        "CPU: cycles of one zio (Solaris era)",
+        150_000.0,
+    ),
+    cost(
+        "zio_cycles_middle",
+        "CPU: cycles of one zio (illumos era)",
+        40_000.0,
+    ),
+    cost(
+        "zio_cycles_modern",
+        "CPU: cycles of one zio (modern)",
+        15_000.0,
+    ),
+];
 
-/// OpenZFS 2.x on a SIMD-capable core: fletcher4 at 15-30 GB/s per core (zfs-facts.md §3,
-/// SSE2/AVX2: ~0.15 cycles/byte at 3 GHz), copies at ~9 GB/s per core (~0.35 cycles/byte),
-/// so ~0.5 cycles/byte read and ~0.7 written (the copy in writes cold lines); parity gen P at
-/// 36-52 GB/s AVX2 (~0.1).
-/// `zio` 20,000 cycles is an APPROXIMATION, not a measurement: it assumes a core pushes
-/// ~150k small zios/s through the pipeline, queue, driver and interrupt. Sensitivity: it is
-/// ~97% of the CPU cost of a 4 KiB read (3 zios on a mirror = 60,000 cycles against 2,000 for
-/// the bytes) and about half of a 128 KiB record's, so CPU-bound small-block IOPS (NVMe
-/// pools at high queue depth) scale as 1 / zio; disk-bound predictions and the validation
-/// corpus (all CPU_2008) do not move with it.
-pub const CPU_OPENZFS2: CpuCosts = CpuCosts {
-    read_byte: 0.5,
-    write_byte: 0.7,
-    copy_byte: 0.35,
-    parity_byte: 0.1,
-    zio: 20_000.0,
-    compress_byte: LZ4_COMPRESS_BYTE,
-    decompress_byte: LZ4_DECOMPRESS_BYTE,
-};
+/// Values of the constants, in the order of [`PARAMS`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Constants(pub [f64; PARAMS.len()]);
+
+/// Index of an era's figure in a group of three.
+fn era_index(era: Era) -> usize {
+    match era {
+        Era::Early => 0,
+        Era::Middle => 1,
+        Era::Modern => 2,
+    }
+}
+
+impl Constants {
+    /// The priors.
+    pub fn priors() -> Constants {
+        Constants(PARAMS.map(|p| p.prior))
+    }
+
+    /// The values `zpoolsim validate --refit` gives on the committed corpus.
+    pub fn fitted() -> Constants {
+        FITTED
+    }
+
+    pub fn disk_command_overhead_s(&self) -> f64 {
+        self.0[0]
+    }
+    pub fn hdd_write_efficiency(&self) -> f64 {
+        self.0[1]
+    }
+    pub fn arc_data_share(&self) -> f64 {
+        self.0[2]
+    }
+    pub fn arc_scan_retention(&self) -> f64 {
+        self.0[3]
+    }
+    pub fn read_call_cycles(&self, era: Era) -> f64 {
+        self.0[4 + era_index(era)]
+    }
+    pub fn write_call_cycles(&self, era: Era) -> f64 {
+        self.0[7 + era_index(era)]
+    }
+    pub fn overwrite_call_factor(&self) -> f64 {
+        self.0[10]
+    }
+    pub fn rewrite_records_in_flight(&self) -> f64 {
+        self.0[11]
+    }
+    pub fn zio_cycles(&self, era: Era) -> f64 {
+        self.0[12 + era_index(era)]
+    }
+}
+
+/// The committed refit (`zpoolsim validate --refit` prints these).
+const FITTED: Constants = Constants([
+    1.1142573196584275e-4,
+    7.027044909919207e-1,
+    8.009399877260288e-1,
+    3.7289797331342217e-1,
+    1.9970510621548696e4,
+    1.4085751815380698e4,
+    8e3,
+    3.6559003965915916e4,
+    2.8355483240397905e4,
+    1.5e4,
+    1.4947012479995374e0,
+    6.924155159462076e-1,
+    1.0639117104117402e5,
+    3.865721093551265e4,
+    1.5e4,
+]);

@@ -1,17 +1,29 @@
-//! From a workload to the work each resource does per job, as ZFS would issue it.
-//! A job is one logical block (record) for a sequential stream, one application request for
-//! random I/O, and one request to the device for raw-disk workloads.
+//! From a workload to the work each resource does per job, stage by stage as ZFS issues it:
+//! the application's calls (`app`), the ARC's hits (`arc`), compression (`compress`), the
+//! records' fan-out over the vdevs (`zio`), the txg's writes (`txg`), the ZIL's commits (`zil`),
+//! the leaves' service times (`leaf`) and the CPU (`cpu`).
+//!
+//! A job is one record for a sequential stream (its requests are `recordsize / bs`), one
+//! application request for random I/O and Bonnie's seeks, and one request to the device for
+//! raw-disk workloads.
 
-use crate::disk::DiskTiming;
-use crate::profile::Profile;
-use crate::queue::reorder_depth;
+use crate::app::{self, Calls};
+use crate::arc;
+use crate::compress::psize;
+use crate::constants::Constants;
+use crate::cpu;
+use crate::leaf::ncq::reorder_depth;
+use crate::leaf::DiskTiming;
+use crate::release::Release;
+use crate::txg;
+use crate::vdev::{vdevs, Vdev};
+use crate::zil::{self, SyncWrites};
 use crate::zio::mirror::passed_share;
 use crate::zio::{fanout, Fanout, Op};
 use crate::PerfError;
-use model::hardware::{DiskModel, Medium};
-use model::system::System;
+use model::hardware::DiskModel;
 use model::workload::{Access, Target, Workload};
-use model::VdevType;
+use model::{System, VdevClass, VdevType};
 
 /// Largest number of jobs the model circulates: beyond it throughput no longer changes.
 const MAX_POPULATION: u32 = 4096;
@@ -39,7 +51,7 @@ pub struct VdevLoad {
     pub busy_s: f64,
     /// `busy_s` with 1, 2, ... blocks queued at it (see `DiskLoad`).
     pub busy_queued_s: Vec<f64>,
-    /// Random requests it reads per job.
+    /// Random blocks it reads per job.
     pub blocks: f64,
     /// Of `busy_s`, the seconds per job its slowest disk spends on other work (writes).
     pub other_s: f64,
@@ -53,13 +65,16 @@ pub struct Loads {
     /// The top-level vdev each disk belongs to (empty: unused).
     pub vdev_of_disk: Vec<String>,
     pub vdevs: Vec<VdevLoad>,
+    /// Reference cycles per job on all cores: the kernel's work and the application's.
     pub cpu_cycles: f64,
-    /// Of which the application's threads spend copying, and how many threads there are.
-    pub copy_cycles: f64,
+    /// Of which the application's own threads spend, and how many threads there are.
+    pub app_cycles: f64,
     pub app_threads: u32,
-    /// Application bytes read and written per job.
+    /// Whether the application waits on each job (random I/O, synchronous writes): its threads
+    /// are then part of the cycle; for a stream, prefetch and the txg decouple them.
+    pub app_in_cycle: bool,
+    /// Application bytes per job, read and written apart.
     pub user_bytes: f64,
-    /// Application bytes read and written per job, apart.
     pub user_read_bytes: f64,
     pub user_write_bytes: f64,
     /// Bytes crossing memory per job: device DMA, the checksum pass, the copy between the
@@ -71,67 +86,625 @@ pub struct Loads {
     pub population: u32,
     /// Whether the workload is counted in operations (random) rather than bytes (streams).
     pub random: bool,
+    /// Share of the block reads the ARC served.
+    pub arc_hit: f64,
 }
 
-/// The top-level vdevs of the pool's normal class with their leaves (indices into
-/// `system.disks`, which fill the vdevs in order).
-struct Vdev {
-    vtype: VdevType,
-    leaves: Vec<usize>,
-    /// Share of the pool's blocks it receives: allocation follows free space.
-    share: f64,
-    name: String,
+/// The loads of `w` on `system`.
+pub fn loads(
+    system: &System,
+    w: &Workload,
+    release: &Release,
+    constants: &Constants,
+) -> Result<Loads, PerfError> {
+    if system.disks.is_empty() {
+        return Err(PerfError::System("the system has no disks".into()));
+    }
+    match w.target {
+        Target::RawDisk { write_cache } => Ok(raw_loads(system, w, write_cache, constants)),
+        Target::Pool => Pool::new(system, w, release, constants)?.loads(),
+    }
 }
 
-fn vdevs(system: &System) -> Result<Vec<Vdev>, PerfError> {
-    let mut out = Vec::new();
-    let mut next = 0usize;
-    for tl in system.pool.normal() {
-        for g in &tl.layout.groups {
-            for _ in 0..g.count {
-                let leaves: Vec<usize> = (next..next + g.children as usize).collect();
-                next += g.children as usize;
-                if next > system.disks.len() {
-                    return Err(PerfError::System(format!(
-                        "the pool needs {} disks, the system has {}",
-                        tl.layout.leaves(),
-                        system.disks.len()
-                    )));
-                }
-                let data = g.data_children() as f64;
-                let kind = match g.vtype {
-                    VdevType::Disk => "disk".to_string(),
-                    VdevType::Mirror => format!("mirror-{}", g.children),
-                    VdevType::Raidz { parity } => format!("raidz{parity}-{}", g.children),
-                    VdevType::Draid { parity, .. } => format!("draid{parity}-{}", g.children),
-                };
-                out.push(Vdev {
-                    vtype: g.vtype,
-                    name: format!("{kind}-{}", out.len()),
-                    share: data * tl.leaf.capacity_bytes as f64,
-                    leaves,
-                });
-            }
+/// `dd` or fio against the first disk, bypassing ZFS: one request to the device per job.
+fn raw_loads(system: &System, w: &Workload, write_cache: bool, constants: &Constants) -> Loads {
+    let disk = &system.disks[0].model;
+    let t = DiskTiming::new(disk, constants.disk_command_overhead_s());
+    let bs = w.block_size as f64;
+    let x = w.offset_bytes as f64 / disk.capacity_bytes as f64;
+    let write = w.access.writes();
+    let depth = w.outstanding();
+    let (busy_s, busy_queued_s) = match w.access {
+        Access::SeqWrite if !write_cache && depth == 1 => (t.write_through_io_s(bs, x), Vec::new()),
+        Access::SeqWrite | Access::SeqRead => (bs / t.rate_at(x, write), Vec::new()),
+        _ => {
+            let queued =
+                t.random_io_queued_s(bs, 1.0, 1, write, reorder_depth(system, 0, u32::MAX));
+            (queued[0], queued)
+        }
+    };
+    let mut disks = vec![DiskLoad::default(); system.disks.len()];
+    disks[0] = DiskLoad {
+        read_bytes: if write { 0.0 } else { bs },
+        write_bytes: if write { bs } else { 0.0 },
+        read_ops: if write { 0.0 } else { 1.0 },
+        write_ops: if write { 1.0 } else { 0.0 },
+        busy_s,
+        busy_queued_s,
+    };
+    let mut vdev_of_disk = vec![String::new(); system.disks.len()];
+    vdev_of_disk[0] = "raw device".into();
+    Loads {
+        disks,
+        vdev_of_disk,
+        vdevs: Vec::new(),
+        cpu_cycles: 0.0,
+        app_cycles: 0.0,
+        app_threads: w.threads,
+        app_in_cycle: false,
+        user_bytes: bs,
+        user_read_bytes: if write { 0.0 } else { bs },
+        user_write_bytes: if write { bs } else { 0.0 },
+        memory_bytes: bs,
+        requests: 1.0,
+        population: depth.clamp(1, MAX_POPULATION),
+        random: !w.access.is_sequential(),
+        arc_hit: 0.0,
+    }
+}
+
+/// A workload on the pool, with what every stage decided about it.
+struct Pool<'a> {
+    system: &'a System,
+    w: &'a Workload,
+    release: &'a Release,
+    constants: &'a Constants,
+    vdevs: Vec<Vdev>,
+    /// Log devices, if the pool has any.
+    logs: Vec<Vdev>,
+    recordsize: u64,
+    /// Bytes a record occupies after compression (0: a hole).
+    psize: u64,
+    /// Share of block reads the ARC serves.
+    hit: f64,
+    sync: Option<SyncWrites>,
+    checksum_byte: f64,
+    compress_byte: (f64, f64),
+    /// Metadata bytes the txg writes per data byte.
+    meta: f64,
+}
+
+/// What one job asks of the pool, in records: read from disk, written by the txg, and read
+/// to complete a partial write.
+#[derive(Debug, Clone, Copy, Default)]
+struct Records {
+    read: f64,
+    written: f64,
+    /// Of `read`, those read to modify part of them (a partial-record write).
+    rmw: f64,
+    /// Records one request spans (random I/O).
+    per_request: f64,
+}
+
+impl Records {
+    /// A request's share of a stream's record: `records` of it.
+    fn per_request(self, records: f64) -> Records {
+        Records {
+            read: self.read * records,
+            written: self.written * records,
+            rmw: self.rmw * records,
+            per_request: records,
         }
     }
-    if out.is_empty() {
-        return Err(PerfError::System("the pool has no data vdevs".into()));
-    }
-    let total: f64 = out.iter().map(|v| v.share).sum();
-    for v in &mut out {
-        v.share /= total;
-    }
-    Ok(out)
 }
 
-/// Reads and writes per job: (read weight, write weight).
-fn mix(access: Access) -> (f64, f64) {
-    match access {
-        Access::SeqWrite => (0.0, 1.0),
-        Access::SeqRead => (1.0, 0.0),
-        Access::Rewrite => (1.0, 1.0),
-        Access::Random { read_pct } => (read_pct as f64 / 100.0, 1.0 - read_pct as f64 / 100.0),
-        Access::Seeks { write_pct } => (1.0, write_pct as f64 / 100.0),
+impl<'a> Pool<'a> {
+    fn new(
+        system: &'a System,
+        w: &'a Workload,
+        release: &'a Release,
+        constants: &'a Constants,
+    ) -> Result<Pool<'a>, PerfError> {
+        let ds = system
+            .pool
+            .datasets
+            .first()
+            .ok_or_else(|| PerfError::System("the pool has no dataset".into()))?;
+        let normal = vdevs(system, VdevClass::Normal)?;
+        if normal.is_empty() {
+            return Err(PerfError::System("the pool has no data vdevs".into()));
+        }
+        let logs = vdevs(system, VdevClass::Log)?;
+        let algorithm = cpu::algorithm(ds.compression, release);
+        let sector = 1u64 << system.pool.ashift;
+        let cpu_model = &system.host.cpu;
+        let capacity = arc::data_capacity(system, release, constants);
+        Ok(Pool {
+            system,
+            w,
+            release,
+            constants,
+            recordsize: ds.recordsize,
+            psize: psize(
+                ds.recordsize,
+                w.data,
+                ds.compression_ratio,
+                algorithm,
+                sector,
+            ),
+            hit: arc::hit_ratio(w, release, capacity, constants.arc_scan_retention()),
+            sync: zil::sync_writes(w, ds, !logs.is_empty()),
+            checksum_byte: cpu::checksum_byte(ds.checksum, release, cpu_model),
+            compress_byte: cpu::compress_byte(algorithm, w.data, ds.compression_ratio),
+            meta: txg::metadata_per_data_byte(ds.recordsize),
+            vdevs: normal,
+            logs,
+        })
+    }
+
+    /// Records a job reads and writes.
+    fn records(&self) -> Records {
+        let (rs, bs) = (self.recordsize as f64, self.w.block_size as f64);
+        let miss = 1.0 - self.hit;
+        match self.w.access {
+            Access::SeqRead => Records {
+                read: miss,
+                ..Records::default()
+            },
+            Access::SeqWrite => Records {
+                written: 1.0,
+                ..Records::default()
+            },
+            Access::Rewrite => Records {
+                read: miss,
+                written: 1.0,
+                ..Records::default()
+            },
+            Access::Random { read_pct } => {
+                let r = f64::from(read_pct) / 100.0;
+                let per_request = (bs / rs).ceil().max(1.0);
+                // A write of part of a record reads the rest first, unless cached.
+                let rmw = if bs < rs {
+                    (1.0 - r) * miss * per_request
+                } else {
+                    0.0
+                };
+                Records {
+                    read: r * miss * per_request + rmw,
+                    written: (1.0 - r) * per_request,
+                    rmw,
+                    per_request,
+                }
+            }
+            // Bonnie's chunk is read within its record; the updated records are written back.
+            Access::Seeks { write_pct } => Records {
+                read: miss,
+                written: f64::from(write_pct) / 100.0,
+                rmw: 0.0,
+                per_request: 1.0,
+            },
+        }
+    }
+
+    fn loads(&self) -> Result<Loads, PerfError> {
+        let w = self.w;
+        // A stream with synchronous writes waits on each request: it is served like random I/O,
+        // a job per request, its records the request's share of one.
+        let seq = w.access.is_sequential() && self.sync.is_none();
+        let rec = if seq || !w.access.is_sequential() {
+            self.records()
+        } else {
+            self.records()
+                .per_request(w.block_size as f64 / self.recordsize as f64)
+        };
+        let rs = self.recordsize as f64;
+        let calls = Calls::of_request(w);
+        // A stream's job is a record: recordsize / bs requests of it; otherwise a request.
+        let requests = if seq { rs / w.block_size as f64 } else { 1.0 };
+        let (user_read, user_write) = if seq {
+            (
+                if calls.reads > 0.0 { rs } else { 0.0 },
+                if calls.writes > 0.0 { rs } else { 0.0 },
+            )
+        } else {
+            let bs = w.block_size as f64;
+            (calls.reads * bs, calls.writes * bs)
+        };
+        let mut work = Work::new(self.system);
+        let mut cpu_cycles = 0.0;
+        let mut stream_bytes = 0.0;
+        let zio = self.constants.zio_cycles(self.release.era);
+        let psize = self.psize;
+        for v in &self.vdevs {
+            let n = v.leaves.len() as u32;
+            let ashift = self.system.pool.ashift;
+            let fr = fanout(v.vtype, n, psize.max(1), ashift, Op::Read);
+            let fw = fanout(v.vtype, n, psize.max(1), ashift, Op::Write);
+            let reads = if psize == 0 { 0.0 } else { rec.read * v.share };
+            let writes = if psize == 0 {
+                0.0
+            } else {
+                rec.written * v.share
+            };
+            let span = self.span(v, &fw);
+            if seq {
+                stream_bytes += self.stream(&mut work, v, &fr, &fw, reads, writes, span);
+            } else {
+                let wait = self.waited(v, self.sync, calls.writes, false);
+                cpu_cycles += wait.zios * zio;
+                self.random(&mut work, v, &fr, &fw, &rec, span, &wait);
+            }
+            let zios = |f: &Fanout| f.upper_zios + f.ios_per_child * f64::from(n);
+            cpu_cycles += reads * zios(&fr) * zio + writes * zios(&fw) * zio;
+            let parity = match v.vtype {
+                VdevType::Raidz { parity } | VdevType::Draid { parity, .. } => parity,
+                _ => 0,
+            };
+            cpu_cycles += writes
+                * psize as f64
+                * cpu::parity_byte(parity, self.release, &self.system.host.cpu);
+        }
+        for v in &self.logs {
+            let wait = self.waited(v, self.sync, calls.writes, true);
+            cpu_cycles += wait.zios * zio;
+            for &leaf in &v.leaves {
+                let d = work.disk(leaf, &v.name);
+                d.write_bytes += wait.bytes_per_leaf;
+                d.write_ops += wait.ops_per_leaf;
+                d.add(wait.seconds, &[]);
+            }
+        }
+        let (compress, decompress) = self.compress_byte;
+        cpu_cycles += (rec.read * psize as f64) * self.checksum_byte
+            + rec.written * (psize as f64 * self.checksum_byte + rs * compress)
+            + rec.read * rs * decompress;
+        let overwrites = matches!(
+            w.access,
+            Access::Rewrite | Access::Random { .. } | Access::Seeks { .. }
+        );
+        let app_cycles = requests * calls.cycles(self.release, self.constants, overwrites);
+        let device_bytes = work.device_bytes();
+        let population = if seq {
+            self.stream_population(stream_bytes, device_bytes)
+        } else {
+            app::outstanding(w, self.release)
+        };
+        let loads = Loads {
+            vdev_of_disk: work.vdev_of_disk,
+            vdevs: work.vdevs,
+            disks: work.disks,
+            cpu_cycles: cpu_cycles + app_cycles,
+            app_cycles,
+            app_threads: w.threads,
+            app_in_cycle: !seq,
+            // Bonnie reports a rewrite by the bytes rewritten, each read once and written once.
+            user_bytes: if w.access == Access::Rewrite {
+                rs
+            } else {
+                user_read + user_write
+            },
+            user_read_bytes: user_read,
+            user_write_bytes: user_write,
+            memory_bytes: device_bytes
+                + 3.0 * (user_read + user_write)
+                + rec.written * psize as f64,
+            requests,
+            population: population.clamp(1, MAX_POPULATION),
+            random: !w.access.is_sequential(),
+            arc_hit: self.hit,
+        };
+        Ok(if seq { loads } else { loads.split(work.parts) })
+    }
+
+    /// The fraction of each leaf's stroke the data lies on: from the outer edge (an empty pool
+    /// allocates the outer metaslabs first) as far as the data set reaches; random requests
+    /// over an unknown data set range over the whole disk.
+    fn span(&self, v: &Vdev, fw: &Fanout) -> f64 {
+        let cap = self.system.disks[v.leaves[0]].model.capacity_bytes as f64;
+        match self.w.total_bytes() {
+            Some(d) => {
+                let records = d as f64 / self.recordsize as f64;
+                (records * fw.bytes_per_child * v.share / cap).clamp(1e-6, 1.0)
+            }
+            None if self.w.access.is_sequential() => 0.0,
+            None => 1.0,
+        }
+    }
+
+    /// A stream's per-record work on `v`'s leaves; returns the bytes its leaves' queues hold.
+    #[allow(clippy::too_many_arguments)]
+    fn stream(
+        &self,
+        work: &mut Work,
+        v: &Vdev,
+        fr: &Fanout,
+        fw: &Fanout,
+        reads: f64,
+        writes: f64,
+        span: f64,
+    ) -> f64 {
+        let agg = self.aggregation(v) as f64;
+        let n = v.leaves.len() as u32;
+        let active = if writes > 0.0 {
+            self.release.async_write_active
+        } else {
+            self.release.async_read_active
+        };
+        let efficiency = txg::write_efficiency(v.rotating, self.constants);
+        for &leaf in &v.leaves {
+            let model = &self.system.disks[leaf].model;
+            let t = self.timing(model);
+            let d = work.disk(leaf, &v.name);
+            let (mut read_s, mut write_s) = (0.0, 0.0);
+            if reads > 0.0 {
+                let bytes = reads * fr.bytes_per_child;
+                d.read_bytes += bytes;
+                d.read_ops += bytes / fr.bytes_per_child.max(agg);
+                let rate = t.mean_rate(0.0, span, false);
+                let media = if v.rotating && v.vtype == VdevType::Mirror {
+                    let skip_s = t.seek_s(0.0, false) + t.revolution_s() / 2.0;
+                    let block = fr.bytes_per_child * f64::from(n);
+                    block
+                        * passed_share(
+                            self.release.mirror_runs,
+                            n,
+                            block,
+                            rate,
+                            skip_s,
+                            self.w.threads,
+                        )
+                } else {
+                    fr.media_per_child
+                };
+                read_s = reads * media / rate;
+            }
+            if writes > 0.0 {
+                let bytes = writes * fw.media_per_child * (1.0 + self.meta);
+                d.write_bytes += bytes;
+                d.write_ops += bytes / (fw.bytes_per_child / fw.ios_per_child).max(agg);
+                write_s = bytes / (t.mean_rate(0.0, span, true) * efficiency);
+            }
+            let switching = if read_s > 0.0 && write_s > 0.0 && v.rotating {
+                let turns = 1.0 / self.constants.rewrite_records_in_flight();
+                txg::switching_s(&t, span, turns, read_s, write_s)
+            } else {
+                0.0
+            };
+            d.busy_s += read_s + write_s + switching;
+        }
+        f64::from(n * active) * agg
+    }
+
+    /// A random request's work on `v`: its record reads as random I/O (reordered by the
+    /// disks' queues; a raidz or dRAID vdev's columns must all answer), its written records
+    /// as the txg's sequential writes, and the writes the ZIL makes it wait for (`wait`).
+    /// A raidz or dRAID vdev whose disks work together (a random read, a log block) is one
+    /// station, carrying its disks' other work too; a mirror's or a disk's leaves are their
+    /// own stations.
+    #[allow(clippy::too_many_arguments)]
+    fn random(
+        &self,
+        work: &mut Work,
+        v: &Vdev,
+        fr: &Fanout,
+        fw: &Fanout,
+        rec: &Records,
+        span: f64,
+        wait: &Waited,
+    ) {
+        let n = v.leaves.len() as u32;
+        let agg = self.aggregation(v) as f64;
+        let efficiency = txg::write_efficiency(v.rotating, self.constants);
+        let reads = if self.psize == 0 {
+            0.0
+        } else {
+            rec.read * v.share
+        };
+        let writes = if self.psize == 0 {
+            0.0
+        } else {
+            rec.written * v.share
+        };
+        let visit = Visit::of_request(fr, n, rec.per_request.max(1.0), v.share);
+        let visits = reads / visit.records;
+        work.parts += (v.share * rec.per_request).min(1.0)
+            * if visit.fork > 1 {
+                1.0
+            } else {
+                visit.ios_per_child * f64::from(n)
+            };
+        let striped = matches!(v.vtype, VdevType::Raidz { .. } | VdevType::Draid { .. });
+        let fork = visit.fork > 1 && reads > 0.0;
+        let station = striped && (fork || wait.seconds > 0.0);
+        let depth = |leaf| reorder_depth(self.system, leaf, self.release.sync_read_active);
+        let col = visit.column_bytes;
+        let lead = &self.system.disks[v.leaves[0]].model;
+        let mut other_s = 0.0f64;
+        for &leaf in &v.leaves {
+            let model = &self.system.disks[leaf].model;
+            let t = self.timing(model);
+            let per_job = visits * visit.ios_per_child;
+            let table: Vec<f64> = if reads > 0.0 && !fork {
+                let queued = work.tables.get(model, &t, col, span, 1, depth(leaf));
+                queued.iter().map(|s| per_job * s).collect()
+            } else {
+                Vec::new()
+            };
+            let d = work.disk(leaf, &v.name);
+            let mut own_s = 0.0;
+            if reads > 0.0 {
+                d.read_bytes += reads * fr.bytes_per_child;
+                d.read_ops += per_job * (col / agg).ceil().max(1.0);
+            }
+            if writes > 0.0 {
+                // The txg turns random record writes into sequential ones (copy on write).
+                let bytes = writes * fw.media_per_child * (1.0 + self.meta);
+                d.write_bytes += bytes;
+                d.write_ops += bytes / (fw.bytes_per_child / fw.ios_per_child).max(agg);
+                own_s += bytes / (t.mean_rate(0.0, span, true) * efficiency);
+            }
+            d.write_bytes += wait.bytes_per_leaf;
+            d.write_ops += wait.ops_per_leaf;
+            if station {
+                other_s = other_s.max(own_s);
+                continue;
+            }
+            d.add(own_s + wait.seconds, &table);
+        }
+        if station {
+            let t = self.timing(lead);
+            let queued = if fork {
+                let least = v.leaves.iter().map(|&l| depth(l)).min().unwrap_or(1);
+                work.tables.get(lead, &t, col, span, visit.fork, least)
+            } else {
+                vec![0.0]
+            };
+            let fixed = other_s + wait.seconds;
+            work.vdevs.push(VdevLoad {
+                name: v.name.clone(),
+                members: v.leaves.clone(),
+                busy_s: visits * queued[0] + fixed,
+                busy_queued_s: queued.iter().map(|s| visits * s + fixed).collect(),
+                blocks: visits,
+                other_s: fixed,
+                width: visit.fork.max(n),
+            });
+        }
+    }
+
+    /// What the ZIL makes a writer wait for per job on `v` (the pool's normal vdevs when
+    /// `log` is false, a separate log vdev when true): each commit's log block, unless a log
+    /// device takes them, and for indirect writes the record written in place first. The
+    /// leaves work at once, so the wait is one leaf's service.
+    fn waited(&self, v: &Vdev, sync: Option<SyncWrites>, writes: f64, log: bool) -> Waited {
+        let Some(sync) = sync else {
+            return Waited::default();
+        };
+        let n = v.leaves.len() as u32;
+        let ashift = self.system.pool.ashift;
+        let lead = self.timing(&self.system.disks[v.leaves[0]].model);
+        let data = fanout(v.vtype, n, self.psize.max(1), ashift, Op::Write);
+        let span = self.span(v, &data);
+        let mut out = Waited::default();
+        let mut add = |f: &Fanout, per_job: f64, service: &dyn Fn(f64) -> f64| {
+            let size = f.bytes_per_child / f.ios_per_child.max(1e-9);
+            out.seconds += per_job * service(size);
+            out.bytes_per_leaf += per_job * f.bytes_per_child;
+            out.ops_per_leaf += per_job * f.ios_per_child;
+            out.zios += per_job * (f.upper_zios + f.ios_per_child * f64::from(n));
+        };
+        if log || self.logs.is_empty() {
+            let lwb = fanout(v.vtype, n, sync.lwb_bytes as u64, ashift, Op::Write);
+            let commits = writes * sync.commits_per_write * v.share;
+            add(&lwb, commits, &|size| lead.sync_write_s(size, span));
+        }
+        if sync.indirect && !log {
+            // dmu_sync: the record goes to its place before the commit that points to it.
+            add(&data, writes * v.share, &|size| {
+                lead.random_io_s(size, span, 1, true)
+            });
+        }
+        out
+    }
+
+    /// Records a stream keeps in flight: what the leaves' queues hold in aggregated I/Os, up
+    /// to what prefetch (or the syncing txg) has issued, for each of the application's streams.
+    fn stream_population(&self, queued: f64, device_bytes: f64) -> u32 {
+        let blocks = ((queued / device_bytes.max(1.0)).round() as u32).max(1);
+        let streams = if self.w.shared_file {
+            1
+        } else {
+            self.w.threads
+        };
+        let reach = if self.w.access == Access::SeqRead {
+            self.release.prefetch_blocks(self.recordsize)
+        } else {
+            u32::MAX
+        };
+        blocks
+            .min(reach)
+            .saturating_mul(streams)
+            .max(app::outstanding(self.w, self.release))
+    }
+
+    fn aggregation(&self, v: &Vdev) -> u64 {
+        if v.rotating {
+            self.release.aggregation_hdd
+        } else {
+            self.release.aggregation_ssd
+        }
+    }
+
+    fn timing<'m>(&self, model: &'m DiskModel) -> DiskTiming<'m> {
+        DiskTiming::new(model, self.constants.disk_command_overhead_s())
+    }
+}
+
+/// Writes a writer waits for per job on one vdev (the ZIL's).
+#[derive(Debug, Clone, Copy, Default)]
+struct Waited {
+    /// Seconds per job: one leaf's service, the leaves working at once.
+    seconds: f64,
+    bytes_per_leaf: f64,
+    ops_per_leaf: f64,
+    zios: f64,
+}
+
+/// The per-job work being gathered, disk by disk.
+struct Work<'a> {
+    disks: Vec<DiskLoad>,
+    vdev_of_disk: Vec<String>,
+    vdevs: Vec<VdevLoad>,
+    tables: ReadTables<'a>,
+    /// Disk (or fork-join vdev) stations one random request reaches: its parts run at once.
+    parts: f64,
+}
+
+impl<'a> Work<'a> {
+    fn new(system: &System) -> Work<'a> {
+        Work {
+            disks: vec![DiskLoad::default(); system.disks.len()],
+            vdev_of_disk: vec![String::new(); system.disks.len()],
+            vdevs: Vec::new(),
+            tables: ReadTables::default(),
+            parts: 0.0,
+        }
+    }
+
+    fn disk(&mut self, leaf: usize, vdev: &str) -> &mut DiskLoad {
+        if self.vdev_of_disk[leaf].is_empty() {
+            self.vdev_of_disk[leaf] = vdev.to_string();
+        }
+        &mut self.disks[leaf]
+    }
+
+    fn device_bytes(&self) -> f64 {
+        self.disks
+            .iter()
+            .map(|d| d.read_bytes + d.write_bytes)
+            .sum()
+    }
+}
+
+impl DiskLoad {
+    /// Adds `fixed` seconds per job at any depth, and a queue-dependent table (per job).
+    fn add(&mut self, fixed: f64, table: &[f64]) {
+        match (self.busy_queued_s.is_empty(), table.len()) {
+            (_, 0) => {
+                self.busy_s += fixed;
+                self.busy_queued_s.iter_mut().for_each(|s| *s += fixed);
+            }
+            (true, _) => {
+                self.busy_queued_s = table.iter().map(|s| self.busy_s + fixed + s).collect();
+                self.busy_s = self.busy_queued_s[0];
+            }
+            (false, _) => {
+                for (s, t) in self.busy_queued_s.iter_mut().zip(table) {
+                    *s += fixed + t;
+                }
+                self.busy_s = self.busy_queued_s[0];
+            }
+        }
     }
 }
 
@@ -150,11 +723,6 @@ struct Visit {
 }
 
 impl Visit {
-    /// One block (a stream's record).
-    fn per_block(f: &Fanout, n: u32) -> Visit {
-        Visit::of_request(f, n, 1.0, 1.0)
-    }
-
     /// A request of `records` contiguous records, of which the vdev holds `share`: it visits
     /// the vdev once if it spans vdevs (max(1, share x records) records per visit), and the
     /// records' rotating first columns (raidz) or the sides' balancing (mirror) spread them
@@ -180,317 +748,35 @@ impl Visit {
 /// Random reads' service by queue depth (`DiskTiming::random_io_queued_s`), computed once for
 /// each disk model, size, span, columns and depth: identical vdevs share one.
 #[derive(Default)]
-struct ReadTables<'a>(Vec<(ReadKey<'a>, Vec<f64>)>);
+struct ReadTables<'a>(Vec<(ReadKey, Vec<f64>)>, std::marker::PhantomData<&'a ()>);
 
 /// Model id, depth, columns, and the bits of the span and the size.
-type ReadKey<'a> = (&'a str, u32, u32, u64, u64);
+type ReadKey = (String, u32, u32, u64, u64);
 
-impl<'a> ReadTables<'a> {
+impl ReadTables<'_> {
     fn get(
         &mut self,
-        model: &'a DiskModel,
+        model: &DiskModel,
+        t: &DiskTiming,
         bytes: f64,
         span: f64,
         fork: u32,
         depth: u32,
-    ) -> &[f64] {
+    ) -> Vec<f64> {
         let key = (
-            model.id.as_str(),
+            model.id.clone(),
             depth,
             fork,
             span.to_bits(),
             bytes.to_bits(),
         );
-        let at = match self.0.iter().position(|e| e.0 == key) {
-            Some(i) => i,
-            None => {
-                let t = DiskTiming::new(model);
-                let table = t.random_io_queued_s(bytes, span, fork, false, depth);
-                self.0.push((key, table));
-                self.0.len() - 1
-            }
-        };
-        &self.0[at].1
-    }
-}
-
-pub fn loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads, PerfError> {
-    if system.disks.is_empty() {
-        return Err(PerfError::System("the system has no disks".into()));
-    }
-    match w.target {
-        Target::RawDisk { write_cache } => Ok(raw_loads(system, w, write_cache)),
-        Target::Pool => pool_loads(system, w, profile),
-    }
-}
-
-/// `dd` against the first disk, bypassing ZFS.
-fn raw_loads(system: &System, w: &Workload, write_cache: bool) -> Loads {
-    let disk = &system.disks[0].model;
-    let t = DiskTiming::new(disk);
-    let bs = w.block_size as f64;
-    let x = w.offset_bytes as f64 / disk.capacity_bytes as f64;
-    let write = w.access == Access::SeqWrite;
-    let (busy_s, busy_queued_s) = match w.access {
-        Access::SeqWrite | Access::SeqRead if write && !write_cache && w.outstanding() == 1 => {
-            (t.write_through_io_s(bs, x), Vec::new())
+        if let Some((_, table)) = self.0.iter().find(|e| e.0 == key) {
+            return table.clone();
         }
-        Access::SeqWrite | Access::SeqRead => (bs / t.rate_at(x, write), Vec::new()),
-        _ => {
-            let queued =
-                t.random_io_queued_s(bs, 1.0, 1, write, reorder_depth(system, 0, u32::MAX));
-            (queued[0], queued)
-        }
-    };
-    let mut disks = vec![DiskLoad::default(); system.disks.len()];
-    disks[0] = DiskLoad {
-        read_bytes: if write { 0.0 } else { bs },
-        write_bytes: if write { bs } else { 0.0 },
-        read_ops: if write { 0.0 } else { 1.0 },
-        write_ops: if write { 1.0 } else { 0.0 },
-        busy_s,
-        busy_queued_s,
-    };
-    let mut vdev_of_disk = vec![String::new(); system.disks.len()];
-    vdev_of_disk[0] = "raw device".into();
-    Loads {
-        disks,
-        vdev_of_disk,
-        vdevs: Vec::new(),
-        cpu_cycles: 0.0,
-        copy_cycles: 0.0,
-        app_threads: w.threads,
-        user_bytes: bs,
-        user_read_bytes: if write { 0.0 } else { bs },
-        user_write_bytes: if write { bs } else { 0.0 },
-        memory_bytes: bs,
-        requests: 1.0,
-        population: w.outstanding().min(MAX_POPULATION),
-        random: !w.access.is_sequential(),
+        let table = t.random_io_queued_s(bytes, span, fork, false, depth);
+        self.0.push((key, table.clone()));
+        table
     }
-}
-
-fn pool_loads(system: &System, w: &Workload, profile: &Profile) -> Result<Loads, PerfError> {
-    let pool = &system.pool;
-    let ds = pool
-        .datasets
-        .first()
-        .ok_or_else(|| PerfError::System("the pool has no dataset".into()))?;
-    let rs = ds.recordsize;
-    let compression = ds.compression_ratio.max(1.0);
-    let psize = ((rs as f64 / compression).ceil() as u64).max(1);
-    let seq = w.access.is_sequential();
-    let bs = w.block_size as f64;
-    let vdevs = vdevs(system)?;
-    let (read_w, write_w) = mix(w.access);
-
-    // A stream's job is one record; a random request touches the records it spans.
-    let (user_per_op, records) = if seq {
-        (rs as f64, 1.0)
-    } else {
-        (bs, (bs / rs as f64).ceil().max(1.0))
-    };
-    // Blocks the ARC serves: the share of the data set it holds.
-    let arc = profile.arc_max_bytes(system.host.ram_bytes);
-    let hit = w.data_bytes.map_or(0.0, |d| (arc / d as f64).min(1.0));
-    let miss = 1.0 - hit;
-    // A partial-record random write must read the old record first (unless cached).
-    let rmw = !seq && bs < rs as f64 && !matches!(w.access, Access::Seeks { .. });
-    let block_reads = read_w * miss * records + if rmw { write_w * miss * records } else { 0.0 };
-    let block_writes = write_w * records;
-
-    let mut disks = vec![DiskLoad::default(); system.disks.len()];
-    let mut vdev_loads = Vec::new();
-    let mut vdev_of_disk = vec![String::new(); system.disks.len()];
-    let mut cycles = 0.0;
-    let mut parity_pass = 0.0;
-    // Bytes the leaves' queues hold for a stream: active aggregated I/Os per leaf.
-    let mut queued = 0.0;
-    let active = if write_w > 0.0 {
-        profile.leaf_active_write
-    } else {
-        profile.leaf_active_read
-    };
-    let cpu = &profile.cpu;
-    let meta = 1.0 + profile.metadata_per_data_byte(rs);
-    let mut reads_by_queue = ReadTables::default();
-    // Disk (or fork-join vdev) stations one random request reaches: its parts run at once.
-    let mut parts = 0.0;
-
-    for v in &vdevs {
-        let n = v.leaves.len() as u32;
-        let leaf_model = &system.disks[v.leaves[0]].model;
-        let rotating = leaf_model.medium == Medium::Hdd;
-        let agg = if rotating {
-            profile.aggregation_hdd
-        } else {
-            profile.aggregation_ssd
-        } as f64;
-        queued += f64::from(n * active) * agg;
-        let fr = fanout(v.vtype, n, psize, pool.ashift, Op::Read);
-        let fw = fanout(v.vtype, n, psize, pool.ashift, Op::Write);
-        // Where the data lies on each disk: from the outer edge, as far as the data set
-        // reaches (an empty pool allocates the outer metaslabs first); random requests over
-        // an unknown data set range over the whole disk.
-        let cap = leaf_model.capacity_bytes as f64;
-        let span = match w.data_bytes {
-            Some(d) => (d as f64 / psize as f64 * fw.bytes_per_child * v.share / cap).min(1.0),
-            None if seq => 0.0,
-            None => 1.0,
-        };
-        let reads = block_reads * v.share;
-        let writes = block_writes * v.share;
-        // A random request reaches each vdev once: its records lie next to each other and
-        // ZFS issues them together (parallel zios, prefetch), so a disk positions once per
-        // request and transfers its share of all of them.
-        let visit = if seq {
-            Visit::per_block(&fr, n)
-        } else {
-            Visit::of_request(&fr, n, records, v.share)
-        };
-        let visits = reads / visit.records;
-        let stations = if visit.fork > 1 {
-            1.0
-        } else {
-            visit.ios_per_child * f64::from(n)
-        };
-        parts += (v.share * records).min(1.0) * stations;
-        let fork_stn = !seq && visit.fork > 1 && reads > 0.0;
-        let depth = |leaf| reorder_depth(system, leaf, profile.leaf_active_sync_read);
-        let col = visit.column_bytes;
-        let fork_table: Vec<f64> = if fork_stn {
-            let least = v.leaves.iter().map(|&l| depth(l)).min().unwrap_or(1);
-            let queued = reads_by_queue.get(leaf_model, col, span, visit.fork, least);
-            queued.iter().map(|s| visits * s).collect()
-        } else {
-            Vec::new()
-        };
-        // The disks of a fork-join vdev are busy with its random reads; their other work (the
-        // writes) is charged to the same station, so each disk is one server (the slowest
-        // member's share, as the vdev waits for all).
-        let mut fork_other_s = 0.0f64;
-        for &leaf in &v.leaves {
-            vdev_of_disk[leaf] = v.name.clone();
-            let t = DiskTiming::new(&system.disks[leaf].model);
-            let d = &mut disks[leaf];
-            let mut random = Vec::new();
-            let mut own_s = 0.0;
-            if reads > 0.0 {
-                let bytes = reads * fr.bytes_per_child;
-                d.read_bytes += bytes;
-                if seq {
-                    d.read_ops += bytes / col.max(agg);
-                    let rate = t.mean_rate(0.0, span, false);
-                    let media = if rotating && v.vtype == VdevType::Mirror {
-                        let skip_s = t.seek_s(0.0, false) + t.revolution_s() / 2.0;
-                        let block = fr.bytes_per_child * f64::from(n);
-                        let runs = profile.mirror_runs;
-                        block * passed_share(runs, n, block, rate, skip_s, w.threads)
-                    } else {
-                        fr.media_per_child
-                    };
-                    own_s += reads * media / rate;
-                } else {
-                    let per_job = visits * visit.ios_per_child;
-                    d.read_ops += per_job * (col / agg).ceil().max(1.0);
-                    if !fork_stn {
-                        let model = &system.disks[leaf].model;
-                        let queued = reads_by_queue.get(model, col, span, 1, depth(leaf));
-                        random = queued.iter().map(|s| per_job * s).collect();
-                    }
-                }
-            }
-            if writes > 0.0 {
-                // The transaction group turns writes into large sequential device writes.
-                // A raidz block's padding (skip) sectors are written too: vdev_raidz_io_start
-                // issues them as optional I/Os that aggregation takes when they lie between
-                // others, and the head passes them either way, as in a read.
-                let bytes = writes * fw.media_per_child * meta;
-                let col = fw.bytes_per_child / fw.ios_per_child;
-                d.write_bytes += bytes;
-                d.write_ops += bytes / col.max(agg);
-                own_s += bytes / t.mean_rate(0.0, span, true);
-            }
-            if fork_stn {
-                fork_other_s = fork_other_s.max(own_s);
-                continue;
-            }
-            d.busy_s = own_s + random.first().copied().unwrap_or(0.0);
-            if random.len() > 1 {
-                d.busy_queued_s = random.iter().map(|r| own_s + r).collect();
-            }
-        }
-        if fork_stn {
-            vdev_loads.push(VdevLoad {
-                name: v.name.clone(),
-                members: v.leaves.clone(),
-                busy_s: fork_table[0] + fork_other_s,
-                busy_queued_s: fork_table.iter().map(|s| s + fork_other_s).collect(),
-                blocks: visits,
-                other_s: fork_other_s,
-                width: visit.fork,
-            });
-        }
-        let zios = |f: &Fanout| f.upper_zios + f.ios_per_child * f64::from(n);
-        cycles += reads * zios(&fr) * cpu.zio
-            + writes * (zios(&fw) * cpu.zio + fw.parity_bytes * cpu.parity_byte);
-        if fw.parity_bytes > 0.0 {
-            parity_pass += writes * (psize as f64 + fw.parity_bytes);
-        }
-    }
-    let read_user = read_w * user_per_op;
-    let write_user = write_w * user_per_op;
-    cycles += read_user * cpu.read_byte + write_user * cpu.write_byte;
-    if compression > 1.0 {
-        let records_bytes = rs as f64;
-        cycles += block_reads * records_bytes * cpu.decompress_byte
-            + block_writes * records_bytes * cpu.compress_byte;
-    }
-
-    let device_bytes: f64 = disks.iter().map(|d| d.read_bytes + d.write_bytes).sum();
-    let population = if seq {
-        // A stream keeps as many blocks in flight as the leaves' queues hold in aggregated
-        // I/Os, up to what prefetch (or the syncing transaction group) has issued.
-        let per_job = device_bytes.max(1.0);
-        let blocks = ((queued / per_job).round() as u32).max(1);
-        blocks
-            .min(profile.stream_blocks(rs))
-            .saturating_mul(w.threads)
-            .max(w.outstanding())
-    } else {
-        // Every request the workload keeps outstanding is in flight at the pool: fio at a
-        // queue depth above 1 is assumed to use an engine whose depth reaches ZFS (io_uring,
-        // whose workers block in ZFS in parallel, or threads). An ASSUMPTION: with libaio on a
-        // ZFS file without O_DIRECT, io_submit completes each buffered request before it
-        // returns, and qd=32 behaves like qd=1 per job.
-        w.outstanding()
-    };
-    let requests = if seq {
-        (read_w + write_w) * rs as f64 / bs
-    } else {
-        1.0
-    };
-    let loads = Loads {
-        disks,
-        vdev_of_disk,
-        vdevs: vdev_loads,
-        cpu_cycles: cycles,
-        copy_cycles: (read_user + write_user) * cpu.copy_byte,
-        app_threads: w.threads,
-        // Bonnie reports a rewrite by the bytes rewritten, each read once and written once.
-        user_bytes: if w.access == Access::Rewrite {
-            user_per_op
-        } else {
-            read_user + write_user
-        },
-        user_read_bytes: read_user,
-        user_write_bytes: write_user,
-        memory_bytes: device_bytes + 3.0 * (read_user + write_user) + parity_pass,
-        requests,
-        population: population.min(MAX_POPULATION),
-        random: !seq,
-    };
-    Ok(if seq { loads } else { loads.split(parts) })
 }
 
 impl Loads {
@@ -522,7 +808,7 @@ impl Loads {
         }
         for v in [
             &mut self.cpu_cycles,
-            &mut self.copy_cycles,
+            &mut self.app_cycles,
             &mut self.user_bytes,
             &mut self.user_read_bytes,
             &mut self.user_write_bytes,

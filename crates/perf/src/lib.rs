@@ -1,33 +1,47 @@
 //! The performance model of zpoolsim: from a machine, its pool and a workload to throughput,
-//! IOPS, latency, the utilisation of every resource and the bottleneck.
+//! IOPS, latency, the utilisation of every resource, the bottleneck and the error to expect.
 //!
-//! The workload is turned into device I/O as ZFS issues it (`zio`, `demand`), each resource's
-//! service demand per job is computed from hardware facts (`disk`, `bus`, `resources`; a
-//! hard disk's reordering of its queue in `queue`), and the closed network is solved exactly
-//! by Mean Value Analysis (`mva`). Fitted constants live in `constants`, release behaviours
-//! in `profile`.
+//! One module per stage of ZFS's I/O path, as OpenZFS names them: the application's calls
+//! (`app`), the ARC's hits (`arc`), the txg's writes and the write throttle (`txg`, `release`),
+//! the ZIL (`zil`), compression (`compress`), the records' fan-out over raidz, dRAID and
+//! mirror vdevs (`zio`, `vdev`), the leaves' service times and command queueing (`leaf`),
+//! the paths from the disks to memory (`path`, `bus`) and the CPU's costs by part (`cpu`);
+//! `demand` gathers each resource's work per job, `predict` solves the closed network by Mean
+//! Value Analysis (`mva`) and names the bottleneck (`bottleneck`). Fitted constants live in
+//! `constants`, what each release does differently in `release`.
 
+mod app;
+mod arc;
+mod band;
 mod baseline;
 mod bottleneck;
 mod bus;
+mod compress;
 mod constants;
+mod cpu;
 mod demand;
-mod disk;
+mod leaf;
 mod mva;
+mod path;
 mod predict;
-mod profile;
-mod queue;
 mod rebuild;
-mod resources;
+mod release;
 #[cfg(test)]
 mod testkit;
+mod txg;
+mod vdev;
+mod zil;
 mod zio;
 
+pub use band::{ErrorClass, Pattern, BANDS, OVERALL};
 pub use baseline::rule_of_thumb;
 pub use bottleneck::{named, Bottleneck};
-pub use predict::{predict, sweep, DeviceFigures, Prediction, Utilization};
+pub use constants::{Constants, Param, PARAMS};
+pub use path::Kind;
+pub use predict::{
+    predict, predict_with, sweep, DeviceFigures, Prediction, Utilization, VdevFigures,
+};
 pub use rebuild::{rebuild_path, RebuildPath, SharedPath};
-pub use resources::Kind;
 
 use std::fmt;
 

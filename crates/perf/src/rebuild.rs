@@ -10,8 +10,9 @@
 //! - The shared path is the narrowest pipe carrying reads to memory (a controller chip, a bus,
 //!   an uplink) that every pool leaf sits behind, if any: a rebuild is mostly reads.
 
-use crate::disk::DiskTiming;
-use crate::resources::Machine;
+use crate::constants::Constants;
+use crate::leaf::DiskTiming;
+use crate::path::Machine;
 use crate::PerfError;
 use model::System;
 use serde::Serialize;
@@ -55,10 +56,11 @@ pub fn rebuild_path(system: &System, fill: f64) -> Result<RebuildPath, PerfError
                 system.disks.len()
             ))
         })?;
+    let overhead = Constants::fitted().disk_command_overhead_s();
     let slowest = |write: bool| {
         disks
             .iter()
-            .map(|d| DiskTiming::new(&d.model).mean_rate(0.0, fill, write))
+            .map(|d| DiskTiming::new(&d.model, overhead).mean_rate(0.0, fill, write))
             .fold(f64::INFINITY, f64::min)
     };
     Ok(RebuildPath {

@@ -1,8 +1,8 @@
 //! Systems built by hand for unit tests: one controller on one link, identical disks.
 
-use crate::disk::tests::hdd;
+use crate::leaf::tests::hdd;
 use model::hardware::{ControllerModel, CpuModel, Interface, Link, LinkKind, Simd};
-use model::system::{Attach, Controller, Disk, Host, System, ZfsRelease};
+use model::system::{Attach, Controller, Disk, Host, System, Upstream, ZfsRelease};
 use model::{Layout, Leaf, Pool};
 
 /// `n` disks of `outer` MB/s (inner half of it) on one controller on `link`, pooled as `layout`.
@@ -33,6 +33,7 @@ pub fn system(layout: &str, n: usize, outer: f64, link: LinkKind) -> System {
             ram_bytes: 64 << 30,
             zfs: ZfsRelease::default(),
             nics: vec![],
+            tunables: Default::default(),
         },
         links: vec![Link {
             id: "bus".into(),
@@ -50,11 +51,13 @@ pub fn system(layout: &str, n: usize, outer: f64, link: LinkKind) -> System {
                 port_gbps: 6.0,
                 port_limit_mb_s: None,
                 chip_limit_mb_s: None,
+                kind: Default::default(),
+                uplink_lanes: None,
                 command_queueing: true,
                 host_interface: "pcie".into(),
                 sources: Default::default(),
             },
-            link: "bus".into(),
+            upstream: Upstream::Link("bus".into()),
         }],
         disks: (0..n)
             .map(|i| Disk {
@@ -63,8 +66,21 @@ pub fn system(layout: &str, n: usize, outer: f64, link: LinkKind) -> System {
                 attach: Attach::Controller("hba".into()),
             })
             .collect(),
-        pool: Pool::simple(layout.parse::<Layout>().expect("layout"), leaf, 12),
+        pool: uncompressed(Pool::simple(
+            layout.parse::<Layout>().expect("layout"),
+            leaf,
+            12,
+        )),
     }
+}
+
+/// The pool with compression off: the tests below look at disks, buses and CPUs moving every
+/// byte, where the current default (lz4) would turn dd's zeros into holes.
+fn uncompressed(mut pool: Pool) -> Pool {
+    for d in &mut pool.datasets {
+        d.compression = model::dataset::Compression::Off;
+    }
+    pool
 }
 
 /// A PCIe 3.0 x8 link: far faster than a few disks.

@@ -1,7 +1,7 @@
 //! What each side of a mirror of hard disks does while one or more sequential streams read
 //! from it.
 //!
-//! A read goes to one side (zfs-facts.md §2). The sides take turns in runs: each reads a run
+//! A read goes to one side (docs/zfs-internals.md §2). The sides take turns in runs: each reads a run
 //! of R bytes, then the next (n - 1) R bytes go to the other sides. Those bytes are still on
 //! this side's platter: its head lets them pass under it (their transfer time), or, when that
 //! takes longer, steps to a nearby track and waits for the target sector (track-to-track plus
@@ -15,7 +15,7 @@
 //!   time): fixed runs of 2 MiB, whatever the number of streams.
 //! - OpenZFS 2.x: the side with the least load, a side whose head is more than
 //!   zfs_vdev_mirror_rotating_seek_offset (1 MiB) away paying zfs_vdev_mirror_rotating_seek_inc
-//!   (5) queued I/Os (zfs-facts.md §2). One stream stays on the near side until that side's
+//!   (5) queued I/Os (docs/zfs-internals.md §2). One stream stays on the near side until that side's
 //!   queue is 5 I/Os deeper, so a run is taken as 5 records (an approximation: prefetch depth
 //!   and completions blur it). Several streams each settle on the side whose head is near, so
 //!   with s streams at most min(s, n) sides serve disjoint streams and pass nothing.

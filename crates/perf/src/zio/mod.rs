@@ -1,5 +1,5 @@
-//! From a logical block to leaf I/O, as the ZFS I/O pipeline does it (zfs-facts.md §2):
-//! the raidz map, mirror read balancing, dRAID rows; aggregation lives in `profile`.
+//! From a logical block to leaf I/O, as the ZFS I/O pipeline does it (docs/zfs-internals.md §2):
+//! the raidz map, mirror read balancing, dRAID rows; aggregation limits live in `release`.
 
 pub mod mirror;
 pub mod raidz_map;

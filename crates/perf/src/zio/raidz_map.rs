@@ -100,7 +100,7 @@ mod tests {
 
     #[test]
     fn efficiency_matches_the_facts_table() {
-        // zfs-facts.md §1: raidz2-10 at ashift 12 stores 1M at .798 and 64K at .762.
+        // docs/zfs-internals.md §1: raidz2-10 at ashift 12 stores 1M at .798 and 64K at .762.
         let eff =
             |size: u64| (size >> 12) as f64 / RaidzMap::new(size, 12, 10, 2).allocated() as f64;
         assert!((eff(1 << 20) - 0.798).abs() < 0.001);

@@ -1,11 +1,11 @@
-//! The resources of a machine as service centres: each disk, the port it is cabled to, its
-//! controller chip, every link between the controller and memory (each way where the link is
-//! full duplex), the CPU. Which disk sits behind which link comes from the system.
+//! The paths between the disks and memory, as service centres: each disk's port, its
+//! controller's chip, a SAS expander's wide link, every link between a controller and memory
+//! (each way where the link is full duplex). Which disk sits behind which comes from the system.
 
 use crate::bus;
 use crate::PerfError;
 use model::hardware::{Interface, LinkKind};
-use model::system::{Attach, System};
+use model::system::{Attach, System, Upstream};
 use serde::Serialize;
 
 /// What a service centre is.
@@ -13,10 +13,15 @@ use serde::Serialize;
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
     Disk,
+    /// A solid-state disk's bandwidth: however many requests its flash serves at once, its
+    /// bytes pass its controller and interface at its sequential rate.
+    Media,
     /// A raidz or dRAID vdev serving a small random block: all its data disks at once.
     Vdev,
     Port,
     Controller,
+    /// A SAS expander's wide link, shared by every disk behind it.
+    Expander,
     Link,
     Memory,
     Network,
@@ -33,7 +38,9 @@ impl Kind {
         matches!(
             self,
             Kind::Port
+                | Kind::Media
                 | Kind::Controller
+                | Kind::Expander
                 | Kind::Link
                 | Kind::Memory
                 | Kind::Network
@@ -44,9 +51,11 @@ impl Kind {
     pub fn word(&self) -> &'static str {
         match self {
             Kind::Disk => "disk",
+            Kind::Media => "media",
             Kind::Vdev => "vdev",
             Kind::Port => "port",
             Kind::Controller => "controller",
+            Kind::Expander => "expander",
             Kind::Link => "bus",
             Kind::Memory => "memory",
             Kind::Network => "network",
@@ -144,9 +153,13 @@ impl Machine {
             }
             Ok(out)
         };
-        let mut controller_pipes: Vec<(String, Option<usize>)> = Vec::new();
+        // Each controller's own pipes: its chip's ceiling, and for an expander its wide link
+        // to the controller it is cabled to, each way (SAS lanes are full duplex).
+        let mut own: Vec<(String, Vec<usize>)> = Vec::new();
         for c in &system.controllers {
-            let chip = c.model.chip_limit_mb_s.map(|limit| {
+            let mut ids = Vec::new();
+            if let Some(limit) = c.model.chip_limit_mb_s {
+                ids.push(pipes.len());
                 pipes.push(Pipe {
                     name: c.id.clone(),
                     kind: Kind::Controller,
@@ -155,15 +168,57 @@ impl Machine {
                     reads: true,
                     writes: true,
                 });
-                pipes.len() - 1
-            });
-            controller_pipes.push((c.id.clone(), chip));
+            }
+            if let Some(lanes) = c.model.uplink_lanes {
+                let rate =
+                    f64::from(lanes) * port_bytes_per_s(c.model.port_gbps, c.model.interface);
+                for (reads, way) in [(true, "to the HBA"), (false, "from the HBA")] {
+                    ids.push(pipes.len());
+                    pipes.push(Pipe {
+                        name: format!("{} uplink ({way})", c.id),
+                        kind: Kind::Expander,
+                        detail: format!(
+                            "{}: {lanes} x {} Gb/s wide link, {:.0} MB/s each way",
+                            c.model.name,
+                            c.model.port_gbps,
+                            rate / 1e6
+                        ),
+                        rate,
+                        reads,
+                        writes: !reads,
+                    });
+                }
+            }
+            own.push((c.id.clone(), ids));
         }
+        // From a controller up to memory: its pipes, then its upstream's, to a link.
+        let controller_chain = |start: &str| -> Result<Vec<usize>, PerfError> {
+            let mut out = Vec::new();
+            let mut id = start.to_string();
+            for _ in 0..=system.controllers.len() {
+                let c = system
+                    .controllers
+                    .iter()
+                    .find(|c| c.id == id)
+                    .ok_or_else(|| PerfError::System(format!("no controller named '{id}'")))?;
+                let (_, ids) = own.iter().find(|(o, _)| *o == c.id).expect("built above");
+                out.extend(ids);
+                match &c.upstream {
+                    Upstream::Link(link) => {
+                        out.extend(link_chain(link)?);
+                        return Ok(out);
+                    }
+                    Upstream::Controller(up) => id = up.clone(),
+                }
+            }
+            Err(PerfError::System(format!(
+                "controllers loop through '{start}'"
+            )))
+        };
         let mut paths = Vec::with_capacity(system.disks.len());
         for disk in &system.disks {
-            let mut path = Vec::new();
-            let link_id = match &disk.attach {
-                Attach::Link(l) => l.clone(),
+            let path = match &disk.attach {
+                Attach::Link(l) => link_chain(l)?,
                 Attach::Controller(cid) => {
                     let c = system
                         .controllers
@@ -174,7 +229,7 @@ impl Machine {
                         port_bytes_per_s(disk.model.interface_gbps, disk.model.interface),
                     );
                     let rate = c.model.port_limit_mb_s.map_or(line, |l| line.min(l * 1e6));
-                    path.push(pipes.len());
+                    let mut path = vec![pipes.len()];
                     pipes.push(Pipe {
                         name: format!("{} port", disk.name),
                         kind: Kind::Port,
@@ -183,14 +238,10 @@ impl Machine {
                         reads: true,
                         writes: true,
                     });
-                    if let Some((_, Some(chip))) = controller_pipes.iter().find(|(id, _)| id == cid)
-                    {
-                        path.push(*chip);
-                    }
-                    c.link.clone()
+                    path.extend(controller_chain(cid)?);
+                    path
                 }
             };
-            path.extend(link_chain(&link_id)?);
             paths.push(path);
         }
         Ok(Machine { pipes, paths })

@@ -97,7 +97,7 @@ impl Positioning {
 /// Requests one disk can reorder: its own queue (NCQ 32 on SATA, TCQ on SAS: the catalog's
 /// queue_depth), 1 behind a controller whose driver does no command queueing (seed 000's
 /// SiI3124), and no more than the issuer keeps active at the leaf (`issuer_cap`: ZFS's vdev
-/// queue, zfs-facts.md §2).
+/// queue, docs/zfs-internals.md §2).
 pub fn reorder_depth(system: &System, disk: usize, issuer_cap: u32) -> u32 {
     let d = &system.disks[disk];
     let controller_queues = match &d.attach {

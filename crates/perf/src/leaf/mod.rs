@@ -1,9 +1,11 @@
-//! Service time of one disk: zoned media rate, seek curve, rotation, command overhead
-//! (zfs-facts.md §5). Hard disks are timed mechanically; solid state by latency and IOPS.
+//! The leaves: service time of one disk from its catalog figures (docs/zfs-internals.md §5).
+//! Hard disks are timed mechanically (zoned media rate, seek curve, rotation, command
+//! overhead; `ncq` for how they reorder a queue); solid state by latency and IOPS.
 
-use crate::constants::DISK_COMMAND_OVERHEAD_S;
-use crate::queue::Positioning;
+pub mod ncq;
+
 use model::hardware::{DiskModel, Medium};
+use ncq::Positioning;
 
 /// Average seek when the data sheet gives none, by spindle speed: 7200 rpm 8.5 ms (Seagate
 /// Barracuda 7200.14 data sheet), 10000 rpm 4.7 ms (Seagate Cheetah 10K.7 product manual,
@@ -24,7 +26,7 @@ const DEFAULT_RPM: u32 = 7200;
 
 /// Track-to-track seek when the data sheet gives none: 0.5 ms, an APPROXIMATION between
 /// enterprise drives' 0.2-0.4 ms (Cheetah 15K.5 manual; WD Ultrastar HC310 0.23 ms,
-/// zfs-facts.md §5) and desktop drives' ~1 ms (no data sheet behind the 1 ms). Sensitivity:
+/// docs/zfs-internals.md §5) and desktop drives' ~1 ms (no data sheet behind the 1 ms). Sensitivity:
 /// the average seek stays the data sheet's, so one random request's time does not move; it
 /// sets the floor a deep NCQ queue approaches (queue.rs), short-span seeks, and the skip of a
 /// mirror side past the other side's run (zio/mirror.rs).
@@ -47,6 +49,8 @@ const TYPICAL_SATA_SSD_READ_IOPS: f64 = 90_000.0;
 #[derive(Debug, Clone)]
 pub struct DiskTiming<'a> {
     model: &'a DiskModel,
+    /// Per-command time no queue or cache hides (a fitted constant).
+    overhead_s: f64,
     rev_s: f64,
     seek_read_s: f64,
     seek_write_s: f64,
@@ -54,7 +58,7 @@ pub struct DiskTiming<'a> {
 }
 
 impl<'a> DiskTiming<'a> {
-    pub fn new(model: &'a DiskModel) -> DiskTiming<'a> {
+    pub fn new(model: &'a DiskModel, overhead_s: f64) -> DiskTiming<'a> {
         let rpm = match (model.medium, model.rpm) {
             (Medium::Hdd, None) => DEFAULT_RPM,
             (_, rpm) => rpm.unwrap_or(0),
@@ -64,7 +68,7 @@ impl<'a> DiskTiming<'a> {
         // overhead, one average seek and half a revolution each.
         let from_iops = match (model.medium, model.random_read_iops) {
             (Medium::Hdd, Some(iops)) if iops > 0.0 => {
-                Some((1.0 / iops - rev_s / 2.0 - DISK_COMMAND_OVERHEAD_S).max(0.0))
+                Some((1.0 / iops - rev_s / 2.0 - overhead_s).max(0.0))
             }
             _ => None,
         };
@@ -75,6 +79,7 @@ impl<'a> DiskTiming<'a> {
             .unwrap_or_else(|| default_avg_seek_s(rpm));
         DiskTiming {
             model,
+            overhead_s,
             rev_s,
             seek_read_s,
             seek_write_s: model.avg_seek_write_ms.map_or(seek_read_s, |ms| ms * 1e-3),
@@ -175,7 +180,7 @@ impl<'a> DiskTiming<'a> {
             return FLASH_LATENCY_S + bytes / self.rate_at(0.0, write);
         }
         let c = f64::from(fork.max(1));
-        DISK_COMMAND_OVERHEAD_S
+        self.overhead_s
             + self.seek_s(span, write)
             + self.rev_s * c / (c + 1.0)
             + bytes / self.rate_at(span / 2.0, write)
@@ -197,7 +202,7 @@ impl<'a> DiskTiming<'a> {
         if !self.is_rotating() || depth <= 1 {
             return vec![one];
         }
-        let fixed = DISK_COMMAND_OVERHEAD_S + bytes / self.rate_at(span / 2.0, write);
+        let fixed = self.overhead_s + bytes / self.rate_at(span / 2.0, write);
         let positioning = self.positioning(span, write).expected_by_queue(fork, depth);
         std::iter::once(one)
             .chain(positioning[1..].iter().map(|p| fixed + p))
@@ -208,7 +213,18 @@ impl<'a> DiskTiming<'a> {
     /// behind it: the next sector has passed under the head by the time the next command
     /// arrives, so each request waits about one revolution (seed 004).
     pub fn write_through_io_s(&self, bytes: f64, x: f64) -> f64 {
-        DISK_COMMAND_OVERHEAD_S + self.rev_s + bytes / self.rate_at(x, true)
+        self.overhead_s + self.rev_s + bytes / self.rate_at(x, true)
+    }
+
+    /// Service time of one synchronous write of `bytes` that the writer waits for with a cache
+    /// flush behind it (a ZIL commit): a hard disk positions (a seek over the data's `span`:
+    /// log blocks are allocated beside the newest data) and waits for the sector to come round,
+    /// a full turn as in a write-through write; flash takes its latency and the transfer.
+    pub fn sync_write_s(&self, bytes: f64, span: f64) -> f64 {
+        if !self.is_rotating() {
+            return FLASH_LATENCY_S + bytes / self.rate_at(0.0, true);
+        }
+        self.seek_s(span, true) + self.write_through_io_s(bytes, span / 2.0)
     }
 
     /// Requests a solid-state disk serves at once: its full-depth IOPS times its QD1 latency
@@ -228,6 +244,9 @@ impl<'a> DiskTiming<'a> {
 pub(crate) mod tests {
     use super::*;
     use model::hardware::{Interface, ZoneRate};
+
+    /// The command overhead's prior (constants.rs).
+    const OVERHEAD: f64 = 0.1e-3;
 
     /// A 7200 rpm disk with the given outer and inner rates.
     pub fn hdd(outer: f64, inner: f64, rpm: u32) -> DiskModel {
@@ -263,7 +282,7 @@ pub(crate) mod tests {
     #[test]
     fn zoned_rate_follows_the_radius() {
         let m = hdd(200.0, 100.0, 7200);
-        let d = DiskTiming::new(&m);
+        let d = DiskTiming::new(&m, OVERHEAD);
         assert!((d.rate_at(0.0, false) - 200e6).abs() < 1.0);
         assert!((d.rate_at(1.0, false) - 100e6).abs() < 1.0);
         // Half the capacity: sqrt(1 - 0.5 * 0.75) = 0.7906.
@@ -287,7 +306,7 @@ pub(crate) mod tests {
                 mb_s: 150.0,
             },
         ];
-        let d = DiskTiming::new(&m);
+        let d = DiskTiming::new(&m, OVERHEAD);
         assert!((d.rate_at(0.25, false) - 168.25e6).abs() < 1.0);
         assert!((d.rate_at(0.75, false) - 130.65e6).abs() < 1.0);
     }
@@ -298,12 +317,15 @@ pub(crate) mod tests {
         m.rpm = None;
         m.medium = Medium::Nvme;
         // 640k IOPS x 100 us per read: 64 reads at once.
-        assert_eq!(DiskTiming::new(&m).parallelism(), 64);
+        assert_eq!(DiskTiming::new(&m, OVERHEAD).parallelism(), 64);
         m.random_read_iops = Some(100_000.0);
-        assert_eq!(DiskTiming::new(&m).parallelism(), 10);
-        let t = DiskTiming::new(&m).random_io_s(4096.0, 1.0, 1, false);
+        assert_eq!(DiskTiming::new(&m, OVERHEAD).parallelism(), 10);
+        let t = DiskTiming::new(&m, OVERHEAD).random_io_s(4096.0, 1.0, 1, false);
         assert!((t - (100e-6 + 4096.0 / 3e9)).abs() < 1e-9);
-        assert_eq!(DiskTiming::new(&hdd(100.0, 50.0, 7200)).parallelism(), 1);
+        assert_eq!(
+            DiskTiming::new(&hdd(100.0, 50.0, 7200), OVERHEAD).parallelism(),
+            1
+        );
     }
 
     #[test]
@@ -312,7 +334,7 @@ pub(crate) mod tests {
         // 11.11 - 4.17 - 0.1 = 6.84 ms.
         let mut m = hdd(72.0, 36.0, 7200);
         (m.rpm, m.avg_seek_read_ms, m.random_read_iops) = (None, None, Some(90.0));
-        let d = DiskTiming::new(&m);
+        let d = DiskTiming::new(&m, OVERHEAD);
         assert!(
             (d.seek_s(1.0, false) - 6.844e-3).abs() < 1e-5,
             "{}",
@@ -324,7 +346,7 @@ pub(crate) mod tests {
     #[test]
     fn seek_grows_with_the_square_root_of_the_span() {
         let m = hdd(100.0, 50.0, 7200);
-        let d = DiskTiming::new(&m);
+        let d = DiskTiming::new(&m, OVERHEAD);
         assert!((d.seek_s(1.0, false) - 8.5e-3).abs() < 1e-12);
         assert!((d.seek_s(0.25, false) - (1.0e-3 + 7.5e-3 * 0.5)).abs() < 1e-12);
         // A random 4 KiB read over the whole disk: 0.1 + 8.5 + 4.17 + 0.04 ms.
@@ -338,13 +360,13 @@ pub(crate) mod tests {
     #[test]
     fn a_queue_shortens_random_service() {
         let m = hdd(100.0, 50.0, 7200);
-        let d = DiskTiming::new(&m);
+        let d = DiskTiming::new(&m, OVERHEAD);
         let one = d.random_io_s(4096.0, 1.0, 1, false);
         let q = d.random_io_queued_s(4096.0, 1.0, 1, false, 32);
         assert_eq!(q[0], one);
         assert!(q.windows(2).all(|w| w[1] < w[0]), "{q:?}");
         // Never below the command overhead, the shortest seek and the transfer.
-        let floor = DISK_COMMAND_OVERHEAD_S + 1e-3 + 4096.0 / d.rate_at(0.5, false);
+        let floor = OVERHEAD + 1e-3 + 4096.0 / d.rate_at(0.5, false);
         assert!(q[31] > floor, "{}", q[31]);
         // Random 4 KiB reads over the whole stroke: 78 per second one at a time, about 2.6
         // times that with 32 queued. No published figure is asserted: drive data sheets that
@@ -368,7 +390,7 @@ pub(crate) mod tests {
     #[test]
     fn write_through_curve_of_seed_004() {
         let m = hdd(66.0 * 1.048_576, 40.0, 10_000);
-        let d = DiskTiming::new(&m);
+        let d = DiskTiming::new(&m, OVERHEAD);
         let measured = [
             (16, 2.0),
             (32, 4.0),

@@ -1,0 +1,163 @@
+//! The application: what its own threads spend per request (the system call into the kernel,
+//! VFS and ZFS's per-call work, the copy of its bytes between its buffer and the ARC), how many
+//! of its requests reach the file system at once (its I/O engine), and how long a write phase
+//! takes when the dirty-data buffer absorbs part of it (docs/zfs-internals.md §3, §8).
+
+use crate::constants::Constants;
+use crate::cpu::{COPY_BYTE, SYSCALL};
+use crate::release::Release;
+use model::workload::{Access, Durability, Engine, Target, Workload};
+
+/// Requests of one thread that reach ZFS at once: its queue depth where the engine passes it
+/// on (io_uring always; libaio for O_DIRECT files that really bypass the cache, on OpenZFS
+/// 2.3+, or a raw device), else one: psync and the like wait for each call, libaio on a
+/// buffered file does the I/O inside io_submit, and glibc's POSIX AIO serves one file
+/// descriptor's requests one at a time.
+pub fn depth_per_thread(w: &Workload, release: &Release) -> u32 {
+    let raw = matches!(w.target, Target::RawDisk { .. });
+    match w.engine {
+        Engine::IoUring => w.queue_depth,
+        Engine::Libaio if raw || (w.direct && release.direct_io) => w.queue_depth,
+        Engine::Libaio | Engine::Sync | Engine::PosixAio => 1,
+    }
+}
+
+/// Requests the application keeps in flight at the file system.
+pub fn outstanding(w: &Workload, release: &Release) -> u32 {
+    w.threads
+        .saturating_mul(depth_per_thread(w, release))
+        .max(1)
+}
+
+/// Reference cycles the application's threads spend on `requests` calls moving `bytes`:
+/// per call the system call and ZFS's per-call work, per byte the copy; a read-write pair
+/// (a rewrite, a seek's update) pays both and an lseek between.
+pub struct Calls {
+    pub reads: f64,
+    pub writes: f64,
+    /// Calls that do no I/O: lseek, fsync's entry.
+    pub others: f64,
+    pub bytes: f64,
+}
+
+impl Calls {
+    /// The calls of one request of `w`: a read or a write of `block_size` bytes, in the mix
+    /// its access pattern gives, with the lseeks and fsyncs it makes.
+    pub fn of_request(w: &Workload) -> Calls {
+        let bs = w.block_size as f64;
+        let (reads, writes, others) = match w.access {
+            Access::SeqRead => (1.0, 0.0, 0.0),
+            Access::SeqWrite => (0.0, 1.0, 0.0),
+            Access::Rewrite => (1.0, 1.0, 1.0),
+            Access::Random { read_pct } => {
+                let r = f64::from(read_pct) / 100.0;
+                (r, 1.0 - r, 0.0)
+            }
+            // An lseek and a read; the updated share an lseek and a write more.
+            Access::Seeks { write_pct } => {
+                let u = f64::from(write_pct) / 100.0;
+                (1.0, u, 1.0 + u)
+            }
+        };
+        let fsyncs = match w.durability {
+            Durability::Every(n) => writes / f64::from(n),
+            _ => 0.0,
+        };
+        Calls {
+            reads,
+            writes,
+            others: others + fsyncs,
+            bytes: (reads + writes) * bs,
+        }
+    }
+
+    /// The reference cycles on the application's thread; `overwrites` when its writes land
+    /// in records that exist (a rewrite, a random write, a seek's update).
+    pub fn cycles(&self, release: &Release, constants: &Constants, overwrites: bool) -> f64 {
+        let era = release.era;
+        let write = constants.write_call_cycles(era)
+            * if overwrites {
+                constants.overwrite_call_factor()
+            } else {
+                1.0
+            };
+        self.reads * constants.read_call_cycles(era)
+            + self.writes * write
+            + self.others * SYSCALL
+            + self.bytes * COPY_BYTE
+    }
+}
+
+/// The average rate of a write phase of `bytes` when the application writes at `app` bytes/s
+/// until `buffer` bytes of dirty data wait, while the pool drains them at `pool` bytes/s, and
+/// at the pool's pace after (docs/zfs-internals.md §2, the write throttle). The timing ends
+/// when the last write returns: what is still dirty is not waited for.
+pub fn absorbed_rate(bytes: f64, app: f64, pool: f64, buffer: f64) -> f64 {
+    if app <= pool {
+        return app;
+    }
+    // Dirty data grows at app - pool until the buffer is full.
+    let fill_s = buffer / (app - pool);
+    let written = app * fill_s;
+    if bytes <= written {
+        return app;
+    }
+    bytes / (fill_s + (bytes - written) / pool)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use model::system::Tunables;
+
+    fn release(text: &str) -> Release {
+        Release::of(text.parse().unwrap(), &Tunables::default())
+    }
+
+    #[test]
+    fn the_engine_decides_the_depth_that_reaches_zfs() {
+        let r22 = release("2.2");
+        let w = |spec: &str| Workload::parse(spec).unwrap();
+        assert_eq!(outstanding(&w("fio-randread:qd=32,threads=4"), &r22), 128);
+        assert_eq!(outstanding(&w("fio-randread:qd=32,engine=psync"), &r22), 1);
+        assert_eq!(
+            outstanding(&w("fio-randread:qd=32,engine=libaio,direct=on"), &r22),
+            1
+        );
+        let r23 = release("2.3");
+        assert_eq!(
+            outstanding(&w("fio-randread:qd=32,engine=libaio,direct=on"), &r23),
+            32
+        );
+        assert_eq!(
+            outstanding(&w("fio-randread:qd=32,engine=posixaio"), &r23),
+            1
+        );
+        assert_eq!(outstanding(&w("raw-randread:qd=8"), &r22), 8);
+    }
+
+    #[test]
+    fn a_buffer_absorbs_the_start_of_a_write() {
+        // 1 GB at 2 GB/s into a pool of 500 MB/s with 600 MB of buffer: the buffer fills in
+        // 0.4 s (800 MB written), the last 200 MB take 0.4 s: 1.25 GB/s.
+        let r = absorbed_rate(1e9, 2e9, 5e8, 6e8);
+        assert!((r - 1.25e9).abs() < 1.0, "{r}");
+        assert_eq!(absorbed_rate(5e8, 2e9, 5e8, 6e8), 2e9);
+        assert_eq!(absorbed_rate(1e12, 4e8, 5e8, 6e8), 4e8);
+        // Far larger than the buffer: the pool's rate.
+        assert!((absorbed_rate(1e13, 2e9, 5e8, 6e8) / 5e8 - 1.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn calls_of_each_pattern() {
+        let bonnie = Calls::of_request(&Workload::parse("bonnie-rewrite").unwrap());
+        assert_eq!(
+            (bonnie.reads, bonnie.writes, bonnie.others),
+            (1.0, 1.0, 1.0)
+        );
+        assert_eq!(bonnie.bytes, 16384.0);
+        let seeks = Workload::parse("bonnie++ -s 1g -f -b @seeks").unwrap();
+        let c = Calls::of_request(&seeks);
+        assert!((c.writes - 0.1).abs() < 1e-12 && (c.others - 1.2).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,55 @@
+//! What compression leaves of a record (module/zfs/zio_compress.c zio_compress_data,
+//! zio.c zio_write_compress): a record of zeros becomes a hole when the dataset compresses; a
+//! compressed record is kept only if it saves at least an eighth (d_len = s_len - s_len / 8)
+//! and then rounds up to whole sectors; with compression off every record is written whole.
+
+use model::dataset::Compression;
+use model::workload::Data;
+
+/// Bytes a record of `record` bytes of `data` occupies on disk before parity (psize), with
+/// `algorithm` (already resolved from the dataset's property) and sectors of `sector` bytes;
+/// `ratio` is the dataset's own data's compressibility, for incompressible benchmark data
+/// the 1.0 it has.
+pub fn psize(record: u64, data: Data, ratio: f64, algorithm: Compression, sector: u64) -> u64 {
+    if matches!(algorithm, Compression::Off | Compression::Default) {
+        return record;
+    }
+    let compressed = match data {
+        Data::Zeros => return 0,
+        // A repeated pattern compresses to a few hundred bytes: one sector.
+        Data::Pattern => 1.0,
+        Data::Random => record as f64 / ratio.max(1.0),
+        Data::Compressible { percent } => record as f64 * (1.0 - f64::from(percent) / 100.0),
+    };
+    let rounded = (compressed.ceil() as u64).div_ceil(sector) * sector;
+    if rounded <= record - record / 8 {
+        rounded.max(sector)
+    } else {
+        record
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compression_keeps_what_saves_an_eighth() {
+        let rs = 128 << 10;
+        assert_eq!(psize(rs, Data::Zeros, 1.0, Compression::Off, 4096), rs);
+        assert_eq!(psize(rs, Data::Zeros, 1.0, Compression::Lz4, 4096), 0);
+        assert_eq!(psize(rs, Data::Pattern, 1.0, Compression::Lz4, 4096), 4096);
+        assert_eq!(psize(rs, Data::Random, 1.0, Compression::Lz4, 4096), rs);
+        // Half the size: 64 KiB. A ratio of 1.1 saves less than an eighth: stored whole.
+        assert_eq!(
+            psize(rs, Data::Random, 2.0, Compression::Lz4, 4096),
+            64 << 10
+        );
+        assert_eq!(psize(rs, Data::Random, 1.1, Compression::Lz4, 4096), rs);
+        let half = Data::Compressible { percent: 50 };
+        assert_eq!(
+            psize(rs, half, 1.0, Compression::Zstd { level: 3 }, 512),
+            64 << 10
+        );
+    }
+}

@@ -1,0 +1,273 @@
+//! How each ZFS release issues I/O and spends CPU where releases differ (docs/zfs-internals.md
+//! §2, §3): the I/O scheduler's depths and aggregation, the prefetcher's reach, the write
+//! throttle, the ARC's default size, the default checksum and compression, whether checksums
+//! and parity use SIMD, and whether O_DIRECT bypasses the ARC. Keyed on the OpenZFS line a
+//! release's code follows (`ZfsRelease::openzfs_line`) and on its kernel.
+
+use crate::zio::mirror::MirrorRuns;
+use model::release::Platform;
+use model::system::Tunables;
+use model::ZfsRelease;
+
+const KIB: u64 = 1 << 10;
+const MIB: u64 = 1 << 20;
+const GIB: u64 = 1 << 30;
+
+/// The behaviour of one release, with the administrator's tunables applied.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Release {
+    pub zfs: ZfsRelease,
+    pub era: Era,
+    /// Largest aggregated I/O on rotating and on solid-state leaves, bytes.
+    pub aggregation_hdd: u64,
+    pub aggregation_ssd: u64,
+    /// I/Os each leaf keeps active for a stream's reads (prefetch is async), for the txg's
+    /// writes, and for reads an application waits on (which a disk may reorder).
+    pub async_read_active: u32,
+    pub async_write_active: u32,
+    pub sync_read_active: u32,
+    /// How far a sequential reader is prefetched ahead.
+    pub prefetch: Prefetch,
+    /// How a mirror's sides take turns under a sequential read.
+    pub mirror_runs: MirrorRuns,
+    /// The write throttle: how much dirty data the application may run ahead of the disks.
+    pub throttle: Throttle,
+    /// Largest ARC: max(share x RAM, RAM - `arc_all_but`), or the tunable.
+    pub arc_share: f64,
+    pub arc_all_but: u64,
+    pub arc_max_tunable: Option<u64>,
+    /// fletcher4 and raidz parity in SIMD where the CPU has it (ZoL 0.7+, FreeBSD 12+).
+    pub simd_checksums: bool,
+    pub simd_parity: bool,
+    /// The checksum `checksum=on` means: fletcher4, or fletcher2 before 2009 (Solaris snv_114).
+    pub fletcher4_default: bool,
+    /// `compression` left at its default compresses with lz4 (OpenZFS 2.2+).
+    pub lz4_default: bool,
+    /// O_DIRECT bypasses the ARC (OpenZFS 2.3+); before, it is accepted and buffered.
+    pub direct_io: bool,
+    /// The kernel the application's system calls enter.
+    pub platform: Platform,
+}
+
+/// The era of a release's data path: what its system calls and zio pipeline cost
+/// (constants.rs, cpu.rs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Era {
+    /// Solaris and OpenSolaris 2006-2010, zfs-fuse, FreeBSD 7-8.
+    Early,
+    /// The illumos code of 2010-2016: FreeBSD 9-11, illumos to 2016, ZFS on Linux 0.6.
+    Middle,
+    /// ZFS on Linux 0.7+, OpenZFS 2, FreeBSD 12+, illumos from 2017: ABD scatter lists, the
+    /// 2015 prefetcher, SIMD checksums and parity.
+    Modern,
+}
+
+impl Era {
+    pub fn of(zfs: ZfsRelease) -> Era {
+        match zfs {
+            ZfsRelease::Solaris { .. } | ZfsRelease::ZfsFuse => Era::Early,
+            ZfsRelease::FreeBsd { major, .. } if major <= 8 => Era::Early,
+            _ if zfs.at_least(0, 7) => Era::Modern,
+            _ => Era::Middle,
+        }
+    }
+}
+
+/// A sequential reader's prefetch reach.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Prefetch {
+    /// Up to this many bytes ahead, whatever the recordsize (dmu_zfetch of 2015 on:
+    /// zfetch_max_distance).
+    Bytes(u64),
+    /// Up to this many blocks ahead (the zfetch of Solaris and ZoL before 0.7:
+    /// zfetch_block_cap = 256).
+    Blocks(u32),
+    /// zfs_prefetch_disable: only the application's own request.
+    Off,
+}
+
+/// The write throttle.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Throttle {
+    /// The 2013 throttle (illumos 4045; ZoL 0.6.3, FreeBSD 10): writers run at full speed
+    /// until dirty data passes `delay_share` of zfs_dirty_data_max = min(`share` x RAM, `max`).
+    Dirty {
+        share: f64,
+        max: u64,
+        delay_share: f64,
+    },
+    /// The throttle before it: a txg holds at most about `share` of RAM of writes
+    /// (zfs_write_limit_shift 3: 1/8), beyond which writers wait for the txg to sync.
+    WriteLimit { share: f64 },
+}
+
+impl Release {
+    /// The behaviour of `zfs`, with `tunables` applied.
+    pub fn of(zfs: ZfsRelease, tunables: &Tunables) -> Release {
+        let line = zfs.openzfs_line();
+        let modern_queue = line >= (0, 6);
+        // vdev_queue.c: 1 MiB aggregation on rotating leaves from 0.8 (128 KiB non-rotating);
+        // SPA_OLD_MAXBLOCKSIZE = 128 KiB before (and in the Solaris era, SPA_MAXBLOCKSIZE).
+        let aggregation_hdd =
+            tunables
+                .aggregation_limit
+                .unwrap_or(if line >= (0, 8) { MIB } else { 128 * KIB });
+        // The 2013 I/O scheduler: sync read 10, async read 3, async write 10 active per leaf;
+        // before it one queue of zfs_vdev_max_pending = 35 (Solaris; FreeBSD 9 lowered it to 10).
+        let pending = tunables.vdev_max_pending.unwrap_or(match zfs {
+            ZfsRelease::FreeBsd { .. } => 10,
+            _ => 35,
+        });
+        let (async_read, async_write, sync_read) = if modern_queue {
+            (3, 10, 10)
+        } else {
+            (pending, pending, pending)
+        };
+        let prefetch = if tunables.prefetch_disable == Some(true) {
+            Prefetch::Off
+        } else if line >= (2, 1) {
+            // zfetch_max_distance 64 MiB from 2.1 (dmu_zfetch.c), 8 MiB in 0.7-2.0.
+            Prefetch::Bytes(64 * MIB)
+        } else if line >= (0, 7) {
+            Prefetch::Bytes(8 * MIB)
+        } else {
+            Prefetch::Blocks(256)
+        };
+        // vdev_mirror.c: the least loaded side, a distant head costing
+        // zfs_vdev_mirror_rotating_seek_inc = 5 queued I/Os, in FreeBSD from 10.1 and in ZoL
+        // from 0.7; before, fixed 2 MiB runs by offset (vdev_mirror_shift 21).
+        let by_load =
+            line >= (0, 7) || matches!(zfs, ZfsRelease::FreeBsd { major, .. } if major >= 10);
+        let mirror_runs = if by_load {
+            MirrorRuns::ByLoad(5)
+        } else {
+            MirrorRuns::ByOffset(2 * MIB)
+        };
+        let throttle = if line >= (0, 6) {
+            // dsl_pool.c: zfs_dirty_data_max_percent 10, capped at 4 GiB (zfs_dirty_data_max_max,
+            // arc.c); zfs_delay_min_dirty_percent 60.
+            Throttle::Dirty {
+                share: 0.10,
+                max: tunables.dirty_data_max.unwrap_or(4 * GIB),
+                delay_share: 0.60,
+            }
+        } else {
+            Throttle::WriteLimit { share: 1.0 / 8.0 }
+        };
+        // ARC max: Linux 2.3+ max(5/8 RAM, RAM - 1 GiB) (arc_os.c arc_default_max), 1/2 before;
+        // Solaris and illumos max(3/4 RAM, RAM - 1 GiB), FreeBSD max(5/8 RAM, RAM - 1 GiB)
+        // (arc.c arc_init of their trees).
+        let (arc_share, arc_all_but) = match zfs.platform() {
+            Platform::Linux if line >= (2, 3) => (5.0 / 8.0, GIB),
+            Platform::Linux | Platform::Fuse => (0.5, u64::MAX),
+            Platform::Solaris => (0.75, GIB),
+            Platform::FreeBsd => (5.0 / 8.0, GIB),
+        };
+        let simd = line >= (0, 7);
+        Release {
+            zfs,
+            era: Era::of(zfs),
+            aggregation_hdd,
+            aggregation_ssd: tunables.aggregation_limit.unwrap_or(128 * KIB),
+            async_read_active: async_read,
+            async_write_active: tunables.async_write_max_active.unwrap_or(async_write),
+            sync_read_active: tunables.sync_read_max_active.unwrap_or(sync_read),
+            prefetch,
+            mirror_runs,
+            throttle,
+            arc_share,
+            arc_all_but,
+            arc_max_tunable: tunables.arc_max,
+            simd_checksums: simd,
+            simd_parity: simd,
+            fletcher4_default: !matches!(zfs, ZfsRelease::Solaris { year } if year < 2009),
+            lz4_default: line >= (2, 2),
+            direct_io: line >= (2, 3),
+            platform: zfs.platform(),
+        }
+    }
+
+    /// Largest ARC on a host of `ram` bytes.
+    pub fn arc_max_bytes(&self, ram: u64) -> f64 {
+        if let Some(max) = self.arc_max_tunable {
+            return max.min(ram) as f64;
+        }
+        let shared = ram as f64 * self.arc_share;
+        shared.max(ram.saturating_sub(self.arc_all_but) as f64)
+    }
+
+    /// Blocks of `recordsize` a sequential reader has in flight at most.
+    pub fn prefetch_blocks(&self, recordsize: u64) -> u32 {
+        match self.prefetch {
+            Prefetch::Bytes(b) => (b / recordsize.max(1)).clamp(1, u64::from(u32::MAX)) as u32,
+            Prefetch::Blocks(n) => n,
+            Prefetch::Off => 1,
+        }
+    }
+
+    /// Bytes of writes the application may run ahead of the disks before it is slowed to their
+    /// pace, on a host of `ram` bytes.
+    pub fn write_buffer_bytes(&self, ram: u64) -> f64 {
+        match self.throttle {
+            Throttle::Dirty {
+                share,
+                max,
+                delay_share,
+            } => (ram as f64 * share).min(max as f64) * delay_share,
+            Throttle::WriteLimit { share } => ram as f64 * share,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn of(text: &str) -> Release {
+        Release::of(text.parse().unwrap(), &Tunables::default())
+    }
+
+    #[test]
+    fn arc_size_by_kernel_and_release() {
+        // 64 GiB: RAM - 1 GiB = 63 GiB beats 5/8 = 40 GiB on OpenZFS 2.3+; 2.2 takes 1/2.
+        assert_eq!(of("2.4").arc_max_bytes(64 * GIB), (63 * GIB) as f64);
+        assert_eq!(of("2.2").arc_max_bytes(64 * GIB), (32 * GIB) as f64);
+        assert_eq!(of("2.4").arc_max_bytes(2 * GIB), 1.25 * GIB as f64);
+        assert_eq!(of("solaris-2008").arc_max_bytes(2 * GIB), 1.5 * GIB as f64);
+        assert_eq!(
+            of("freebsd-10.2").arc_max_bytes(16 * GIB),
+            (15 * GIB) as f64
+        );
+        let tuned = Tunables {
+            arc_max: Some(4 * GIB),
+            ..Tunables::default()
+        };
+        let r = Release::of("freebsd-9.0".parse().unwrap(), &tuned);
+        assert_eq!(r.arc_max_bytes(12 * GIB), (4 * GIB) as f64);
+    }
+
+    #[test]
+    fn prefetch_reach_by_era() {
+        assert_eq!(of("2.2").prefetch_blocks(128 << 10), 512);
+        assert_eq!(of("2.2").prefetch_blocks(1 << 20), 64);
+        assert_eq!(of("0.7").prefetch_blocks(128 << 10), 64);
+        assert_eq!(of("freebsd-10.2").prefetch_blocks(1 << 20), 256);
+    }
+
+    #[test]
+    fn scheduler_and_throttle_by_era() {
+        let old = of("solaris-2008");
+        assert_eq!((old.async_write_active, old.sync_read_active), (35, 35));
+        assert_eq!(of("freebsd-9.0").async_write_active, 10);
+        let new = of("freebsd-10.2");
+        assert_eq!((new.async_read_active, new.async_write_active), (3, 10));
+        assert_eq!(new.aggregation_hdd, 128 << 10);
+        assert_eq!(of("2.1").aggregation_hdd, 1 << 20);
+        // 16 GiB: 1.6 GiB of dirty data, slowed from 60% of it.
+        let b = new.write_buffer_bytes(16 * GIB);
+        assert!((b - 16.0 * GIB as f64 * 0.1 * 0.6).abs() < 1.0, "{b}");
+        assert!(of("2.2").lz4_default && !of("2.1").lz4_default);
+        assert!(of("2.3").direct_io && !of("2.2").direct_io);
+        assert!(!of("solaris-2008").fletcher4_default);
+    }
+}

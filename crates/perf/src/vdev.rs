@@ -1,0 +1,67 @@
+//! The pool's top-level vdevs as I/O sees them: each with its leaves (indices into
+//! `system.disks`, which fill the vdevs in order) and the share of new blocks it receives.
+
+use crate::PerfError;
+use model::hardware::Medium;
+use model::{System, VdevClass, VdevType};
+
+/// One top-level vdev.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Vdev {
+    pub vtype: VdevType,
+    pub leaves: Vec<usize>,
+    /// Share of the class's new blocks it receives: metaslab allocation follows free space
+    /// (metaslab.c), so an empty pool's vdevs share in proportion to their size.
+    pub share: f64,
+    pub name: String,
+    pub rotating: bool,
+}
+
+/// The top-level vdevs of `class`, in the order the pool declares them; the disks of the
+/// classes before it come first in `system.disks`.
+pub fn vdevs(system: &System, class: VdevClass) -> Result<Vec<Vdev>, PerfError> {
+    let mut out = Vec::new();
+    let mut next = 0usize;
+    for tl in &system.pool.vdevs {
+        for g in &tl.layout.groups {
+            for _ in 0..g.count {
+                let leaves: Vec<usize> = (next..next + g.children as usize).collect();
+                next += g.children as usize;
+                if next > system.disks.len() {
+                    return Err(PerfError::System(format!(
+                        "the pool needs {} disks, the system has {}",
+                        system
+                            .pool
+                            .vdevs
+                            .iter()
+                            .map(|t| t.layout.leaves())
+                            .sum::<u32>(),
+                        system.disks.len()
+                    )));
+                }
+                if tl.class != class {
+                    continue;
+                }
+                let kind = match g.vtype {
+                    VdevType::Disk => "disk".to_string(),
+                    VdevType::Mirror => format!("mirror-{}", g.children),
+                    VdevType::Raidz { parity } => format!("raidz{parity}-{}", g.children),
+                    VdevType::Draid { parity, .. } => format!("draid{parity}-{}", g.children),
+                };
+                let rotating = system.disks[leaves[0]].model.medium == Medium::Hdd;
+                out.push(Vdev {
+                    vtype: g.vtype,
+                    name: format!("{kind}-{}", out.len()),
+                    share: f64::from(g.data_children()) * tl.leaf.capacity_bytes as f64,
+                    leaves,
+                    rotating,
+                });
+            }
+        }
+    }
+    let total: f64 = out.iter().map(|v| v.share).sum();
+    for v in &mut out {
+        v.share /= total;
+    }
+    Ok(out)
+}

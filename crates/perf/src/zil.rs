@@ -1,0 +1,80 @@
+//! The ZFS intent log (module/zfs/zil.c, zfs_log.c; docs/zfs-internals.md §2): what a
+//! synchronous write or an fsync costs. A commit writes one log block (lwb) holding the
+//! pending log records to the log device (a separate log vdev, else the pool's own normal
+//! vdevs) and flushes its write cache, while the writer waits. A record carries its data
+//! (WR_COPIED) unless the data goes straight to its place in the pool first (WR_INDIRECT:
+//! logbias=throughput, or with no log device a write of zfs_immediate_write_sz = 32 KiB or
+//! more); copied data is written again by the txg.
+
+use model::dataset::{Logbias, SyncPolicy};
+use model::workload::{Durability, Workload};
+use model::Dataset;
+
+/// zfs_immediate_write_sz (zil.c): 32 KiB.
+const IMMEDIATE_WRITE_SZ: u64 = 32 << 10;
+/// ZIL_MIN_BLKSZ (zil.c): the smallest log block, 4 KiB.
+const MIN_LWB: f64 = 4096.0;
+/// sizeof (lr_write_t): the header of one write's log record, 192 bytes (include/sys/zil.h).
+const RECORD_HEADER: f64 = 192.0;
+
+/// What synchronous writing costs per application request.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SyncWrites {
+    /// Commits (log block writes with a cache flush) per write request.
+    pub commits_per_write: f64,
+    /// Bytes of each log block.
+    pub lwb_bytes: f64,
+    /// The data goes to its place in the pool before the commit (WR_INDIRECT).
+    pub indirect: bool,
+}
+
+/// The ZIL work of `w`'s writes on `dataset`, `slog` telling whether the pool has a log
+/// device; `None` when nothing of it is synchronous.
+pub fn sync_writes(w: &Workload, dataset: &Dataset, slog: bool) -> Option<SyncWrites> {
+    let per_commit = match (dataset.sync, w.durability) {
+        (SyncPolicy::Disabled, _) => return None,
+        (SyncPolicy::Always, _) | (SyncPolicy::Standard, Durability::EachWrite) => 1.0,
+        (SyncPolicy::Standard, Durability::Every(n)) => f64::from(n),
+        (SyncPolicy::Standard, Durability::None | Durability::AtEnd) => return None,
+    };
+    if !w.access.writes() {
+        return None;
+    }
+    let indirect =
+        dataset.logbias == Logbias::Throughput || (!slog && w.block_size >= IMMEDIATE_WRITE_SZ);
+    let carried = if indirect { 0.0 } else { w.block_size as f64 };
+    let records = per_commit * (RECORD_HEADER + carried);
+    Some(SyncWrites {
+        commits_per_write: 1.0 / per_commit,
+        lwb_bytes: (records / MIN_LWB).ceil() * MIN_LWB,
+        indirect,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copied_or_indirect_by_size_and_log_device() {
+        let ds = Dataset::named("tank");
+        let w = |spec: &str| Workload::parse(spec).unwrap();
+        let small = sync_writes(&w("fio-randwrite:bs=8K,sync=on"), &ds, false).unwrap();
+        assert_eq!((small.commits_per_write, small.indirect), (1.0, false));
+        assert_eq!(small.lwb_bytes, 12288.0);
+        let big = sync_writes(&w("fio-randwrite:bs=128K,sync=on"), &ds, false).unwrap();
+        assert!(big.indirect);
+        assert_eq!(big.lwb_bytes, 4096.0);
+        let slog = sync_writes(&w("fio-randwrite:bs=128K,sync=on"), &ds, true).unwrap();
+        assert!(!slog.indirect);
+        let every = sync_writes(&w("fio-randwrite:bs=4K,fsync=8"), &ds, false).unwrap();
+        assert_eq!(every.commits_per_write, 0.125);
+        assert!(sync_writes(&w("fio-randwrite:bs=4K"), &ds, false).is_none());
+        let always = Dataset {
+            sync: SyncPolicy::Always,
+            ..Dataset::named("tank")
+        };
+        assert!(sync_writes(&w("fio-randwrite:bs=4K"), &always, false).is_some());
+        assert!(sync_writes(&w("fio-randread:bs=4K,sync=on"), &always, false).is_none());
+    }
+}
