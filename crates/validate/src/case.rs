@@ -27,6 +27,9 @@ pub struct Case {
     pub system: String,
     /// The pool's ashift when the source ran the same system with another one.
     pub ashift: Option<u8>,
+    /// The pool's layout when the source ran the same machine with several: it goes on the
+    /// system's first disks.
+    pub layout: Option<String>,
     /// The workload, as `zpoolsim predict --workload` takes it.
     pub workload: String,
     /// `throughput` (bytes/s), `iops` or `device-throughput` (bytes/s per disk).
@@ -85,6 +88,8 @@ pub fn unit_scale(unit: &str) -> Option<f64> {
     match unit {
         "MB/s" => Some(1e6),
         "MiB/s" => Some(1_048_576.0),
+        // bonnie++'s K/s (KiB/s) divided by 1000, as Calomel's table gives it.
+        "1000 KiB/s" => Some(1_024_000.0),
         "ops/s" => Some(1.0),
         _ => None,
     }
@@ -100,7 +105,7 @@ pub fn parse(name: &str, text: &str) -> Result<CaseFile, ValidateError> {
     for c in &file.cases {
         if unit_scale(&c.unit).is_none() {
             return Err(bad(format!(
-                "case {}: unknown unit '{}' (MB/s, MiB/s, ops/s)",
+                "case {}: unknown unit '{}' (MB/s, MiB/s, 1000 KiB/s, ops/s)",
                 c.id, c.unit
             )));
         }

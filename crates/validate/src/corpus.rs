@@ -26,6 +26,14 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/004-128k-record-2006.toml"),
     ),
     (
+        "validation/calomel-4tb-hdd.toml",
+        include_str!("../../../validation/calomel-4tb-hdd.toml"),
+    ),
+    (
+        "examples/calomel-24x-wd-re-4tb.toml",
+        include_str!("../../../examples/calomel-24x-wd-re-4tb.toml"),
+    ),
+    (
         "examples/seed-000-1320-box.toml",
         include_str!("../../../examples/seed-000-1320-box.toml"),
     ),
@@ -149,6 +157,12 @@ fn load(
             if let Some(ashift) = case.ashift {
                 resolved.pool.ashift = ashift;
             }
+            if let Some(layout) = &case.layout {
+                let layout = layout
+                    .parse()
+                    .map_err(|e: model::LayoutError| bad(e.to_string()))?;
+                with_layout(&mut resolved, layout).map_err(bad)?;
+            }
             let workload = Workload::parse(&case.workload).map_err(|e| bad(e.to_string()))?;
             Ok(Loaded {
                 system: resolved,
@@ -163,6 +177,26 @@ fn load(
         cases,
         excluded,
     })
+}
+
+/// `system` with `layout` as its pool, on its first disks (the others left out).
+fn with_layout(system: &mut System, layout: model::Layout) -> Result<(), String> {
+    let leaves = layout.leaves() as usize;
+    if leaves > system.disks.len() {
+        return Err(format!(
+            "{layout} needs {leaves} disks; the system has {}",
+            system.disks.len()
+        ));
+    }
+    let leaf = system.pool.vdevs[0].leaf;
+    system.disks.truncate(leaves);
+    system.pool.vdevs = vec![model::TopLevel {
+        class: model::VdevClass::Normal,
+        layout,
+        leaf,
+    }];
+    system.pool.spares = 0;
+    Ok(())
 }
 
 /// `../examples/x.toml` seen from `validation/`: `examples/x.toml`.

@@ -4,10 +4,12 @@
 
 mod case;
 mod corpus;
+mod refit;
 mod score;
 
 pub use case::{unit_scale, Case, Excluded, Measured, Metric};
 pub use corpus::{Corpus, Loaded, Source};
+pub use refit::{all_cases, cross_validate, fit, CrossValidation, HeldOut};
 pub use score::{error_pct, median_abs, CaseResult, Summary};
 
 use std::fmt;
@@ -41,16 +43,25 @@ impl std::error::Error for ValidateError {}
 /// Every case of `corpus` predicted and scored, with the excluded measurements and the error
 /// statistics.
 pub fn validate(corpus: &Corpus) -> Result<Summary, ValidateError> {
+    validate_with(corpus, &perf::Constants::fitted())
+}
+
+/// `validate` with other values of the fitted constants.
+pub fn validate_with(
+    corpus: &Corpus,
+    constants: &perf::Constants,
+) -> Result<Summary, ValidateError> {
     let mut results = Vec::new();
     for source in &corpus.sources {
         for loaded in &source.cases {
-            let p = perf::predict(&loaded.system, &loaded.workload).map_err(|e| {
-                ValidateError::Case {
-                    file: source.file.clone(),
-                    id: loaded.case.id.clone(),
-                    message: e.to_string(),
-                }
-            })?;
+            let p =
+                perf::predict_with(&loaded.system, &loaded.workload, constants).map_err(|e| {
+                    ValidateError::Case {
+                        file: source.file.clone(),
+                        id: loaded.case.id.clone(),
+                        message: e.to_string(),
+                    }
+                })?;
             let base = perf::rule_of_thumb(&loaded.system, &loaded.workload);
             results.push(score::score(&loaded.case, &p, base));
         }

@@ -60,9 +60,8 @@ fn agrees(expected: &str, kind: Kind) -> bool {
     }
 }
 
-/// Scores one case. `baseline` is the rule of thumb in the same base unit as the prediction
-/// (bytes/s or operations/s).
-pub fn score(case: &Case, p: &Prediction, baseline: Option<f64>) -> CaseResult {
+/// The figure of `p` a case measures, in the case's unit.
+pub fn predicted_value(case: &Case, p: &Prediction) -> f64 {
     let scale = unit_scale(&case.unit).unwrap_or(1.0);
     let raw = match case.metric {
         Metric::Throughput => p.throughput_bytes_per_s,
@@ -76,7 +75,14 @@ pub fn score(case: &Case, p: &Prediction, baseline: Option<f64>) -> CaseResult {
             total / p.devices.len().max(1) as f64
         }
     };
-    let predicted = raw / scale;
+    raw / scale
+}
+
+/// Scores one case. `baseline` is the rule of thumb in the same base unit as the prediction
+/// (bytes/s or operations/s).
+pub fn score(case: &Case, p: &Prediction, baseline: Option<f64>) -> CaseResult {
+    let scale = unit_scale(&case.unit).unwrap_or(1.0);
+    let predicted = predicted_value(case, p);
     let bounds = case.measured.bounds();
     let baseline = baseline
         .filter(|_| case.metric != Metric::DeviceThroughput)
