@@ -184,9 +184,8 @@ fn resolve(args: &Args) -> Result<(Pool, Profile, Vec<PhysicalSector>), CliError
         match pool.datasets.first_mut() {
             Some(d) => d.recordsize = rs,
             None => pool.datasets.push(model::Dataset {
-                name: pool.name.clone(),
                 recordsize: rs,
-                compression_ratio: 1.0,
+                ..model::Dataset::named(&pool.name)
             }),
         }
     }

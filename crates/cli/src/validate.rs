@@ -13,6 +13,13 @@ pub struct Args {
     /// repository's validation/).
     #[arg(long)]
     pub dir: Option<String>,
+    /// Refit the model's global constants to the corpus and print them (what
+    /// crates/perf/src/constants.rs commits).
+    #[arg(long, conflicts_with = "cv")]
+    pub refit: bool,
+    /// Leave-one-source-out cross-validation: refit without each source, predict it.
+    #[arg(long)]
+    pub cv: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -23,6 +30,12 @@ pub fn run(args: &Args) -> CliResult {
         Some(dir) => from_dir(Path::new(dir))?,
         None => Corpus::embedded(catalog())?,
     };
+    if args.refit {
+        return refit(&corpus, args.json);
+    }
+    if args.cv {
+        return cross_validate(&corpus, args.json);
+    }
     let summary = validate::validate(&corpus)?;
     if args.json {
         return print_json(&summary);
@@ -116,4 +129,55 @@ fn from_dir(dir: &Path) -> Result<Corpus, CliError> {
             .map(|text| (path.display().to_string(), text))
             .map_err(|e| e.0)
     })?)
+}
+
+/// The refit constants beside their priors.
+fn refit(corpus: &Corpus, json: bool) -> CliResult {
+    let fitted = validate::fit(&validate::all_cases(corpus));
+    if json {
+        let rows: Vec<_> = perf::PARAMS
+            .iter()
+            .zip(fitted.0)
+            .map(|(p, v)| serde_json::json!({"name": p.name, "about": p.about, "prior": p.prior, "fitted": v}))
+            .collect();
+        return print_json(&rows);
+    }
+    println!(
+        "{:<28} {:>14} {:>14}  what it is",
+        "constant", "prior", "fitted"
+    );
+    for (p, v) in perf::PARAMS.iter().zip(fitted.0) {
+        println!(
+            "{:<28} {:>14.6e} {:>14.6e}  {}",
+            p.name, p.prior, v, p.about
+        );
+    }
+    let values: Vec<String> = fitted.0.iter().map(|v| format!("{v:e}")).collect();
+    println!("\nconstants.rs FITTED: [{}]", values.join(", "));
+    Ok(())
+}
+
+/// Leave-one-source-out cross-validation, by source and by class.
+fn cross_validate(corpus: &Corpus, json: bool) -> CliResult {
+    let cv = validate::cross_validate(corpus);
+    if json {
+        return print_json(&cv);
+    }
+    println!("leave one source out: refit on the others, predict it");
+    for (file, median) in &cv.by_source {
+        println!("  {file:<40} median |error| {median:.1}%");
+    }
+    println!("by class:");
+    for (class, median, n) in &cv.by_class {
+        println!(
+            "  {:<40} median |error| {median:.1}% over {n} cases",
+            format!("{:?}", class)
+        );
+    }
+    println!(
+        "\ncross-validated median |error| {:.1}% over {} cases",
+        cv.median_abs_error_pct,
+        cv.cases.len()
+    );
+    Ok(())
 }

@@ -61,24 +61,34 @@ fn sweep_prints_the_curve_and_plots_it() {
 }
 
 #[test]
-fn validate_meets_the_tolerances() {
+fn validate_meets_the_issue_s_bar() {
     let v = json(&["validate", "--json"]);
     let cases = v["cases"].as_array().unwrap();
-    assert!(cases.len() >= 20);
-    for c in cases {
-        if let Some(agrees) = c["bottleneck_agrees"].as_bool() {
-            assert!(agrees, "{}", c["id"]);
-        }
-    }
-    let predictions: Vec<_> = cases.iter().filter(|c| c["calibration"] == false).collect();
-    assert!(predictions.len() >= 20);
-    for c in predictions {
+    assert!(cases.len() >= 120, "{}", cases.len());
+    // The in-sample median over the predicted cases, at most 10%; the rule of thumb far worse.
+    assert!(
+        v["median_abs_error_pct"].as_f64().unwrap() <= 10.0,
+        "{}",
+        v["median_abs_error_pct"]
+    );
+    assert!(v["baseline_median_abs_error_pct"].as_f64().unwrap() > 50.0);
+    // Every case over 50% has its sentence in validation/README.md, by id.
+    let readme = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../validation/README.md"
+    ))
+    .unwrap();
+    for c in cases.iter().filter(|c| c["calibration"] == false) {
         let e = c["error_pct"].as_f64().unwrap();
-        assert!(e.abs() <= 15.0, "{}: {e}", c["id"]);
+        let id = c["id"].as_str().unwrap();
+        if e.abs() > 50.0 {
+            assert!(
+                readme.contains(&format!("`{id}`")),
+                "{id} is off by {e:.0}% and validation/README.md does not say why"
+            );
+        }
         assert!(c["measured"].is_array() && c["predicted"].is_number());
     }
-    assert!(v["median_abs_error_pct"].as_f64().unwrap() <= 8.0);
-    assert!(v["baseline_median_abs_error_pct"].as_f64().unwrap() > 8.0);
 }
 
 #[test]
@@ -94,7 +104,7 @@ fn bad_input_is_one_line_and_exit_2() {
             "predict",
             "examples/seed-004-dk32ej.toml",
             "-w",
-            "dd-read:bs=7",
+            "dd-read:bs=0",
         ],
         vec!["predict", "examples/none.toml", "-w", "dd-read"],
         vec![
