@@ -88,14 +88,25 @@ pub enum LinkKind {
     Pci { bits: u32, mhz: f64 },
     /// PCI-X, shared per segment.
     PciX { bits: u32, mhz: f64 },
-    /// PCI Express: generation, lanes, and the Max_Payload_Size in bytes.
+    /// PCI Express: generation, lanes, and the Max_Payload_Size in bytes (unstated: 256, what
+    /// server and desktop firmware sets; docs/assumptions.md).
     Pcie {
         gen: u32,
         lanes: u32,
+        #[serde(default = "default_max_payload")]
         max_payload: u32,
     },
     /// A chipset uplink or other link given by its usable rate each way (MB/s), e.g. Intel DMI.
     Uplink { mb_s: f64 },
+}
+
+/// The Max_Payload_Size a PCIe link is taken to run with when its file does not say: 256
+/// bytes, what current server and desktop firmware programs (docs/assumptions.md); 128 is
+/// the minimum every device supports.
+pub const DEFAULT_MAX_PAYLOAD: u32 = 256;
+
+fn default_max_payload() -> u32 {
+    DEFAULT_MAX_PAYLOAD
 }
 
 /// One link in the machine, with the link it hangs from (none: it reaches memory directly).
