@@ -444,15 +444,8 @@ impl<'a> Pool<'a> {
                 let media = if v.rotating && v.vtype == VdevType::Mirror {
                     let skip_s = t.seek_s(0.0, false) + t.revolution_s() / 2.0;
                     let block = fr.bytes_per_child * f64::from(n);
-                    block
-                        * passed_share(
-                            self.release.mirror_runs,
-                            n,
-                            block,
-                            rate,
-                            skip_s,
-                            self.w.threads,
-                        )
+                    let runs = self.release.mirror_runs;
+                    block * passed_share(runs, n, rate, skip_s, self.w.threads)
                 } else {
                     fr.media_per_child
                 };

@@ -134,12 +134,12 @@ impl Release {
             Prefetch::Blocks(256)
         };
         // vdev_mirror.c: the least loaded side, a distant head costing
-        // zfs_vdev_mirror_rotating_seek_inc = 5 queued I/Os, in FreeBSD from 10.1 and in ZoL
-        // from 0.7; before, fixed 2 MiB runs by offset (vdev_mirror_shift 21).
+        // zfs_vdev_mirror_rotating_seek_inc = 5 issued I/Os, ties by offset >> 21, in FreeBSD
+        // from 10.1 and in ZoL from 0.7; before, fixed 2 MiB runs by offset (zio/mirror.rs).
         let by_load =
             line >= (0, 7) || matches!(zfs, ZfsRelease::FreeBsd { major, .. } if major >= 10);
         let mirror_runs = if by_load {
-            MirrorRuns::ByLoad(5)
+            MirrorRuns::ByLoad(2 * MIB)
         } else {
             MirrorRuns::ByOffset(2 * MIB)
         };

@@ -13,37 +13,31 @@
 //! - OpenSolaris 2008 and its descendants of the time: the preferred side is
 //!   (offset >> vdev_mirror_shift) mod n with vdev_mirror_shift = 21 (vdev_mirror.c of the
 //!   time): fixed runs of 2 MiB, whatever the number of streams.
-//! - OpenZFS 2.x: the side with the least load, a side whose head is more than
-//!   zfs_vdev_mirror_rotating_seek_offset (1 MiB) away paying zfs_vdev_mirror_rotating_seek_inc
-//!   (5) queued I/Os (docs/zfs-internals.md §2). One stream stays on the near side until that side's
-//!   queue is 5 I/Os deeper, so a run is taken as 5 records (an approximation: prefetch depth
-//!   and completions blur it). Several streams each settle on the side whose head is near, so
-//!   with s streams at most min(s, n) sides serve disjoint streams and pass nothing.
+//! - FreeBSD 10.1+, ZoL 0.7+ and OpenZFS 2.x (vdev_mirror_load, vdev_mirror_child_select): the
+//!   side with the least load, where load is the side's I/Os issued to the disk (at most
+//!   zfs_vdev_async_read_max_active = 3 for prefetch) plus zfs_vdev_mirror_rotating_seek_inc
+//!   (5) when the side's last issued offset is more than 1 MiB away (half of it within). A
+//!   disk-bound stream keeps both sides' queues full, so the near side's 3 + 5 meets the far
+//!   side's 3 + 5 and the tie goes by (offset >> 21) mod n, as before: runs of 2 MiB. Several
+//!   streams each settle on the side whose head is near, so with s streams at most min(s, n)
+//!   sides serve disjoint streams and pass nothing (docs/zfs-internals.md §2).
 
 /// How a release alternates a mirror's sides under a sequential read.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum MirrorRuns {
     /// Fixed runs of this many bytes by offset.
     ByOffset(u64),
-    /// Runs of this many records, and streams settle on their own side.
-    ByLoad(u32),
+    /// Runs of this many bytes where loads tie, and streams settle on their own side.
+    ByLoad(u64),
 }
 
 /// The share of a stream's bytes whose time each of `n` sides spends (1 = the whole stream,
-/// 1/n = its own share only), for records of `record` bytes at `rate` B/s, a skip of
-/// `skip_s`, and `streams` concurrent streams.
-pub fn passed_share(
-    runs: MirrorRuns,
-    n: u32,
-    record: f64,
-    rate: f64,
-    skip_s: f64,
-    streams: u32,
-) -> f64 {
+/// 1/n = its own share only), at `rate` B/s, a skip of `skip_s`, and `streams` concurrent
+/// streams.
+pub fn passed_share(runs: MirrorRuns, n: u32, rate: f64, skip_s: f64, streams: u32) -> f64 {
     let sides = f64::from(n.max(1));
     let run = match runs {
-        MirrorRuns::ByOffset(bytes) => bytes as f64,
-        MirrorRuns::ByLoad(records) => f64::from(records) * record,
+        MirrorRuns::ByOffset(bytes) | MirrorRuns::ByLoad(bytes) => bytes as f64,
     };
     let passed = (sides - 1.0).min(skip_s * rate / run);
     let alternating = (1.0 + passed) / sides;
@@ -59,26 +53,37 @@ mod tests {
 
     /// Track-to-track 0.5 ms plus half a turn at 7200 rpm.
     const SKIP_S: f64 = 0.5e-3 + 60.0 / 7200.0 / 2.0;
+    const RUN: u64 = 2 << 20;
 
     #[test]
-    fn short_runs_pass_under_the_head() {
-        // OpenZFS, 128 KiB records: runs of 640 KiB take 3.3 ms at 200 MB/s, less than the
-        // 4.67 ms skip, so each side passes the whole stream: one disk's rate.
-        let one = passed_share(MirrorRuns::ByLoad(5), 2, 131072.0, 200e6, SKIP_S, 1);
-        assert_eq!(one, 1.0);
-        // Two streams settle on a side each: half each.
-        let two = passed_share(MirrorRuns::ByLoad(5), 2, 131072.0, 200e6, SKIP_S, 2);
-        assert_eq!(two, 0.5);
+    fn runs_of_2_mib_are_skipped_by_a_short_seek() {
+        // 2 MiB at 200 MB/s take 10.49 ms; the other side's run is skipped in 4.67 ms =
+        // 0.4449 of a run, so a side spends (1 + 0.4449) / 2 = 0.7224 of the stream: a
+        // mirror-2 streams at 1.384 disks.
+        for runs in [MirrorRuns::ByOffset(RUN), MirrorRuns::ByLoad(RUN)] {
+            let s = passed_share(runs, 2, 200e6, SKIP_S, 1);
+            assert!((s - 0.722_46).abs() < 1e-4, "{s}");
+        }
+        // 2008: at 72 MB/s a run takes 29 ms, so a side spends (1 + 0.1603) / 2 = 0.580.
+        let s = passed_share(MirrorRuns::ByOffset(RUN), 2, 72e6, SKIP_S, 1);
+        assert!((s - 0.580_16).abs() < 1e-4, "{s}");
     }
 
     #[test]
-    fn long_runs_are_skipped_by_a_short_seek() {
-        // 2008: runs of 2 MiB at 72 MB/s take 29 ms; the other side's run is skipped in
-        // 4.67 ms = 0.1603 of a run, so a side spends (1 + 0.1603) / 2 = 0.580 of the stream.
-        let s = passed_share(MirrorRuns::ByOffset(2 << 20), 2, 131072.0, 72e6, SKIP_S, 1);
-        assert!((s - 0.580_16).abs() < 1e-4, "{s}");
-        // More streams do not change fixed runs.
-        let four = passed_share(MirrorRuns::ByOffset(2 << 20), 2, 131072.0, 72e6, SKIP_S, 4);
-        assert_eq!(s, four);
+    fn a_side_never_spends_more_than_the_whole_stream() {
+        // A skip longer than the other sides' runs: each side passes them all, as one disk.
+        let s = passed_share(MirrorRuns::ByLoad(RUN), 3, 2e9, SKIP_S, 1);
+        assert_eq!(s, 1.0);
+    }
+
+    #[test]
+    fn streams_settle_on_their_own_side_by_load_only() {
+        let two = passed_share(MirrorRuns::ByLoad(RUN), 2, 200e6, SKIP_S, 2);
+        assert_eq!(two, 0.5);
+        let fixed = passed_share(MirrorRuns::ByOffset(RUN), 2, 200e6, SKIP_S, 4);
+        assert_eq!(
+            fixed,
+            passed_share(MirrorRuns::ByOffset(RUN), 2, 200e6, SKIP_S, 1)
+        );
     }
 }
