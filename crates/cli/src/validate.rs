@@ -168,10 +168,13 @@ fn cross_validate(corpus: &Corpus, json: bool) -> CliResult {
         println!("  {file:<40} median |error| {median:.1}%");
     }
     println!("by class:");
-    for (class, median, n) in &cv.by_class {
+    for b in &cv.by_class {
         println!(
-            "  {:<40} median |error| {median:.1}% over {n} cases",
-            format!("{:?}", class)
+            "  {:<40} median |error| {:.1}% over {} cases from {} source(s)",
+            b.class.to_string(),
+            b.median_pct,
+            b.cases,
+            b.sources
         );
     }
     println!(
@@ -179,5 +182,28 @@ fn cross_validate(corpus: &Corpus, json: bool) -> CliResult {
         cv.median_abs_error_pct,
         cv.cases.len()
     );
+    println!("\nband.rs BANDS:");
+    for b in &cv.by_class {
+        println!(
+            "    Band {{ class: {}, median_pct: {:.1}, cases: {}, sources: {} }},",
+            rust_class(&b.class),
+            b.median_pct,
+            b.cases,
+            b.sources
+        );
+    }
+    println!(
+        "band.rs OVERALL: ({:.1}, {})",
+        cv.median_abs_error_pct,
+        cv.cases.len()
+    );
     Ok(())
+}
+
+/// `class` as band.rs writes it.
+fn rust_class(class: &perf::ErrorClass) -> String {
+    format!(
+        "ErrorClass {{ pattern: Pattern::{:?}, hard_disks: {} }}",
+        class.pattern, class.hard_disks
+    )
 }

@@ -33,7 +33,7 @@ mod vdev;
 mod zil;
 mod zio;
 
-pub use band::{ErrorClass, Pattern, BANDS, OVERALL};
+pub use band::{Band, ErrorClass, Pattern, BANDS, OVERALL};
 pub use baseline::rule_of_thumb;
 pub use bottleneck::{named, Bottleneck};
 pub use constants::{Constants, Param, PARAMS};

@@ -10,7 +10,7 @@
 
 use crate::corpus::{Corpus, Loaded, Source};
 use crate::score::{error_pct, median_abs};
-use perf::{Constants, ErrorClass, Param, PARAMS};
+use perf::{Band, Constants, ErrorClass, Param, PARAMS};
 use serde::Serialize;
 
 /// Sweeps over the constants.
@@ -126,8 +126,8 @@ pub struct CrossValidation {
     pub median_abs_error_pct: f64,
     /// Per source: its file and the median |error| of its cases held out.
     pub by_source: Vec<(String, f64)>,
-    /// Per class of workload and medium: median |error| and the number of cases.
-    pub by_class: Vec<(ErrorClass, f64, u32)>,
+    /// Per class of workload and medium: median |error|, cases and sources.
+    pub by_class: Vec<Band>,
 }
 
 /// Cross-validates the corpus.
@@ -150,17 +150,21 @@ pub fn cross_validate(corpus: &Corpus) -> CrossValidation {
         cases.extend(errors);
     }
     let all: Vec<f64> = cases.iter().map(|h| h.error_pct).collect();
-    let mut by_class: Vec<(ErrorClass, f64, u32)> = Vec::new();
+    let mut by_class: Vec<Band> = Vec::new();
     for h in &cases {
-        if by_class.iter().any(|(c, _, _)| *c == h.class) {
+        if by_class.iter().any(|b| b.class == h.class) {
             continue;
         }
-        let errors: Vec<f64> = cases
-            .iter()
-            .filter(|o| o.class == h.class)
-            .map(|o| o.error_pct)
-            .collect();
-        by_class.push((h.class, median_abs(&errors), errors.len() as u32));
+        let members: Vec<&HeldOut> = cases.iter().filter(|o| o.class == h.class).collect();
+        let errors: Vec<f64> = members.iter().map(|o| o.error_pct).collect();
+        let mut sources: Vec<&str> = members.iter().map(|o| o.source.as_str()).collect();
+        sources.dedup();
+        by_class.push(Band {
+            class: h.class,
+            median_pct: median_abs(&errors),
+            cases: errors.len() as u32,
+            sources: sources.len() as u32,
+        });
     }
     CrossValidation {
         median_abs_error_pct: median_abs(&all),

@@ -1,0 +1,57 @@
+//! The committed products of the corpus: the fitted constants (crates/perf/src/constants.rs)
+//! and the error bands (crates/perf/src/band.rs) are what `zpoolsim validate --refit` and
+//! `--cv` compute from the embedded corpus, and the model meets the issue's bars on it.
+
+use model::Catalog;
+use zpoolsim_validate::{all_cases, cross_validate, fit, Corpus};
+
+fn corpus() -> Corpus {
+    Corpus::embedded(Catalog::embedded()).expect("the embedded corpus loads")
+}
+
+#[test]
+fn refit_reproduces_the_committed_constants() {
+    let corpus = corpus();
+    let refit = fit(&all_cases(&corpus));
+    let committed = perf::Constants::fitted();
+    for ((param, got), want) in perf::PARAMS.iter().zip(refit.0).zip(committed.0) {
+        assert!(
+            (got / want - 1.0).abs() < 1e-9,
+            "{}: refit {got:e}, committed {want:e}: run `zpoolsim validate --refit` and commit",
+            param.name
+        );
+    }
+}
+
+#[test]
+fn cross_validation_gives_the_committed_bands_within_the_bar() {
+    let cv = cross_validate(&corpus());
+    // Issue #8: leave-one-source-out median at most 20%.
+    assert!(
+        cv.median_abs_error_pct <= 20.0,
+        "{}",
+        cv.median_abs_error_pct
+    );
+    let stale = "run `zpoolsim validate --cv` and commit its band.rs lines";
+    assert_eq!(cv.cases.len() as u32, perf::OVERALL.1, "{stale}");
+    assert!(
+        (cv.median_abs_error_pct - perf::OVERALL.0).abs() <= 0.05,
+        "{stale}"
+    );
+    assert_eq!(cv.by_class.len(), perf::BANDS.len(), "{stale}");
+    for b in &cv.by_class {
+        let committed = perf::BANDS.iter().find(|c| c.class == b.class);
+        let c = committed.unwrap_or_else(|| panic!("{}: no band; {stale}", b.class));
+        assert_eq!(
+            (c.cases, c.sources),
+            (b.cases, b.sources),
+            "{}: {stale}",
+            b.class
+        );
+        assert!(
+            (c.median_pct - b.median_pct).abs() <= 0.05,
+            "{}: {stale}",
+            b.class
+        );
+    }
+}
