@@ -86,7 +86,7 @@ pub fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bottleneck
             };
             let how = if ratio >= 1.0 {
                 format!(
-                    "{} x {ratio:.2} (the pool's bytes per byte it moves)",
+                    "{} x {ratio:.2} (bytes of the workload per byte it moves: the others share the work)",
                     mb(rate)
                 )
             } else {

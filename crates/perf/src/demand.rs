@@ -55,6 +55,8 @@ pub struct VdevLoad {
     pub blocks: f64,
     /// Of `busy_s`, the seconds per job its slowest disk spends on other work (writes).
     pub other_s: f64,
+    /// Disks each random block waits for (its data columns), or all of the vdev's disks
+    /// when it serves log blocks alone.
     pub width: u32,
 }
 
@@ -560,7 +562,7 @@ impl<'a> Pool<'a> {
                 busy_queued_s: queued.iter().map(|s| visits * s + fixed).collect(),
                 blocks: visits,
                 other_s: fixed,
-                width: visit.fork.max(n),
+                width: if fork { visit.fork } else { n },
             });
         }
     }

@@ -279,6 +279,21 @@ pub(crate) mod tests {
         }
     }
 
+    /// A solid-state disk of `mb_s` MB/s each way and `iops` random reads a second at depth.
+    pub fn flash(medium: Medium, mb_s: f64, iops: f64) -> DiskModel {
+        DiskModel {
+            medium,
+            rpm: None,
+            seq_inner_mb_s: mb_s,
+            avg_seek_read_ms: None,
+            track_to_track_ms: None,
+            random_read_iops: Some(iops),
+            physical_sector: 4096,
+            interface_gbps: 6.0,
+            ..hdd(mb_s, mb_s, 7200)
+        }
+    }
+
     #[test]
     fn zoned_rate_follows_the_radius() {
         let m = hdd(200.0, 100.0, 7200);

@@ -1,0 +1,63 @@
+//! Synchronous writes: each waits for a ZIL commit, on the pool's disks or a log device.
+
+use crate::leaf::tests::flash;
+use crate::predict::predict;
+use crate::testkit::{fast_link, system};
+use model::hardware::Medium;
+use model::system::{Attach, Disk};
+use model::{Layout, System, TopLevel, VdevClass, Workload};
+
+/// One 7200 rpm disk, with a 500 MB/s flash log device when `slog`.
+fn one_disk(slog: bool) -> System {
+    let mut s = system("stripe-1", 1, 200.0, fast_link());
+    if slog {
+        let leaf = s.pool.vdevs[0].leaf;
+        s.pool.vdevs.push(TopLevel {
+            class: VdevClass::Log,
+            layout: "stripe-1".parse::<Layout>().unwrap(),
+            leaf,
+        });
+        s.disks.push(Disk {
+            name: "log0".into(),
+            model: flash(Medium::Ssd, 500.0, 90_000.0),
+            attach: Attach::Controller("hba".into()),
+        });
+    }
+    s
+}
+
+fn iops(s: &System, spec: &str) -> f64 {
+    predict(s, &Workload::parse(spec).unwrap()).unwrap().iops
+}
+
+#[test]
+fn a_sync_write_waits_for_its_log_block() {
+    // On the pool's own disk each commit writes its log block through the disk's cache:
+    // a seek and a full turn (8.33 ms at 7200 rpm) at least, so fewer than 120 a second.
+    // A 4 KiB recordsize, so that the txg rewrites no more than the application wrote.
+    let small = "fio-randwrite:bs=4K,sync=on,size=1G";
+    let four_k = |slog| {
+        let mut s = one_disk(slog);
+        s.pool.datasets[0].recordsize = 4096;
+        s
+    };
+    let bare = iops(&four_k(false), small);
+    assert!(bare > 40.0 && bare < 120.0, "{bare}");
+    // On flash a commit of an 8 KiB block (4 KiB of data and its 192-byte record) takes
+    // 100 us + 8192 / 500 MB/s = 116.4 us: at most 8,591 a second, the rest the CPU's.
+    let logged = iops(&four_k(true), small);
+    assert!(logged > 4000.0 && logged < 1.0 / 116.4e-6, "{logged}");
+}
+
+#[test]
+fn large_sync_writes_go_to_their_place_first_without_a_log_device() {
+    // 128 KiB is over zfs_immediate_write_sz: the record is written in place (a random
+    // write) before the commit that points to it, two positionings per write.
+    let disk = one_disk(false);
+    let large = iops(&disk, "fio-randwrite:bs=128K,sync=on,size=1G");
+    let small = iops(&disk, "fio-randwrite:bs=4K,sync=on,size=1G");
+    assert!(large < 0.75 * small, "{large} vs {small}");
+    // fsync every 8 writes: one commit per 8 writes.
+    let batched = iops(&disk, "fio-randwrite:bs=4K,fsync=8,size=1G");
+    assert!(batched > 4.0 * small, "{batched} vs {small}");
+}
