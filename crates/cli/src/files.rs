@@ -64,6 +64,16 @@ pub fn load_workload(spec: &str) -> Result<Workload, CliError> {
     Ok(Workload::parse(spec)?)
 }
 
+/// Every phase a workload spec or file names (a benchmark's command line runs several).
+pub fn load_phases(spec: &str) -> Result<Vec<Workload>, CliError> {
+    if spec.ends_with(".toml") {
+        let text = read(Path::new(spec))?;
+        return model::workload::phases_from_toml(&text)
+            .map_err(|e| CliError(format!("{spec}: {e}")));
+    }
+    Ok(model::workload::parse_phases(spec)?)
+}
+
 /// Prints a result as the JSON document `--json` promises: the serialized result, pretty.
 pub fn print_json<T: serde::Serialize>(value: &T) -> CliResult {
     let text = serde_json::to_string_pretty(value).map_err(|e| CliError(e.to_string()))?;

@@ -2,7 +2,7 @@
 //! which resource limits it and by how much, and per-device figures like `zpool iostat -v`.
 
 use crate::error::{CliError, CliResult};
-use crate::files::{load_system, load_workload, print_json, write, PlotTo};
+use crate::files::{load_phases, load_system, print_json, write, PlotTo};
 use crate::render::short;
 use crate::svg::{Chart, Series};
 use model::units::format_decimal;
@@ -14,13 +14,18 @@ use std::path::Path;
 ///
 /// Workloads: dd-write, dd-read, iozone-write, iozone-read, fio-randread, fio-randwrite,
 /// fio-randrw, bonnie-write, bonnie-rewrite, bonnie-read, bonnie-seeks, raw-write, raw-read, raw-randread;
-/// parameters after a colon: 'fio-randread:bs=4K,qd=32,threads=2,size=10G'. A file ending in
-/// .toml holds kind = "NAME" and the same keys.
+/// parameters after a colon: 'fio-randread:bs=4K,qd=32,threads=2,size=10G'. Or the command
+/// line you ran, read with the tool's own defaults: 'bonnie++ -s 16384 -r 1024 -f -b',
+/// 'fio --rw=randread --bs=4k --iodepth=32 --ioengine=libaio --direct=1 --size=10g',
+/// 'iozone -i 0 -i 1 -t 4 -s 1g -r 128k', 'dd if=/dev/zero of=f bs=1M count=10000
+/// conv=fdatasync': every timed phase is predicted, or one with @PHASE at the end
+/// ('bonnie++ ... @seeks'). A file ending in .toml holds kind = "NAME" and the same keys, or
+/// command = "..." (and phase = "...").
 #[derive(clap::Args)]
 pub struct Args {
     /// The system file (hardware and pool).
     pub system: String,
-    /// The workload: NAME[:key=value,...] or a workload file.
+    /// The workload: NAME[:key=value,...], a benchmark's command line, or a workload file.
     #[arg(long, short)]
     pub workload: String,
     /// Print JSON instead of text.
@@ -38,34 +43,47 @@ pub struct Args {
 pub fn run(args: &Args) -> CliResult {
     let plot_file = args.plot.file()?;
     let system = load_system(Path::new(&args.system))?;
-    let workload = load_workload(&args.workload)?;
+    let phases = load_phases(&args.workload)?;
     if let Some(spec) = &args.sweep {
+        let [workload] = phases.as_slice() else {
+            return Err(CliError(
+                "--sweep varies one phase: add @PHASE to the command line".into(),
+            ));
+        };
         let (param, values) = spec
             .split_once('=')
             .ok_or_else(|| CliError(format!("--sweep '{spec}': expected PARAM=v1,v2,...")))?;
         let values = sweep_values(param.trim(), values)?;
-        let points = perf::sweep(&system, &workload, param, &values)?;
+        let points = perf::sweep(&system, workload, param, &values)?;
         if let Some(file) = plot_file {
-            let svg = plot(&system, &workload, param, &values, &points);
+            let svg = plot(&system, workload, param, &values, &points);
             write(file, &svg)?;
         }
         if args.json {
             return print_json(&points);
-        } else {
-            print_sweep(param, &values, &points);
         }
+        print_sweep(param, &values, &points);
         return Ok(());
     }
     if plot_file.is_some() {
         return Err(CliError("--plot draws a --sweep: give one".into()));
     }
-    let p = perf::predict(&system, &workload)?;
-    if args.json {
-        return print_json(&p);
-    } else {
-        print_prediction(&workload, &p);
+    let predictions = phases
+        .iter()
+        .map(|w| perf::predict(&system, w))
+        .collect::<Result<Vec<Prediction>, _>>()?;
+    match (predictions.as_slice(), args.json) {
+        ([one], true) => print_json(one),
+        (all, true) => print_json(&all),
+        ([one], false) => {
+            print_prediction(&phases[0], one);
+            Ok(())
+        }
+        (all, false) => {
+            print_phases(all);
+            Ok(())
+        }
     }
-    Ok(())
 }
 
 /// How a sweep range reads its bounds and labels its values.
@@ -136,6 +154,13 @@ fn print_prediction(w: &Workload, p: &Prediction) {
         p.mean_latency_s * 1e3,
         p.concurrency
     );
+    println!("expected:  {}", expected_error(p));
+    if p.arc_hit_ratio > 0.0 {
+        println!(
+            "ARC:       serves {:.0}% of the reads' records",
+            p.arc_hit_ratio * 100.0
+        );
+    }
     println!();
     println!("bottleneck: {}", p.bottleneck.sentence);
     if let (Some(next), Some(pct)) = (&p.bottleneck.next_resource, p.bottleneck.headroom_pct) {
@@ -171,33 +196,63 @@ fn print_prediction(w: &Workload, p: &Prediction) {
         short(p.read_bytes_per_s),
         short(p.write_bytes_per_s)
     );
-    let sum = |f: fn(&perf::DeviceFigures) -> f64, v: &str| -> f64 {
-        p.devices.iter().filter(|d| d.vdev == v).map(f).sum()
-    };
-    let mut seen: Vec<&str> = Vec::new();
-    for d in &p.devices {
-        if !seen.contains(&d.vdev.as_str()) {
-            seen.push(&d.vdev);
+    for v in &p.vdevs {
+        println!(
+            "  {:<18} {:>7.0} {:>7.0} {:>7} {:>7}",
+            v.name,
+            v.read_ops_per_s,
+            v.write_ops_per_s,
+            short(v.read_bytes_per_s),
+            short(v.write_bytes_per_s),
+        );
+        for d in p.devices.iter().filter(|d| d.vdev == v.name) {
             println!(
-                "  {:<18} {:>7.0} {:>7.0} {:>7} {:>7}",
-                d.vdev,
-                sum(|d| d.read_ops_per_s, &d.vdev),
-                sum(|d| d.write_ops_per_s, &d.vdev),
-                short(sum(|d| d.read_bytes_per_s, &d.vdev)),
-                short(sum(|d| d.write_bytes_per_s, &d.vdev)),
+                "    {:<16} {:>7.0} {:>7.0} {:>7} {:>7} {:>4.0}",
+                d.name,
+                d.read_ops_per_s,
+                d.write_ops_per_s,
+                short(d.read_bytes_per_s),
+                short(d.write_bytes_per_s),
+                d.utilization * 100.0
             );
         }
-        println!(
-            "    {:<16} {:>7.0} {:>7.0} {:>7} {:>7} {:>4.0}",
-            d.name,
-            d.read_ops_per_s,
-            d.write_ops_per_s,
-            short(d.read_bytes_per_s),
-            short(d.write_bytes_per_s),
-            d.utilization * 100.0
-        );
     }
     println!("{line}");
+}
+
+/// The error to expect, from the cross-validated errors of the prediction's class.
+fn expected_error(p: &Prediction) -> String {
+    format!(
+        "typically within +/-{:.0}% for {}",
+        p.expected_error_pct, p.error_class
+    )
+}
+
+/// Each timed phase of a benchmark run on one line, then its bottleneck.
+fn print_phases(all: &[Prediction]) {
+    println!("system: {}", all[0].system);
+    println!();
+    println!(
+        "{:<22} {:>12} {:>10} {:>6}  bottleneck",
+        "phase", "MB/s", "IOPS", "+/-"
+    );
+    for p in all {
+        println!(
+            "{:<22} {:>12.1} {:>10.0} {:>5.0}%  {} ({:.0}% busy)",
+            p.workload,
+            p.throughput_bytes_per_s / 1e6,
+            p.iops,
+            p.expected_error_pct,
+            p.bottleneck.named(),
+            p.bottleneck.utilization * 100.0
+        );
+    }
+    println!();
+    for p in all {
+        println!("{}: {}", p.workload, p.bottleneck.sentence);
+    }
+    println!();
+    println!("+/-: the error to expect, from the cross-validated errors of each phase's class; add @PHASE to the command line for one phase's full report");
 }
 
 fn print_sweep(param: &str, values: &[String], points: &[Prediction]) {

@@ -30,6 +30,44 @@ fn seed_000_stripe_read_is_bound_by_the_slowest_disk() {
 }
 
 #[test]
+fn a_benchmark_command_line_predicts_every_timed_phase() {
+    let bonnie = "bonnie++ -u root -r 1024 -s 16384 -f -b -n 1 -c 4";
+    let calomel = "examples/calomel-24x-wd-re-4tb.toml";
+    let v = json(&["predict", calomel, "-w", bonnie, "--json"]);
+    let phases = v.as_array().unwrap();
+    let kinds: Vec<&str> = phases
+        .iter()
+        .map(|p| p["workload"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "bonnie++ write",
+            "bonnie++ rewrite",
+            "bonnie++ read",
+            "bonnie++ seeks"
+        ]
+    );
+    // Each states the error to expect: its class's cross-validated median (band.rs).
+    for p in phases {
+        assert!(p["expected_error_pct"].as_f64().unwrap() > 0.0);
+    }
+    let (code, text, err) = run(&["predict", calomel, "-w", bonnie]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("bonnie++ ")).count(),
+        8
+    );
+    // One phase: the full report, with its expected error.
+    let (_, one, _) = run(&["predict", calomel, "-w", &format!("{bonnie} @read")]);
+    assert!(one.contains("expected:  typically within +/-"), "{one}");
+    // A sweep varies one phase.
+    let (code, _, err) = run(&["predict", calomel, "-w", bonnie, "--sweep", "bs=8K,64K"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("add @PHASE"), "{err}");
+}
+
+#[test]
 fn sweep_prints_the_curve_and_plots_it() {
     let svg = std::env::temp_dir().join(format!("zpoolsim-sweep-{}.svg", std::process::id()));
     let (code, out, err) = run(&[

@@ -201,16 +201,25 @@ fn latency_bound(utils: &[Utilization], loads: &Loads) -> Bottleneck {
     }
 }
 
-/// "disk c0t0d0", "bus pcix-133"; "memory" or "application threads" alone where the name
-/// already says the kind.
+/// A resource's name with its kind in front, unless the name says it already ("disk sd0",
+/// "sd0 port", "application threads").
 pub fn named(u: &Utilization) -> String {
-    let word = u.kind.word();
-    let lower = u.resource.to_ascii_lowercase();
-    let word = word.to_ascii_lowercase();
-    let says_kind = lower.starts_with(&word) || lower.ends_with(&word);
-    if says_kind {
-        u.resource.clone()
+    name_of(u.kind, &u.resource)
+}
+
+fn name_of(kind: Kind, resource: &str) -> String {
+    let word = kind.word().to_ascii_lowercase();
+    let lower = resource.to_ascii_lowercase();
+    if lower.starts_with(&word) || lower.ends_with(&word) {
+        resource.to_string()
     } else {
-        format!("{} {}", u.kind.word(), u.resource)
+        format!("{} {resource}", kind.word())
+    }
+}
+
+impl Bottleneck {
+    /// The limiting resource's name, with its kind where the name does not say it.
+    pub fn named(&self) -> String {
+        name_of(self.kind, &self.resource)
     }
 }

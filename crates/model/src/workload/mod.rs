@@ -168,69 +168,13 @@ impl Workload {
     /// Reads one workload: a preset with parameters, or a command line of one phase, or of
     /// several with `@PHASE` at the end choosing one (`bonnie++ -s 16384 -f @seeks`).
     pub fn parse(spec: &str) -> Result<Workload, WorkloadError> {
-        let (command, phase) = match spec.rsplit_once('@') {
-            Some((command, phase)) if is_command(command) => (command, Some(phase.trim())),
-            _ => (spec, None),
-        };
-        let mut phases = parse_all(command)?;
-        match phase {
-            Some(name) => {
-                let names: Vec<String> = phases.iter().map(|w| phase_name(&w.kind)).collect();
-                let at = names.iter().position(|n| n == name).ok_or_else(|| {
-                    WorkloadError(format!(
-                        "no phase '{}' in this run; it has: {}",
-                        crate::units::clip(name, 40),
-                        names.join(", ")
-                    ))
-                })?;
-                Ok(phases.swap_remove(at))
-            }
-            None if phases.len() == 1 => Ok(phases.remove(0)),
-            None => Err(WorkloadError(format!(
-                "this run has {} timed phases ({}): add @PHASE to choose one",
-                phases.len(),
-                phases
-                    .iter()
-                    .map(|w| phase_name(&w.kind))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))),
-        }
+        single(parse_phases(spec)?)
     }
 
     /// Reads a workload file: `kind = "fio-randread"` and the same keys as `parse`, or
     /// `command = "bonnie++ ..."` (with `phase = "seeks"` where it runs several).
     pub fn from_toml(text: &str) -> Result<Workload, WorkloadError> {
-        let table: toml::Table = text
-            .parse()
-            .map_err(|e: toml::de::Error| WorkloadError(e.message().to_string()))?;
-        if let Some(command) = table.get("command").and_then(|c| c.as_str()) {
-            let phase = table.get("phase").and_then(|p| p.as_str());
-            return match phase {
-                Some(p) => Workload::parse(&format!("{command} @{p}")),
-                None => Workload::parse(command),
-            };
-        }
-        let kind = table.get("kind").and_then(|k| k.as_str()).ok_or_else(|| {
-            WorkloadError(
-                "a workload file needs kind = \"NAME\" or command = \"bonnie++ ...\"".into(),
-            )
-        })?;
-        let pairs = table
-            .iter()
-            .filter(|(k, _)| k.as_str() != "kind")
-            .map(|(key, value)| {
-                let text = match value {
-                    toml::Value::String(s) => s.clone(),
-                    toml::Value::Integer(i) => i.to_string(),
-                    toml::Value::Float(f) => f.to_string(),
-                    toml::Value::Boolean(b) => (if *b { "on" } else { "off" }).to_string(),
-                    _ => return Err(WorkloadError(format!("{key}: expected a value"))),
-                };
-                Ok((key.as_str(), text))
-            })
-            .collect::<Result<Vec<_>, WorkloadError>>()?;
-        Workload::preset(kind)?.apply(pairs)
+        single(phases_from_toml(text)?)
     }
 
     /// Requests in flight from the application as written: threads times queue depth.
@@ -243,6 +187,73 @@ impl Workload {
         let files = if self.shared_file { 1 } else { self.threads };
         self.data_bytes.map(|b| b.saturating_mul(u64::from(files)))
     }
+}
+
+/// Every workload a spec names: one for a preset or for a command line with `@PHASE`, one
+/// per timed phase for a command line without.
+pub fn parse_phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
+    let Some((command, name)) = spec.rsplit_once('@').filter(|(c, _)| is_command(c)) else {
+        return parse_all(spec);
+    };
+    let name = name.trim();
+    let mut phases = parse_all(command)?;
+    let names: Vec<String> = phases.iter().map(|w| phase_name(&w.kind)).collect();
+    let at = names.iter().position(|n| n == name).ok_or_else(|| {
+        WorkloadError(format!(
+            "no phase '{}' in this run; it has: {}",
+            crate::units::clip(name, 40),
+            names.join(", ")
+        ))
+    })?;
+    Ok(vec![phases.swap_remove(at)])
+}
+
+/// The workloads of a workload file (see `Workload::from_toml`): every phase of a command
+/// without `phase`.
+pub fn phases_from_toml(text: &str) -> Result<Vec<Workload>, WorkloadError> {
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| WorkloadError(e.message().to_string()))?;
+    if let Some(command) = table.get("command").and_then(|c| c.as_str()) {
+        return match table.get("phase").and_then(|p| p.as_str()) {
+            Some(p) => parse_phases(&format!("{command} @{p}")),
+            None => parse_phases(command),
+        };
+    }
+    let kind = table.get("kind").and_then(|k| k.as_str()).ok_or_else(|| {
+        WorkloadError("a workload file needs kind = \"NAME\" or command = \"bonnie++ ...\"".into())
+    })?;
+    let pairs = table
+        .iter()
+        .filter(|(k, _)| k.as_str() != "kind")
+        .map(|(key, value)| {
+            let text = match value {
+                toml::Value::String(s) => s.clone(),
+                toml::Value::Integer(i) => i.to_string(),
+                toml::Value::Float(f) => f.to_string(),
+                toml::Value::Boolean(b) => (if *b { "on" } else { "off" }).to_string(),
+                _ => return Err(WorkloadError(format!("{key}: expected a value"))),
+            };
+            Ok((key.as_str(), text))
+        })
+        .collect::<Result<Vec<_>, WorkloadError>>()?;
+    Ok(vec![Workload::preset(kind)?.apply(pairs)?])
+}
+
+/// The one workload of `phases`, or what to add to choose one.
+fn single(mut phases: Vec<Workload>) -> Result<Workload, WorkloadError> {
+    if phases.len() == 1 {
+        return Ok(phases.remove(0));
+    }
+    Err(WorkloadError(format!(
+        "this run has {} timed phases ({}): add @PHASE to choose one",
+        phases.len(),
+        phases
+            .iter()
+            .map(|w| phase_name(&w.kind))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )))
 }
 
 /// Every workload a spec names: one for a preset, one per timed phase for a command line.

@@ -231,3 +231,32 @@ fn dd_reads_and_writes() {
         .contains("count="));
     assert!(Workload::parse("dd if=a of=b").is_err());
 }
+
+#[test]
+fn a_command_names_every_phase_unless_one_is_chosen() {
+    let bonnie = "bonnie++ -s 16384 -r 1024 -f -b";
+    let all = super::parse_phases(bonnie).unwrap();
+    let kinds: Vec<&str> = all.iter().map(|w| w.kind.as_str()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "bonnie++ write",
+            "bonnie++ rewrite",
+            "bonnie++ read",
+            "bonnie++ seeks"
+        ]
+    );
+    let seeks = super::parse_phases(&format!("{bonnie} @seeks")).unwrap();
+    assert_eq!(seeks.len(), 1);
+    assert_eq!(seeks[0].kind, "bonnie++ seeks");
+    let file = super::phases_from_toml(&format!("command = \"{bonnie}\"")).unwrap();
+    assert_eq!(file.len(), 4);
+    let one = super::phases_from_toml(&format!("command = \"{bonnie}\"\nphase = \"read\""));
+    assert_eq!(one.unwrap()[0].kind, "bonnie++ read");
+    let e = Workload::parse(bonnie).unwrap_err().0;
+    assert_eq!(
+        e,
+        "this run has 4 timed phases (write, rewrite, read, seeks): add @PHASE to choose one"
+    );
+    assert_eq!(super::parse_phases("dd-read").unwrap().len(), 1);
+}
