@@ -161,6 +161,9 @@ fn print_prediction(w: &Workload, p: &Prediction) {
             p.arc_hit_ratio * 100.0
         );
     }
+    for part in &p.not_modelled {
+        println!("not modelled: {part}");
+    }
     println!();
     println!("bottleneck: {}", p.bottleneck.sentence);
     if let (Some(next), Some(pct)) = (&p.bottleneck.next_resource, p.bottleneck.headroom_pct) {

@@ -29,6 +29,7 @@ mod release;
 #[cfg(test)]
 mod testkit;
 mod txg;
+mod unseen;
 mod vdev;
 mod zil;
 mod zio;

@@ -94,6 +94,8 @@ pub struct Prediction {
     pub utilizations: Vec<Utilization>,
     pub vdevs: Vec<VdevFigures>,
     pub devices: Vec<DeviceFigures>,
+    /// What of the system and workload the model does not capture, one sentence each.
+    pub not_modelled: Vec<String>,
 }
 
 /// Predicts throughput, IOPS, latency and the bottleneck of `workload` on `system`, with the
@@ -136,9 +138,12 @@ pub fn predict_with(
         .map(|s| f64::from(s.servers) / s.demand_s)
         .fold(solution.throughput, f64::min);
     if !x.is_finite() || x <= 0.0 {
-        return Err(PerfError::Workload(
-            "the workload moves no data on this system".into(),
-        ));
+        let why = if workload.network && system.host.nics.iter().all(|n| n.gbps <= 0.0) {
+            "net=on, but the system has no network interface (host.nics)"
+        } else {
+            "the workload moves no data on this system"
+        };
+        return Err(PerfError::Workload(why.into()));
     }
     let mut utilizations: Vec<Utilization> = stations
         .into_iter()
@@ -181,6 +186,7 @@ pub fn predict_with(
         utilizations,
         vdevs: vdev_totals(&devices),
         devices,
+        not_modelled: crate::unseen::unseen(system, workload),
     })
 }
 

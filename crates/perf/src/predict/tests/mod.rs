@@ -420,3 +420,21 @@ fn bonnie_seeks_grow_sub_linearly_with_vdevs() {
     // Never more than 4 seekers each with one request at a time allow.
     assert!(m7 < 4.0 / 0.0080, "{m7}");
 }
+
+#[test]
+fn what_the_model_cannot_see_is_named() {
+    let mut s = system("stripe-2", 2, 200.0, fast_link());
+    let w = Workload::parse("dd-read").unwrap();
+    assert!(predict(&s, &w).unwrap().not_modelled.is_empty());
+    s.pool.cache_devices = 1;
+    s.host.nics = vec![model::hardware::Nic {
+        name: "10 GbE".into(),
+        gbps: 10.0,
+        ports: 1,
+    }];
+    let net = Workload::parse("dd-read:net=on").unwrap();
+    let notes = predict(&s, &net).unwrap().not_modelled;
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(notes[0].starts_with("the L2ARC"));
+    assert!(notes[1].starts_with("the file-sharing protocol"));
+}

@@ -1,0 +1,49 @@
+//! What the model cannot see in a system and workload it is given: each becomes a sentence in
+//! the prediction, so that a figure is never read as covering what it leaves out
+//! (docs/performance-model.md, "What the model does not capture").
+
+use model::hardware::{ControllerKind, Interface};
+use model::system::Attach;
+use model::{System, VdevClass, Workload};
+
+/// Sentences naming each part of `system` or `w` the prediction leaves out.
+pub fn unseen(system: &System, w: &Workload) -> Vec<String> {
+    let mut out = Vec::new();
+    for class in [VdevClass::Special, VdevClass::Dedup] {
+        if system.pool.vdevs.iter().any(|t| t.class == class) {
+            out.push(format!(
+                "the {} vdev: the metadata and small blocks it would hold are counted on the \
+                 normal vdevs",
+                class.word()
+            ));
+        }
+    }
+    if system.pool.cache_devices > 0 {
+        out.push(
+            "the L2ARC (cache devices): no read is served from them, only from the ARC and \
+             the pool"
+                .into(),
+        );
+    }
+    if sata_behind_expander(system) {
+        out.push("SATA tunnelling (STP) through the SAS expander: its per-command overhead".into());
+    }
+    if w.network {
+        out.push(
+            "the file-sharing protocol (NFS, SMB, iSCSI): only the network's bandwidth is \
+             counted"
+                .into(),
+        );
+    }
+    out
+}
+
+fn sata_behind_expander(system: &System) -> bool {
+    system.disks.iter().any(|d| {
+        d.model.interface == Interface::Sata
+            && matches!(&d.attach, Attach::Controller(id) if system
+                .controllers
+                .iter()
+                .any(|c| &c.id == id && c.model.kind == ControllerKind::Expander))
+    })
+}
