@@ -13,8 +13,10 @@
 #                                                 to crates/space/tests/data/openzfs_oracle.json
 #
 # The source tarball is looked for in $ZPOOLSIM_OPENZFS_SRC (a directory of tarballs, or one
-# tarball), ../shared/vendor next to the repository, /work/shared/vendor, and the download
-# cache; the releases Debian serves are downloaded from deb.debian.org when missing. Every
+# tarball), in two optional local caches of a development machine (../shared/vendor next to the
+# repository, /work/shared/vendor: neither is part of the repository, and the script runs
+# without them), and in the download cache; the releases Debian serves are downloaded from
+# deb.debian.org when missing, the others must be supplied in one of those places. Every
 # tarball's sha256 is checked. The build lives outside the work tree, in
 # ${XDG_CACHE_HOME:-$HOME/.cache}/zpoolsim/openzfs-VERSION/, so a machine builds each release
 # once (2-5 minutes on 2 cores); the driver alone is rebuilt when oracle.c changes. Build
@@ -69,6 +71,7 @@ sha_ok() { echo "$2  $1" | sha256sum --check --status; }
 find_tarball() {
     local version=$1 file sha where dir
     read -r file sha where <<<"$(tarball_of "$version")"
+    # ../shared/vendor and /work/shared/vendor: optional local caches, see the header.
     for dir in "${ZPOOLSIM_OPENZFS_SRC:-}" "$root/../shared/vendor" /work/shared/vendor "$cache/downloads"; do
         [ -n "$dir" ] || continue
         if [ -f "$dir" ]; then

@@ -51,7 +51,7 @@ fn file_vdev_check_value_and_files() {
     assert_eq!(files[1]["recordsize"], 131_072);
 }
 
-// examples/modern-12x20tb-special.toml by hand (zfs-facts.md §1): 2x raidz2-6 of Exos X20
+// examples/modern-12x20tb-special.toml by hand (docs/zfs-internals.md §1): 2x raidz2-6 of Exos X20
 // (20,000,588,955,648 B, 512 B logical sectors) + special mirror-2 of PM893 3.84 TB
 // (3,840,755,982,336 B, 512 B), ashift 12, Linux whole disks.
 // Exos X20: N = 39,063,650,304 sectors; data partition = floor((N - 33 - 16,384 - 2,048) / 2048)

@@ -1,6 +1,6 @@
-//! The rule-of-thumb baseline to beat (zfs-facts.md §6, iXsystems' "six metrics"): for disks
-//! of IOPS I and streaming rate S, a stripe member gives I and S, an n-way mirror n I and n S
-//! reading but I and S writing, a raidz-p vdev of width w about I and (w - p) S; a pool sums
+//! The rule-of-thumb baseline to beat (docs/zfs-internals.md §6, iXsystems' "six metrics"): for
+//! disks of IOPS I and streaming rate S, a stripe member gives I and S, an n-way mirror n I and
+//! n S reading but I and S writing, a raidz-p vdev of width w about I and (w - p) S; a pool sums
 //! its vdevs. Here S is the outer-track rate and I = 1 / (average seek + half a revolution).
 
 use crate::constants::Constants;

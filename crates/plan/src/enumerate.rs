@@ -18,7 +18,7 @@ use model::{Layout, VdevGroup, VdevType};
 
 /// Widest data part of a raidz or dRAID group the planner proposes. A 128 KiB record (the
 /// default recordsize, zfs_prop.c) is 32 sectors at ashift 12; with 16 data columns it already
-/// puts 2 sectors in each, and by the raidz asize formula (zfs-facts.md §1,
+/// puts 2 sectors in each, and by the raidz asize formula (docs/zfs-internals.md §1,
 /// vdev_raidz_psize_to_asize) every width from 16 to 31 data columns needs the same 2 parity
 /// rows per record: the space `zfs list` reports per disk stops growing while a wider vdev
 /// resilvers more disks at once and still gives one disk's random IOPS. A policy, not a fact.

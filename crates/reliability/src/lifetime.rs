@@ -6,7 +6,7 @@ use crate::rng::Rng;
 use crate::{positive, Error};
 use model::hardware::DiskModel;
 
-/// Hours in a year, as AFR and MTBF are related (zfs-facts.md §7: AFR ~ 8760 h / MTBF).
+/// Hours in a year, as AFR and MTBF are related (docs/zfs-internals.md §7: AFR ~ 8760 h / MTBF).
 pub const HOURS_PER_YEAR: f64 = 8760.0;
 
 /// A disk lifetime distribution, in hours from the moment the disk enters service.
@@ -20,7 +20,7 @@ pub enum Lifetime {
 }
 
 /// A disk's annualised failure rate, percent: its own figure (a field rate, preferred), else
-/// the exact exponential form of zfs-facts.md §7's AFR ~ 8760 h / MTBF from its MTBF,
+/// the exact exponential form of docs/zfs-internals.md §7's AFR ~ 8760 h / MTBF from its MTBF,
 /// 1 - exp(-8760 / MTBF) (1,000,000 h: 0.872%, where the first-order form gives 0.876%).
 /// `None` when the disk has neither figure.
 pub fn disk_afr_pct(disk: &DiskModel) -> Option<f64> {
@@ -63,7 +63,8 @@ impl Lifetime {
     }
 
     /// Exponential lifetime that fails `afr_pct` percent of disks within a year:
-    /// rate = -ln(1 - AFR) per year (the exact form of AFR ~ 8760 / MTBF, zfs-facts.md §7).
+    /// rate = -ln(1 - AFR) per year (the exact form of AFR ~ 8760 / MTBF,
+    /// docs/zfs-internals.md §7).
     pub fn from_afr(afr_pct: f64) -> Result<Lifetime, Error> {
         Ok(Lifetime::Exponential {
             mtbf_hours: HOURS_PER_YEAR / yearly_hazard(afr_pct)?,

@@ -1,4 +1,4 @@
-//! Closed-form mean time to data loss (zfs-facts.md §7).
+//! Closed-form mean time to data loss (docs/zfs-internals.md §7).
 //!
 //! Elling's MTTDL[1] for a vdev of N leaves that survives p failures, with exponential
 //! lifetimes (rate 1/MTBF) and one repair at a time of mean MTTR (a Markov chain):
@@ -71,7 +71,7 @@ pub struct Mttdl {
     /// Mean time to losing any data: the pool, or blocks to an unrecoverable read error.
     pub pool_hours: f64,
     /// Mean time to losing the whole pool (unrecoverable read errors lose blocks, not the
-    /// pool: zfs-facts.md §7).
+    /// pool: docs/zfs-internals.md §7).
     pub pool_loss_hours: f64,
     /// Mean time to losing blocks to an unrecoverable read error in a rebuild that runs with
     /// no redundancy left (infinite without UREs): `1 / pool_hours` is the sum of the two

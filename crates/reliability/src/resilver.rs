@@ -19,7 +19,8 @@
 //!
 //! Rates come from the performance model for this I/O pattern under the queue class the
 //! rebuild uses (resilver: scrub class, sequential rebuild: rebuild class, each 1..3 active
-//! per leaf, zfs-facts.md §2) through [`RebuildRates`]; user I/O takes its share of each disk.
+//! per leaf, docs/zfs-internals.md §2) through [`RebuildRates`]; user I/O takes its share of
+//! each disk.
 
 use crate::repair::{distributed_spares, GroupRepair};
 use crate::{positive, Error};

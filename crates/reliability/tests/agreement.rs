@@ -38,7 +38,7 @@ fn agrees(layout: &str, mttr_hours: f64, trials: u64, uer_per_bit: f64) {
         mission_hours: mttdl * std::f64::consts::LN_2,
     };
     let report = simulate(&scenario, trials, SEED).unwrap();
-    // With UREs the closed form is the time to losing any data (zfs-facts.md §7).
+    // With UREs the closed form is the time to losing any data (docs/zfs-internals.md §7).
     let est = if uer_per_bit > 0.0 {
         report.data_loss
     } else {

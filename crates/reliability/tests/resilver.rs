@@ -56,8 +56,8 @@ fn user_load_and_a_shared_link() {
     let r = rebuild(&g, RebuildKind::Resilver, LEAF, 0.5, &rates(0.5, None)).unwrap();
     assert!((r.hours - 7.4074).abs() < 1e-3, "{}", r.hours);
     assert!(r.explanation.contains("user I/O takes 50% of each disk"));
-    // Behind a ~1 GB/s chipset uplink (zfs-facts.md §4, ICH10R) all 20 TB moved at 50% cross
-    // it: 20,000 s = 5.56 h; at 90%, 36 TB: 10 h. The link, not the disks, sets the time.
+    // Behind a ~1 GB/s chipset uplink (docs/zfs-internals.md §4, ICH10R) all 20 TB moved at 50%
+    // cross it: 20,000 s = 5.56 h; at 90%, 36 TB: 10 h. The link, not the disks, sets the time.
     let dmi = || {
         Some(SharedPath {
             name: "DMI uplink".into(),

@@ -13,9 +13,9 @@ pub fn group_size(data: u32, parity: u32) -> u64 {
     u64::from(data + parity) * ROW_HEIGHT
 }
 
-/// vdev_draid_open (zfs-facts.md §1): child = floor((min child - 32 MiB) / 16 MiB) x 16 MiB;
-/// vdev asize = floor(child x (children - spares) / groupsz) x groupsz. `None` when a child is
-/// too small to hold the reserve and one row, or on overflow.
+/// vdev_draid_open (docs/zfs-internals.md §1): child = floor((min child - 32 MiB) / 16 MiB) x
+/// 16 MiB; vdev asize = floor(child x (children - spares) / groupsz) x groupsz. `None` when a
+/// child is too small to hold the reserve and one row, or on overflow.
 pub fn draid_vdev_asize(
     child_asize: u64,
     children: u32,

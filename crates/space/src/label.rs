@@ -26,7 +26,7 @@ pub struct LeafSpace {
 }
 
 /// Bytes of the data partition zpool creates on a whole disk of `capacity` bytes with
-/// `sector`-byte logical sectors (zfs-facts.md §1; zpool_label_disk, efi_alloc_and_init):
+/// `sector`-byte logical sectors (docs/zfs-internals.md §1; zpool_label_disk, efi_alloc_and_init):
 /// last usable LBA = sectors - 1 - (entry sectors + 1); the partition starts at 2048/coeff and
 /// is (last usable + 1) - 16384/coeff - 2048/coeff sectors long, rounded down to a multiple
 /// of 2048 sectors (coeff = sector / 512). `None` when the disk is too small to hold it.

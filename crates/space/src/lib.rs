@@ -5,7 +5,7 @@
 //! block asize), `metaslab`, `deflate`, `slop`, `usage` (the real cost of files), `profile`
 //! (every rule that differs between ZFS releases) and `report` (what a person reads).
 //!
-//! From raw bytes to `zfs list` AVAIL (zfs-facts.md §1):
+//! From raw bytes to `zfs list` AVAIL (docs/zfs-internals.md §1):
 //! leaf asize = align256K(device) - 4.5 MiB; vdev asize by type; metaslabs of 2^shift, the tail
 //! lost; SIZE = sum of metaslab space of the non-log vdevs; dspace = normal-class metaslab space
 //! less the embedded ZIL metaslab, deflated by (bytes >> 9) x ratio; AVAIL = dspace - slop - the

@@ -25,7 +25,7 @@ pub struct LabelRule {
 
 /// The Linux whole-disk GPT that `zpool create` writes (lib/libzfs/os/linux/libzfs_pool_os.c
 /// zpool_label_disk, lib/libefi/rdwr_efi.c efi_alloc_and_init). Sizes are in 512-byte units and
-/// divided by logical_sector / 512 on disks with larger sectors (zfs-facts.md §1).
+/// divided by logical_sector / 512 on disks with larger sectors (docs/zfs-internals.md §1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GptRule {
     /// GPT partition entries (EFI_NUMPAR = 128 entries of 128 bytes).
@@ -103,12 +103,12 @@ pub enum SlopRule {
 /// What an empty pool's own metadata takes from `zfs list` AVAIL (the root dataset's USED:
 /// the MOS, space maps, the root file system's objects and their ditto copies).
 ///
-/// APPROXIMATION: no formula for this exists in zfs-facts.md, and the figure depends on the
-/// release, its features and the vdev count. It is modelled as `blocks` allocations of `psize`
-/// bytes each, every one charged as `zfs list` charges a block on the pool's first normal vdev
-/// (rounded to the sector, parity and padding included, deflated). With 100 blocks of 1 KiB
-/// this gives 100 KiB at ashift 9 and 400 KiB at ashift 12 on a single disk or mirror, the
-/// order of magnitude a freshly created pool shows; it is not exact.
+/// APPROXIMATION: no formula for this exists in docs/zfs-internals.md §1, and the figure depends
+/// on the release, its features and the vdev count. It is modelled as `blocks` allocations of
+/// `psize` bytes each, every one charged as `zfs list` charges a block on the pool's first
+/// normal vdev (rounded to the sector, parity and padding included, deflated). With 100 blocks
+/// of 1 KiB this gives 100 KiB at ashift 9 and 400 KiB at ashift 12 on a single disk or mirror,
+/// the order of magnitude a freshly created pool shows; it is not exact.
 #[derive(Debug, Clone, Copy)]
 pub enum EmptyPoolUsed {
     Blocks {
@@ -157,7 +157,7 @@ pub const LABELS: LabelRule = LabelRule {
     min_device: 64 * MIB,
 };
 
-/// The Linux GPT of `zpool create` on a whole disk (zfs-facts.md §1).
+/// The Linux GPT of `zpool create` on a whole disk (docs/zfs-internals.md §1).
 pub const LINUX_GPT: GptRule = GptRule {
     entries: 128,
     start_512: 2048,

@@ -63,7 +63,7 @@ mod tests {
         assert_eq!(raidz_asize(0, 12, 5, 1), 0);
     }
 
-    /// The efficiency table of zfs-facts.md §1 (psize / asize at ashift 12).
+    /// The efficiency table of docs/zfs-internals.md §1 (psize / asize at ashift 12).
     #[test]
     fn efficiency_table_of_the_facts() {
         let sizes = [

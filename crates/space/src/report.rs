@@ -412,7 +412,7 @@ fn clean_widths(parity: u32, ashift: u8, recordsize: u64, near: u32) -> Vec<u32>
 
 /// An ashift below a disk's physical sector (a 512e Advanced Format disk at ashift 9): the
 /// drive must read, merge and rewrite a whole physical sector for every smaller or misaligned
-/// write (zfs-facts.md §5). Each disk model is named once.
+/// write (docs/zfs-internals.md §5). Each disk model is named once.
 fn sector_warnings(ashift: u8, physical: &[PhysicalSector]) -> impl Iterator<Item = String> + '_ {
     let sector = 1u64 << ashift;
     physical

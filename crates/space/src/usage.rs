@@ -1,14 +1,14 @@
 //! The real cost of data: how many bytes a file of a given size takes on the pool for a
 //! recordsize, and what `zfs list` charges for it.
 //!
-//! A file is cut into records of `recordsize` (zfs-facts.md §2). A file no larger than the
-//! recordsize is one block of its own size rounded up to 512 bytes (dnode_set_blksz rounds the
-//! block size to SPA_MINBLOCKSIZE), stored in whole sectors; a larger file is ceil(size / rs)
-//! blocks of the recordsize, the last one partial. Without compression (the OpenZFS default)
-//! the partial last record is written whole, zero tail included. Each block then costs its
-//! asize on the vdev (sectors, parity, padding: `block_asize`), and `zfs list` charges
-//! (asize >> 9) x the vdev's deflate ratio (bp_get_dsize_sync), a ratio made for 128 KiB
-//! blocks: small blocks on raidz are charged more than their size, large ones less.
+//! A file is cut into records of `recordsize` (docs/zfs-internals.md §2). A file no larger than
+//! the recordsize is one block of its own size rounded up to 512 bytes (dnode_set_blksz rounds
+//! the block size to SPA_MINBLOCKSIZE), stored in whole sectors; a larger file is
+//! ceil(size / rs) blocks of the recordsize, the last one partial. Without compression (the
+//! OpenZFS default) the partial last record is written whole, zero tail included. Each block
+//! then costs its asize on the vdev (sectors, parity, padding: `block_asize`), and `zfs list`
+//! charges (asize >> 9) x the vdev's deflate ratio (bp_get_dsize_sync), a ratio made for
+//! 128 KiB blocks: small blocks on raidz are charged more than their size, large ones less.
 //!
 //! Only data blocks are counted: the dnode, indirect blocks (about 1/1000 of a large file,
 //! with their ditto copies) and directory entries are not.

@@ -1,5 +1,5 @@
-//! Pools worked by hand from the OpenZFS formulas of zfs-facts.md §1. Each case writes out its
-//! arithmetic; sizes in bytes.
+//! Pools worked by hand from the OpenZFS formulas of docs/zfs-internals.md §1. Each case writes
+//! out its arithmetic; sizes in bytes.
 //!
 //! Common steps: leaf asize = align256K(device) - 4,718,592 (4 MiB front + 512 KiB end);
 //! a Linux whole disk of 512 B sectors gives device = floor((N - 34 + 1 - 16384 - 2048) / 2048)
@@ -67,7 +67,7 @@ fn check_breakdown(r: &SpaceReport) {
     assert_eq!(running, r.avail_bytes as i128);
 }
 
-// 1. The check value of zfs-facts.md: a 1000 GiB file vdev at ashift 9.
+// 1. The check value of docs/zfs-internals.md §1: a 1000 GiB file vdev at ashift 9.
 // leaf asize = 1,073,741,824,000 - 4,718,592 = 1,073,737,105,408; >> 29 = 1999 > 200, so
 // shift = highbit(1,073,737,105,408 / 200 = 5,368,685,527) = 33 (8 GiB); count = 124;
 // SIZE = 124 x 8 GiB = 1,065,151,889,408. 124 > 64: one 8 GiB ZIL metaslab; dspace = 123 x 8 GiB

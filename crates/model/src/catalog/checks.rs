@@ -6,9 +6,9 @@ use crate::hardware::{ControllerModel, CpuModel, DiskModel, LinkKind, LinkModel,
 use serde::{Deserialize, Serialize};
 
 /// The inner-track rate of a hard disk whose maker publishes only the outer one, as a fraction
-/// of the outer rate. zfs-facts.md §5: zoned recording falls "typically to ~50-60%" from the
-/// outer to the inner tracks; seed 002's ST3000DM001 read 111.3 MB/s near its end against 207.2
-/// at its fastest point (0.54).
+/// of the outer rate. docs/zfs-internals.md §5: zoned recording falls typically to 50-60% from
+/// the outer to the inner tracks; seed 002's ST3000DM001 read 111.3 MB/s near its end against
+/// 207.2 at its fastest point (0.54).
 pub const INNER_TRACK_FRACTION: f64 = 0.55;
 
 /// The source key that covers every figure not cited one by one.
@@ -43,7 +43,7 @@ fn fill_inner_rate(table: &mut toml::Table) {
     let (inner, why) = match table.get("medium").and_then(toml::Value::as_str) {
         Some("hdd") => (
             outer * INNER_TRACK_FRACTION,
-            format!("not published: estimated as {INNER_TRACK_FRACTION} x the outer rate (zoned recording, zfs-facts.md §5)"),
+            format!("not published: estimated as {INNER_TRACK_FRACTION} x the outer rate (zoned recording, docs/zfs-internals.md §5)"),
         ),
         Some(_) => (outer, "solid state: no zoned recording, the same as the outer rate".to_string()),
         None => return,

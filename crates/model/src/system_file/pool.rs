@@ -112,7 +112,7 @@ fn layout(src: &Source, text: &Spanned<String>) -> Result<Layout, FileError> {
         .map_err(|e: crate::layout::LayoutError| src.error(text.span(), e.to_string()))
 }
 
-/// A vdev is as large as its smallest child (zfs-facts.md §1).
+/// A vdev is as large as its smallest child (docs/zfs-internals.md §1).
 fn smallest_leaf(members: &[&Placed]) -> Leaf {
     let p = members
         .iter()

@@ -5,9 +5,10 @@
 //!
 //! Positioning to one random target is a seek over the distance between two uniform points of
 //! the span, seek(d) = track-to-track + k sqrt(d) (the curve whose mean is `DiskTiming::seek_s`;
-//! real long seeks grow linearly instead, zfs-facts.md §5, but a queue picks short seeks, and
-//! the sqrt curve keeps one request's time what it was), plus the rotational wait from the
-//! seek's end to the target's angle, uniform over a revolution and independent of the seek.
+//! real long seeks grow linearly instead, docs/zfs-internals.md §5, but a queue picks short
+//! seeks, and the sqrt curve keeps one request's time what it was), plus the rotational wait
+//! from the seek's end to the target's angle, uniform over a revolution and independent of the
+//! seek.
 //! The q targets are taken as independent draws of that time, so the expected least of them
 //! is E[min] = integral of (1 - F(t))^q dt, computed by quadrature over a closed-form F. This
 //! overstates the gain somewhat: the targets a disk leaves queued are the far ones, and the
