@@ -15,15 +15,21 @@ pub const ASSUMED_ASHIFT: u8 = 12;
 /// takes the block device's physical block size), FreeBSD from 10 (vdev_geom.c, the provider's
 /// stripesize) and OpenZFS use the physical sector the disks report; older releases used the
 /// logical one (seed 002: FreeBSD 9 made ashift 9 on 4 KiB-sector disks until gnop posed them
-/// as 4096-byte devices).
+/// as 4096-byte devices). A physical sector past zfs_vdev_max_auto_ashift (14: 16 KiB) is not
+/// followed: the logical one is kept (vdev.c vdev_ashift_optimize).
 pub fn auto_ashift(logical: u32, physical: u32, release: crate::ZfsRelease) -> u8 {
-    let sector = if release.at_least(0, 6) {
+    let shift = |sector: u32| sector.max(1).trailing_zeros() as u8;
+    let (logical, physical) = (shift(logical), shift(physical));
+    let chosen = if release.at_least(0, 6) && physical <= MAX_AUTO_ASHIFT {
         physical.max(logical)
     } else {
         logical
     };
-    (sector.max(1).trailing_zeros() as u8).clamp(*ASHIFT_RANGE.start(), *ASHIFT_RANGE.end())
+    chosen.clamp(*ASHIFT_RANGE.start(), *ASHIFT_RANGE.end())
 }
+
+/// zfs_vdev_max_auto_ashift (module/zfs/vdev.c): the largest ashift chosen automatically.
+const MAX_AUTO_ASHIFT: u8 = 14;
 
 /// The allocation class a top-level vdev serves (include/sys/spa.h, metaslab classes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -141,5 +147,22 @@ impl Pool {
             .map(|t| t.layout.to_string())
             .collect::<Vec<_>>()
             .join(" + ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::auto_ashift;
+
+    #[test]
+    fn the_automatic_ashift_follows_the_physical_sector_up_to_16_kib() {
+        let r = |t: &str| t.parse().unwrap();
+        assert_eq!(auto_ashift(512, 4096, r("2.2")), 12);
+        assert_eq!(auto_ashift(512, 16384, r("2.2")), 14);
+        // 64 KiB physical sectors: past zfs_vdev_max_auto_ashift, the logical one is kept.
+        assert_eq!(auto_ashift(512, 65536, r("2.2")), 9);
+        assert_eq!(auto_ashift(4096, 65536, r("2.2")), 12);
+        // Before ZoL 0.6 (FreeBSD 9) the logical sector decided.
+        assert_eq!(auto_ashift(512, 4096, r("freebsd-9.0")), 9);
     }
 }

@@ -128,15 +128,7 @@ impl FromStr for ZfsRelease {
             }
             "illumos" => year(rest, 2010, 2030).map(|year| ZfsRelease::Illumos { year }),
             "freebsd" => version(rest).and_then(|(major, minor, _)| match major {
-                7..=12 => Some(ZfsRelease::FreeBsd { major, minor }),
-                13..=30 => {
-                    let (major, minor) = freebsd_openzfs(major, minor);
-                    Some(ZfsRelease::OpenZfs {
-                        major,
-                        minor,
-                        patch: 0,
-                    })
-                }
+                7..=30 => Some(ZfsRelease::FreeBsd { major, minor }),
                 _ => None,
             }),
             _ => None,
@@ -196,7 +188,8 @@ impl ZfsRelease {
             ZfsRelease::Solaris { .. } | ZfsRelease::ZfsFuse => (0, 5),
             ZfsRelease::FreeBsd { major, .. } if major <= 9 => (0, 5),
             ZfsRelease::FreeBsd { major, .. } if major <= 11 => (0, 6),
-            ZfsRelease::FreeBsd { .. } => (0, 7),
+            ZfsRelease::FreeBsd { major: 12, .. } => (0, 7),
+            ZfsRelease::FreeBsd { major, minor } => freebsd_openzfs(major, minor),
             ZfsRelease::Illumos { year } if year < 2013 => (0, 5),
             ZfsRelease::Illumos { year } if year < 2017 => (0, 6),
             ZfsRelease::Illumos { year } if year < 2020 => (0, 7),
@@ -223,7 +216,11 @@ impl ZfsRelease {
                 (..=9, _) => None,
                 (10, 0..=1) => Some((0, 6, 4)),
                 (10..=11, _) => Some((0, 6, 5)),
-                _ => Some((0, 7, 0)),
+                (12, _) => Some((0, 7, 0)),
+                _ => {
+                    let (major, minor) = freebsd_openzfs(major, minor);
+                    Some((major, minor, 0))
+                }
             },
             ZfsRelease::Illumos { year } => match year {
                 ..=2013 => None,
@@ -259,7 +256,7 @@ pub enum Platform {
     /// Solaris, OpenSolaris, illumos.
     Solaris,
     FreeBsd,
-    /// Linux (ZFS on Linux, OpenZFS); FreeBSD 13+ runs the same OpenZFS code.
+    /// Linux (ZFS on Linux, OpenZFS).
     Linux,
     /// zfs-fuse: ZFS in a user-space daemon behind FUSE.
     Fuse,
@@ -300,8 +297,14 @@ mod tests {
                 minor: 2
             }
         );
-        assert_eq!(r("FreeBSD-13.1").to_string(), "openzfs-2.1");
-        assert_eq!(r("freebsd-14").to_string(), "openzfs-2.2");
+        // FreeBSD 13+ runs OpenZFS, in FreeBSD's kernel (its ARC default, raw whole disks).
+        let thirteen = r("FreeBSD-13.1");
+        assert_eq!(thirteen.to_string(), "freebsd-13.1");
+        assert_eq!(thirteen.openzfs_line(), (2, 1));
+        assert_eq!(thirteen.openzfs_version(), Some((2, 1, 0)));
+        assert_eq!(thirteen.platform(), Platform::FreeBsd);
+        assert_eq!(r("freebsd-14").openzfs_line(), (2, 2));
+        assert_eq!(r("freebsd-12.4").openzfs_line(), (0, 7));
         assert_eq!(r("solaris-2008"), ZfsRelease::Solaris { year: 2008 });
         assert_eq!(r("illumos-2015").openzfs_line(), (0, 6));
         assert_eq!(r("zfs-fuse"), ZfsRelease::ZfsFuse);

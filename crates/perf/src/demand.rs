@@ -235,7 +235,7 @@ impl<'a> Pool<'a> {
                 sector,
             ),
             hit: arc::hit_ratio(w, release, capacity, constants.arc_scan_retention()),
-            sync: zil::sync_writes(w, ds, !logs.is_empty()),
+            sync: zil::sync_writes(w, ds, release, !logs.is_empty()),
             checksum_byte: cpu::checksum_byte(ds.checksum, release, cpu_model),
             compress_byte: cpu::compress_byte(algorithm, w.data, ds.compression_ratio),
             meta: txg::metadata_per_data_byte(ds.recordsize),

@@ -45,6 +45,9 @@ pub struct Release {
     pub lz4_default: bool,
     /// O_DIRECT bypasses the ARC (OpenZFS 2.3+); before, it is accepted and buffered.
     pub direct_io: bool,
+    /// A write committed at once goes into the log block unless it covers at least half its
+    /// record (zil_write_state, OpenZFS 2.4+); before, size alone decided.
+    pub zil_half_record: bool,
     /// The kernel the application's system calls enter.
     pub platform: Platform,
 }
@@ -183,6 +186,7 @@ impl Release {
             fletcher4_default: !matches!(zfs, ZfsRelease::Solaris { year } if year < 2009),
             lz4_default: line >= (2, 2),
             direct_io: line >= (2, 3),
+            zil_half_record: line >= (2, 4),
             platform: zfs.platform(),
         }
     }

@@ -3,9 +3,12 @@
 //! pending log records to the log device (a separate log vdev, else the pool's own normal
 //! vdevs) and flushes its write cache, while the writer waits. A record carries its data
 //! (WR_COPIED) unless the data goes straight to its place in the pool first (WR_INDIRECT:
-//! logbias=throughput, or with no log device a write of zfs_immediate_write_sz = 32 KiB or
-//! more); copied data is written again by the txg.
+//! logbias=throughput, O_DIRECT where it bypasses the ARC, or with no log device a write of
+//! zfs_immediate_write_sz = 32 KiB or more; from OpenZFS 2.4, zil_write_state, such a write
+//! committed at once also needs to cover half its record); copied data is written again by
+//! the txg.
 
+use crate::release::Release;
 use model::dataset::{Logbias, SyncPolicy};
 use model::workload::{Durability, Workload};
 use model::Dataset;
@@ -28,9 +31,14 @@ pub struct SyncWrites {
     pub indirect: bool,
 }
 
-/// The ZIL work of `w`'s writes on `dataset`, `slog` telling whether the pool has a log
-/// device; `None` when nothing of it is synchronous.
-pub fn sync_writes(w: &Workload, dataset: &Dataset, slog: bool) -> Option<SyncWrites> {
+/// The ZIL work of `w`'s writes on `dataset` under `release`, `slog` telling whether the pool
+/// has a log device; `None` when nothing of it is synchronous.
+pub fn sync_writes(
+    w: &Workload,
+    dataset: &Dataset,
+    release: &Release,
+    slog: bool,
+) -> Option<SyncWrites> {
     let per_commit = match (dataset.sync, w.durability) {
         (SyncPolicy::Disabled, _) => return None,
         (SyncPolicy::Always, _) | (SyncPolicy::Standard, Durability::EachWrite) => 1.0,
@@ -40,8 +48,14 @@ pub fn sync_writes(w: &Workload, dataset: &Dataset, slog: bool) -> Option<SyncWr
     if !w.access.writes() {
         return None;
     }
-    let indirect =
-        dataset.logbias == Logbias::Throughput || (!slog && w.block_size >= IMMEDIATE_WRITE_SZ);
+    // Committed at once: each write (O_SYNC, sync=always); fsync every n writes lets the
+    // others wait uncommitted.
+    let at_once = per_commit == 1.0;
+    let large = w.block_size >= IMMEDIATE_WRITE_SZ
+        && (!release.zil_half_record || !at_once || 2 * w.block_size >= dataset.recordsize);
+    let indirect = dataset.logbias == Logbias::Throughput
+        || (w.direct && release.direct_io)
+        || (!slog && large);
     let carried = if indirect { 0.0 } else { w.block_size as f64 };
     let records = per_commit * (RECORD_HEADER + carried);
     Some(SyncWrites {
@@ -55,10 +69,16 @@ pub fn sync_writes(w: &Workload, dataset: &Dataset, slog: bool) -> Option<SyncWr
 mod tests {
     use super::*;
 
+    fn release(text: &str) -> Release {
+        Release::of(text.parse().unwrap(), &model::system::Tunables::default())
+    }
+
     #[test]
     fn copied_or_indirect_by_size_and_log_device() {
         let ds = Dataset::named("tank");
         let w = |spec: &str| Workload::parse(spec).unwrap();
+        let r = release("2.3");
+        let sync_writes = |w: &Workload, ds: &Dataset, slog| sync_writes(w, ds, &r, slog);
         let small = sync_writes(&w("fio-randwrite:bs=8K,sync=on"), &ds, false).unwrap();
         assert_eq!((small.commits_per_write, small.indirect), (1.0, false));
         assert_eq!(small.lwb_bytes, 12288.0);
@@ -76,5 +96,25 @@ mod tests {
         };
         assert!(sync_writes(&w("fio-randwrite:bs=4K"), &always, false).is_some());
         assert!(sync_writes(&w("fio-randread:bs=4K,sync=on"), &always, false).is_none());
+    }
+
+    #[test]
+    fn from_2_4_a_write_committed_at_once_needs_half_its_record_to_go_indirect() {
+        let ds = Dataset::named("tank");
+        let w = |spec: &str| Workload::parse(spec).unwrap();
+        let indirect = |spec: &str, r: &str| {
+            sync_writes(&w(spec), &ds, &release(r), false)
+                .unwrap()
+                .indirect
+        };
+        // 32 KiB into 128 KiB records: indirect by size alone in 2.3, copied in 2.4.
+        assert!(indirect("fio-randwrite:bs=32K,sync=on", "2.3"));
+        assert!(!indirect("fio-randwrite:bs=32K,sync=on", "2.4"));
+        // 64 KiB is half the record: indirect in both; uncommitted until an fsync, too.
+        assert!(indirect("fio-randwrite:bs=64K,sync=on", "2.4"));
+        assert!(indirect("fio-randwrite:bs=32K,fsync=4", "2.4"));
+        // O_DIRECT writes go in place from 2.3, whatever their size.
+        assert!(indirect("fio-randwrite:bs=4K,sync=on,direct=on", "2.3"));
+        assert!(!indirect("fio-randwrite:bs=4K,sync=on,direct=on", "2.2"));
     }
 }

@@ -4,8 +4,9 @@
 //! A file is cut into records of `recordsize` (docs/zfs-internals.md §2). A file no larger than
 //! the recordsize is one block of its own size rounded up to 512 bytes (dnode_set_blksz rounds
 //! the block size to SPA_MINBLOCKSIZE), stored in whole sectors; a larger file is
-//! ceil(size / rs) blocks of the recordsize, the last one partial. Without compression (the
-//! OpenZFS default) the partial last record is written whole, zero tail included. Each block
+//! ceil(size / rs) blocks of the recordsize, the last one partial. Without compression
+//! (compression=off; the default before OpenZFS 2.2, lz4 since) the partial last record is
+//! written whole, zero tail included. Each block
 //! then costs its asize on the vdev (sectors, parity, padding: `block_asize`), and `zfs list`
 //! charges (asize >> 9) x the vdev's deflate ratio (bp_get_dsize_sync), a ratio made for
 //! 128 KiB blocks: small blocks on raidz are charged more than their size, large ones less.
