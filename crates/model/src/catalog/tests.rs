@@ -182,10 +182,7 @@ fn common_hardware_reads_back_exactly() {
         23_437_770_752 * 512
     );
     // Shingled desktop disks are named as such, since the model has no SMR field.
-    for id in [
-        "seagate-barracuda-st4000dm004",
-        "seagate-barracuda-st8000dm004",
-    ] {
+    for id in ["seagate-st4000dm004", "seagate-st8000dm004"] {
         let d = c.disk(id).unwrap();
         assert!(d.sources[DEFAULT_SOURCE].contains("SMR"), "{id}");
         assert_eq!(d.mtbf_hours, None, "{id}");
