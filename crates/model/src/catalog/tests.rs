@@ -1,5 +1,5 @@
 use super::*;
-use crate::hardware::{Interface, Medium};
+use crate::hardware::{ControllerKind, Interface, LinkKind, Medium, Simd};
 
 #[test]
 fn embedded_catalog_parses_with_seed_and_current_hardware() {
@@ -38,9 +38,11 @@ fn embedded_catalog_parses_with_seed_and_current_hardware() {
         .values()
         .filter(|d| !d.sources.values().any(|s| s.contains("seed")))
         .collect();
-    assert!(current.len() >= 10, "{} current drives", current.len());
-    assert!(current.iter().any(|d| d.medium == Medium::Nvme));
-    assert!(current.iter().any(|d| d.medium == Medium::Ssd));
+    assert!(current.len() >= 40, "{} current drives", current.len());
+    for medium in [Medium::Hdd, Medium::Ssd, Medium::Nvme] {
+        let n = current.iter().filter(|d| d.medium == medium).count();
+        assert!(n >= 8, "{n} current {medium:?} drives");
+    }
     let hdd_tb: Vec<u64> = current
         .iter()
         .filter(|d| d.medium == Medium::Hdd)
@@ -106,6 +108,172 @@ fn every_figure_has_a_source_and_capacities_are_whole_sectors() {
     }
     for cpu in c.cpus.values() {
         assert!(cpu.sources.contains_key(DEFAULT_SOURCE), "{}", cpu.id);
+    }
+}
+
+/// The number of `unit`s (e.g. "sectors of 512 B") a source line states, written with commas.
+fn stated_count(source: &str, unit: &str) -> Option<u64> {
+    let before = &source[..source.find(unit)?];
+    let digits = before
+        .trim_end()
+        .rsplit(|c: char| !(c.is_ascii_digit() || c == ','))
+        .next()?;
+    digits.replace(',', "").parse().ok()
+}
+
+/// The IDEMA LBA1-03 count of 512-byte sectors for a drive sold as `gb` decimal gigabytes.
+fn idema_lba(gb: u64) -> u64 {
+    97_696_368 + 1_953_504 * (gb - 50)
+}
+
+#[test]
+fn capacities_are_the_sector_counts_their_sources_state() {
+    let c = Catalog::embedded();
+    let mut idema = 0;
+    for d in c.disks.values() {
+        let Some(source) = d.sources.get("capacity_bytes") else {
+            continue;
+        };
+        for unit in [" sectors of 512 B", " LBAs of 512 B"] {
+            if let Some(count) = stated_count(source, unit) {
+                assert_eq!(count * 512, d.capacity_bytes, "{}: {source}", d.id);
+                assert_eq!(d.logical_sector, 512, "{}", d.id);
+            }
+        }
+        // "IDEMA LBA1-03 count for 3.84 TB": the count the formula gives for that size.
+        if let Some(rest) = source.split("IDEMA LBA1-03 count for ").nth(1) {
+            let mut words = rest.split([' ', ':']);
+            let size: f64 = words.next().unwrap().parse().unwrap();
+            let gb = match words.next().unwrap() {
+                "GB" => size,
+                "TB" => size * 1000.0,
+                other => panic!("{}: unit {other}", d.id),
+            };
+            assert_eq!(
+                d.capacity_bytes,
+                idema_lba(gb.round() as u64) * 512,
+                "{}",
+                d.id
+            );
+            idema += 1;
+        }
+    }
+    assert!(idema >= 25, "{idema} capacities from the IDEMA count");
+}
+
+#[test]
+fn common_hardware_reads_back_exactly() {
+    let c = Catalog::embedded();
+    // A NAS disk: 512e, 5400 rpm class, no published inner rate.
+    let red = c.disk("wd-red-4tb").unwrap();
+    assert_eq!(red.capacity_bytes, 4_000_787_030_016);
+    assert_eq!((red.logical_sector, red.physical_sector), (512, 4096));
+    assert_eq!(red.rpm, Some(5400));
+    assert_eq!(red.seq_outer_mb_s, 150.0);
+    assert_eq!(red.seq_inner_mb_s, 150.0 * INNER_TRACK_FRACTION);
+    assert_eq!(red.uer_per_bit, Some(1e-14));
+    assert_eq!(red.avg_seek_read_ms, None);
+    // Large disks: the sector counts the drives report, above the IDEMA formula's range.
+    let hc530 = c.disk("wd-ultrastar-hc530-14tb").unwrap();
+    assert_eq!(hc530.capacity_bytes, 27_344_764_928 * 512);
+    assert_eq!(hc530.afr_pct, Some(0.35));
+    assert_eq!(
+        c.disk("seagate-ironwolf-12tb").unwrap().capacity_bytes,
+        23_437_770_752 * 512
+    );
+    // Shingled desktop disks are named as such, since the model has no SMR field.
+    for id in ["seagate-st4000dm004", "seagate-st8000dm004"] {
+        let d = c.disk(id).unwrap();
+        assert!(d.sources[DEFAULT_SOURCE].contains("SMR"), "{id}");
+        assert_eq!(d.mtbf_hours, None, "{id}");
+    }
+    // SATA flash: Samsung reports 512-byte physical sectors, Crucial 4 KiB.
+    let evo = c.disk("samsung-860-evo-1tb").unwrap();
+    assert_eq!(evo.capacity_bytes, 1_953_525_168 * 512);
+    assert_eq!((evo.logical_sector, evo.physical_sector), (512, 512));
+    assert_eq!(evo.random_read_iops, Some(98_000.0));
+    assert_eq!(evo.random_write_iops, Some(90_000.0));
+    assert_eq!((evo.rpm, evo.queue_depth), (None, 32));
+    assert_eq!(evo.seq_inner_mb_s, evo.seq_outer_mb_s);
+    let mx500 = c.disk("crucial-mx500-1tb").unwrap();
+    assert_eq!(
+        (mx500.physical_sector, mx500.seq_write_mb_s),
+        (4096, Some(510.0))
+    );
+    let s3700 = c.disk("intel-dc-s3700-400gb").unwrap();
+    assert_eq!(s3700.capacity_bytes, 400_088_457_216);
+    assert_eq!(s3700.random_read_iops, Some(75_000.0));
+    assert_eq!(s3700.uer_per_bit, Some(1e-17));
+    // NVMe: the link rate, the spec's queue, the maker's IOPS.
+    let p4800x = c.disk("intel-optane-p4800x-375gb").unwrap();
+    assert_eq!(p4800x.capacity_bytes, 732_585_168 * 512);
+    assert_eq!(
+        (p4800x.interface, p4800x.interface_gbps),
+        (Interface::Nvme, 32.0)
+    );
+    assert_eq!(p4800x.random_read_iops, Some(550_000.0));
+    assert_eq!(p4800x.queue_depth, 65_536);
+    let pro = c.disk("samsung-990-pro-2tb").unwrap();
+    assert_eq!(pro.capacity_bytes, 2_000_398_934_016);
+    assert_eq!(
+        (pro.seq_outer_mb_s, pro.random_read_iops),
+        (7450.0, Some(1_400_000.0))
+    );
+    // Controllers: a 24-port HBA, a SATA card, an expander's disk ports net of its uplink.
+    let hba = c.controller("lsi-sas3224").unwrap();
+    assert_eq!((hba.ports, hba.port_gbps), (24, 12.0));
+    let asm = c.controller("asmedia-asm1166").unwrap();
+    assert_eq!((asm.ports, asm.interface), (6, Interface::Sata));
+    assert_eq!(asm.host_interface, "PCIe 3.0 x2");
+    let res = c.controller("intel-res2sv240").unwrap();
+    assert_eq!(res.kind, ControllerKind::Expander);
+    assert_eq!(res.ports + res.uplink_lanes.unwrap(), 24);
+    assert_eq!(
+        c.controller("intel-c621-sata").unwrap().ports
+            + c.controller("intel-c621-ssata").unwrap().ports,
+        14
+    );
+    // CPUs and a chipset uplink.
+    let epyc = c.cpu("amd-epyc-9124").unwrap();
+    assert_eq!((epyc.cores, epyc.threads, epyc.year), (16, 32, 2022));
+    assert_eq!((epyc.simd, epyc.sha_ni), (Simd::Avx512, true));
+    assert_eq!(epyc.memory_mb_s, Some(460_800.0));
+    let atom = c.cpu("intel-atom-c3758").unwrap();
+    assert_eq!((atom.simd, atom.sha_ni), (Simd::Sse2, true));
+    assert_eq!(
+        c.cpu("intel-xeon-e5-2620-v2").unwrap().memory_mb_s,
+        Some(51_200.0)
+    );
+    assert_eq!(
+        c.link("amd-x570-uplink").unwrap().kind,
+        LinkKind::Pcie {
+            gen: 4,
+            lanes: 4,
+            max_payload: 128
+        }
+    );
+}
+
+#[test]
+fn cpu_memory_bandwidth_is_channels_times_rate() {
+    // Every named CPU's source states "N x R MT/s x 8 B" or, for the older entries, its
+    // channels; where it states the product, the figure is that product.
+    for cpu in Catalog::embedded().cpus.values() {
+        let (Some(mb_s), Some(source)) = (cpu.memory_mb_s, cpu.sources.get("memory_mb_s")) else {
+            continue;
+        };
+        let Some(at) = source.find(" MT/s x 8 B") else {
+            continue;
+        };
+        let numbers: Vec<f64> = source[..at]
+            .rsplit(": ")
+            .next()
+            .unwrap()
+            .split(" x ")
+            .map(|n| n.trim().parse().unwrap())
+            .collect();
+        assert_eq!(numbers.len(), 2, "{}: {source}", cpu.id);
+        assert_eq!(numbers[0] * numbers[1] * 8.0, mb_s, "{}", cpu.id);
     }
 }
 
