@@ -38,12 +38,17 @@ pub struct Calls {
     /// Calls that do no I/O: lseek, fsync's entry.
     pub others: f64,
     pub bytes: f64,
+    /// Transactions each write call takes: zfs_write (zfs_vnops.c) writes a call larger than
+    /// the record in record-sized chunks, each assigned, filled and committed as its own
+    /// transaction.
+    pub chunks_per_write: f64,
 }
 
 impl Calls {
-    /// The calls of one request of `w`: a read or a write of `block_size` bytes, in the mix
-    /// its access pattern gives, with the lseeks and fsyncs it makes.
-    pub fn of_request(w: &Workload) -> Calls {
+    /// The calls of one request of `w` on records of `recordsize` bytes: a read or a write of
+    /// `block_size` bytes, in the mix its access pattern gives, with the lseeks and fsyncs it
+    /// makes.
+    pub fn of_request(w: &Workload, recordsize: u64) -> Calls {
         let bs = w.block_size as f64;
         let (reads, writes, others) = match w.access {
             Access::SeqRead => (1.0, 0.0, 0.0),
@@ -68,6 +73,7 @@ impl Calls {
             writes,
             others: others + fsyncs,
             bytes: (reads + writes) * bs,
+            chunks_per_write: w.block_size.div_ceil(recordsize.max(1)) as f64,
         }
     }
 
@@ -82,7 +88,7 @@ impl Calls {
                 1.0
             };
         self.reads * constants.read_call_cycles(era)
-            + self.writes * write
+            + self.writes * self.chunks_per_write * write
             + self.others * SYSCALL
             + self.bytes * COPY_BYTE
     }
@@ -150,14 +156,19 @@ mod tests {
 
     #[test]
     fn calls_of_each_pattern() {
-        let bonnie = Calls::of_request(&Workload::parse("bonnie-rewrite").unwrap());
+        let rs = 128 << 10;
+        let bonnie = Calls::of_request(&Workload::parse("bonnie-rewrite").unwrap(), rs);
         assert_eq!(
             (bonnie.reads, bonnie.writes, bonnie.others),
             (1.0, 1.0, 1.0)
         );
         assert_eq!(bonnie.bytes, 16384.0);
         let seeks = Workload::parse("bonnie++ -s 1g -f -b @seeks").unwrap();
-        let c = Calls::of_request(&seeks);
+        let c = Calls::of_request(&seeks, rs);
         assert!((c.writes - 0.1).abs() < 1e-12 && (c.others - 1.2).abs() < 1e-12);
+        // A 1 MiB write into 128 KiB records: eight transactions; a 4 KiB one: one.
+        let dd = Calls::of_request(&Workload::parse("dd-write").unwrap(), rs);
+        assert_eq!((dd.writes, dd.chunks_per_write), (1.0, 8.0));
+        assert_eq!(bonnie.chunks_per_write, 1.0);
     }
 }

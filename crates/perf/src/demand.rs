@@ -300,7 +300,7 @@ impl<'a> Pool<'a> {
                 .per_request(w.block_size as f64 / self.recordsize as f64)
         };
         let rs = self.recordsize as f64;
-        let calls = Calls::of_request(w);
+        let calls = Calls::of_request(w, self.recordsize);
         // A stream's job is a record: recordsize / bs requests of it; otherwise a request.
         let requests = if seq { rs / w.block_size as f64 } else { 1.0 };
         let (user_read, user_write) = if seq {
