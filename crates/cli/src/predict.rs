@@ -155,7 +155,7 @@ fn print_prediction(w: &Workload, p: &Prediction) {
         p.concurrency
     );
     println!("expected:  {}", expected_error(p));
-    if p.arc_hit_ratio > 0.0 {
+    if p.arc_hit_ratio > 0.0 && p.read_bytes_per_s > 0.0 {
         println!(
             "ARC:       serves {:.0}% of the reads' records",
             p.arc_hit_ratio * 100.0
