@@ -30,7 +30,7 @@ pub struct Sweep {
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 pub enum Predicted {
-    One(Prediction),
+    One(Box<Prediction>),
     Sweep(Swept),
 }
 
@@ -78,7 +78,7 @@ impl PredictRequest {
                 points: perf::sweep(&system, &workload, &sweep.param, &sweep.values)?,
                 sweep,
             }),
-            None => Predicted::One(perf::predict(&system, &workload)?),
+            None => Predicted::One(Box::new(perf::predict(&system, &workload)?)),
         };
         Ok(PredictAnswer {
             predicted,

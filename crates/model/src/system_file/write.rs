@@ -98,18 +98,27 @@ fn host(host: &Host, catalog: &Catalog) -> Table {
 
 fn controllers(system: &System, catalog: &Catalog) -> Value {
     let tables = system.controllers.iter().map(|c| {
-        let mut t = Table::new();
-        t.insert("id".into(), c.id.clone().into());
         let entry = catalog.controller(&c.model.id).ok();
-        t.insert("model".into(), model_ref(&c.model.id, &c.model, entry));
-        let (key, up) = match &c.upstream {
+        let at = match &c.upstream {
             Upstream::Link(id) => ("link", id),
             Upstream::Controller(id) => ("controller", id),
         };
-        t.insert(key.into(), up.clone().into());
-        Value::Table(t)
+        Value::Table(part(
+            ("id", &c.id),
+            model_ref(&c.model.id, &c.model, entry),
+            at,
+        ))
     });
     Value::Array(tables.collect())
+}
+
+/// A controller's or a disk's table: its name, its model, what it hangs from.
+fn part(name: (&str, &str), model: Value, at: (&str, &String)) -> Table {
+    let mut t = Table::new();
+    t.insert(name.0.into(), name.1.into());
+    t.insert("model".into(), model);
+    t.insert(at.0.into(), at.1.clone().into());
+    t
 }
 
 /// One `[[disk]]` a disk, in the order they fill the pool; `whole_disk` from the vdev each
@@ -122,15 +131,16 @@ fn disks(system: &System, catalog: &Catalog) -> Value {
         .flat_map(|t| (0..t.layout.leaves()).map(|_| t.leaf.whole_disk))
         .collect();
     let tables = system.disks.iter().enumerate().map(|(i, d)| {
-        let mut t = Table::new();
-        t.insert("name".into(), d.name.clone().into());
         let entry = catalog.disk(&d.model.id).ok();
-        t.insert("model".into(), model_ref(&d.model.id, &d.model, entry));
-        let (key, at) = match &d.attach {
+        let at = match &d.attach {
             Attach::Controller(id) => ("controller", id),
             Attach::Link(id) => ("link", id),
         };
-        t.insert(key.into(), at.clone().into());
+        let mut t = part(
+            ("name", &d.name),
+            model_ref(&d.model.id, &d.model, entry),
+            at,
+        );
         if !whole.get(i).copied().unwrap_or(true) {
             t.insert("whole_disk".into(), false.into());
         }
