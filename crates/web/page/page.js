@@ -37,6 +37,12 @@ function el(tag, attrs = {}, ...children) {
 }
 
 const tb = (bytes) => (bytes / 1e12).toFixed(1) + " TB";
+// Any size, in the largest decimal unit it fills (the breakdown's small lines).
+function size(bytes) {
+  const units = [[1e12, "TB"], [1e9, "GB"], [1e6, "MB"], [1e3, "kB"]];
+  const [scale, unit] = units.find(([s]) => bytes >= s) || [1, "B"];
+  return (bytes / scale).toFixed(1) + " " + unit;
+}
 const mbs = (bps) => (bps / 1e6).toFixed(1) + " MB/s";
 const hours = (h) => h.toFixed(1) + " h";
 function probability(p) {
@@ -187,7 +193,9 @@ function drawChart() {
     if (plan.on_front[i]) g.append(el("circle", { cx: px, cy: py, r: 9, class: "ring" }));
     if (i === selected) g.append(el("circle", { cx: px, cy: py, r: 13, class: "selected-ring" }));
     if (i === plan.recommendation.index) {
-      g.append(el("text", { x: px + 12, y: py - 10, class: "pick", text: "> " + e.layout }));
+      const left = px > W / 2;
+      g.append(el("text", { x: left ? px - 12 : px + 12, y: py - 12, class: "pick",
+        "text-anchor": left ? "end" : "start", text: "> " + e.layout }));
     }
     svg.append(g);
   });
@@ -270,7 +278,7 @@ function drawSpace(space) {
   $("space-lines").tBodies[0].replaceChildren(...space.breakdown.map((l) =>
     el("tr", { class: l.op, "data-bytes": l.bytes },
       el("td", { text: { start: "", minus: "−", total: "=" }[l.op] }),
-      el("td", { text: l.label }), el("td", { class: "num", text: tb(l.bytes) }),
+      el("td", { text: l.label }), el("td", { class: "num", text: size(l.bytes) }),
       el("td", { class: "why", text: l.why }))));
   $("space-lines").dataset.avail = space.avail_bytes;
 }

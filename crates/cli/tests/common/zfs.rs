@@ -21,7 +21,7 @@ pub fn prerequisites(extra: &[&str]) -> Result<(), String> {
     for t in ["zfs-fuse", "zpool", "zfs", "zdb"].iter().chain(extra) {
         if !Path::new("/usr/sbin").join(t).exists() && which(t).is_none() {
             return Err(format!(
-                "{t} is missing (scripts/zfs-fuse-deps.sh installs the Debian packages)"
+                "{t} is missing (scripts/test-deps.sh installs the Debian packages)"
             ));
         }
     }
