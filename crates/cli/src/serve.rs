@@ -30,6 +30,5 @@ pub fn run(args: &Args) -> CliResult {
     let server = web::Server::bind(SocketAddr::new(ip, args.port), catalog())?;
     println!("zpoolsim: serving http://{}/", server.address());
     std::io::stdout().flush()?;
-    server.run();
-    Ok(())
+    Ok(server.run()?)
 }

@@ -10,7 +10,7 @@ use zpoolsim_web::Server;
 fn serve() -> String {
     let server = Server::bind("127.0.0.1:0".parse().unwrap(), Catalog::embedded()).unwrap();
     let url = format!("http://{}", server.address());
-    std::thread::spawn(move || server.run());
+    std::thread::spawn(move || server.run().unwrap());
     url
 }
 

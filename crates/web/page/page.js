@@ -353,6 +353,13 @@ document.addEventListener("DOMContentLoaded", () => {
   $("all").addEventListener("change", () => { writeUrl(); drawTable(); });
   $("download").addEventListener("click", download);
   $("copy-link").addEventListener("click", () => navigator.clipboard.writeText(location.href));
+  $("edit-host").addEventListener("click", () => {
+    $("system").value = systemText;
+    $("host-file").checked = true;
+    showHost();
+    writeUrl();
+    $("system").focus();
+  });
   const q = readUrl();
   loadDisks().catch(fail);
   if (q.has("disk") || q.has("system")) runPlan(q.get("layout"));

@@ -19,9 +19,9 @@ pub const MAX_FILES: usize = 32;
 pub const MAX_TRIALS: u64 = 1_000_000;
 /// Largest request body: a system file is a few KiB.
 pub const MAX_BODY_BYTES: u64 = 1 << 20;
-/// Longest a request's work may take before it is answered with an error.
+/// Longest a request may wait and work before it is answered with an error.
 pub const TIME_LIMIT: Duration = Duration::from_secs(20);
-/// Most requests at work at once; more wait for one to finish or are refused.
+/// Most requests at work at once; more wait their turn (within the time limit).
 pub const MAX_AT_WORK: usize = 4;
 
 fn at_most(what: &str, given: u64, cap: u64) -> Result<(), Error> {

@@ -4,6 +4,8 @@
 
 use crate::limits;
 use crate::posted::Posted;
+use axum::http::{header, StatusCode};
+use axum::response::IntoResponse;
 use model::Catalog;
 use request::{
     from_json, to_json, CapacityRequest, Error, Inputs, PlanRequest, PredictRequest,
@@ -45,15 +47,14 @@ impl Reply {
         }
     }
 
-    pub fn into_response(self) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
-        let header = |name: &str, value: &str| {
-            tiny_http::Header::from_bytes(name, value).expect("a header of plain ASCII")
-        };
-        tiny_http::Response::from_string(self.body)
-            .with_status_code(self.status)
-            .with_header(header("Content-Type", self.media))
-            .with_header(header("Content-Security-Policy", CONTENT_POLICY))
-            .with_header(header("Cache-Control", "no-store"))
+    pub fn into_response(self) -> axum::response::Response {
+        let headers = [
+            (header::CONTENT_TYPE, self.media),
+            (header::CONTENT_SECURITY_POLICY, CONTENT_POLICY),
+            (header::CACHE_CONTROL, "no-store"),
+        ];
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        (status, headers, self.body).into_response()
     }
 }
 
