@@ -123,9 +123,11 @@ impl Browser {
                     "the page says: {}",
                     self.eval("document.getElementById('error').textContent")
                 ),
-                _ if start.elapsed() > PATIENCE => {
-                    panic!("the page is still {status} after {PATIENCE:?}")
-                }
+                _ if start.elapsed() > PATIENCE => panic!(
+                    "the page is still {status} after {PATIENCE:?}; finished: {}; at {}",
+                    self.eval("JSON.stringify(performance.getEntriesByType('resource').map((e) => [e.name, Math.round(e.startTime), Math.round(e.duration), e.responseStatus]))"),
+                    self.eval("location.href + ' ' + document.getElementById('detail').dataset.layout")
+                ),
                 _ => std::thread::sleep(Duration::from_millis(100)),
             }
         }
