@@ -2,12 +2,12 @@
 //! one machine, as seed 001's table has them (capacity, random reads, sequential read and
 //! write), with the time a vdev stays degraded and the chances of losing the pool or blocks.
 
-use crate::args::Measure;
 use crate::error::CliResult;
-use crate::files::{load_system, print_json};
+use crate::files::{load_system, print_json, Files};
 use crate::render::{columns_note, table};
 use ::plan::Evaluation;
 use model::Layout;
+use request::Measure;
 use std::path::Path;
 
 /// Compare layouts on one machine's disks (disks a layout leaves over become hot spares).
@@ -32,7 +32,7 @@ pub fn run(args: &Args) -> CliResult {
         .iter()
         .map(|l| l.parse::<Layout>())
         .collect::<Result<Vec<_>, _>>()?;
-    let settings = args.measure.settings()?;
+    let settings = args.measure.settings(&Files)?;
     let comparison = ::plan::compare(&system, &layouts, &settings)?;
     if args.json {
         return print_json(&comparison);

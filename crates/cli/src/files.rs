@@ -47,23 +47,6 @@ pub fn load_system(path: &Path) -> Result<System, CliError> {
     )?)
 }
 
-/// The system file if one is given, else the embedded default system.
-pub fn system_or_default(path: Option<&str>) -> Result<System, CliError> {
-    match path {
-        Some(p) => load_system(Path::new(p)),
-        None => Ok(model::system_file::default_system()),
-    }
-}
-
-/// A workload from its command-line text (`fio-randread:qd=32`) or from a `.toml` file.
-pub fn load_workload(spec: &str) -> Result<Workload, CliError> {
-    if spec.ends_with(".toml") {
-        let text = read(Path::new(spec))?;
-        return Workload::from_toml(&text).map_err(|e| CliError(format!("{spec}: {e}")));
-    }
-    Ok(Workload::parse(spec)?)
-}
-
 /// Every phase a workload spec or file names (a benchmark's command line runs several).
 pub fn load_phases(spec: &str) -> Result<Vec<Workload>, CliError> {
     if spec.ends_with(".toml") {
@@ -76,9 +59,25 @@ pub fn load_phases(spec: &str) -> Result<Vec<Workload>, CliError> {
 
 /// Prints a result as the JSON document `--json` promises: the serialized result, pretty.
 pub fn print_json<T: serde::Serialize>(value: &T) -> CliResult {
-    let text = serde_json::to_string_pretty(value).map_err(|e| CliError(e.to_string()))?;
-    println!("{text}");
+    print!("{}", request::to_json(value)?);
     Ok(())
+}
+
+/// A request's named inputs on the command line: files by path, the run's catalog.
+pub struct Files;
+
+impl request::Inputs for Files {
+    fn catalog(&self) -> &Catalog {
+        catalog()
+    }
+
+    fn system(&self, path: &str) -> Result<System, CliError> {
+        load_system(Path::new(path))
+    }
+
+    fn phases(&self, spec: &str) -> Result<Vec<Workload>, CliError> {
+        load_phases(spec)
+    }
 }
 
 /// Where to draw a chart, and whether an existing file may be replaced.

@@ -17,6 +17,7 @@ mod reliability;
 mod render;
 mod report;
 mod results;
+mod serve;
 mod svg;
 mod validate;
 
@@ -52,6 +53,7 @@ enum Command {
     Reliability(reliability::Args),
     Report(report::Args),
     Results(results::Args),
+    Serve(serve::Args),
     Validate(validate::Args),
 }
 
@@ -115,6 +117,7 @@ fn main() -> ExitCode {
         Command::Reliability(args) => reliability::run(args),
         Command::Report(args) => report::run(args),
         Command::Results(args) => results::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Validate(args) => validate::run(args),
     };
     match result {

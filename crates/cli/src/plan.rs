@@ -2,13 +2,12 @@
 //! disks on the hardware, those that meet the needs, the Pareto front, and one recommendation
 //! with its reason. A table, `--json`, and `--plot FILE.svg`.
 
-use crate::args::Measure;
 use crate::error::CliResult;
-use crate::files::{catalog, load_system, print_json, write, PlotTo};
+use crate::files::{print_json, write, Files, PlotTo};
 use crate::render::{columns_note, table};
 use crate::svg::{Chart, Series};
-use ::plan::{format_probability, parse_needs, DiskPlan, DiskRequest, Disks, Evaluation, Plan};
-use std::path::Path;
+use ::plan::{format_probability, DiskPlan, Evaluation, Plan};
+use request::PlanRequest;
 
 /// Plan a pool: enumerate layouts (stripe, mirrors, raidz1-3, dRAID, with spares), keep those
 /// that meet --need, mark the Pareto front, recommend one.
@@ -26,29 +25,8 @@ use std::path::Path;
 /// like its own when they need ports; the output says so.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A system file whose host, links and controllers carry the disks (its pool is ignored).
-    pub system: Option<String>,
-    /// How many disks (at most 1,000); default: as many as the system file has of the disk's
-    /// model.
-    #[arg(long)]
-    pub disks: Option<u32>,
-    /// The disk: a catalog id or a size such as 16TB; default: the system file's.
-    #[arg(long)]
-    pub disk: Option<String>,
-    /// Price of one disk in US dollars, for the $/TB column (default: the catalog's, if any).
-    #[arg(long)]
-    pub price: Option<f64>,
-    /// Hot spares to set aside before building layouts.
-    #[arg(long, default_value_t = 0)]
-    pub spares: u32,
-    /// Leaf failures every vdev must survive (0: stripes too).
-    #[arg(long, default_value_t = 0)]
-    pub min_redundancy: u32,
-    /// What a layout must reach: read>=500MB/s,write>=300MB/s,iops>=2000,avail>=40TB,loss<=1%.
-    #[arg(long, default_value = "")]
-    pub need: String,
     #[command(flatten)]
-    pub measure: Measure,
+    pub request: PlanRequest,
     /// Show every layout that meets the needs, not only the Pareto front.
     #[arg(long)]
     pub all: bool,
@@ -62,23 +40,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> CliResult {
     let plot = args.plot.file()?;
-    let request = DiskRequest {
-        disks: Disks {
-            system: args
-                .system
-                .as_deref()
-                .map(|p| load_system(Path::new(p)))
-                .transpose()?,
-            disk: args.disk.clone(),
-            count: args.disks,
-            price_usd: args.price,
-        },
-        hot_spares: args.spares,
-        min_redundancy: args.min_redundancy,
-        needs: parse_needs(&args.need)?,
-        settings: args.measure.settings()?,
-    };
-    let planned = ::plan::plan_disks(&request, catalog())?;
+    let planned = args.request.answer(&Files)?;
     if let Some(file) = plot {
         write(file, &chart(&planned).render())?;
     }

@@ -2,13 +2,13 @@
 //! which resource limits it and by how much, and per-device figures like `zpool iostat -v`.
 
 use crate::error::{CliError, CliResult};
-use crate::files::{load_phases, load_system, print_json, write, PlotTo};
+use crate::files::{print_json, write, Files, PlotTo};
 use crate::render::short;
 use crate::svg::{Chart, Series};
 use model::units::format_decimal;
 use model::{System, Workload};
 use perf::Prediction;
-use std::path::Path;
+use request::{PredictRequest, Predicted};
 
 /// Predict throughput, IOPS, latency and the bottleneck of a workload.
 ///
@@ -23,18 +23,11 @@ use std::path::Path;
 /// command = "..." (and phase = "...").
 #[derive(clap::Args)]
 pub struct Args {
-    /// The system file (hardware and pool).
-    pub system: String,
-    /// The workload: NAME[:key=value,...], a benchmark's command line, or a workload file.
-    #[arg(long, short)]
-    pub workload: String,
+    #[command(flatten)]
+    pub request: PredictRequest,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Sweep one parameter: threads=1,2,4,8 or bs=4K,16K,128K,1M; LOW..HIGH doubles from LOW
-    /// to HIGH (threads=1..64, bs=4K..8M).
-    #[arg(long)]
-    pub sweep: Option<String>,
     /// With --sweep, --plot draws the curve.
     #[command(flatten)]
     pub plot: PlotTo,
@@ -42,100 +35,30 @@ pub struct Args {
 
 pub fn run(args: &Args) -> CliResult {
     let plot_file = args.plot.file()?;
-    let system = load_system(Path::new(&args.system))?;
-    let phases = load_phases(&args.workload)?;
-    if let Some(spec) = &args.sweep {
-        let [workload] = phases.as_slice() else {
-            return Err(CliError(
-                "--sweep varies one phase: add @PHASE to the command line".into(),
-            ));
-        };
-        let (param, values) = spec
-            .split_once('=')
-            .ok_or_else(|| CliError(format!("--sweep '{spec}': expected PARAM=v1,v2,...")))?;
-        let values = sweep_values(param.trim(), values)?;
-        let points = perf::sweep(&system, workload, param, &values)?;
-        if let Some(file) = plot_file {
-            let svg = plot(&system, workload, param, &values, &points);
-            write(file, &svg)?;
-        }
-        if args.json {
-            return print_json(&points);
-        }
-        print_sweep(param, &values, &points);
-        return Ok(());
-    }
-    if plot_file.is_some() {
+    if plot_file.is_some() && args.request.sweep.is_none() {
         return Err(CliError("--plot draws a --sweep: give one".into()));
     }
-    let predictions = phases
-        .iter()
-        .map(|w| perf::predict(&system, w))
-        .collect::<Result<Vec<Prediction>, _>>()?;
-    match (predictions.as_slice(), args.json) {
-        ([one], true) => print_json(one),
-        (all, true) => print_json(&all),
-        ([one], false) => {
-            print_prediction(&phases[0], one);
-            Ok(())
-        }
-        (all, false) => {
-            print_phases(all);
-            Ok(())
-        }
+    let answer = args.request.answer(&Files)?;
+    if let (Some(file), Predicted::Sweep(s)) = (plot_file, &answer.predicted) {
+        let (param, values) = (&s.sweep.param, &s.sweep.values);
+        let svg = plot(
+            &answer.system,
+            &answer.workloads[0],
+            param,
+            values,
+            &s.points,
+        );
+        write(file, &svg)?;
     }
-}
-
-/// How a sweep range reads its bounds and labels its values.
-#[derive(Clone, Copy, PartialEq, Debug)]
-enum Scale {
-    /// Threads and queue depth: plain whole numbers (1..2048).
-    Count,
-    /// Block and data set sizes: sizes with units (4K..8M).
-    Size,
-}
-
-/// The values of a sweep of `param`: a list, or LOW..HIGH doubling from LOW while at most HIGH.
-fn sweep_values(param: &str, text: &str) -> Result<Vec<String>, CliError> {
-    let Some((lo, hi)) = text.split_once("..") else {
-        return Ok(text.split(',').map(|v| v.trim().to_string()).collect());
-    };
-    let bad = |why: &str| CliError(format!("--sweep {param}={text}: {why}"));
-    let scale = match param {
-        "threads" | "t" | "numjobs" | "qd" | "iodepth" => Scale::Count,
-        "bs" | "size" => Scale::Size,
-        _ => {
-            return Err(bad(
-                "a LOW..HIGH range is for threads, qd, bs or size; list the values",
-            ))
-        }
-    };
-    let bound = |v: &str| match scale {
-        Scale::Count => v
-            .trim()
-            .parse::<u64>()
-            .map_err(|_| bad(&format!("'{}' is not a whole number", v.trim()))),
-        Scale::Size => model::units::parse_size(v.trim()).map_err(|e| bad(&e.to_string())),
-    };
-    let (mut v, hi) = (bound(lo)?, bound(hi)?);
-    if v == 0 {
-        return Err(bad("a range starts at 1 or more"));
+    if args.json {
+        return print_json(&answer);
     }
-    if v > hi {
-        return Err(bad("the range runs from LOW up to HIGH"));
+    match &answer.predicted {
+        Predicted::One(p) => print_prediction(&answer.workloads[0], p),
+        Predicted::Phases(all) => print_phases(all),
+        Predicted::Sweep(s) => print_sweep(&s.sweep.param, &s.sweep.values, &s.points),
     }
-    let label = |v: u64| match v {
-        v if scale == Scale::Count => v.to_string(),
-        v if v >= 1 << 20 && v % (1 << 20) == 0 => format!("{}M", v >> 20),
-        v if v >= 1 << 10 && v % (1 << 10) == 0 => format!("{}K", v >> 10),
-        v => v.to_string(),
-    };
-    let mut out = vec![label(v)];
-    while let Some(next) = v.checked_mul(2).filter(|&n| n <= hi) {
-        out.push(label(next));
-        v = next;
-    }
-    Ok(out)
+    Ok(())
 }
 
 fn print_prediction(w: &Workload, p: &Prediction) {
@@ -324,57 +247,4 @@ fn plot(
         highlights: best.into_iter().collect(),
     }
     .render()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::sweep_values;
-
-    fn values(param: &str, text: &str) -> Vec<String> {
-        sweep_values(param, text).unwrap()
-    }
-
-    #[test]
-    fn counts_are_whole_numbers() {
-        let threads = values("threads", "1..2048");
-        assert_eq!(threads.len(), 12);
-        assert_eq!(threads[..3], ["1", "2", "4"]);
-        assert_eq!(threads[10..], ["1024", "2048"]);
-        assert_eq!(values("qd", "3..40"), ["3", "6", "12", "24"]);
-        assert_eq!(values("t", "1..1"), ["1"]);
-        let e = sweep_values("qd", "1..1K").unwrap_err().0;
-        assert_eq!(e, "--sweep qd=1..1K: '1K' is not a whole number");
-    }
-
-    #[test]
-    fn sizes_take_units() {
-        assert_eq!(
-            values("bs", "4K..1M"),
-            ["4K", "8K", "16K", "32K", "64K", "128K", "256K", "512K", "1M"]
-        );
-        assert_eq!(values("size", "1G..4G"), ["1024M", "2048M", "4096M"]);
-        assert_eq!(values("bs", "512..2K"), ["512", "1K", "2K"]);
-    }
-
-    #[test]
-    fn lists_pass_as_given() {
-        assert_eq!(values("rwmix", "0, 50,100"), ["0", "50", "100"]);
-    }
-
-    #[test]
-    fn empty_or_backward_ranges_are_refused() {
-        for (param, text, says) in [
-            ("bs", "0..8M", "--sweep bs=0..8M: a range starts at 1 or more"),
-            ("threads", "0..4", "--sweep threads=0..4: a range starts at 1 or more"),
-            ("threads", "5..1", "--sweep threads=5..1: the range runs from LOW up to HIGH"),
-            ("bs", "8M..4K", "--sweep bs=8M..4K: the range runs from LOW up to HIGH"),
-            (
-                "rwmix",
-                "10..90",
-                "--sweep rwmix=10..90: a LOW..HIGH range is for threads, qd, bs or size; list the values",
-            ),
-        ] {
-            assert_eq!(sweep_values(param, text).unwrap_err().0, says);
-        }
-    }
 }

@@ -226,7 +226,7 @@ mod tests {
 
     #[test]
     fn table_of_two_layouts() {
-        let measure = crate::args::Measure {
+        let measure = request::Measure {
             read: "dd-read".into(),
             write: "dd-write".into(),
             random: "fio-randread:qd=32".into(),
@@ -234,7 +234,7 @@ mod tests {
             fill: "80%".into(),
             years: 5.0,
         };
-        let settings = measure.settings().unwrap();
+        let settings = measure.settings(&crate::files::Files).unwrap();
         let row = |layout: &str, spares, loss: Option<f64>| Evaluation {
             candidate: Candidate {
                 layout: layout.parse().unwrap(),

@@ -4,7 +4,7 @@
 //! the same disks. Without a file it runs on the embedded default system.
 
 use crate::error::CliResult;
-use crate::files::{print_json, system_or_default};
+use crate::files::{print_json, Files};
 use crate::render::assessment;
 use model::units::{format_bytes, format_decimal};
 
@@ -19,7 +19,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let system = system_or_default(args.system.as_deref())?;
+    let system = request::system_or_default(&Files, args.system.as_deref())?;
     let r = ::plan::report(&system)?;
     if args.json {
         return print_json(&r);

@@ -10,7 +10,8 @@ mod common;
 
 use common::run;
 use common::shapes::{assert_shape, check, shapes};
-use common::zfs::{must, prerequisites, retry, skip, Daemon};
+use common::skip;
+use common::zfs::{must, prerequisites, retry, Daemon};
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -8,7 +8,8 @@
 
 mod common;
 
-use common::zfs::{must, prerequisites, retry, skip, Daemon};
+use common::skip;
+use common::zfs::{must, prerequisites, retry, Daemon};
 use serde_json::Value;
 use std::fs::{self, File};
 use std::io::Write;

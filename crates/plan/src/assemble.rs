@@ -2,12 +2,14 @@
 //! default system, a disk named by catalog id or by size, how many, and its price.
 
 use crate::error::PlanError;
-use crate::machine::{disks_of_size, with_controllers_for, with_disks};
+use crate::machine::{
+    candidate_on, disks_of_size, with_candidate, with_controllers_for, with_disks,
+};
 use crate::search::MAX_DISKS;
 use model::hardware::DiskModel;
 use model::system_file::default_system;
 use model::units::parse_size;
-use model::{Catalog, System};
+use model::{Catalog, Layout, System};
 
 /// The disks to plan for, as the user gives them.
 #[derive(Debug, Clone, Default)]
@@ -98,6 +100,30 @@ pub fn assemble(disks: &Disks, catalog: &Catalog) -> Result<Assembled, PlanError
     })
 }
 
+/// The machine `assemble` builds for the disks with `layout` as its pool, the disks it leaves
+/// over as hot spares: a planned layout as a system to save, or to ask further questions of.
+pub fn assemble_with(
+    disks: &Disks,
+    layout: &Layout,
+    catalog: &Catalog,
+) -> Result<System, PlanError> {
+    let base = assemble(disks, catalog)?.system;
+    let candidate = candidate_on(&base, layout)?;
+    let mut system = with_candidate(&base, &candidate)?;
+    system.name = format!(
+        "{} x {} in {}{} (planned on: {})",
+        system.disks.len(),
+        system.disks[0].model.id,
+        layout,
+        match candidate.hot_spares {
+            0 => String::new(),
+            n => format!(" + {n} hot spare{}", if n == 1 { "" } else { "s" }),
+        },
+        base.name
+    );
+    Ok(system)
+}
+
 /// A catalog id, or a size matched against the catalog (saying which model it took).
 fn pick_disk(
     text: &str,
@@ -173,6 +199,39 @@ mod tests {
             "{:?}",
             a.assumed
         );
+        let none = assemble(&Disks::default(), Catalog::embedded()).unwrap_err();
+        assert!(none.to_string().contains("give --disk"), "{none}");
+    }
+
+    #[test]
+    fn a_planned_layout_as_a_machine() {
+        let disks = Disks {
+            disk: Some("16TB".into()),
+            count: Some(24),
+            ..Disks::default()
+        };
+        let layout: Layout = "2x raidz2-11".parse().unwrap();
+        let system = assemble_with(&disks, &layout, Catalog::embedded()).unwrap();
+        assert_eq!(system.disks.len(), 24);
+        assert_eq!(system.pool.spares, 2);
+        assert_eq!(system.pool.normal_layout(), "2x raidz2-11");
+        assert!(
+            system.name.starts_with(
+                "24 x seagate-exos-x16-16tb in 2x raidz2-11 + 2 hot spares (planned on: default: "
+            ),
+            "{}",
+            system.name
+        );
+        let too_big: Layout = "3x raidz2-9".parse().unwrap();
+        let err = assemble_with(&disks, &too_big, Catalog::embedded()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "3x raidz2-9 needs 27 disks; the machine has 24"
+        );
+    }
+
+    #[test]
+    fn no_disk_no_machine() {
         let none = assemble(&Disks::default(), Catalog::embedded()).unwrap_err();
         assert!(none.to_string().contains("give --disk"), "{none}");
     }

@@ -18,7 +18,7 @@ mod recommend;
 mod report;
 mod search;
 
-pub use assemble::{assemble, Assembled, Disks};
+pub use assemble::{assemble, assemble_with, Assembled, Disks};
 pub use compare::{compare, Comparison};
 pub use enumerate::{candidates, Candidate};
 pub use error::{EngineError, PlanError};

@@ -1,10 +1,14 @@
 //! Running the `zpoolsim` binary from the repository's top, as a person would.
 
+#[allow(dead_code)]
+pub mod serve;
 #[allow(dead_code)] // only some test files check shapes or run a ZFS
 pub mod shapes;
 #[allow(dead_code)]
 pub mod zfs;
 
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::Command;
 
 /// Exit code, stdout and stderr of `zpoolsim ARGS`.
@@ -27,4 +31,24 @@ pub fn json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = run(args);
     assert_eq!(code, 0, "{err}");
     serde_json::from_str(&out).expect("JSON")
+}
+
+/// Passes when the test may skip (saying so on stderr), panics in CI.
+#[allow(dead_code)] // not every test file needs something the machine may lack
+pub fn skip(test: &str, why: &str) {
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{test}: cannot run in CI: {why}");
+    }
+    // Straight to the stderr stream: the test harness captures eprintln! of passing tests.
+    let _ = writeln!(std::io::stderr(), "\n*** SKIPPED: {test}: {why} ***\n");
+}
+
+/// The tool's path on $PATH.
+#[allow(dead_code)]
+pub fn which(tool: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join(tool))
+            .find(|f| f.exists())
+    })
 }

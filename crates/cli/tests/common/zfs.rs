@@ -3,7 +3,6 @@
 //! fails.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::thread::sleep;
@@ -22,7 +21,7 @@ pub fn prerequisites(extra: &[&str]) -> Result<(), String> {
     for t in ["zfs-fuse", "zpool", "zfs", "zdb"].iter().chain(extra) {
         if !Path::new("/usr/sbin").join(t).exists() && which(t).is_none() {
             return Err(format!(
-                "{t} is missing (scripts/zfs-fuse-deps.sh installs the Debian packages)"
+                "{t} is missing (scripts/test-deps.sh installs the Debian packages)"
             ));
         }
     }
@@ -32,22 +31,7 @@ pub fn prerequisites(extra: &[&str]) -> Result<(), String> {
     Ok(())
 }
 
-/// Passes when the test may skip (saying so on stderr), panics in CI.
-pub fn skip(test: &str, why: &str) {
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{test}: cannot run in CI: {why}");
-    }
-    // Straight to the stderr stream: the test harness captures eprintln! of passing tests.
-    let _ = writeln!(std::io::stderr(), "\n*** SKIPPED: {test}: {why} ***\n");
-}
-
-fn which(tool: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|p| {
-        std::env::split_paths(&p)
-            .map(|d| d.join(tool))
-            .find(|f| f.exists())
-    })
-}
+use super::which;
 
 pub fn tool(name: &str) -> PathBuf {
     let sbin = Path::new("/usr/sbin").join(name);

@@ -5,8 +5,10 @@ mod doc;
 pub(crate) mod error;
 mod hardware;
 mod pool;
+mod write;
 
 pub use error::FileError;
+pub use write::write;
 
 use crate::catalog::Catalog;
 use crate::system::System;

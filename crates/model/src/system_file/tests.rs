@@ -434,3 +434,28 @@ fn an_inline_cpu_may_give_only_cores_clock_and_era() {
         "s.toml:4:7: inline model: missing field `year`"
     );
 }
+
+/// Every example machine, written and read back, is the same machine.
+#[test]
+fn written_files_read_back_as_the_same_system() {
+    let examples = examples();
+    assert!(examples.len() >= 13, "{} examples", examples.len());
+    for (name, text) in examples {
+        let system = parse(&text, &name, Catalog::embedded()).unwrap();
+        let written = write(&system, Catalog::embedded());
+        let again = parse(&written, "written", Catalog::embedded())
+            .unwrap_or_else(|e| panic!("{name}: {e}\n{written}"));
+        assert_eq!(again, system, "{name}");
+    }
+    let default = default_system();
+    let written = write(&default, Catalog::embedded());
+    assert!(
+        written.contains("cpu = \"intel-xeon-silver-4314\""),
+        "{written}"
+    );
+    assert!(
+        written.contains("model = \"seagate-exos-x16-16tb\""),
+        "{written}"
+    );
+    assert_eq!(parse(&written, "w", Catalog::embedded()).unwrap(), default);
+}

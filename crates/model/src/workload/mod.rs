@@ -168,13 +168,13 @@ impl Workload {
     /// Reads one workload: a preset with parameters, or a command line of one phase, or of
     /// several with `@PHASE` at the end choosing one (`bonnie++ -s 16384 -f @seeks`).
     pub fn parse(spec: &str) -> Result<Workload, WorkloadError> {
-        single(parse_phases(spec)?)
+        one_phase(parse_phases(spec)?)
     }
 
     /// Reads a workload file: `kind = "fio-randread"` and the same keys as `parse`, or
     /// `command = "bonnie++ ..."` (with `phase = "seeks"` where it runs several).
     pub fn from_toml(text: &str) -> Result<Workload, WorkloadError> {
-        single(phases_from_toml(text)?)
+        one_phase(phases_from_toml(text)?)
     }
 
     /// Requests in flight from the application as written: threads times queue depth.
@@ -241,7 +241,7 @@ pub fn phases_from_toml(text: &str) -> Result<Vec<Workload>, WorkloadError> {
 }
 
 /// The one workload of `phases`, or what to add to choose one.
-fn single(mut phases: Vec<Workload>) -> Result<Workload, WorkloadError> {
+pub fn one_phase(mut phases: Vec<Workload>) -> Result<Workload, WorkloadError> {
     if phases.len() == 1 {
         return Ok(phases.remove(0));
     }

@@ -1,0 +1,34 @@
+//! `zpoolsim serve`: the planner as a web page, and a JSON API answering what `--json`
+//! prints, on this machine (crates/web).
+
+use crate::error::{CliError, CliResult};
+use crate::files::catalog;
+use std::io::Write;
+use std::net::{IpAddr, SocketAddr};
+
+/// Serve the planner as a web page, and a JSON API over the engines (POST /api/plan,
+/// /api/capacity, /api/predict, /api/reliability: a JSON object whose keys are the command's
+/// flags, answered as its --json prints it). Nothing is written to disk; stop it with Ctrl-C.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The port to listen on (0: any free one; the address is printed).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on: 127.0.0.1 (this machine only, the default), or 0.0.0.0 to
+    /// let other machines of the network in.
+    #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
+    pub listen: String,
+}
+
+pub fn run(args: &Args) -> CliResult {
+    let ip: IpAddr = args.listen.trim().parse().map_err(|_| {
+        CliError(format!(
+            "--listen '{}': expected an IP address like 127.0.0.1 or 0.0.0.0",
+            args.listen
+        ))
+    })?;
+    let server = web::Server::bind(SocketAddr::new(ip, args.port), catalog())?;
+    println!("zpoolsim: serving http://{}/", server.address());
+    std::io::stdout().flush()?;
+    Ok(server.run()?)
+}

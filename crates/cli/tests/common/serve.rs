@@ -1,0 +1,72 @@
+//! `zpoolsim serve` on a free port of this machine for one test, and plain HTTP to it.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+/// A running server; it is stopped when dropped.
+pub struct Served {
+    child: Child,
+    /// `http://127.0.0.1:PORT`, without a slash at the end.
+    pub url: String,
+}
+
+impl Served {
+    /// Starts `zpoolsim serve --port 0` and reads the address it prints.
+    pub fn start() -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_zpoolsim"))
+            .args(["serve", "--port", "0"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("zpoolsim serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("its stdout"))
+            .read_line(&mut line)
+            .expect("it prints its address");
+        let url = line
+            .trim()
+            .strip_prefix("zpoolsim: serving ")
+            .unwrap_or_else(|| panic!("unexpected first line: {line}"))
+            .trim_end_matches('/')
+            .to_string();
+        Served { child, url }
+    }
+
+    /// Status and body of GET `path`.
+    pub fn get(&self, path: &str) -> (u16, String) {
+        reply(agent().get(format!("{}{path}", self.url)).call())
+    }
+
+    /// Status and body of POST `path` with `body`.
+    pub fn post(&self, path: &str, body: &str) -> (u16, String) {
+        reply(
+            agent()
+                .post(format!("{}{path}", self.url))
+                .header("Content-Type", "application/json")
+                .send(body),
+        )
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A client that hands back error statuses as answers.
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+fn reply(response: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> (u16, String) {
+    let mut response = response.expect("the server answers");
+    let status = response.status().as_u16();
+    (
+        status,
+        response.body_mut().read_to_string().expect("a text body"),
+    )
+}

@@ -1,0 +1,188 @@
+//! The web API against the command line: each endpoint answers, byte for byte, what the
+//! command's `--json` prints for the same flags, refuses bad input with HTTP 400 and one
+//! sentence, and the system file of a planned layout describes the machine the plan measured.
+
+mod common;
+
+use common::run;
+use common::serve::Served;
+use serde_json::{json, Value};
+
+fn example(name: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/../../examples/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("the example exists")
+}
+
+/// What `zpoolsim ARGS` prints, which must succeed.
+fn cli(args: &[&str]) -> String {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    out
+}
+
+#[test]
+fn each_endpoint_answers_what_json_prints() {
+    let served = Served::start();
+    let system = example("raidz2-10x4tb.toml");
+    let cases: [(&str, Value, &[&str]); 6] = [
+        (
+            "/api/plan",
+            json!({"disks": 12, "disk": "16TB", "need": "loss<=1%", "workload": ["bonnie-seeks"]}),
+            &[
+                "plan",
+                "--disks",
+                "12",
+                "--disk",
+                "16TB",
+                "--need",
+                "loss<=1%",
+                "--workload",
+                "bonnie-seeks",
+                "--json",
+            ],
+        ),
+        (
+            "/api/capacity",
+            json!({"layout": "3x raidz1-5", "disk": "750GB", "files": ["1K", "10M"], "compression": true}),
+            &[
+                "capacity",
+                "--layout",
+                "3x raidz1-5",
+                "--disk",
+                "750GB",
+                "--files",
+                "1K,10M",
+                "--compression",
+                "--json",
+            ],
+        ),
+        (
+            "/api/capacity",
+            json!({"system": system, "zfs": "zol-0.6.5"}),
+            &[
+                "capacity",
+                "examples/raidz2-10x4tb.toml",
+                "--zfs",
+                "zol-0.6.5",
+                "--json",
+            ],
+        ),
+        (
+            "/api/predict",
+            json!({"system": system, "workload": "fio-randread:qd=32"}),
+            &[
+                "predict",
+                "examples/raidz2-10x4tb.toml",
+                "-w",
+                "fio-randread:qd=32",
+                "--json",
+            ],
+        ),
+        (
+            "/api/predict",
+            json!({"system": system, "workload": "dd-read", "sweep": "bs=128K..1M"}),
+            &[
+                "predict",
+                "examples/raidz2-10x4tb.toml",
+                "-w",
+                "dd-read",
+                "--sweep",
+                "bs=128K..1M",
+                "--json",
+            ],
+        ),
+        (
+            "/api/reliability",
+            json!({"system": system, "fill": "50%", "trials": 20000, "replacement_hours": 24}),
+            &[
+                "reliability",
+                "examples/raidz2-10x4tb.toml",
+                "--fill",
+                "50%",
+                "--trials",
+                "20000",
+                "--replacement-hours",
+                "24",
+                "--json",
+            ],
+        ),
+    ];
+    for (path, body, args) in cases {
+        let (status, answer) = served.post(path, &body.to_string());
+        assert_eq!(status, 200, "{path}: {answer}");
+        assert_eq!(answer, cli(args), "{path} {body}");
+    }
+}
+
+#[test]
+fn bad_input_is_400_with_one_sentence() {
+    let served = Served::start();
+    let cases = [
+        ("/api/plan", "{\"disks\": 24,", "malformed request: EOF while parsing a value at line 1 column 13; expected a JSON object whose keys are the command's flags"),
+        ("/api/plan", r#"{"disks": 1000000, "disk": "16TB"}"#, "disks: 1000000; a web request takes at most 200 (the command line takes more)"),
+        ("/api/plan", r#"{"disks": 24, "disk": "seagate-exos-x99"}"#, "--disk seagate-exos-x99: no disk 'seagate-exos-x99' in the catalog; did you mean 'seagate-exos-x14-14tb' or 'seagate-exos-x16-16tb' or 'seagate-exos-x18-18tb'? (`zpoolsim catalog --kind disk` lists them)"),
+        ("/api/plan", r#"{"disks": 24, "disk": "16TB", "nedd": "loss<=1%"}"#, "unknown key 'nedd'; the keys are system, disks, disk, price, spares, min-redundancy, need, read, write, random, workload, fill, years"),
+        ("/api/plan", r#"{"disks": 24, "disk": "16TB", "read": "my.toml"}"#, "workload 'my.toml': the web page reads no files; give NAME[:key=value,...]"),
+        ("/api/reliability", r#"{"trials": 50000000}"#, "trials: 50000000; a web request takes at most 1000000 (the command line takes more)"),
+        ("/api/capacity", r#"{"layout": "400x mirror-2", "disk": "4TB"}"#, "layout: disks: 800; a web request takes at most 200 (the command line takes more)"),
+        ("/api/predict", r#"{"system": "name = 1", "workload": "dd-read"}"#, "system:1:8: invalid type: integer `1`, expected a string"),
+    ];
+    for (path, body, says) in cases {
+        let (status, answer) = served.post(path, body);
+        assert_eq!(status, 400, "{path} {body}: {answer}");
+        let error: Value = serde_json::from_str(&answer).expect("a JSON error");
+        assert_eq!(error, json!({ "error": says }), "{path} {body}");
+    }
+    assert_eq!(served.get("/api/plan").0, 404);
+    assert_eq!(served.post("/page.js", "{}").0, 405);
+}
+
+#[test]
+fn the_page_and_its_files_come_from_the_binary_and_ask_nothing_elsewhere() {
+    let served = Served::start();
+    let (status, page) = served.get("/");
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("<script src=\"/page.js\" defer></script>"),
+        "{page}"
+    );
+    for path in ["/page.js", "/page.css"] {
+        let (status, text) = served.get(path);
+        assert_eq!(status, 200, "{path}");
+        let elsewhere = text.replace("http://www.w3.org/2000/svg", "");
+        assert!(!elsewhere.contains("http"), "{path} names another host");
+    }
+    let (status, disks) = served.get("/api/disks");
+    assert_eq!(status, 200);
+    let disks: Vec<Value> = serde_json::from_str(&disks).unwrap();
+    assert!(disks.iter().any(|d| d["id"] == "seagate-exos-x16-16tb"));
+}
+
+/// The system file of a planned layout is the machine the plan measured: the command line
+/// reads it back to the AVAIL and speed the plan gave that layout.
+#[test]
+fn a_planned_layout_as_a_system_file() {
+    let served = Served::start();
+    let (_, plan) = served.post("/api/plan", r#"{"disks": 24, "disk": "16TB"}"#);
+    let plan: Value = serde_json::from_str(&plan).unwrap();
+    let picked = &plan["evaluations"][plan["recommendation"]["index"].as_u64().unwrap() as usize];
+    let layout = picked["layout"].as_str().unwrap();
+    let body = json!({"disks": 24, "disk": "16TB", "layout": layout}).to_string();
+    let (status, text) = served.post("/api/system", &body);
+    assert_eq!(status, 200, "{text}");
+    let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("planned-24.toml");
+    std::fs::write(&file, &text).unwrap();
+    let file = file.to_str().unwrap();
+    let space: Value = serde_json::from_str(&cli(&["capacity", file, "--json"])).unwrap();
+    assert_eq!(space["avail_bytes"], picked["avail_bytes"]);
+    assert_eq!(space["layout"].as_str(), Some(layout));
+    let write: Value =
+        serde_json::from_str(&cli(&["predict", file, "-w", "dd-write", "--json"])).unwrap();
+    assert_eq!(
+        write["throughput_bytes_per_s"],
+        picked["write"]["bytes_per_s"]
+    );
+}

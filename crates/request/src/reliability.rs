@@ -1,0 +1,76 @@
+//! `reliability`: how long a rebuild leaves the pool exposed and how likely it is to lose data
+//! over a mission: every rebuild explained, the closed form and a seeded Monte Carlo.
+
+use crate::{parse_fill, system_or_default, Error, Inputs};
+use ::plan::policy::{FILL, REPLACEMENT_HOURS, SEED, YEARS};
+use reliability::{assess, Assessment, Mission};
+use serde::Serialize;
+
+/// Monte Carlo missions simulated when none are asked for.
+pub const TRIALS: u64 = 200_000;
+
+#[derive(clap::Args, Debug)]
+pub struct ReliabilityRequest {
+    /// The system file (its pool and disks); default: the embedded default system.
+    pub system: Option<String>,
+    /// How full the pool is: what a rebuild moves ('50%' or 0.5).
+    #[arg(long, default_value_t = format!("{:.0}%", FILL * 100.0))]
+    pub fill: String,
+    /// The mission, years (at most 100).
+    #[arg(long, default_value_t = YEARS)]
+    pub years: f64,
+    /// User load during rebuilds (a workload such as fio-randread:qd=32); default: idle.
+    #[arg(long)]
+    pub load: Option<String>,
+    /// Weibull shape of disk lifetimes (1 = exponential; below 1 infant mortality, above 1
+    /// wear-out), scaled to the disk's AFR over the first year (from its MTBF when it has
+    /// no AFR).
+    #[arg(long)]
+    pub weibull: Option<f64>,
+    /// Hours until a failed disk is replaced when no hot spare takes over.
+    #[arg(long, default_value_t = REPLACEMENT_HOURS)]
+    pub replacement_hours: f64,
+    /// Monte Carlo missions to simulate (0: closed form only; at most 10,000,000).
+    #[arg(long, default_value_t = TRIALS)]
+    pub trials: u64,
+    /// Seed of the simulation: the same seed gives the same figures.
+    #[arg(long, default_value_t = SEED)]
+    pub seed: u64,
+}
+
+/// The assessment, with the system's name and pool for the text's heading.
+#[derive(Debug, Serialize)]
+#[serde(transparent)]
+pub struct ReliabilityAnswer {
+    pub assessment: Assessment,
+    #[serde(skip)]
+    pub system: String,
+    #[serde(skip)]
+    pub layout: String,
+}
+
+impl ReliabilityRequest {
+    pub fn answer(&self, inputs: &dyn Inputs) -> Result<ReliabilityAnswer, Error> {
+        let system = system_or_default(inputs, self.system.as_deref())?;
+        let load = self
+            .load
+            .as_deref()
+            .map(|l| inputs.workload(l))
+            .transpose()?;
+        let mission = Mission {
+            fill: parse_fill(&self.fill)?,
+            years: self.years,
+            replacement_hours: self.replacement_hours,
+            user: load.as_ref(),
+            lifetime: None,
+            weibull_shape: self.weibull,
+            trials: self.trials,
+            seed: self.seed,
+        };
+        Ok(ReliabilityAnswer {
+            assessment: assess(&system, &mission)?,
+            layout: system.pool.normal_layout(),
+            system: system.name,
+        })
+    }
+}

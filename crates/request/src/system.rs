@@ -1,0 +1,25 @@
+//! The system file of a planned layout: the machine a plan ran on with the layout chosen as
+//! its pool, to save, share, or ask capacity, predict and reliability about.
+
+use crate::plan::DiskFlags;
+use crate::{Error, Inputs};
+use model::Layout;
+
+#[derive(clap::Args, Debug)]
+pub struct SystemRequest {
+    #[command(flatten)]
+    pub disks: DiskFlags,
+    /// The layout chosen, as zpool create builds it; disks it leaves over become hot spares.
+    #[arg(long, allow_hyphen_values = true)]
+    pub layout: String,
+}
+
+impl SystemRequest {
+    /// The system file's text.
+    pub fn answer(&self, inputs: &dyn Inputs) -> Result<String, Error> {
+        let layout: Layout = self.layout.parse()?;
+        let disks = self.disks.disks(inputs)?;
+        let system = ::plan::assemble_with(&disks, &layout, inputs.catalog())?;
+        Ok(model::system_file::write(&system, inputs.catalog()))
+    }
+}

@@ -1,0 +1,36 @@
+//! A web request's named inputs: a system file comes as its text, a workload as its name and
+//! parameters. Nothing is read from disk, and a system file's disks count against the cap.
+
+use crate::limits::MAX_DISKS;
+use model::{Catalog, System, Workload};
+use request::{Error, Inputs};
+
+pub struct Posted {
+    pub catalog: &'static Catalog,
+}
+
+impl Inputs for Posted {
+    fn catalog(&self) -> &Catalog {
+        self.catalog
+    }
+
+    fn system(&self, text: &str) -> Result<System, Error> {
+        let system = model::system_file::parse(text, "system", self.catalog)?;
+        if system.disks.len() > MAX_DISKS as usize {
+            return Err(Error(format!(
+                "system: {} disks; the web page plans at most {MAX_DISKS} (the command line takes more)",
+                system.disks.len()
+            )));
+        }
+        Ok(system)
+    }
+
+    fn phases(&self, spec: &str) -> Result<Vec<Workload>, Error> {
+        if spec.ends_with(".toml") {
+            return Err(Error(format!(
+                "workload '{spec}': the web page reads no files; give NAME[:key=value,...]"
+            )));
+        }
+        Ok(model::workload::parse_phases(spec)?)
+    }
+}
