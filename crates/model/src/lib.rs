@@ -3,6 +3,7 @@
 //! space or speed.
 
 pub mod dataset;
+pub mod input;
 pub mod layout;
 pub mod pool;
 pub mod release;
