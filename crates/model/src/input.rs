@@ -65,19 +65,20 @@ pub fn read_bounded(reader: impl Read) -> Result<String, InputError> {
 pub const ECHO_CHARS: usize = 80;
 
 /// User text echoed in a message: at most `ECHO_CHARS` characters, control characters (a
-/// newline that would break the one-line message) escaped, the cut marked with its length.
+/// newline that would break the one-line message) escaped, an ellipsis where it was cut.
 pub fn echo(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars().take(ECHO_CHARS) {
+    crate::units::clip(text, ECHO_CHARS)
+}
+
+/// Text with its control characters escaped (`\n`, `\t`, `\u{1b}`): a message stays one line.
+pub fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
         if c.is_control() {
             out.extend(c.escape_default());
         } else {
             out.push(c);
         }
-    }
-    let total = text.chars().count();
-    if total > ECHO_CHARS {
-        out.push_str(&format!("... ({total} characters)"));
     }
     out
 }
@@ -112,9 +113,6 @@ mod tests {
         assert_eq!(echo("raidz1-3\nmirror"), "raidz1-3\\nmirror");
         assert_eq!(echo("a\nb\tc"), "a\\nb\\tc");
         let long = "x".repeat(100_000);
-        assert_eq!(
-            echo(&long),
-            format!("{}... (100000 characters)", "x".repeat(80))
-        );
+        assert_eq!(echo(&long), format!("{}…", "x".repeat(80)));
     }
 }

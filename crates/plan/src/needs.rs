@@ -140,7 +140,8 @@ impl fmt::Display for NeedError {
         write!(
             f,
             "bad need '{}': {}; terms look like read>=500MB/s, write>=300MB/s, iops>=2000, avail>=40TB, loss<=1%",
-            self.term, self.reason
+            model::input::echo(&self.term),
+            self.reason
         )
     }
 }

@@ -79,7 +79,12 @@ pub struct LookupError {
 
 impl fmt::Display for LookupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "no {} '{}' in the catalog", self.kind, self.id)?;
+        write!(
+            f,
+            "no {} '{}' in the catalog",
+            self.kind,
+            crate::input::echo(&self.id)
+        )?;
         if !self.near.is_empty() {
             write!(f, "; did you mean {}?", quoted(&self.near).join(" or "))?;
         }
