@@ -224,8 +224,7 @@ fn disk_leaf(text: &str, args: &Args) -> Result<(Leaf, Vec<PhysicalSector>), Cli
     }
     let model = crate::files::catalog().disk(text.trim()).map_err(|e| {
         CliError(format!(
-            "--disk '{}' is neither a size (750GB, 4TB, 3.5TiB, bytes) nor a catalog id: {e}",
-            text.trim()
+            "--disk is neither a size (750GB, 4TB, 3.5TiB, bytes) nor a catalog id: {e}"
         ))
     })?;
     let leaf = Leaf {

@@ -120,7 +120,9 @@ impl fmt::Display for PlanError {
                 system_has_disks: false,
             } => f.write_str("the system file has no disks; give --disk"),
             PlanError::NoCountGiven => f.write_str("give --disks N or a system file"),
-            PlanError::UnknownDisk { text, message } => write!(f, "--disk {text}: {message}"),
+            PlanError::UnknownDisk { text, message } => {
+                write!(f, "--disk {}: {message}", model::input::echo(text))
+            }
             PlanError::BadPrice { usd } => {
                 write!(f, "--price {usd}: expected US dollars per disk")
             }
