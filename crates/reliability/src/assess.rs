@@ -3,7 +3,7 @@
 
 use crate::lifetime::{disk_lifetime, Lifetime};
 use crate::montecarlo::{
-    mission_hours, simulate, MonteCarloReport, RepairTime, Scenario, MAX_TRIALS,
+    check_simulation, mission_hours, simulate, MonteCarloReport, RepairTime, Scenario, MAX_TRIALS,
 };
 use crate::mttdl::{pool_mttdl, Mttdl, Odds};
 use crate::rates::rebuild_rates;
@@ -80,6 +80,12 @@ pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
         Some(l) => Some(l),
         None => disk_lifetime(disk, mission.weibull_shape)?,
     };
+    if let Some(lifetime) = &lifetime {
+        if mission.trials > 0 {
+            let disks = system.disks.len() as u64;
+            check_simulation(disks, mission.trials, lifetime, mission_hours)?;
+        }
+    }
     let rates = rebuild_rates(system, mission.fill, mission.user)?;
     let mut groups: Vec<(VdevGroup, u64)> = Vec::new();
     for top in system.pool.normal() {
