@@ -5,6 +5,7 @@
 use crate::args::Measure;
 use crate::error::CliResult;
 use crate::files::{load_system, print_json};
+use crate::progress::while_working;
 use crate::render::{columns_note, table};
 use ::plan::Evaluation;
 use model::Layout;
@@ -33,7 +34,9 @@ pub fn run(args: &Args) -> CliResult {
         .map(|l| l.parse::<Layout>())
         .collect::<Result<Vec<_>, _>>()?;
     let settings = args.measure.settings()?;
-    let comparison = ::plan::compare(&system, &layouts, &settings)?;
+    let comparison = while_working("comparing the layouts", || {
+        ::plan::compare(&system, &layouts, &settings)
+    })?;
     if args.json {
         return print_json(&comparison);
     }

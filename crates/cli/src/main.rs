@@ -13,6 +13,7 @@ mod error;
 mod files;
 mod plan;
 mod predict;
+mod progress;
 mod reliability;
 mod render;
 mod report;

@@ -5,6 +5,7 @@
 use crate::args::Measure;
 use crate::error::CliResult;
 use crate::files::{catalog, load_system, print_json, write, PlotTo};
+use crate::progress::while_working;
 use crate::render::{columns_note, table};
 use crate::svg::{Chart, Series};
 use ::plan::{format_probability, parse_needs, DiskPlan, DiskRequest, Disks, Evaluation, Plan};
@@ -78,7 +79,9 @@ pub fn run(args: &Args) -> CliResult {
         needs: parse_needs(&args.need)?,
         settings: args.measure.settings()?,
     };
-    let planned = ::plan::plan_disks(&request, catalog())?;
+    let planned = while_working("planning: every layout of these disks", || {
+        ::plan::plan_disks(&request, catalog())
+    })?;
     if let Some(file) = plot {
         write(file, &chart(&planned).render())?;
     }

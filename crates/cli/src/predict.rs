@@ -44,7 +44,9 @@ pub fn run(args: &Args) -> CliResult {
             .split_once('=')
             .ok_or_else(|| CliError(format!("--sweep '{spec}': expected PARAM=v1,v2,...")))?;
         let values = sweep_values(param.trim(), values)?;
-        let points = perf::sweep(&system, &workload, param, &values)?;
+        let points = crate::progress::while_working("sweeping", || {
+            perf::sweep(&system, &workload, param, &values)
+        })?;
         if let Some(file) = plot_file {
             let svg = plot(&system, &workload, param, &values, &points);
             write(file, &svg)?;

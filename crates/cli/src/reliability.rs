@@ -5,6 +5,7 @@
 use crate::args::parse_fill;
 use crate::error::CliResult;
 use crate::files::{load_workload, print_json, system_or_default};
+use crate::progress::while_working;
 use crate::render::assessment;
 use ::plan::policy::{FILL, REPLACEMENT_HOURS, SEED, YEARS};
 use reliability::{assess, Mission};
@@ -55,7 +56,7 @@ pub fn run(args: &Args) -> CliResult {
         trials: args.trials,
         seed: args.seed,
     };
-    let report = assess(&system, &mission)?;
+    let report = while_working("rebuilds and the Monte Carlo", || assess(&system, &mission))?;
     if args.json {
         return print_json(&report);
     }

@@ -55,6 +55,13 @@ fn an_mtbf_alone_gives_the_loss_figures() {
 
 #[test]
 fn unbounded_work_is_refused_in_one_line() {
+    let qd = format!(
+        "qd={}",
+        (1..=20_000)
+            .map(|q| q.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
     for (args, why) in [
         (
             &["reliability", "--years", "1e300"][..],
@@ -79,6 +86,18 @@ fn unbounded_work_is_refused_in_one_line() {
         (
             &["plan", "--disks", "4", "--disk", "16TB", "--years", "200"][..],
             "at most 100 years, not 200.0",
+        ),
+        (
+            &["reliability", "--years", "100", "--trials", "10000000"][..],
+            "simulate at most 6240421 trials of these 8 disks over this mission",
+        ),
+        (
+            &["predict", "examples/raidz2-10x4tb.toml", "-w", "dd-read", "--sweep", &qd][..],
+            "sweep: 200000 points x disks is more work than one request may take (150000): sweep at most 15000 points on 10 disks",
+        ),
+        (
+            &["plan", "--disks", "1000", "--disk", "16TB", "--workload", "dd-read"][..],
+            "228 layouts of 1000 disks leave room for no workload beyond the standard three",
         ),
     ] {
         let (code, out, err) = run(args);

@@ -168,3 +168,36 @@ fn draid_is_degraded_only_for_its_sequential_rebuild() {
             < none.closed_form.map(|o| o.pool_loss).unwrap() / 10.0
     );
 }
+
+/// Issue #10: `plan --disks 1000` cost 3-13 s per extra workload with no cap (8 workloads:
+/// 46 s). Layouts x workloads x disks is checked before any layout is evaluated.
+#[test]
+fn a_plan_past_its_work_budget_is_refused_before_any_evaluation() {
+    let mut r = request(1000, "");
+    r.settings.extra = vec![zpoolsim_plan::LabelledWorkload::parse("bonnie-rewrite").unwrap()];
+    let Err(PlanError::OverBudget(e)) = plan(&r) else {
+        panic!("planned")
+    };
+    // 228 layouts x 4 workloads x 1,000 disks.
+    assert_eq!(e.asked, 912_000);
+    assert_eq!(e.most, zpoolsim_plan::MAX_PLAN_WORK);
+    assert_eq!(
+        e.reduce,
+        "228 layouts of 1000 disks leave room for no workload beyond the standard three; use fewer layouts or disks"
+    );
+    let mut r = request(300, "");
+    r.settings.extra = vec![zpoolsim_plan::LabelledWorkload::parse("dd-read").unwrap(); 8];
+    let e = plan(&r).unwrap_err().to_string();
+    assert!(
+        e.ends_with("228 layouts of 300 disks take at most 7 workloads beyond the standard three"),
+        "{e}"
+    );
+}
+
+/// A report on more disks than the planner takes is refused before the space, speed and
+/// safety it would have computed first (it worked 20 s, then failed).
+#[test]
+fn a_report_on_more_disks_than_the_planner_takes_is_refused_up_front() {
+    let e = zpoolsim_plan::report(&machine(1001)).unwrap_err();
+    assert_eq!(e, PlanError::ReportTooManyDisks { disks: 1001 });
+}
