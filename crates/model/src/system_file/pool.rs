@@ -5,7 +5,7 @@ use super::doc::{DatasetDoc, PoolDoc};
 use super::error::{FileError, Source};
 use super::hardware::{size, Placed};
 use crate::dataset::PropertyError;
-use crate::layout::Layout;
+use crate::layout::{Layout, VdevType};
 use crate::pool::{Dataset, Leaf, Pool, TopLevel, VdevClass, DEFAULT_RECORDSIZE};
 use crate::system::ZfsRelease;
 use toml::Spanned;
@@ -31,7 +31,11 @@ pub fn build(
         (VdevClass::Log, &doc.log),
     ] {
         if let Some(text) = text {
-            classes.push((class, layout(src, text)?));
+            let parsed = layout(src, text)?;
+            if class == VdevClass::Log {
+                log_groups(src, text, &parsed)?;
+            }
+            classes.push((class, parsed));
         }
     }
     let spares = doc.spares.unwrap_or(0);
@@ -102,6 +106,24 @@ fn class_name(class: VdevClass) -> &'static str {
         VdevClass::Special => "special",
         VdevClass::Dedup => "dedup",
         VdevClass::Log => "log",
+    }
+}
+
+/// Log vdevs are single disks or mirrors: zpool create refuses any other type there
+/// (cmd/zpool/zpool_vdev.c, construct_spec: "invalid vdev specification: unsupported 'log'
+/// device: raidz"), and so does the kernel for dRAID.
+fn log_groups(src: &Source, text: &Spanned<String>, log: &Layout) -> Result<(), FileError> {
+    let refused = log.groups.iter().find_map(|g| match g.vtype {
+        VdevType::Disk | VdevType::Mirror => None,
+        VdevType::Raidz { .. } => Some("raidz"),
+        VdevType::Draid { .. } => Some("draid"),
+    });
+    match refused {
+        Some(kind) => Err(src.error(
+            text.span(),
+            format!("unsupported 'log' device: {kind} (zpool create takes only disks and mirrors as log vdevs)"),
+        )),
+        None => Ok(()),
     }
 }
 

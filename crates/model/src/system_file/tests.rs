@@ -479,3 +479,23 @@ fn a_missing_reference_lists_a_few_known_ids_and_echoes_the_name_on_one_line() {
         "controller 'hba': link 'l\\nx' is not a [[link]] of this file (known: slot, l0, l1, l2, l3, l4, l5, l6, and 13 more)"
     );
 }
+
+#[test]
+fn a_raidz_or_draid_log_is_refused_as_zpool_create_refuses_it() {
+    for (log, kind) in [("raidz1-3", "raidz"), ("mirror-2 + draid1:2d:4c", "draid")] {
+        let e = error(
+            "layout = \"raidz1-4\"",
+            &format!("layout = \"raidz1-4\"\nlog = \"{log}\""),
+        );
+        assert_eq!(
+            e,
+            format!("s.toml:27:7: unsupported 'log' device: {kind} (zpool create takes only disks and mirrors as log vdevs)")
+        );
+    }
+    let text = SMALL.replace("count = 4", "count = 6").replace(
+        "layout = \"raidz1-4\"",
+        "layout = \"raidz1-4\"\nlog = \"mirror-2\"",
+    );
+    let s = parse(&text, "s.toml", Catalog::embedded()).unwrap();
+    assert_eq!(s.pool.vdevs.last().unwrap().class, VdevClass::Log);
+}
