@@ -24,14 +24,14 @@ pub fn build(
 ) -> Result<Pool, FileError> {
     let pool_span = doc.span();
     let doc = doc.into_inner();
-    let mut classes = vec![(VdevClass::Normal, layout(src, &doc.layout)?)];
+    let mut classes = vec![(VdevClass::Normal, layout(src, &doc.layout, zfs)?)];
     for (class, text) in [
         (VdevClass::Special, &doc.special),
         (VdevClass::Dedup, &doc.dedup),
         (VdevClass::Log, &doc.log),
     ] {
         if let Some(text) = text {
-            let parsed = layout(src, text)?;
+            let parsed = layout(src, text, zfs)?;
             if class == VdevClass::Log {
                 log_groups(src, text, &parsed)?;
             }
@@ -127,11 +127,23 @@ fn log_groups(src: &Source, text: &Spanned<String>, log: &Layout) -> Result<(), 
     }
 }
 
-/// A layout string, its errors placed at the string.
-fn layout(src: &Source, text: &Spanned<String>) -> Result<Layout, FileError> {
-    text.get_ref()
+/// A layout string, its errors placed at the string: a dRAID too, where the release has none.
+fn layout(src: &Source, text: &Spanned<String>, zfs: ZfsRelease) -> Result<Layout, FileError> {
+    let layout: Layout = text
+        .get_ref()
         .parse()
-        .map_err(|e: crate::layout::LayoutError| src.error(text.span(), e.to_string()))
+        .map_err(|e: crate::layout::LayoutError| src.error(text.span(), e.to_string()))?;
+    let draid = layout
+        .groups
+        .iter()
+        .find(|g| matches!(g.vtype, VdevType::Draid { .. }));
+    match draid {
+        Some(g) if !zfs.has_draid() => Err(src.error(
+            text.span(),
+            format!("{g}: ZFS {zfs} has no dRAID (OpenZFS 2.1 brought it); set host.zfs to a later release"),
+        )),
+        _ => Ok(layout),
+    }
 }
 
 /// A vdev is as large as its smallest child (zfs-facts.md §1).

@@ -481,6 +481,20 @@ fn a_missing_reference_lists_a_few_known_ids_and_echoes_the_name_on_one_line() {
 }
 
 #[test]
+fn a_draid_where_the_release_has_none_is_refused_at_the_layout() {
+    let text = SMALL
+        .replace("ram = \"64GiB\"", "ram = \"64GiB\"\nzfs = \"zol-0.6.5\"")
+        .replace("layout = \"raidz1-4\"", "layout = \"draid1:2d:4c\"");
+    let e = parse(&text, "s.toml", Catalog::embedded()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "s.toml:27:10: draid1:2d:4c:0s: ZFS zol-0.6.5 has no dRAID (OpenZFS 2.1 brought it); set host.zfs to a later release"
+    );
+    let text = text.replace("zol-0.6.5", "2.1.0");
+    assert!(parse(&text, "s.toml", Catalog::embedded()).is_ok());
+}
+
+#[test]
 fn a_raidz_or_draid_log_is_refused_as_zpool_create_refuses_it() {
     for (log, kind) in [("raidz1-3", "raidz"), ("mirror-2 + draid1:2d:4c", "draid")] {
         let e = error(
