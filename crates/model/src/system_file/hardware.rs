@@ -4,7 +4,7 @@
 use super::doc::{ControllerDoc, DiskDoc, HostDoc, LinkRefDoc, TunablesDoc};
 use super::error::{FileError, Source};
 use crate::catalog::{
-    check_controller, check_cpu, check_link_kind, disk_from_table, field_names, from_table,
+    check_controller, check_cpu, check_link_kind, disk_from_table, field_names, from_table, Bad,
     Catalog, LookupError, DEFAULT_SOURCE,
 };
 use crate::hardware::ControllerKind;
@@ -136,16 +136,17 @@ fn model_ref<'c, T: Clone + 'c>(
     src: &Source,
     value: Spanned<toml::Value>,
     lookup: impl Fn(&str) -> Result<&'c T, LookupError>,
-    inline: impl Fn(toml::Table) -> Result<T, String>,
+    inline: impl Fn(toml::Table) -> Result<T, Bad>,
 ) -> Result<T, FileError> {
     let span = value.span();
     match value.into_inner() {
         toml::Value::String(id) => lookup(&id)
             .cloned()
             .map_err(|e| src.error(span, e.to_string())),
-        toml::Value::Table(table) => {
-            inline(table).map_err(|m| src.error(span, format!("inline model: {m}")))
-        }
+        toml::Value::Table(table) => inline(table).map_err(|b| {
+            let message = format!("inline model: {}", b.message);
+            src.key_error(span, b.key.as_deref(), message)
+        }),
         other => Err(src.error(
             span,
             format!(
@@ -158,11 +159,13 @@ fn model_ref<'c, T: Clone + 'c>(
 
 /// An inline CPU: a whole catalog entry, or only `cores`, `ghz` and `year` (the era), whose
 /// other figures then take the x86-64 baseline, each source saying it was not given.
-fn cpu_from_table(mut table: toml::Table) -> Result<CpuModel, String> {
+fn cpu_from_table(mut table: toml::Table) -> Result<CpuModel, Bad> {
     if !table.contains_key("id") {
         let (Some(cores), Some(ghz)) = (table.get("cores").cloned(), table.get("ghz").cloned())
         else {
-            return Err("an inline cpu without an id gives at least cores, ghz and year".into());
+            return Err(Bad::from(
+                "an inline cpu without an id gives at least cores, ghz and year",
+            ));
         };
         let given = "given in the system file";
         let mut sources = toml::Table::new();
@@ -190,7 +193,8 @@ fn cpu_from_table(mut table: toml::Table) -> Result<CpuModel, String> {
             .or_insert(toml::Value::Table(sources));
     }
     let cpu = from_table(table)?;
-    check_cpu(&cpu).map(|()| cpu)
+    check_cpu(&cpu)?;
+    Ok(cpu)
 }
 
 pub fn links(
@@ -383,7 +387,8 @@ pub fn controllers(
             |m| catalog.controller(m),
             |table| {
                 let model = from_table(table)?;
-                check_controller(&model).map(|()| model)
+                check_controller(&model)?;
+                Ok(model)
             },
         )?;
         let expander = model.kind == ControllerKind::Expander;
