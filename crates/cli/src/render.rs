@@ -4,7 +4,7 @@
 use ::plan::policy::REPLACEMENT_HOURS;
 use ::plan::{format_probability, Evaluation, Metric, Settings};
 use model::units::format_decimal;
-use reliability::{Assessment, RebuildKind};
+use reliability::{Assessment, Lifetime, RebuildKind};
 
 /// What the DEGRADED and loss columns mean, in one line.
 pub fn columns_note(settings: &Settings) -> String {
@@ -127,10 +127,14 @@ pub fn assessment(report: &Assessment) -> String {
         );
     }
     out += &format!("\nchance of losing data over {} years:", report.years);
-    if report.lifetime.is_none() {
+    let Some(lifetime) = &report.lifetime else {
         return out + " " + &unknown_rate(report) + "\n";
-    }
+    };
     out += "\n";
+    out += &failure_figures(report, lifetime);
+    if let Some(why) = &report.closed_form_invalid {
+        out += &format!("  closed form (MTTDL[1]): not valid here: {why}; the Monte Carlo assumes no such thing\n");
+    }
     if let (Some(m), Some(odds)) = (&report.mttdl, report.closed_form) {
         out += &format!(
             "  closed form (MTTDL[1], exponential lifetimes): P(pool loss) {}, P(any data loss, blocks to unrecoverable read errors included) {}; MTTDL {:.3e} h\n",
@@ -152,11 +156,42 @@ pub fn assessment(report: &Assessment) -> String {
             format_probability(mc.data_loss.high),
             format_decimal(mc.expected_bytes_lost),
         );
-        if report.mttdl.is_some() {
+        if report.closed_form.is_some() {
             out += "  (the simulation rebuilds in a fixed time where the closed form assumes memoryless repairs, so with double or triple parity it gives less loss)\n";
         }
     }
     out
+}
+
+/// The failure figures the loss figures use: the disk's AFR and URE rate, the lifetimes, and
+/// the share of disks they fail over the mission.
+fn failure_figures(report: &Assessment, lifetime: &Lifetime) -> String {
+    let afr = report
+        .afr_pct
+        .map_or("no AFR".to_string(), |a| format!("AFR {a:.2}%"));
+    let ure = report.uer_per_bit.map_or(
+        "no unrecoverable read error rate (taken as none)".to_string(),
+        |u| format!("{u:e} unrecoverable read errors per bit read"),
+    );
+    let lifetimes = match lifetime {
+        Lifetime::Exponential { mtbf_hours } => {
+            format!("exponential lifetimes, MTBF {mtbf_hours:.3e} h")
+        }
+        Lifetime::Weibull { shape, scale_hours } => format!(
+            "Weibull lifetimes of shape {shape}, scale {scale_hours:.3e} h (the same failures in the first year as the AFR)"
+        ),
+    };
+    let failed = report.failed_within_mission.map_or(String::new(), |f| {
+        format!(
+            "; {} of the disks fail within {} years, none replaced",
+            format_probability(f),
+            report.years
+        )
+    });
+    format!(
+        "  disk {}: {afr}, {ure}; {lifetimes}{failed}\n",
+        report.disk
+    )
 }
 
 /// Why the loss figures are missing, and how to give them.

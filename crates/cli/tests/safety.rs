@@ -106,3 +106,58 @@ fn unbounded_work_is_refused_in_one_line() {
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     }
 }
+
+/// Issue #10: reliability never said which failure figures it used nor what a Weibull shape
+/// implies, and gave the closed form far outside its validity (P(loss) 100% where the
+/// simulation gives 0.03%).
+#[test]
+fn reliability_names_its_failure_figures_and_where_the_closed_form_fails() {
+    let (code, out, err) = run(&["reliability", "--trials", "2000"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("  disk seagate-exos-x16-16tb: AFR 0.35%, 1e-15 unrecoverable read errors per bit read; exponential lifetimes, MTBF 2.498e6 h; 1.7% of the disks fail within 5 years, none replaced\n"),
+        "{out}"
+    );
+    let (code, out, err) = run(&["reliability", "--weibull", "3", "--trials", "2000"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Weibull lifetimes of shape 3, scale 5.766e4 h (the same failures in the first year as the AFR); 35.5% of the disks fail within 5 years, none replaced"),
+        "{out}"
+    );
+    let args = [
+        "reliability",
+        "--replacement-hours",
+        "1e12",
+        "--trials",
+        "2000",
+    ];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("closed form (MTTDL[1]): not valid here: a repair takes 1.000e12 h against a mission of 43800 h"),
+        "{out}"
+    );
+    assert!(!out.contains("P(pool loss) 100"), "{out}");
+}
+
+/// Issue #10: compare gave a single disk P(BLOCK LOSS) 0%, a mirror 2%: a pool without
+/// redundancy loses a block to every unrecoverable read error, here at its monthly scrubs.
+#[test]
+fn a_pool_without_redundancy_loses_blocks() {
+    let v = common::json(&[
+        "compare",
+        "examples/raidz2-10x4tb.toml",
+        "--layout",
+        "stripe-1",
+        "--layout",
+        "mirror-2",
+        "--json",
+    ]);
+    let block = |i: usize| {
+        v["layouts"][i]["closed_form"]["block_loss"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(block(0) > 0.99, "{}", block(0));
+    assert!((0.01..0.03).contains(&block(1)), "{}", block(1));
+}

@@ -25,7 +25,7 @@ pub use montecarlo::{
     check_simulation, mission_hours, simulate, MonteCarloReport, RepairTime, Scenario,
     MAX_MISSION_YEARS, MAX_SIMULATION_WORK, MAX_TRIALS,
 };
-pub use mttdl::{p_loss_within, pool_mttdl, vdev_mttdl, Mttdl, Odds};
+pub use mttdl::{p_loss_within, pool_mttdl, vdev_mttdl, Mttdl, Odds, SCRUB_INTERVAL_HOURS};
 pub use perf::SharedPath;
 pub use rates::rebuild_rates;
 pub use repair::{distributed_spares, GroupRepair};
