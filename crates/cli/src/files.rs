@@ -183,7 +183,15 @@ fn refuse_overwrite(file: &str, force: bool) -> CliResult {
     Ok(())
 }
 
-/// Writes a new output file (after `refuse_overwrite` said it may).
+/// Writes a new output file (after `refuse_overwrite` said it may), making its directory
+/// (`out/` of the README's examples) when it is missing.
 pub fn write(file: &str, contents: &str) -> CliResult {
-    std::fs::write(file, contents).map_err(|e| CliError(format!("cannot write {file}: {e}")))
+    let cannot = |e: std::io::Error| CliError(format!("cannot write {}: {e}", echo(file)));
+    if let Some(dir) = Path::new(file)
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(dir).map_err(cannot)?;
+    }
+    std::fs::write(file, contents).map_err(cannot)
 }
