@@ -7,7 +7,7 @@ use crate::evaluate::{evaluate, monte_carlo, Settings};
 use crate::evaluation::Evaluation;
 use crate::needs::Need;
 use crate::pareto;
-use crate::recommend::{closest, meets, recommend, Recommendation};
+use crate::recommend::{closest, draid_caveats, meets, recommend, Recommendation};
 use model::{Catalog, System, VdevType};
 use serde::Serialize;
 
@@ -112,13 +112,15 @@ pub fn plan(request: &Request) -> Result<Plan, PlanError> {
         .into_iter()
         .partition(|e| meets(e, &request.needs));
     let years = request.settings.years;
-    let Some(recommendation) = recommend(&passing, &request.needs, years) else {
+    let Some(mut recommendation) = recommend(&passing, &request.needs, years) else {
         return Err(PlanError::NothingMeetsNeeds {
             disks,
             needs: request.needs.clone(),
             closest: closest(&failing, &request.needs),
         });
     };
+    let chosen = &passing[recommendation.index].candidate.layout;
+    recommendation.reason += &draid_caveats(chosen, request.system.pool.ashift);
     let objectives: Vec<Vec<f64>> = passing.iter().map(Evaluation::objectives).collect();
     let monte_carlo = monte_carlo(
         &request.system,

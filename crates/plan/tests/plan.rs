@@ -200,3 +200,21 @@ fn a_report_on_more_disks_than_the_planner_takes_is_refused_up_front() {
     let e = zpoolsim_plan::report(&machine(1001)).unwrap_err();
     assert_eq!(e, PlanError::ReportTooManyDisks { disks: 1001 });
 }
+
+/// Issue #10: the planner recommended draid2:16d:24c:0s without saying it has no distributed
+/// spare, nor that a 4 KiB block takes 72 KiB on it.
+#[test]
+fn a_recommended_draid_says_what_the_table_does_not() {
+    let p = plan(&request(24, "avail>=200TB,loss<=0.1%")).unwrap();
+    assert_eq!(p.recommendation.layout, "draid2:16d:24c:0s");
+    assert!(p.recommendation.reason.ends_with(
+        "; draid2:16d:24c:0s has no distributed spare: after a failure it waits for a new disk and resilvers onto it, as raidz does; on draid2:16d:24c:0s every block fills whole rows of 16 data and 2 parity sectors of 4.00 KiB: a 4 KiB block takes 72.00 KiB (18x)"
+    ), "{}", p.recommendation.reason);
+    // A raidz pick says nothing of the kind.
+    let p = plan(&request(8, "")).unwrap();
+    assert!(
+        !p.recommendation.reason.contains("rows"),
+        "{}",
+        p.recommendation.reason
+    );
+}
