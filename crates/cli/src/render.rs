@@ -16,9 +16,11 @@ pub fn columns_note(settings: &Settings) -> String {
 }
 
 /// The rows as an aligned table; `marks` (one per row, or none) prefixes each layout. Columns
-/// for the workloads past the standard three are added by their labels.
+/// for the workloads past the standard three are added by their labels; $/TB only where a
+/// price is known.
 pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> String {
     let extra: Vec<&str> = settings.extra.iter().map(|w| w.label.as_str()).collect();
+    let priced = rows.iter().any(|e| e.usd_per_usable_tb.is_some());
     let mut header: Vec<String> = [
         "LAYOUT",
         "SPARES",
@@ -29,11 +31,13 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
         "DEGRADED",
         "P(POOL LOSS)",
         "P(BLOCK LOSS)",
-        "$/TB",
     ]
     .iter()
     .map(|s| s.to_string())
     .collect();
+    if priced {
+        header.push("$/TB".into());
+    }
     header.extend(extra.iter().map(|s| s.to_string()));
     let mut lines = vec![header];
     for (i, e) in rows.iter().enumerate() {
@@ -52,9 +56,11 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
             },
             probability(e.closed_form.map(|o| o.pool_loss)),
             probability(e.closed_form.map(|o| o.block_loss)),
-            e.usd_per_usable_tb
-                .map_or("-".to_string(), |usd| format!("{usd:.0}")),
         ];
+        if priced {
+            let usd = e.usd_per_usable_tb;
+            line.push(usd.map_or("-".to_string(), |usd| format!("{usd:.0}")));
+        }
         line.extend(e.extra.iter().zip(&settings.extra).map(|(figures, w)| {
             if w.workload.access.is_sequential() {
                 Metric::Read.format(figures.bytes_per_s)
@@ -294,6 +300,10 @@ mod tests {
             row("stripe-15", 1, Some(0.0123)),
         ];
         let refs: Vec<&Evaluation> = rows.iter().collect();
+        // Issue #10: without a price anywhere the $/TB column was all "-": it is left out.
+        let mut unpriced = rows[0].clone();
+        unpriced.usd_per_usable_tb = None;
+        assert!(!table(&[&unpriced], &[], &settings).contains("$/TB"));
         assert_eq!(
             table(&refs, &["> ", "* "], &settings),
             "\
