@@ -161,3 +161,35 @@ fn a_pool_without_redundancy_loses_blocks() {
     assert!(block(0) > 0.99, "{}", block(0));
     assert!((0.01..0.03).contains(&block(1)), "{}", block(1));
 }
+
+/// Issue #10: plan.svg's legend had classes of its own (0.01%, 1%) whatever the need, and a
+/// filled swatch for the rings.
+#[test]
+fn the_plan_chart_legend_follows_the_need() {
+    let svg = std::env::temp_dir().join(format!("zpoolsim-plan-{}.svg", std::process::id()));
+    let (code, _, err) = run(&[
+        "plan",
+        "--disks",
+        "24",
+        "--disk",
+        "seagate-exos-x16-16tb",
+        "--need",
+        "avail>=200TB,loss<=0.1%",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    let drawn = std::fs::read_to_string(&svg).unwrap_or_default();
+    let _ = std::fs::remove_file(&svg);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        drawn.contains(">P(data loss) &lt;= 0.10% (the need)</text>"),
+        "{drawn}"
+    );
+    assert!(
+        drawn.contains(">P(data loss) &lt;= 0.010%</text>"),
+        "{drawn}"
+    );
+    assert!(!drawn.contains("&lt;= 1%"), "{drawn}");
+    assert!(drawn.contains(r##"r="5" fill="none" stroke="#000" stroke-width="2"/><text"##));
+    assert!(drawn.contains(r#"text-anchor="end">draid2:16d:24c:0s (P(data loss) 0.024%)<"#));
+}
