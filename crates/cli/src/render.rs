@@ -2,14 +2,14 @@
 //! compare, an assessment's rebuilds and loss figures (reliability, report), and units.
 
 use ::plan::policy::REPLACEMENT_HOURS;
-use ::plan::{format_probability, Evaluation, Metric, Settings};
+use ::plan::{format_probability, Evaluation, LabelledWorkload, Metric, Settings, WorkloadFigures};
 use model::units::format_decimal;
 use reliability::{Assessment, Lifetime, RebuildKind};
 
 /// What the DEGRADED and loss columns mean, in one line.
 pub fn columns_note(settings: &Settings) -> String {
     format!(
-        "DEGRADED: hours a vdev runs with less redundancy after a disk fails, pool {:.0}% full (dRAID with a distributed spare: its sequential rebuild; else the resilver, after {REPLACEMENT_HOURS} h for a new disk when there is no hot spare); over {} years, P(POOL LOSS): the pool is lost, P(BLOCK LOSS): an unrecoverable read error loses blocks while a vdev has no redundancy left",
+        "DEGRADED: hours a vdev runs with less redundancy after a disk fails, pool {:.0}% full (dRAID with a distributed spare: its sequential rebuild; else the resilver, after {REPLACEMENT_HOURS} h for a new disk when there is no hot spare); over {} years, P(POOL LOSS): the pool is lost, P(BLOCK LOSS): an unrecoverable read error loses blocks while a vdev has no redundancy left (one without any: at its monthly scrub)",
         settings.fill * 100.0,
         settings.years
     )
@@ -46,8 +46,8 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
             format!("{mark}{}", e.candidate.layout),
             e.candidate.hot_spares.to_string(),
             Metric::Avail.format(e.avail_bytes as f64),
-            Metric::Read.format(e.read.bytes_per_s),
-            Metric::Write.format(e.write.bytes_per_s),
+            figure(&e.read, &settings.read),
+            figure(&e.write, &settings.write),
             format!("{:.0}", e.random.iops),
             if e.candidate.layout.redundancy() == 0 {
                 "-".to_string()
@@ -61,13 +61,12 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
             let usd = e.usd_per_usable_tb;
             line.push(usd.map_or("-".to_string(), |usd| format!("{usd:.0}")));
         }
-        line.extend(e.extra.iter().zip(&settings.extra).map(|(figures, w)| {
-            if w.workload.access.is_sequential() {
-                Metric::Read.format(figures.bytes_per_s)
-            } else {
-                format!("{:.0}/s", figures.iops)
-            }
-        }));
+        line.extend(
+            e.extra
+                .iter()
+                .zip(&settings.extra)
+                .map(|(figures, w)| figure(figures, w)),
+        );
         lines.push(line);
     }
     let widths: Vec<usize> = (0..lines[0].len())
@@ -97,6 +96,16 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
         out.push('\n');
     }
     out
+}
+
+/// A workload's figure as the table shows it: a rate for a stream, operations a second for
+/// random I/O.
+pub fn figure(figures: &WorkloadFigures, w: &LabelledWorkload) -> String {
+    if w.workload.access.is_sequential() {
+        Metric::Read.format(figures.bytes_per_s)
+    } else {
+        format!("{:.0}/s", figures.iops)
+    }
 }
 
 /// A probability as the table shows it.
@@ -254,7 +263,7 @@ pub fn bench(b: &measure::bench::Bench) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ::plan::{Candidate, WorkloadFigures};
+    use ::plan::Candidate;
 
     fn figures(label: &str, bytes_per_s: f64, iops: f64) -> WorkloadFigures {
         WorkloadFigures {

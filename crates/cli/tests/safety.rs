@@ -193,3 +193,42 @@ fn the_plan_chart_legend_follows_the_need() {
     assert!(drawn.contains(r##"r="5" fill="none" stroke="#000" stroke-width="2"/><text"##));
     assert!(drawn.contains(r#"text-anchor="end">draid2:16d:24c:0s (P(data loss) 0.024%)<"#));
 }
+
+/// Issue #10: compare's table said 367 random reads a second and its text 368 (the bound of
+/// the limiting vdev, not the figure), and "x 8.00 (the pool's bytes per byte it moves)" read
+/// as an amplification where it is the disks sharing a stream. Each text line now starts with
+/// the table's figure, and the factor says what it relates.
+#[test]
+fn compare_text_carries_the_table_figure_and_says_what_its_factor_is() {
+    let (code, out, err) = run(&[
+        "compare",
+        "examples/seed-001-pcix-15-disk.toml",
+        "--layout",
+        "3x raidz1-5",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let table_iops = out
+        .lines()
+        .find(|l| l.starts_with("3x raidz1-5  "))
+        .and_then(|l| l.split_whitespace().nth(9))
+        .unwrap();
+    let text = out
+        .lines()
+        .find(|l| l.starts_with("3x raidz1-5 fio-randread:qd=32 "))
+        .unwrap();
+    assert!(
+        text.starts_with(&format!("3x raidz1-5 fio-randread:qd=32 {table_iops}/s: ")),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "516.5 MB/s x 1.00 (the workload's bytes per byte this resource moves) = 516.5 MB/s"
+        ),
+        "{out}"
+    );
+    let (_, report, _) = run(&["report"]);
+    assert!(
+        report.contains("185.6 MB/s x 8.00 (the workload's bytes per byte this resource moves)"),
+        "{report}"
+    );
+}
