@@ -276,22 +276,6 @@ fn first_in_loop(parents: &[Option<usize>]) -> Option<usize> {
     None
 }
 
-#[cfg(test)]
-mod tests {
-    use super::first_in_loop;
-
-    #[test]
-    fn loops_are_found_in_one_walk_of_each_node() {
-        // A chain of a million links (each the parent of the next): no loop, walked once.
-        let chain: Vec<Option<usize>> = (0..1_000_000usize).map(|i| i.checked_sub(1)).collect();
-        assert_eq!(first_in_loop(&chain), None);
-        // 0 -> 1 -> 2 -> 1: 0 leads into the loop, found first.
-        assert_eq!(first_in_loop(&[Some(1), Some(2), Some(1)]), Some(0));
-        assert_eq!(first_in_loop(&[None, Some(2), Some(1)]), Some(1));
-        assert_eq!(first_in_loop(&[Some(0)]), Some(0));
-    }
-}
-
 /// One `[[link]]`: its kind and figures, or a catalog kind of link named by `model`.
 fn link(table: toml::Table, catalog: &Catalog) -> Result<Link, String> {
     let link = if table.contains_key("model") {
@@ -631,4 +615,20 @@ fn apply_measured(model: DiskModel, mut measured: toml::Table) -> Result<DiskMod
     }
     crate::catalog::check_disk(&out)?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_in_loop;
+
+    #[test]
+    fn loops_are_found_in_one_walk_of_each_node() {
+        // A chain of a million links (each the parent of the next): no loop, walked once.
+        let chain: Vec<Option<usize>> = (0..1_000_000usize).map(|i| i.checked_sub(1)).collect();
+        assert_eq!(first_in_loop(&chain), None);
+        // 0 -> 1 -> 2 -> 1: 0 leads into the loop, found first.
+        assert_eq!(first_in_loop(&[Some(1), Some(2), Some(1)]), Some(0));
+        assert_eq!(first_in_loop(&[None, Some(2), Some(1)]), Some(1));
+        assert_eq!(first_in_loop(&[Some(0)]), Some(0));
+    }
 }
