@@ -4,7 +4,8 @@
 
 use crate::error::CliResult;
 use crate::files::{load_system, print_json, Files};
-use crate::render::{columns_note, table};
+use crate::progress::while_working;
+use crate::render::{columns_note, figure, table};
 use ::plan::Evaluation;
 use model::Layout;
 use request::Measure;
@@ -33,7 +34,9 @@ pub fn run(args: &Args) -> CliResult {
         .map(|l| l.parse::<Layout>())
         .collect::<Result<Vec<_>, _>>()?;
     let settings = args.measure.settings(&Files)?;
-    let comparison = ::plan::compare(&system, &layouts, &settings)?;
+    let comparison = while_working("comparing the layouts", || {
+        ::plan::compare(&system, &layouts, &settings)
+    })?;
     if args.json {
         return print_json(&comparison);
     }
@@ -47,9 +50,17 @@ pub fn run(args: &Args) -> CliResult {
     println!();
     let refs: Vec<&Evaluation> = comparison.layouts.iter().collect();
     print!("{}", table(&refs, &[], &settings));
+    // Each figure as the table prints it, then what limits it (a bound: the figure is at or
+    // under it).
     for row in &comparison.layouts {
-        for w in row.workloads() {
-            println!("{} {}: {}", row.candidate.layout, w.workload, w.bottleneck);
+        for (w, labelled) in row.workloads().zip(settings.workloads()) {
+            println!(
+                "{} {} {}: {}",
+                row.candidate.layout,
+                w.workload,
+                figure(w, labelled),
+                w.bottleneck
+            );
         }
     }
     Ok(())

@@ -2,8 +2,11 @@
 //! output files that are never overwritten without `--force`.
 
 use crate::error::{CliError, CliResult};
+use model::input::{check_size, echo, read_bounded};
 use model::{Catalog, System, Workload};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 /// The catalog of this run: the embedded one with the user's `--catalog` files merged over it.
@@ -13,7 +16,7 @@ static CATALOG: OnceLock<Catalog> = OnceLock::new();
 pub fn merged_catalog(files: &[String]) -> Result<Catalog, CliError> {
     let mut catalog = Catalog::embedded().clone();
     for file in files {
-        catalog.merge_file(&read(Path::new(file))?, file)?;
+        catalog.merge_file(&read(Path::new(file))?, &name(Path::new(file)))?;
     }
     Ok(catalog)
 }
@@ -31,20 +34,73 @@ pub fn catalog() -> &'static Catalog {
     CATALOG.get().unwrap_or_else(Catalog::embedded)
 }
 
-/// Reads a file the user named, saying which one could not be read.
+/// Reads a file the user named (`-`: standard input, once), saying which one could not be
+/// read. Only a regular file is read, and only when it is within `MAX_INPUT_BYTES`: a device
+/// (/dev/zero), a FIFO or a directory is refused before any byte is read, and the file is
+/// opened without blocking so a FIFO with no writer cannot hang the open either.
 pub fn read(path: &Path) -> Result<String, CliError> {
-    std::fs::read_to_string(path)
-        .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))
+    let cannot =
+        |why: &dyn std::fmt::Display| CliError(format!("cannot read {}: {why}", name(path)));
+    if path == Path::new(STDIN) {
+        if STDIN_TAKEN.swap(true, Ordering::SeqCst) {
+            return Err(cannot(
+                &"standard input is read once: give '-' for one input only",
+            ));
+        }
+        return read_bounded(std::io::stdin().lock()).map_err(|e| cannot(&e));
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| cannot(&e))?;
+    let meta = file.metadata().map_err(|e| cannot(&e))?;
+    if !meta.is_file() {
+        return Err(cannot(&format!(
+            "not a regular file (a {}): give a file, or '-' for standard input",
+            file_kind(&meta.file_type())
+        )));
+    }
+    check_size(meta.len()).map_err(|e| cannot(&e))?;
+    read_bounded(file).map_err(|e| cannot(&e))
+}
+
+/// The name that stands for standard input.
+const STDIN: &str = "-";
+
+/// Whether standard input was read already: it can be read only once.
+static STDIN_TAKEN: AtomicBool = AtomicBool::new(false);
+
+/// A path as messages name it: `stdin` for `-`, else the path with control characters escaped
+/// and cut short.
+pub fn name(path: &Path) -> String {
+    if path == Path::new(STDIN) {
+        return "stdin".to_string();
+    }
+    echo(&path.display().to_string())
+}
+
+/// What a file that is not a regular file is, in the words of `ls -l`'s first letter.
+fn file_kind(kind: &std::fs::FileType) -> &'static str {
+    if kind.is_dir() {
+        "directory"
+    } else if kind.is_char_device() {
+        "character device"
+    } else if kind.is_block_device() {
+        "block device"
+    } else if kind.is_fifo() {
+        "FIFO"
+    } else if kind.is_socket() {
+        "socket"
+    } else {
+        "special file"
+    }
 }
 
 /// Reads and resolves a system file against the embedded catalog.
 pub fn load_system(path: &Path) -> Result<System, CliError> {
     let text = read(path)?;
-    Ok(model::system_file::parse(
-        &text,
-        &path.display().to_string(),
-        catalog(),
-    )?)
+    Ok(model::system_file::parse(&text, &name(path), catalog())?)
 }
 
 /// Every phase a workload spec or file names (a benchmark's command line runs several).
@@ -52,7 +108,7 @@ pub fn load_phases(spec: &str) -> Result<Vec<Workload>, CliError> {
     if spec.ends_with(".toml") {
         let text = read(Path::new(spec))?;
         return model::workload::phases_from_toml(&text)
-            .map_err(|e| CliError(format!("{spec}: {e}")));
+            .map_err(|e| CliError(format!("{}: {e}", name(Path::new(spec)))));
     }
     Ok(model::workload::parse_phases(spec)?)
 }
@@ -135,7 +191,15 @@ fn refuse_overwrite(file: &str, force: bool) -> CliResult {
     Ok(())
 }
 
-/// Writes a new output file (after `refuse_overwrite` said it may).
+/// Writes a new output file (after `refuse_overwrite` said it may), making its directory
+/// (`out/` of the README's examples) when it is missing.
 pub fn write(file: &str, contents: &str) -> CliResult {
-    std::fs::write(file, contents).map_err(|e| CliError(format!("cannot write {file}: {e}")))
+    let cannot = |e: std::io::Error| CliError(format!("cannot write {}: {e}", echo(file)));
+    if let Some(dir) = Path::new(file)
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(dir).map_err(cannot)?;
+    }
+    std::fs::write(file, contents).map_err(cannot)
 }

@@ -13,6 +13,7 @@ mod error;
 mod files;
 mod plan;
 mod predict;
+mod progress;
 mod reliability;
 mod render;
 mod report;
@@ -21,7 +22,9 @@ mod serve;
 mod svg;
 mod validate;
 
-use clap::{Parser, Subcommand};
+use clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use model::input::escape_controls;
 use std::process::ExitCode;
 
 /// ZFS pool space, speed and safety, from a description of the hardware and the pool.
@@ -90,19 +93,36 @@ fn panics_as_one_line() {
     }));
 }
 
+/// The command line, every subcommand taking negative numbers as values (`--trials -1` is
+/// then refused as a bad number rather than as an unknown option).
+fn parse_arguments() -> Result<Cli, clap::Error> {
+    let mut command = Cli::command();
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    for name in names {
+        command = command.mut_subcommand(name, |s| s.allow_negative_numbers(true));
+    }
+    Cli::from_arg_matches_mut(&mut command.try_get_matches()?)
+}
+
 fn main() -> ExitCode {
     end_quietly_on_closed_pipe();
     panics_as_one_line();
-    let cli = match Cli::try_parse() {
+    let cli = match parse_arguments() {
         Ok(cli) => cli,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
+        Err(e) if !e.use_stderr() || e.kind() == DisplayHelpOnMissingArgumentOrSubcommand => {
             let _ = e.print();
-            return ExitCode::from(code);
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+        Err(e) => {
+            eprintln!("{}", error::clap_message(&e));
+            return ExitCode::from(2);
         }
     };
     if let Err(e) = files::use_catalog_files(&cli.catalogs) {
-        eprintln!("zpoolsim: {e}");
+        eprintln!("zpoolsim: {}", escape_controls(&e.to_string()));
         return ExitCode::from(2);
     }
     let result = match &cli.command {
@@ -123,7 +143,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("zpoolsim: {e}");
+            eprintln!("zpoolsim: {}", escape_controls(&e.to_string()));
             ExitCode::from(2)
         }
     }

@@ -4,9 +4,10 @@
 
 use crate::error::CliResult;
 use crate::files::{print_json, write, Files, PlotTo};
+use crate::progress::while_working;
 use crate::render::{columns_note, table};
 use crate::svg::{Chart, Series};
-use ::plan::{format_probability, DiskPlan, Evaluation, Plan};
+use ::plan::{format_probability, DiskPlan, Evaluation, Metric, Plan, DEFAULT_LOSS_TARGET};
 use request::PlanRequest;
 
 /// Plan a pool: enumerate layouts (stripe, mirrors, raidz1-3, dRAID, with spares), keep those
@@ -40,7 +41,9 @@ pub struct Args {
 
 pub fn run(args: &Args) -> CliResult {
     let plot = args.plot.file()?;
-    let planned = args.request.answer(&Files)?;
+    let planned = while_working("planning: every layout of these disks", || {
+        args.request.answer(&Files)
+    })?;
     if let Some(file) = plot {
         write(file, &chart(&planned).render())?;
     }
@@ -137,21 +140,34 @@ fn print_plan(planned: &DiskPlan, all: bool) {
     }
 }
 
-/// The chart's colours for the pool-loss probability: label and upper bound.
-const LOSS_BANDS: [(&str, f64); 3] = [
-    ("P(data loss) <= 0.01%", 1e-4),
-    ("P(data loss) <= 1%", 1e-2),
-    ("P(data loss) > 1%", f64::INFINITY),
-];
+/// The chart's classes of P(data loss), by the target the plan applied (the loss<= need, or
+/// the recommendation's default): a tenth of it, up to it, past it, and unknown. Label and
+/// upper bound of each.
+fn loss_bands(planned: &DiskPlan) -> [(String, f64); 4] {
+    let (target, what) = planned
+        .needs
+        .iter()
+        .find(|n| n.metric == Metric::Loss)
+        .map_or((DEFAULT_LOSS_TARGET, "the default target"), |n| {
+            (n.bound, "the need")
+        });
+    let p = format_probability;
+    [
+        (
+            format!("P(data loss) <= {}", p(target / 10.0)),
+            target / 10.0,
+        ),
+        (format!("P(data loss) <= {} ({what})", p(target)), target),
+        (format!("P(data loss) > {}", p(target)), f64::INFINITY),
+        ("P(data loss) unknown".to_string(), f64::NAN),
+    ]
+}
 
-/// The index of a probability's band in `LOSS_BANDS`, or one past them when unknown.
-fn band_of(p: Option<f64>) -> usize {
-    p.map_or(LOSS_BANDS.len(), |p| {
-        LOSS_BANDS
-            .iter()
-            .position(|b| p <= b.1)
-            .unwrap_or(LOSS_BANDS.len() - 1)
-    })
+/// The index of a probability's band: the first whose bound it is within, the last (unknown)
+/// without one.
+fn band_of(bands: &[(String, f64)], p: Option<f64>) -> usize {
+    p.and_then(|p| bands.iter().position(|b| p <= b.1))
+        .unwrap_or(bands.len() - 1)
 }
 
 /// Usable space against sequential write, coloured by data-loss probability; the planner's
@@ -159,17 +175,16 @@ fn band_of(p: Option<f64>) -> usize {
 fn chart(planned: &DiskPlan) -> Chart {
     let plan = &planned.plan;
     let point = |e: &Evaluation| (e.avail_bytes as f64 / 1e12, e.write.bytes_per_s / 1e6);
-    let mut series: Vec<Series> = LOSS_BANDS
+    let bands = loss_bands(planned);
+    let series: Vec<Series> = bands
         .iter()
-        .map(|b| b.0)
-        .chain(["P(data loss) unknown"])
         .enumerate()
-        .map(|(band, label)| Series {
-            label: label.to_string(),
+        .map(|(band, (label, _))| Series {
+            label: label.clone(),
             points: plan
                 .evaluations
                 .iter()
-                .filter(|e| band_of(e.data_loss()) == band)
+                .filter(|e| band_of(&bands, e.data_loss()) == band)
                 .map(point)
                 .collect(),
             line: false,
@@ -186,11 +201,6 @@ fn chart(planned: &DiskPlan) -> Chart {
             (x, y, String::new())
         })
         .collect();
-    series.push(Series {
-        label: "ringed: Pareto front over every figure (the table's *)".into(),
-        points: vec![],
-        line: false,
-    });
     let chosen = recommended(plan);
     let (x, y) = point(chosen);
     let loss = chosen
@@ -212,5 +222,6 @@ fn chart(planned: &DiskPlan) -> Chart {
         x_ticks: vec![],
         series,
         highlights: rings,
+        ring_legend: Some("ringed: the Pareto front (the table's *)".into()),
     }
 }

@@ -38,7 +38,10 @@ pub fn run(args: &Args) -> CliResult {
     if plot_file.is_some() && args.request.sweep.is_none() {
         return Err(CliError("--plot draws a --sweep: give one".into()));
     }
-    let answer = args.request.answer(&Files)?;
+    let answer = match args.request.sweep {
+        Some(_) => crate::progress::while_working("sweeping", || args.request.answer(&Files))?,
+        None => args.request.answer(&Files)?,
+    };
     if let (Some(file), Predicted::Sweep(s)) = (plot_file, &answer.predicted) {
         let (param, values) = (&s.sweep.param, &s.sweep.values);
         let svg = plot(
@@ -219,20 +222,22 @@ fn plot(
     let lo = xs.iter().copied().fold(f64::MAX, f64::min);
     let hi = xs.iter().copied().fold(0.0, f64::max);
     let log = lo > 0.0 && hi / lo > 8.0;
-    let pts: Vec<(f64, f64)> = xs
-        .iter()
-        .zip(points)
-        .map(|(&x, p)| (x, p.throughput_bytes_per_s / 1e6))
-        .collect();
+    // Random I/O is measured in operations a second, streams in MB/s.
+    let (unit, y_of): (&str, fn(&Prediction) -> f64) = if w.access.is_sequential() {
+        ("MB/s", |p| p.throughput_bytes_per_s / 1e6)
+    } else {
+        ("IOPS", |p| p.iops)
+    };
+    let pts: Vec<(f64, f64)> = xs.iter().zip(points).map(|(&x, p)| (x, y_of(p))).collect();
     let best = pts
         .iter()
         .zip(points)
         .max_by(|a, b| a.0 .1.total_cmp(&b.0 .1))
-        .map(|(&(x, y), p)| (x, y, format!("{:.0} MB/s: {}", y, p.bottleneck.resource)));
+        .map(|(&(x, y), p)| (x, y, format!("{y:.0} {unit}: {}", p.bottleneck.resource)));
     Chart {
         title: format!("{}: {} by {param}", system.name, w.kind),
         x_label: param.to_string(),
-        y_label: "MB/s".into(),
+        y_label: unit.into(),
         x_log2: log,
         x_ticks: xs
             .iter()
@@ -245,6 +250,7 @@ fn plot(
             line: true,
         }],
         highlights: best.into_iter().collect(),
+        ring_legend: None,
     }
     .render()
 }

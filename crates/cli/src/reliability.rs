@@ -4,6 +4,7 @@
 
 use crate::error::CliResult;
 use crate::files::{print_json, Files};
+use crate::progress::while_working;
 use crate::render::assessment;
 use request::ReliabilityRequest;
 
@@ -18,7 +19,9 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let answer = args.request.answer(&Files)?;
+    let answer = while_working("rebuilds and the Monte Carlo", || {
+        args.request.answer(&Files)
+    })?;
     if args.json {
         return print_json(&answer);
     }

@@ -2,23 +2,25 @@
 //! compare, an assessment's rebuilds and loss figures (reliability, report), and units.
 
 use ::plan::policy::REPLACEMENT_HOURS;
-use ::plan::{format_probability, Evaluation, Metric, Settings};
+use ::plan::{format_probability, Evaluation, LabelledWorkload, Metric, Settings, WorkloadFigures};
 use model::units::format_decimal;
-use reliability::{Assessment, RebuildKind};
+use reliability::{Assessment, Lifetime, RebuildKind};
 
 /// What the DEGRADED and loss columns mean, in one line.
 pub fn columns_note(settings: &Settings) -> String {
     format!(
-        "DEGRADED: hours a vdev runs with less redundancy after a disk fails, pool {:.0}% full (dRAID with a distributed spare: its sequential rebuild; else the resilver, after {REPLACEMENT_HOURS} h for a new disk when there is no hot spare); over {} years, P(POOL LOSS): the pool is lost, P(BLOCK LOSS): an unrecoverable read error loses blocks while a vdev has no redundancy left",
+        "DEGRADED: hours a vdev runs with less redundancy after a disk fails, pool {:.0}% full (dRAID with a distributed spare: its sequential rebuild; else the resilver, after {REPLACEMENT_HOURS} h for a new disk when there is no hot spare); over {} years, P(POOL LOSS): the pool is lost, P(BLOCK LOSS): an unrecoverable read error loses blocks while a vdev has no redundancy left (one without any: at its monthly scrub)",
         settings.fill * 100.0,
         settings.years
     )
 }
 
 /// The rows as an aligned table; `marks` (one per row, or none) prefixes each layout. Columns
-/// for the workloads past the standard three are added by their labels.
+/// for the workloads past the standard three are added by their labels; $/TB only where a
+/// price is known.
 pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> String {
     let extra: Vec<&str> = settings.extra.iter().map(|w| w.label.as_str()).collect();
+    let priced = rows.iter().any(|e| e.usd_per_usable_tb.is_some());
     let mut header: Vec<String> = [
         "LAYOUT",
         "SPARES",
@@ -29,11 +31,13 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
         "DEGRADED",
         "P(POOL LOSS)",
         "P(BLOCK LOSS)",
-        "$/TB",
     ]
     .iter()
     .map(|s| s.to_string())
     .collect();
+    if priced {
+        header.push("$/TB".into());
+    }
     header.extend(extra.iter().map(|s| s.to_string()));
     let mut lines = vec![header];
     for (i, e) in rows.iter().enumerate() {
@@ -42,8 +46,8 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
             format!("{mark}{}", e.candidate.layout),
             e.candidate.hot_spares.to_string(),
             Metric::Avail.format(e.avail_bytes as f64),
-            Metric::Read.format(e.read.bytes_per_s),
-            Metric::Write.format(e.write.bytes_per_s),
+            figure(&e.read, &settings.read),
+            figure(&e.write, &settings.write),
             format!("{:.0}", e.random.iops),
             if e.candidate.layout.redundancy() == 0 {
                 "-".to_string()
@@ -52,16 +56,17 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
             },
             probability(e.closed_form.map(|o| o.pool_loss)),
             probability(e.closed_form.map(|o| o.block_loss)),
-            e.usd_per_usable_tb
-                .map_or("-".to_string(), |usd| format!("{usd:.0}")),
         ];
-        line.extend(e.extra.iter().zip(&settings.extra).map(|(figures, w)| {
-            if w.workload.access.is_sequential() {
-                Metric::Read.format(figures.bytes_per_s)
-            } else {
-                format!("{:.0}/s", figures.iops)
-            }
-        }));
+        if priced {
+            let usd = e.usd_per_usable_tb;
+            line.push(usd.map_or("-".to_string(), |usd| format!("{usd:.0}")));
+        }
+        line.extend(
+            e.extra
+                .iter()
+                .zip(&settings.extra)
+                .map(|(figures, w)| figure(figures, w)),
+        );
         lines.push(line);
     }
     let widths: Vec<usize> = (0..lines[0].len())
@@ -91,6 +96,16 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
         out.push('\n');
     }
     out
+}
+
+/// A workload's figure as the table shows it: a rate for a stream, operations a second for
+/// random I/O.
+pub fn figure(figures: &WorkloadFigures, w: &LabelledWorkload) -> String {
+    if w.workload.access.is_sequential() {
+        Metric::Read.format(figures.bytes_per_s)
+    } else {
+        format!("{:.0}/s", figures.iops)
+    }
 }
 
 /// A probability as the table shows it.
@@ -127,10 +142,14 @@ pub fn assessment(report: &Assessment) -> String {
         );
     }
     out += &format!("\nchance of losing data over {} years:", report.years);
-    if report.lifetime.is_none() {
+    let Some(lifetime) = &report.lifetime else {
         return out + " " + &unknown_rate(report) + "\n";
-    }
+    };
     out += "\n";
+    out += &failure_figures(report, lifetime);
+    if let Some(why) = &report.closed_form_invalid {
+        out += &format!("  closed form (MTTDL[1]): not valid here: {why}; the Monte Carlo assumes no such thing\n");
+    }
     if let (Some(m), Some(odds)) = (&report.mttdl, report.closed_form) {
         out += &format!(
             "  closed form (MTTDL[1], exponential lifetimes): P(pool loss) {}, P(any data loss, blocks to unrecoverable read errors included) {}; MTTDL {:.3e} h\n",
@@ -152,11 +171,42 @@ pub fn assessment(report: &Assessment) -> String {
             format_probability(mc.data_loss.high),
             format_decimal(mc.expected_bytes_lost),
         );
-        if report.mttdl.is_some() {
+        if report.closed_form.is_some() {
             out += "  (the simulation rebuilds in a fixed time where the closed form assumes memoryless repairs, so with double or triple parity it gives less loss)\n";
         }
     }
     out
+}
+
+/// The failure figures the loss figures use: the disk's AFR and URE rate, the lifetimes, and
+/// the share of disks they fail over the mission.
+fn failure_figures(report: &Assessment, lifetime: &Lifetime) -> String {
+    let afr = report
+        .afr_pct
+        .map_or("no AFR".to_string(), |a| format!("AFR {a:.2}%"));
+    let ure = report.uer_per_bit.map_or(
+        "no unrecoverable read error rate (taken as none)".to_string(),
+        |u| format!("{u:e} unrecoverable read errors per bit read"),
+    );
+    let lifetimes = match lifetime {
+        Lifetime::Exponential { mtbf_hours } => {
+            format!("exponential lifetimes, MTBF {mtbf_hours:.3e} h")
+        }
+        Lifetime::Weibull { shape, scale_hours } => format!(
+            "Weibull lifetimes of shape {shape}, scale {scale_hours:.3e} h (the same failures in the first year as the AFR)"
+        ),
+    };
+    let failed = report.failed_within_mission.map_or(String::new(), |f| {
+        format!(
+            "; {} of the disks fail within {} years, none replaced",
+            format_probability(f),
+            report.years
+        )
+    });
+    format!(
+        "  disk {}: {afr}, {ure}; {lifetimes}{failed}\n",
+        report.disk
+    )
 }
 
 /// Why the loss figures are missing, and how to give them.
@@ -213,7 +263,7 @@ pub fn bench(b: &measure::bench::Bench) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ::plan::{Candidate, WorkloadFigures};
+    use ::plan::Candidate;
 
     fn figures(label: &str, bytes_per_s: f64, iops: f64) -> WorkloadFigures {
         WorkloadFigures {
@@ -259,6 +309,10 @@ mod tests {
             row("stripe-15", 1, Some(0.0123)),
         ];
         let refs: Vec<&Evaluation> = rows.iter().collect();
+        // Issue #10: without a price anywhere the $/TB column was all "-": it is left out.
+        let mut unpriced = rows[0].clone();
+        unpriced.usd_per_usable_tb = None;
+        assert!(!table(&[&unpriced], &[], &settings).contains("$/TB"));
         assert_eq!(
             table(&refs, &["> ", "* "], &settings),
             "\

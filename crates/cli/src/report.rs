@@ -5,6 +5,7 @@
 
 use crate::error::CliResult;
 use crate::files::{print_json, Files};
+use crate::progress::while_working;
 use crate::render::assessment;
 use model::units::{format_bytes, format_decimal};
 
@@ -20,7 +21,9 @@ pub struct Args {
 
 pub fn run(args: &Args) -> CliResult {
     let system = request::system_or_default(&Files, args.system.as_deref())?;
-    let r = ::plan::report(&system)?;
+    let r = while_working("space, speed, safety and the planner's pick", || {
+        ::plan::report(&system)
+    })?;
     if args.json {
         return print_json(&r);
     }

@@ -19,13 +19,17 @@ pub struct Chart {
     /// Tick positions with their labels; empty: chosen from the data.
     pub x_ticks: Vec<(f64, String)>,
     pub series: Vec<Series>,
-    /// Points drawn larger, each with a label.
+    /// Points ringed, each with a label.
     pub highlights: Vec<(f64, f64, String)>,
+    /// What a ring means, as a legend entry drawn with a ring; `None`: no entry.
+    pub ring_legend: Option<String>,
 }
 
-const W: f64 = 720.0;
+/// Width of the plot area; the legend to its right is as wide as its longest label.
+const PLOT_W: f64 = 470.0;
 const H: f64 = 440.0;
 const LEFT: f64 = 80.0;
+/// Least room right of the plot, for the legend.
 const RIGHT: f64 = 170.0;
 const TOP: f64 = 40.0;
 const BOTTOM: f64 = 60.0;
@@ -50,12 +54,16 @@ fn escape(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
-fn label_number(v: f64) -> String {
-    if v.abs() >= 100.0 || v.fract() == 0.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.1}")
-    }
+/// A tick's label with as many decimals as the step between ticks needs, so two ticks never
+/// read the same.
+fn label_number(v: f64, step: f64) -> String {
+    let decimals = (-step.abs().max(f64::MIN_POSITIVE).log10().floor()).max(0.0) as usize;
+    format!("{v:.decimals$}")
+}
+
+/// Width of a label in pixels at the chart's 12 px font, about.
+fn text_width(label: &str) -> f64 {
+    6.5 * label.chars().count() as f64
 }
 
 impl Chart {
@@ -86,7 +94,15 @@ impl Chart {
         let y_max = all().map(|p| p.1).fold(0.0, f64::max);
         let step = nice_step(if y_max > 0.0 { y_max } else { 1.0 }, 5.0);
         let y1 = (y_max / step).ceil().max(1.0) * step;
-        let pw = W - LEFT - RIGHT;
+        let pw = PLOT_W;
+        let legend = self
+            .series
+            .iter()
+            .map(|s| s.label.as_str())
+            .chain(self.ring_legend.as_deref())
+            .map(text_width)
+            .fold(0.0, f64::max);
+        let w = LEFT + pw + RIGHT.max(42.0 + legend);
         let ph = H - TOP - BOTTOM;
         let px = |x: f64| LEFT + (tx(x) - x0) / (x1 - x0) * pw;
         let py = |y: f64| TOP + ph - y / y1 * ph;
@@ -94,9 +110,9 @@ impl Chart {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">"#
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{H}" viewBox="0 0 {w} {H}" font-family="sans-serif" font-size="12">"#
         );
-        let _ = writeln!(s, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
+        let _ = writeln!(s, r#"<rect width="{w}" height="{H}" fill="white"/>"#);
         let _ = writeln!(
             s,
             r#"<text x="{}" y="22" text-anchor="middle" font-size="15">{}</text>"#,
@@ -113,7 +129,7 @@ impl Chart {
                 LEFT + pw,
                 LEFT - 6.0,
                 py(y) + 4.0,
-                label_number(y)
+                label_number(y, step)
             );
             y += step;
         }
@@ -122,14 +138,15 @@ impl Chart {
             if self.x_log2 {
                 let mut e = x0.ceil();
                 while e <= x1 + 1e-9 {
-                    t.push((2f64.powf(e), label_number(2f64.powf(e))));
+                    let v = 2f64.powf(e);
+                    t.push((v, label_number(v, v)));
                     e += ((x1 - x0) / 8.0).ceil().max(1.0);
                 }
             } else {
                 let st = nice_step(x1 - x0, 6.0);
                 let mut v = (x0 / st).ceil() * st;
                 while v <= x1 + 1e-9 {
-                    t.push((v, label_number(v)));
+                    t.push((v, label_number(v, st)));
                     v += st;
                 }
             }
@@ -194,21 +211,42 @@ impl Chart {
             let _ = writeln!(
                 s,
                 r#"<rect x="{0}" y="{1}" width="12" height="12" fill="{colour}"/><text x="{2}" y="{3}">{4}</text>"#,
-                W - RIGHT + 12.0,
+                LEFT + pw + 12.0,
                 ly - 10.0,
-                W - RIGHT + 30.0,
+                LEFT + pw + 30.0,
                 ly,
                 escape(&series.label)
             );
         }
-        for (x, y, label) in &self.highlights {
+        if let Some(label) = &self.ring_legend {
+            let ly = TOP + 10.0 + 18.0 * self.series.len() as f64;
             let _ = writeln!(
                 s,
-                r##"<circle cx="{0:.1}" cy="{1:.1}" r="6" fill="none" stroke="#000" stroke-width="2"/><text x="{2:.1}" y="{3:.1}">{4}</text>"##,
-                px(*x),
-                py(*y),
-                px(*x) + 8.0,
-                py(*y) - 8.0,
+                r##"<circle cx="{0}" cy="{1}" r="5" fill="none" stroke="#000" stroke-width="2"/><text x="{2}" y="{3}">{4}</text>"##,
+                LEFT + pw + 18.0,
+                ly - 4.0,
+                LEFT + pw + 30.0,
+                ly,
+                escape(label)
+            );
+        }
+        for (x, y, label) in &self.highlights {
+            // The label sits right of its ring, or left of it where it would run past the
+            // plot into the legend, and below it near the top.
+            let (cx, cy) = (px(*x), py(*y));
+            let (lx, anchor) = if cx + 8.0 + text_width(label) > LEFT + pw {
+                (cx - 8.0, "end")
+            } else {
+                (cx + 8.0, "start")
+            };
+            let ly = if cy - 8.0 < TOP + 12.0 {
+                cy + 18.0
+            } else {
+                cy - 8.0
+            };
+            let _ = writeln!(
+                s,
+                r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="6" fill="none" stroke="#000" stroke-width="2"/><text x="{lx:.1}" y="{ly:.1}" text-anchor="{anchor}">{0}</text>"##,
                 escape(label)
             );
         }
@@ -242,6 +280,7 @@ mod tests {
                 line: true,
             }],
             highlights: vec![(4.0, 30.0, "bottleneck".into())],
+            ring_legend: None,
         };
         let svg = chart.render();
         assert!(svg.starts_with("<svg"));
@@ -250,5 +289,49 @@ mod tests {
         assert_eq!(svg.matches("<polyline").count(), 2);
         // x ticks at 1, 2, 4 on the log axis, evenly spaced.
         assert!(svg.contains(">1</text>") && svg.contains(">4</text>"));
+    }
+
+    /// Issue #10: plan.svg's pick had its label run off the plot over the legend, the legend's
+    /// swatch for rings was a coloured square, and two x ticks read the same.
+    #[test]
+    fn labels_stay_in_the_plot_rings_have_their_swatch_and_ticks_differ() {
+        let chart = Chart {
+            title: "t".into(),
+            x_label: "TB".into(),
+            y_label: "MB/s".into(),
+            x_log2: false,
+            x_ticks: vec![],
+            series: vec![Series {
+                label: "layouts".into(),
+                points: vec![(340.6, 6200.0)],
+                line: false,
+            }],
+            highlights: vec![(
+                340.6,
+                6200.0,
+                "draid2:16d:24c:0s (P(data loss) 0.024%)".into(),
+            )],
+            ring_legend: Some("ringed: the Pareto front".into()),
+        };
+        let svg = chart.render();
+        assert!(
+            svg.contains(r#"text-anchor="end">draid2:16d:24c:0s"#),
+            "{svg}"
+        );
+        assert!(
+            svg.contains(r##"<circle cx="568" cy="64" r="5" fill="none" stroke="#000""##),
+            "{svg}"
+        );
+        assert_eq!(svg.matches(r##"fill="#1f77b4"/><text"##).count(), 1);
+        let ticks: Vec<&str> = svg
+            .lines()
+            .filter(|l| l.contains(r##"stroke="#333"/><text"##))
+            .filter_map(|l| l.split('>').nth(2)?.split('<').next())
+            .collect();
+        let distinct: std::collections::BTreeSet<&&str> = ticks.iter().collect();
+        assert!(
+            ticks.len() > 2 && distinct.len() == ticks.len(),
+            "{ticks:?}"
+        );
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::error::{CliError, CliResult};
 use crate::files::{catalog, print_json, read};
+use crate::progress::while_working;
 use std::path::{Path, PathBuf};
 use validate::{CaseResult, Corpus};
 
@@ -133,7 +134,9 @@ fn from_dir(dir: &Path) -> Result<Corpus, CliError> {
 
 /// The refit constants beside their priors.
 fn refit(corpus: &Corpus, json: bool) -> CliResult {
-    let fitted = validate::fit(&validate::all_cases(corpus));
+    let fitted = while_working("refitting the constants", || {
+        validate::fit(&validate::all_cases(corpus))
+    });
     if json {
         let rows: Vec<_> = perf::PARAMS
             .iter()
@@ -159,7 +162,7 @@ fn refit(corpus: &Corpus, json: bool) -> CliResult {
 
 /// Leave-one-source-out cross-validation, by source and by class.
 fn cross_validate(corpus: &Corpus, json: bool) -> CliResult {
-    let cv = validate::cross_validate(corpus);
+    let cv = while_working("cross-validating", || validate::cross_validate(corpus));
     if json {
         return print_json(&cv);
     }

@@ -95,7 +95,37 @@ fn sweep_prints_the_curve_and_plots_it() {
     );
     let drawn = std::fs::read_to_string(&svg).unwrap();
     assert!(drawn.starts_with("<svg") && drawn.contains(">8M<"));
+    assert!(drawn.contains(">MB/s</text>"), "{drawn}");
     let _ = std::fs::remove_file(svg);
+}
+
+/// Issue #10: the README's qd chart of 4K random reads plotted MB/s (0.25 to 0.82, labelled
+/// "1 MB/s"); random I/O is plotted in IOPS, the figure the table prints.
+#[test]
+fn a_sweep_of_random_reads_is_plotted_in_iops() {
+    let svg = std::env::temp_dir().join(format!("zpoolsim-qd-{}.svg", std::process::id()));
+    let (code, out, err) = run(&[
+        "predict",
+        "examples/modern-12x20tb-special.toml",
+        "-w",
+        "fio-randread:bs=4K,qd=32",
+        "--sweep",
+        "qd=1..64",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let iops: Vec<f64> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().nth(2).unwrap().parse().unwrap())
+        .collect();
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    let _ = std::fs::remove_file(&svg);
+    assert!(drawn.contains(">IOPS</text>"), "{drawn}");
+    let best = iops.iter().copied().fold(0.0, f64::max);
+    assert!(best > 100.0, "{iops:?}");
+    assert!(drawn.contains(&format!(">{best:.0} IOPS: ")), "{drawn}");
 }
 
 #[test]

@@ -55,6 +55,13 @@ fn an_mtbf_alone_gives_the_loss_figures() {
 
 #[test]
 fn unbounded_work_is_refused_in_one_line() {
+    let qd = format!(
+        "qd={}",
+        (1..=20_000)
+            .map(|q| q.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
     for (args, why) in [
         (
             &["reliability", "--years", "1e300"][..],
@@ -80,10 +87,148 @@ fn unbounded_work_is_refused_in_one_line() {
             &["plan", "--disks", "4", "--disk", "16TB", "--years", "200"][..],
             "at most 100 years, not 200.0",
         ),
+        (
+            &["reliability", "--years", "100", "--trials", "10000000"][..],
+            "simulate at most 6240421 trials of these 8 disks over this mission",
+        ),
+        (
+            &["predict", "examples/raidz2-10x4tb.toml", "-w", "dd-read", "--sweep", &qd][..],
+            "sweep: 200000 points x disks is more work than one request may take (150000): sweep at most 15000 points on 10 disks",
+        ),
+        (
+            &["plan", "--disks", "1000", "--disk", "16TB", "--workload", "dd-read"][..],
+            "228 layouts of 1000 disks leave room for no workload beyond the standard three",
+        ),
     ] {
         let (code, out, err) = run(args);
         assert_eq!(code, 2, "{args:?}: {out}");
         assert!(err.contains(why), "{args:?}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     }
+}
+
+/// Issue #10: reliability never said which failure figures it used nor what a Weibull shape
+/// implies, and gave the closed form far outside its validity (P(loss) 100% where the
+/// simulation gives 0.03%).
+#[test]
+fn reliability_names_its_failure_figures_and_where_the_closed_form_fails() {
+    let (code, out, err) = run(&["reliability", "--trials", "2000"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("  disk seagate-exos-x16-16tb: AFR 0.35%, 1e-15 unrecoverable read errors per bit read; exponential lifetimes, MTBF 2.498e6 h; 1.7% of the disks fail within 5 years, none replaced\n"),
+        "{out}"
+    );
+    let (code, out, err) = run(&["reliability", "--weibull", "3", "--trials", "2000"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Weibull lifetimes of shape 3, scale 5.766e4 h (the same failures in the first year as the AFR); 35.5% of the disks fail within 5 years, none replaced"),
+        "{out}"
+    );
+    let args = [
+        "reliability",
+        "--replacement-hours",
+        "1e12",
+        "--trials",
+        "2000",
+    ];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("closed form (MTTDL[1]): not valid here: a repair takes 1.000e12 h against a mission of 43800 h"),
+        "{out}"
+    );
+    assert!(!out.contains("P(pool loss) 100"), "{out}");
+}
+
+/// Issue #10: compare gave a single disk P(BLOCK LOSS) 0%, a mirror 2%: a pool without
+/// redundancy loses a block to every unrecoverable read error, here at its monthly scrubs.
+#[test]
+fn a_pool_without_redundancy_loses_blocks() {
+    let v = common::json(&[
+        "compare",
+        "examples/raidz2-10x4tb.toml",
+        "--layout",
+        "stripe-1",
+        "--layout",
+        "mirror-2",
+        "--json",
+    ]);
+    let block = |i: usize| {
+        v["layouts"][i]["closed_form"]["block_loss"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(block(0) > 0.99, "{}", block(0));
+    assert!((0.01..0.03).contains(&block(1)), "{}", block(1));
+}
+
+/// Issue #10: plan.svg's legend had classes of its own (0.01%, 1%) whatever the need, and a
+/// filled swatch for the rings.
+#[test]
+fn the_plan_chart_legend_follows_the_need() {
+    let svg = std::env::temp_dir().join(format!("zpoolsim-plan-{}.svg", std::process::id()));
+    let (code, _, err) = run(&[
+        "plan",
+        "--disks",
+        "24",
+        "--disk",
+        "seagate-exos-x16-16tb",
+        "--need",
+        "avail>=200TB,loss<=0.1%",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    let drawn = std::fs::read_to_string(&svg).unwrap_or_default();
+    let _ = std::fs::remove_file(&svg);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        drawn.contains(">P(data loss) &lt;= 0.10% (the need)</text>"),
+        "{drawn}"
+    );
+    assert!(
+        drawn.contains(">P(data loss) &lt;= 0.010%</text>"),
+        "{drawn}"
+    );
+    assert!(!drawn.contains("&lt;= 1%"), "{drawn}");
+    assert!(drawn.contains(r##"r="5" fill="none" stroke="#000" stroke-width="2"/><text"##));
+    assert!(drawn.contains(r#"text-anchor="end">draid2:16d:24c:0s (P(data loss) 0.024%)<"#));
+}
+
+/// Issue #10: compare's table said 367 random reads a second and its text 368 (the bound of
+/// the limiting vdev, not the figure), and "x 8.00 (the pool's bytes per byte it moves)" read
+/// as an amplification where it is the disks sharing a stream. Each text line now starts with
+/// the table's figure, and the factor says what it relates.
+#[test]
+fn compare_text_carries_the_table_figure_and_says_what_its_factor_is() {
+    let (code, out, err) = run(&[
+        "compare",
+        "examples/seed-001-pcix-15-disk.toml",
+        "--layout",
+        "3x raidz1-5",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let table_iops = out
+        .lines()
+        .find(|l| l.starts_with("3x raidz1-5  "))
+        .and_then(|l| l.split_whitespace().nth(9))
+        .unwrap();
+    let text = out
+        .lines()
+        .find(|l| l.starts_with("3x raidz1-5 fio-randread:qd=32 "))
+        .unwrap();
+    assert!(
+        text.starts_with(&format!("3x raidz1-5 fio-randread:qd=32 {table_iops}/s: ")),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "516.5 MB/s x 1.00 (the workload's bytes per byte this resource moves) = 516.5 MB/s"
+        ),
+        "{out}"
+    );
+    let (_, report, _) = run(&["report"]);
+    assert!(
+        report.contains("185.6 MB/s x 8.00 (the workload's bytes per byte this resource moves)"),
+        "{report}"
+    );
 }

@@ -2,6 +2,7 @@
 //! `stripe-N`, `mirror-N`, `raidz1-N`, `raidz2-N`, `raidz3-N`, `draid<p>[:<d>d][:<c>c][:<s>s]`,
 //! a count prefix `Kx` and `+` between groups: `2x raidz2-6 + mirror-2`.
 
+use crate::input::echo;
 use std::fmt;
 
 /// Largest raidz and dRAID parity (include/sys/vdev_raidz.h VDEV_RAIDZ_MAXPARITY,
@@ -180,7 +181,7 @@ pub struct LayoutError {
 
 impl fmt::Display for LayoutError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bad layout '{}': {}", self.input, self.reason)
+        write!(f, "bad layout '{}': {}", echo(&self.input), self.reason)
     }
 }
 
@@ -216,8 +217,11 @@ fn parse_count(text: &str, what: &str) -> Result<u32, String> {
     match text.parse::<u32>() {
         Ok(0) => Err(format!("{what} must be at least 1")),
         Ok(n) if n <= MAX_LEAVES => Ok(n),
-        Ok(_) => Err(format!("{what} '{text}' is too large")),
-        Err(_) => Err(format!("{what} '{text}' is not a whole number; {GRAMMAR}")),
+        Ok(_) => Err(format!("{what} '{}' is too large", echo(text))),
+        Err(_) => Err(format!(
+            "{what} '{}' is not a whole number; {GRAMMAR}",
+            echo(text)
+        )),
     }
 }
 
@@ -241,7 +245,7 @@ fn parse_group(text: &str) -> Result<VdevGroup, String> {
     }
     let (word, width) = lower
         .split_once('-')
-        .ok_or_else(|| format!("'{body}' has no width; {GRAMMAR}"))?;
+        .ok_or_else(|| format!("'{}' has no width; {GRAMMAR}", echo(body)))?;
     let width = parse_count(width, "the width")?;
     let vtype = match word {
         "stripe" => {
@@ -257,10 +261,11 @@ fn parse_group(text: &str) -> Result<VdevGroup, String> {
         "raidz3" => VdevType::Raidz { parity: 3 },
         w if w.starts_with("raidz") => {
             return Err(format!(
-                "'{w}': raidz parity is 1, 2 or 3 (OpenZFS has no higher parity)"
+                "'{}': raidz parity is 1, 2 or 3 (OpenZFS has no higher parity)",
+                echo(w)
             ))
         }
-        other => return Err(format!("unknown vdev type '{other}'; {GRAMMAR}")),
+        other => return Err(format!("unknown vdev type '{}'; {GRAMMAR}", echo(other))),
     };
     match vtype {
         VdevType::Mirror if width < 2 => Err(
@@ -287,9 +292,12 @@ fn parse_draid(spec: &str) -> Result<(VdevType, u32), String> {
     let parity = if parity_text.is_empty() {
         1
     } else {
-        parity_text
-            .parse::<u32>()
-            .map_err(|_| format!("draid parity '{parity_text}' is not a number; {GRAMMAR}"))?
+        parity_text.parse::<u32>().map_err(|_| {
+            format!(
+                "draid parity '{}' is not a number; {GRAMMAR}",
+                echo(parity_text)
+            )
+        })?
     };
     if !(1..=MAX_PARITY).contains(&parity) {
         return Err(format!("draid parity must be 1, 2 or 3, not {parity}"));
@@ -302,16 +310,17 @@ fn parse_draid(spec: &str) -> Result<(VdevType, u32), String> {
             Some('s') => (&field[..field.len() - 1], &mut spares),
             _ => {
                 return Err(format!(
-                    "draid field '{field}' must end in d (data), c (children) or s (spares)"
+                    "draid field '{}' must end in d (data), c (children) or s (spares)",
+                    echo(field)
                 ))
             }
         };
         if slot.is_some() {
-            return Err(format!("draid field '{field}' given twice"));
+            return Err(format!("draid field '{}' given twice", echo(field)));
         }
         *slot = Some(
             num.parse::<u32>()
-                .map_err(|_| format!("draid field '{field}' is not a number"))?,
+                .map_err(|_| format!("draid field '{}' is not a number", echo(field)))?,
         );
     }
     let children = children.ok_or("draid needs its number of children, as in draid2:8d:24c:2s")?;

@@ -2,7 +2,9 @@
 //! embedded hardware catalog. No I/O beyond parsing text handed in; nothing here computes
 //! space or speed.
 
+pub mod budget;
 pub mod dataset;
+pub mod input;
 pub mod layout;
 pub mod pool;
 pub mod release;

@@ -232,6 +232,12 @@ impl ZfsRelease {
         }
     }
 
+    /// Whether the release has dRAID: OpenZFS 2.1.0 brought it (module/zfs/vdev_draid.c); the
+    /// space engine's rules turn it on at the same version.
+    pub fn has_draid(&self) -> bool {
+        self.openzfs_version().is_some_and(|v| v >= (2, 1, 0))
+    }
+
     /// Whether the release is at least OpenZFS `major.minor` by the line it follows.
     pub fn at_least(&self, major: u8, minor: u8) -> bool {
         self.openzfs_line() >= (major, minor)

@@ -2,6 +2,7 @@
 //! `128K` (ZFS's own single-letter suffixes are binary, as in `zfs set recordsize=128K`),
 //! or plain bytes.
 
+use crate::input::echo;
 use std::fmt;
 
 /// Why a size could not be read.
@@ -13,7 +14,7 @@ pub struct UnitError {
 
 impl fmt::Display for UnitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bad size '{}': {}", self.input, self.reason)
+        write!(f, "bad size '{}': {}", echo(&self.input), self.reason)
     }
 }
 
@@ -97,17 +98,10 @@ pub fn parse_size(input: &str) -> Result<u64, UnitError> {
 /// User input echoed in a message: at most `max` characters, control characters (a newline
 /// would break the one-line message) escaped, and an ellipsis where it was cut.
 pub fn clip(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == max {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
+    let cut = text.char_indices().nth(max).map_or(text.len(), |(i, _)| i);
+    let mut out = crate::input::escape_controls(&text[..cut]);
+    if cut < text.len() {
+        out.push('…');
     }
     out
 }

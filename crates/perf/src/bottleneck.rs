@@ -86,12 +86,12 @@ pub fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bottleneck
             };
             let how = if ratio >= 1.0 {
                 format!(
-                    "{} x {ratio:.2} (bytes of the workload per byte it moves: the others share the work)",
+                    "{} x {ratio:.2} (the workload's bytes per byte this resource moves)",
                     mb(rate)
                 )
             } else {
                 format!(
-                    "{} / {:.2} (bytes it moves per byte of the workload: parity, copies, metadata)",
+                    "{} / {:.2} (bytes this resource moves per byte of the workload: parity, copies, metadata)",
                     mb(rate),
                     1.0 / ratio
                 )

@@ -41,6 +41,7 @@ pub use constants::{Constants, Param, PARAMS};
 pub use path::Kind;
 pub use predict::{
     predict, predict_with, sweep, DeviceFigures, Prediction, Utilization, VdevFigures,
+    MAX_SWEEP_WORK,
 };
 pub use rebuild::{rebuild_path, RebuildPath, SharedPath};
 
@@ -53,6 +54,8 @@ pub enum PerfError {
     System(String),
     /// The workload makes no sense on this system.
     Workload(String),
+    /// A sweep past its work budget ([`MAX_SWEEP_WORK`]).
+    OverBudget(model::budget::OverBudget),
 }
 
 impl fmt::Display for PerfError {
@@ -60,6 +63,7 @@ impl fmt::Display for PerfError {
         match self {
             PerfError::System(m) => write!(f, "system: {m}"),
             PerfError::Workload(m) => write!(f, "workload: {m}"),
+            PerfError::OverBudget(why) => write!(f, "sweep: {why}"),
         }
     }
 }

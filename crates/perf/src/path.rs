@@ -5,7 +5,7 @@
 use crate::bus;
 use crate::PerfError;
 use model::hardware::{Interface, LinkKind};
-use model::system::{Attach, System, Upstream};
+use model::system::{Attach, Controller, System, Upstream};
 use serde::Serialize;
 
 /// What a service centre is.
@@ -130,22 +130,22 @@ impl Machine {
             }
             link_pipes.push((link.id.clone(), ids));
         }
+        // By id, so a chain of links costs its length, not its length times the links.
+        let by_id: std::collections::HashMap<&str, (&Vec<usize>, Option<&str>)> = link_pipes
+            .iter()
+            .zip(&system.links)
+            .map(|((id, ids), link)| (id.as_str(), (ids, link.parent.as_deref())))
+            .collect();
         let link_chain = |start: &str| -> Result<Vec<usize>, PerfError> {
             let mut out = Vec::new();
-            let mut cur = Some(start.to_string());
+            let mut cur = Some(start);
             let mut hops = 0;
             while let Some(id) = cur {
-                let (_, ids) = link_pipes
-                    .iter()
-                    .find(|(l, _)| *l == id)
+                let (ids, parent) = by_id
+                    .get(id)
                     .ok_or_else(|| PerfError::System(format!("no link named '{id}'")))?;
-                out.extend(ids);
-                let link = system
-                    .links
-                    .iter()
-                    .find(|l| l.id == id)
-                    .expect("found above");
-                cur = link.parent.clone();
+                out.extend(*ids);
+                cur = *parent;
                 hops += 1;
                 if hops > system.links.len() {
                     return Err(PerfError::System(format!("links loop through '{id}'")));
@@ -192,23 +192,30 @@ impl Machine {
             own.push((c.id.clone(), ids));
         }
         // From a controller up to memory: its pipes, then its upstream's, to a link.
+        let controllers: std::collections::HashMap<&str, (&Controller, &Vec<usize>)> = system
+            .controllers
+            .iter()
+            .zip(&own)
+            .map(|(c, (_, ids))| (c.id.as_str(), (c, ids)))
+            .collect();
+        let controller = |id: &str| {
+            controllers
+                .get(id)
+                .copied()
+                .ok_or_else(|| PerfError::System(format!("no controller named '{id}'")))
+        };
         let controller_chain = |start: &str| -> Result<Vec<usize>, PerfError> {
             let mut out = Vec::new();
-            let mut id = start.to_string();
+            let mut id = start;
             for _ in 0..=system.controllers.len() {
-                let c = system
-                    .controllers
-                    .iter()
-                    .find(|c| c.id == id)
-                    .ok_or_else(|| PerfError::System(format!("no controller named '{id}'")))?;
-                let (_, ids) = own.iter().find(|(o, _)| *o == c.id).expect("built above");
+                let (c, ids) = controller(id)?;
                 out.extend(ids);
                 match &c.upstream {
                     Upstream::Link(link) => {
                         out.extend(link_chain(link)?);
                         return Ok(out);
                     }
-                    Upstream::Controller(up) => id = up.clone(),
+                    Upstream::Controller(up) => id = up,
                 }
             }
             Err(PerfError::System(format!(
@@ -220,11 +227,7 @@ impl Machine {
             let path = match &disk.attach {
                 Attach::Link(l) => link_chain(l)?,
                 Attach::Controller(cid) => {
-                    let c = system
-                        .controllers
-                        .iter()
-                        .find(|c| &c.id == cid)
-                        .ok_or_else(|| PerfError::System(format!("no controller named '{cid}'")))?;
+                    let (c, _) = controller(cid)?;
                     let line = port_bytes_per_s(c.model.port_gbps, c.model.interface).min(
                         port_bytes_per_s(disk.model.interface_gbps, disk.model.interface),
                     );

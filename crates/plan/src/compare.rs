@@ -22,6 +22,7 @@ pub fn compare(
     layouts: &[Layout],
     settings: &Settings,
 ) -> Result<Comparison, PlanError> {
+    crate::search::check_work(layouts.len(), system.disks.len(), settings)?;
     Ok(Comparison {
         system: system.name.clone(),
         settings: settings.clone(),

@@ -25,6 +25,10 @@ pub enum PlanError {
     },
     /// More disks than the planner enumerates layouts for.
     TooManyDisks { disks: u32 },
+    /// A report asked of more disks than the planner takes (the report plans them too).
+    ReportTooManyDisks { disks: u32 },
+    /// A plan or comparison past its work budget.
+    OverBudget(model::budget::OverBudget),
     /// No layout of these disks survives the redundancy asked for.
     NoCandidates {
         disks: u32,
@@ -71,6 +75,11 @@ impl fmt::Display for PlanError {
                 f,
                 "{disks} disks: the planner takes at most {MAX_DISKS} (beyond that evaluating every layout, not ZFS, is the limit); plan a part of the pool, or compare chosen layouts with zpoolsim compare"
             ),
+            PlanError::ReportTooManyDisks { disks } => write!(
+                f,
+                "{disks} disks: the report plans the same disks and the planner takes at most {MAX_DISKS}; ask zpoolsim capacity, predict and reliability about this pool"
+            ),
+            PlanError::OverBudget(why) => why.fmt(f),
             PlanError::NoCandidates {
                 disks,
                 hot_spares,
@@ -120,7 +129,9 @@ impl fmt::Display for PlanError {
                 system_has_disks: false,
             } => f.write_str("the system file has no disks; give --disk"),
             PlanError::NoCountGiven => f.write_str("give --disks N or a system file"),
-            PlanError::UnknownDisk { text, message } => write!(f, "--disk {text}: {message}"),
+            PlanError::UnknownDisk { text, message } => {
+                write!(f, "--disk {}: {message}", model::input::echo(text))
+            }
             PlanError::BadPrice { usd } => {
                 write!(f, "--price {usd}: expected US dollars per disk")
             }

@@ -162,25 +162,26 @@ fn risk(
         0.0
     };
     let mission_hours = reliability::mission_hours(settings.years)?;
+    // Where the closed form does not hold the chances are unknown, not wrong.
     let closed_form = match e.lifetime.and_then(|l| l.mtbf_hours()) {
-        Some(mtbf) => Some(
-            reliability::pool_mttdl(
-                &candidate.layout,
-                &e.repairs,
-                mtbf,
-                e.uer_per_bit,
-                wait_hours,
-            )?
-            .odds(mission_hours),
-        ),
+        Some(mtbf) => Some(reliability::pool_mttdl(
+            &candidate.layout,
+            &e.repairs,
+            mtbf,
+            e.uer_per_bit,
+            wait_hours,
+        )?)
+        .filter(|m| m.outside_validity(mission_hours).is_none())
+        .map(|m| m.odds(mission_hours)),
         None => None,
     };
+    // The window the loss figures assume: the wait for a disk and the resilver.
     let degraded_hours = candidate
         .layout
         .groups
         .iter()
         .zip(&e.repairs)
-        .map(|(g, r)| r.degraded_hours(reliability::distributed_spares(g), 0.0))
+        .map(|(g, r)| r.degraded_hours(reliability::distributed_spares(g), wait_hours))
         .fold(0.0, f64::max);
     Ok(Risk {
         degraded_hours,

@@ -28,4 +28,6 @@ pub use machine::{disks_of_size, with_candidate, with_controllers_for, with_disk
 pub use needs::{format_probability, parse_needs, Metric, Need, NeedError};
 pub use recommend::{NearMiss, Recommendation, DEFAULT_LOSS_TARGET};
 pub use report::{report, Report};
-pub use search::{plan, plan_disks, DiskPlan, DiskRequest, Plan, Request, MAX_DISKS};
+pub use search::{
+    plan, plan_disks, DiskPlan, DiskRequest, Plan, Request, MAX_DISKS, MAX_PLAN_WORK,
+};

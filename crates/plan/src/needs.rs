@@ -140,7 +140,8 @@ impl fmt::Display for NeedError {
         write!(
             f,
             "bad need '{}': {}; terms look like read>=500MB/s, write>=300MB/s, iops>=2000, avail>=40TB, loss<=1%",
-            self.term, self.reason
+            model::input::echo(&self.term),
+            self.reason
         )
     }
 }
@@ -170,7 +171,8 @@ fn parse_term(term: &str) -> Result<Need, NeedError> {
         .ok_or_else(|| err("expected <metric>>=<value> or loss<=<value>".to_string()))?;
     let metric = Metric::from_word(&word).ok_or_else(|| {
         err(format!(
-            "unknown figure '{word}' (read, write, iops, avail or loss)"
+            "unknown figure '{}' (read, write, iops, avail or loss)",
+            model::input::echo(&word)
         ))
     })?;
     let expected_op = if metric.higher_is_better() {
@@ -214,7 +216,8 @@ fn parse_rate(text: &str) -> Result<f64, String> {
 fn parse_unit_size(text: &str) -> Result<f64, String> {
     if text.chars().all(|c| c.is_ascii_digit() || c == '.') {
         return Err(format!(
-            "'{text}' has no unit; write it like 40TB or 500MB/s"
+            "'{}' has no unit; write it like 40TB or 500MB/s",
+            model::input::echo(text)
         ));
     }
     model::units::parse_size(text)

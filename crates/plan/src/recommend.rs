@@ -192,6 +192,37 @@ pub fn recommend(evaluations: &[Evaluation], needs: &[Need], years: f64) -> Opti
     })
 }
 
+/// What a recommended dRAID costs that the table does not show: no distributed spare (a
+/// failure then waits for a new disk and a full resilver, as raidz does), and its fixed stripe
+/// width: every block fills whole rows of d data and p parity sectors (vdev_draid_asize), so a
+/// 4 KiB block (small files, metadata) takes d + p sectors.
+pub fn draid_caveats(layout: &model::Layout, ashift: u8) -> String {
+    let mut out = String::new();
+    for g in &layout.groups {
+        let model::VdevType::Draid {
+            parity,
+            data,
+            spares,
+        } = g.vtype
+        else {
+            continue;
+        };
+        if spares == 0 {
+            out += &format!(
+                "; {g} has no distributed spare: after a failure it waits for a new disk and resilvers onto it, as raidz does"
+            );
+        }
+        let four_k = space::block_asize(g, ashift, 4096);
+        out += &format!(
+            "; on {g} every block fills whole rows of {data} data and {parity} parity sectors of {}: a 4 KiB block takes {} ({:.0}x)",
+            model::units::format_bytes(1 << ashift),
+            model::units::format_bytes(four_k),
+            four_k as f64 / 4096.0
+        );
+    }
+    out
+}
+
 /// "1 layout", "3 layouts".
 fn layouts(n: usize) -> String {
     format!("{n} layout{}", if n == 1 { "" } else { "s" })

@@ -7,7 +7,7 @@ use crate::evaluate::Settings;
 use crate::evaluation::{Evaluation, WorkloadFigures};
 use crate::policy::{FILL, REPLACEMENT_HOURS, REPORT_TRIALS, SEED, YEARS};
 use crate::recommend::Recommendation;
-use crate::search::{plan, Request};
+use crate::search::{plan, Request, MAX_DISKS};
 use model::System;
 use reliability::{Assessment, Mission};
 use serde::Serialize;
@@ -32,6 +32,10 @@ pub struct Report {
 
 /// The report on `system`, at the standard fill, mission, repair delay and workloads.
 pub fn report(system: &System) -> Result<Report, PlanError> {
+    let disks = u32::try_from(system.disks.len()).unwrap_or(u32::MAX);
+    if disks > MAX_DISKS {
+        return Err(PlanError::ReportTooManyDisks { disks });
+    }
     let capacity = space::pool_capacity(&system.pool, &space::Profile::of(system.host.zfs))
         .map_err(|e| on_pool(system, e.into()))?;
     let settings = Settings::standard(FILL, YEARS);

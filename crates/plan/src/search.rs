@@ -7,7 +7,7 @@ use crate::evaluate::{evaluate, monte_carlo, Settings};
 use crate::evaluation::Evaluation;
 use crate::needs::Need;
 use crate::pareto;
-use crate::recommend::{closest, meets, recommend, Recommendation};
+use crate::recommend::{closest, draid_caveats, meets, recommend, Recommendation};
 use model::{Catalog, System, VdevType};
 use serde::Serialize;
 
@@ -16,6 +16,38 @@ use serde::Serialize;
 /// proportion to the disks (performance and rebuild models per disk), so 1,000 disks take
 /// seconds; beyond that the enumeration, not ZFS, is the limit. A policy, not a fact.
 pub const MAX_DISKS: u32 = 1000;
+
+/// Work one plan or comparison may do, in layouts x workloads x disks (each workload predicted
+/// for each layout, at a cost in proportion to the disks): the three standard workloads on
+/// 1,000 disks (228 layouts, 684,000) take 2.5 s on the CI machine, and a costly extra workload
+/// (a bonnie++ rewrite) 3.3 s more on 1,000 disks: the most allowed takes about 6 s. A policy.
+pub const MAX_PLAN_WORK: u64 = 700_000;
+
+/// Refuses, before any work, `layouts` layouts on `disks` disks for every workload of
+/// `settings` past [`MAX_PLAN_WORK`], saying how many workloads these would allow.
+pub(crate) fn check_work(
+    layouts: usize,
+    disks: usize,
+    settings: &Settings,
+) -> Result<(), PlanError> {
+    let per_workload = (layouts * disks.max(1)) as u64;
+    let workloads = settings.workloads().count() as u64;
+    model::budget::check(
+        "layout-workload-disks (layouts x workloads x disks)",
+        per_workload.saturating_mul(workloads),
+        MAX_PLAN_WORK,
+        || match MAX_PLAN_WORK / per_workload.max(1) {
+            n if n > 3 => format!(
+                "{layouts} layouts of {disks} disks take at most {} workloads beyond the standard three",
+                n - 3
+            ),
+            _ => format!(
+                "{layouts} layouts of {disks} disks leave room for no workload beyond the standard three; use fewer layouts or disks"
+            ),
+        },
+    )
+    .map_err(PlanError::OverBudget)
+}
 
 /// What to plan: the machine with its disks in place (`machine::with_disks`), and the rules.
 #[derive(Debug, Clone)]
@@ -70,6 +102,7 @@ pub fn plan(request: &Request) -> Result<Plan, PlanError> {
             min_redundancy: request.min_redundancy,
         });
     }
+    check_work(all.len(), disks as usize, &request.settings)?;
     let evaluated = all
         .iter()
         .map(|c| evaluate(&request.system, c, &request.settings))
@@ -79,13 +112,15 @@ pub fn plan(request: &Request) -> Result<Plan, PlanError> {
         .into_iter()
         .partition(|e| meets(e, &request.needs));
     let years = request.settings.years;
-    let Some(recommendation) = recommend(&passing, &request.needs, years) else {
+    let Some(mut recommendation) = recommend(&passing, &request.needs, years) else {
         return Err(PlanError::NothingMeetsNeeds {
             disks,
             needs: request.needs.clone(),
             closest: closest(&failing, &request.needs),
         });
     };
+    let chosen = &passing[recommendation.index].candidate.layout;
+    recommendation.reason += &draid_caveats(chosen, request.system.pool.ashift);
     let objectives: Vec<Vec<f64>> = passing.iter().map(Evaluation::objectives).collect();
     let monte_carlo = monte_carlo(
         &request.system,

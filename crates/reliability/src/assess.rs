@@ -3,7 +3,7 @@
 
 use crate::lifetime::{disk_lifetime, Lifetime};
 use crate::montecarlo::{
-    mission_hours, simulate, MonteCarloReport, RepairTime, Scenario, MAX_TRIALS,
+    check_simulation, mission_hours, simulate, MonteCarloReport, RepairTime, Scenario, MAX_TRIALS,
 };
 use crate::mttdl::{pool_mttdl, Mttdl, Odds};
 use crate::rates::rebuild_rates;
@@ -50,13 +50,18 @@ pub struct Assessment {
     /// The disk lifetimes assumed; `None` when neither the mission nor the disk gives one
     /// (no AFR, no MTBF): the rebuilds are known, the loss figures are not.
     pub lifetime: Option<Lifetime>,
+    /// The share of disks those lifetimes fail within the mission, none replaced: what a
+    /// Weibull shape implies beside the first year's AFR it is scaled to.
+    pub failed_within_mission: Option<f64>,
     /// Every rebuild of every normal-class group, in layout order: the resilver, and for dRAID
     /// with distributed spares the sequential rebuild too.
     pub rebuilds: Vec<Rebuild>,
     pub repairs: Vec<GroupRepair>,
-    /// Closed form and its chances of loss over the mission: only for exponential lifetimes.
+    /// Closed form and its chances of loss over the mission: only for exponential lifetimes,
+    /// and the chances only where the closed form holds (else `closed_form_invalid` says why).
     pub mttdl: Option<Mttdl>,
     pub closed_form: Option<Odds>,
+    pub closed_form_invalid: Option<String>,
     /// Rebuilds take their fixed time here, so for double and triple parity the simulated
     /// loss is below the closed form's (about 1/p!, see `RepairTime`).
     pub monte_carlo: Option<MonteCarloReport>,
@@ -80,6 +85,12 @@ pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
         Some(l) => Some(l),
         None => disk_lifetime(disk, mission.weibull_shape)?,
     };
+    if let Some(lifetime) = &lifetime {
+        if mission.trials > 0 {
+            let disks = system.disks.len() as u64;
+            check_simulation(disks, mission.trials, lifetime, mission_hours)?;
+        }
+    }
     let rates = rebuild_rates(system, mission.fill, mission.user)?;
     let mut groups: Vec<(VdevGroup, u64)> = Vec::new();
     for top in system.pool.normal() {
@@ -157,9 +168,16 @@ pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
         afr_pct: crate::lifetime::disk_afr_pct(disk),
         uer_per_bit: disk.uer_per_bit,
         lifetime,
+        failed_within_mission: lifetime.map(|l| -(-l.cumulative_hazard(mission_hours)).exp_m1()),
         rebuilds,
         repairs,
-        closed_form: mttdl.as_ref().map(|m| m.odds(mission_hours)),
+        closed_form: mttdl
+            .as_ref()
+            .filter(|m| m.outside_validity(mission_hours).is_none())
+            .map(|m| m.odds(mission_hours)),
+        closed_form_invalid: mttdl
+            .as_ref()
+            .and_then(|m| m.outside_validity(mission_hours)),
         mttdl,
         monte_carlo,
     })

@@ -22,9 +22,10 @@ pub use assess::{assess, Assessment, Mission};
 pub use estimate::Estimate;
 pub use lifetime::{disk_afr_pct, disk_lifetime, Lifetime, HOURS_PER_YEAR};
 pub use montecarlo::{
-    mission_hours, simulate, MonteCarloReport, RepairTime, Scenario, MAX_MISSION_YEARS, MAX_TRIALS,
+    check_simulation, mission_hours, simulate, MonteCarloReport, RepairTime, Scenario,
+    MAX_MISSION_YEARS, MAX_SIMULATION_WORK, MAX_TRIALS,
 };
-pub use mttdl::{p_loss_within, pool_mttdl, vdev_mttdl, Mttdl, Odds};
+pub use mttdl::{p_loss_within, pool_mttdl, vdev_mttdl, Mttdl, Odds, SCRUB_INTERVAL_HOURS};
 pub use perf::SharedPath;
 pub use rates::rebuild_rates;
 pub use repair::{distributed_spares, GroupRepair};
@@ -37,6 +38,8 @@ use std::fmt;
 pub enum Error {
     /// An input out of its domain (a negative rate, a fill above 1, ...).
     Invalid(String),
+    /// A simulation past the work budget ([`MAX_SIMULATION_WORK`]).
+    OverBudget(model::budget::OverBudget),
     /// The question does not apply to this layout (a stripe has nothing to rebuild from).
     NotApplicable(String),
     /// The performance model could not give the rates a rebuild needs.
@@ -49,6 +52,7 @@ impl fmt::Display for Error {
             Error::Invalid(why) => write!(f, "invalid reliability input: {why}"),
             Error::NotApplicable(why) => write!(f, "{why}"),
             Error::Perf(why) => write!(f, "rebuild rates: {why}"),
+            Error::OverBudget(why) => write!(f, "Monte Carlo: {why}"),
         }
     }
 }

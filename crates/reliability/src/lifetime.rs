@@ -97,6 +97,15 @@ impl Lifetime {
         }
     }
 
+    /// Failures one disk expects over `hours` without replacement: the cumulative hazard
+    /// H(t), t / MTBF or (t / scale)^shape. It sizes the work of a simulation.
+    pub fn cumulative_hazard(&self, hours: f64) -> f64 {
+        match *self {
+            Lifetime::Exponential { mtbf_hours } => hours / mtbf_hours,
+            Lifetime::Weibull { shape, scale_hours } => (hours / scale_hours).powf(shape),
+        }
+    }
+
     /// Draws one lifetime by inverting the survival function.
     #[inline]
     pub fn sample(&self, rng: &mut Rng) -> f64 {

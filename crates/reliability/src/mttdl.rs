@@ -17,6 +17,15 @@
 //! an error loses blocks, not the pool, so the MTTDL with UER is the time to losing any data.
 //! A pool is its top-level vdevs in series: the loss rates add.
 //!
+//! A vdev without redundancy (a stripe's disk) has no rebuild, but every read of its data is
+//! unprotected: each scrub, one a month ([`SCRUB_INTERVAL_HOURS`]), reads it all and loses a
+//! block to each unrecoverable error, at the rate P_ure / interval.
+//!
+//! The closed form holds while repairs are short: another failure during a repair must be
+//! unlikely ((N-1) MTTR / MTBF small, the first-order term of the Markov chain) and a repair
+//! short beside the mission (the rate stands for the mission's chances only over many
+//! repairs' lengths). [`Mttdl::outside_validity`] says when it does not.
+//!
 //! The memoryless repair matters for p > 1: a rebuild of fixed length leaves the p-th
 //! further failure on average a shorter overlap, and to first order divides the loss rate by
 //! p! (tests/lifetimes.rs shows the factor 2 for raidz2 with the Monte Carlo engine). The
@@ -55,10 +64,24 @@ fn vdev_loss_rates(
     let exhausted: f64 =
         n / mtbf_hours * (1..redundancy).map(|k| (n - k as f64) * r).product::<f64>();
     if redundancy == 0 {
-        return (exhausted, 0.0);
+        return (exhausted, p_ure / SCRUB_INTERVAL_HOURS);
     }
     (exhausted * (n - redundancy as f64) * r, exhausted * p_ure)
 }
+
+/// Hours between two scrubs, each reading all the data: Debian's and Ubuntu's zfsutils-linux
+/// scrub every pool monthly (/etc/cron.d/zfsutils-linux, the second Sunday of each month);
+/// TrueNAS's default task runs every 35 days. 8760 / 12.
+pub const SCRUB_INTERVAL_HOURS: f64 = 730.0;
+
+/// Largest (N-1) MTTR / MTBF, the chance of another failure during a repair, for which the
+/// first-order closed form is used: past it the terms it drops weigh more than a tenth. A
+/// policy.
+const MAX_REPAIR_OVERLAP: f64 = 0.1;
+
+/// Longest repair, as a share of the mission, for which a loss rate stands for the mission's
+/// chances. A policy.
+const MAX_REPAIR_SHARE_OF_MISSION: f64 = 0.1;
 
 /// Chance that `bits` read meet at least one unrecoverable error at `uer_per_bit`.
 pub fn p_ure(bits: f64, uer_per_bit: f64) -> f64 {
@@ -79,6 +102,10 @@ pub struct Mttdl {
     pub block_loss_hours: f64,
     /// One vdev of each layout group, in layout order.
     pub vdev_hours: Vec<f64>,
+    /// The largest chance of another failure during a repair, (N-1) MTTR / MTBF, over the
+    /// groups, and the longest repair (hours degraded): what the validity turns on.
+    pub repair_overlap: f64,
+    pub longest_repair_hours: f64,
 }
 
 /// MTTDL of a pool: `repairs` holds one entry per layout group; `uer_per_bit` 0 ignores
@@ -125,11 +152,28 @@ pub fn pool_mttdl(
             .sum()
     };
     let (pool_loss_rate, block_loss_rate) = (pool(|r| r.0), pool(|r| r.1));
+    let repairs_hours: Vec<(u32, f64)> = layout
+        .groups
+        .iter()
+        .zip(repairs)
+        .filter(|(g, _)| g.redundancy() > 0)
+        .map(|(g, rep)| {
+            (
+                g.children,
+                rep.degraded_hours(distributed_spares(g), wait_hours),
+            )
+        })
+        .collect();
     Ok(Mttdl {
         pool_hours: 1.0 / (pool_loss_rate + block_loss_rate),
         pool_loss_hours: 1.0 / pool_loss_rate,
         block_loss_hours: 1.0 / block_loss_rate,
         vdev_hours: rates.iter().map(|r| 1.0 / (r.0 + r.1)).collect(),
+        repair_overlap: repairs_hours
+            .iter()
+            .map(|(n, mttr)| f64::from(n.saturating_sub(1)) * mttr / mtbf_hours)
+            .fold(0.0, f64::max),
+        longest_repair_hours: repairs_hours.iter().map(|r| r.1).fold(0.0, f64::max),
     })
 }
 
@@ -150,6 +194,24 @@ pub struct Odds {
 }
 
 impl Mttdl {
+    /// Why the closed form does not hold for a mission of `mission_hours`, if it does not:
+    /// another failure during a repair is likely, or a repair is long beside the mission.
+    pub fn outside_validity(&self, mission_hours: f64) -> Option<String> {
+        if self.longest_repair_hours > MAX_REPAIR_SHARE_OF_MISSION * mission_hours {
+            return Some(format!(
+                "a repair takes {:.3e} h against a mission of {mission_hours:.0} h, and the closed form needs repairs under a tenth of the mission",
+                self.longest_repair_hours
+            ));
+        }
+        if self.repair_overlap > MAX_REPAIR_OVERLAP {
+            return Some(format!(
+                "another failure during a repair is likely: (N-1) x MTTR / MTBF is {:.3}, and the closed form needs it at most {MAX_REPAIR_OVERLAP}",
+                self.repair_overlap
+            ));
+        }
+        None
+    }
+
     /// The chances of loss over `mission_hours`.
     pub fn odds(&self, mission_hours: f64) -> Odds {
         Odds {
@@ -236,6 +298,40 @@ mod tests {
         let raidz: Layout = "raidz2-24".parse().unwrap();
         let m = pool_mttdl(&raidz, &[rep], 1e6, 0.0, 72.0).unwrap();
         assert_eq!(m.pool_hours, vdev_mttdl(24, 2, 1e6, 112.0, 0.0));
+    }
+
+    #[test]
+    fn a_vdev_without_redundancy_loses_blocks_at_each_scrub() {
+        // Issue #10: a single disk showed P(block loss) 0%. A 4 TB disk 80% full at 1e-14
+        // reads 2.56e13 bits a scrub: P_ure = 1 - exp(-0.256) = 0.2259, once a month.
+        let stripe: Layout = "stripe-1".parse().unwrap();
+        let one = repair(0.0, 3.2e12);
+        let m = pool_mttdl(&stripe, &[one], 1e6, 1e-14, 72.0).unwrap();
+        let p = p_ure(2.56e13, 1e-14);
+        assert!((p - 0.225_9).abs() < 1e-4, "{p}");
+        assert!((m.block_loss_hours - SCRUB_INTERVAL_HOURS / p).abs() < 1e-6);
+        assert_eq!(m.pool_loss_hours, 1e6);
+        // Over five years, 60 scrubs: all but certain.
+        assert!(m.odds(5.0 * 8760.0).block_loss > 0.999);
+    }
+
+    #[test]
+    fn the_closed_form_says_where_it_does_not_hold() {
+        let layout: Layout = "raidz2-8".parse().unwrap();
+        let rep = [repair(16.4, 0.0)];
+        let five_years = 5.0 * 8760.0;
+        let m = pool_mttdl(&layout, &rep, 2.5e6, 0.0, 72.0).unwrap();
+        assert!((m.repair_overlap - 7.0 * 88.4 / 2.5e6).abs() < 1e-12);
+        assert_eq!(m.outside_validity(five_years), None);
+        // Issue #10: a replacement in 1e12 h gave P(loss) 100% where the simulation gives 0.03%.
+        let m = pool_mttdl(&layout, &rep, 2.5e6, 0.0, 1e12).unwrap();
+        assert_eq!(
+            m.outside_validity(five_years).unwrap(),
+            "a repair takes 1.000e12 h against a mission of 43800 h, and the closed form needs repairs under a tenth of the mission"
+        );
+        // Disks failing every 5,000 h with week-long repairs: a second failure is likely.
+        let m = pool_mttdl(&layout, &[repair(100.0, 0.0)], 5000.0, 0.0, 72.0).unwrap();
+        assert!(m.outside_validity(five_years).unwrap().contains("is 0.241"));
     }
 
     #[test]

@@ -256,10 +256,11 @@ pub fn group_repair(
     rates: &RebuildRates,
 ) -> Result<GroupRepair, Error> {
     if group.vtype == VdevType::Disk {
+        // Nothing to rebuild from; every read of its data is unprotected.
         return Ok(GroupRepair {
             resilver_hours: 0.0,
             sequential_rebuild_hours: 0.0,
-            unprotected_read_bytes: 0.0,
+            unprotected_read_bytes: leaf_bytes as f64 * fill,
         });
     }
     let geo = geometry(group, leaf_bytes, fill)?;

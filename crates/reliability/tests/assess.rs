@@ -102,3 +102,32 @@ fn missions_and_trials_are_bounded() {
         assert!(e.contains(why), "{e}");
     }
 }
+
+/// Issue #10: 10,000 disks at the default 200,000 trials took 37 s, 1,000 disks at a million
+/// 15 s. The work (disks x trials, each failure counting 20) is checked before any: past 4e8
+/// the request is refused, naming the most trials the disks allow.
+#[test]
+fn a_simulation_past_its_budget_is_refused_before_it_starts() {
+    use zpoolsim_reliability::{check_simulation, Error, HOURS_PER_YEAR, MAX_SIMULATION_WORK};
+    let five_years = 5.0 * HOURS_PER_YEAR;
+    // AFR 1%: H(5 y) = 5 x -ln(0.99) = 0.05025 failures a disk, 2.005 disk-missions each.
+    let lifetime = Lifetime::from_afr(1.0).unwrap();
+    let Err(Error::OverBudget(e)) = check_simulation(10_000, 200_000, &lifetime, five_years) else {
+        panic!("taken")
+    };
+    assert_eq!(e.asked, 4_010_067_170);
+    assert_eq!(e.most, MAX_SIMULATION_WORK);
+    assert_eq!(
+        e.reduce,
+        "simulate at most 19949 trials of these 10000 disks over this mission, or fewer disks or a shorter mission"
+    );
+    assert!(check_simulation(10_000, 19_949, &lifetime, five_years).is_ok());
+    // Wear-out: Weibull 3 scaled to the same first year fails 1.0 a disk in 5 years.
+    let wear = Lifetime::weibull_from_afr(3.0, 1.0).unwrap();
+    assert!(check_simulation(1000, 100_000, &wear, five_years).is_err());
+    // assess refuses it at once, on the default system's 8 disks over a century.
+    let mut m = mission(None, 10_000_000);
+    m.years = 100.0;
+    let e = assess(&default_system(), &m).unwrap_err();
+    assert!(matches!(e, Error::OverBudget(_)), "{e}");
+}

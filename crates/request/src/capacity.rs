@@ -211,8 +211,7 @@ impl CapacityRequest {
         }
         let model = inputs.catalog().disk(text.trim()).map_err(|e| {
             Error(format!(
-                "--disk '{}' is neither a size (750GB, 4TB, 3.5TiB, bytes) nor a catalog id: {e}",
-                text.trim()
+                "--disk is neither a size (750GB, 4TB, 3.5TiB, bytes) nor a catalog id: {e}"
             ))
         })?;
         let leaf = Leaf {

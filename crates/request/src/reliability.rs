@@ -30,7 +30,8 @@ pub struct ReliabilityRequest {
     /// Hours until a failed disk is replaced when no hot spare takes over.
     #[arg(long, default_value_t = REPLACEMENT_HOURS)]
     pub replacement_hours: f64,
-    /// Monte Carlo missions to simulate (0: closed form only; at most 10,000,000).
+    /// Monte Carlo missions to simulate (0: closed form only; at most 10,000,000, and at most
+    /// 4e8 disk-missions, disks x trials with each expected failure counting 20).
     #[arg(long, default_value_t = TRIALS)]
     pub trials: u64,
     /// Seed of the simulation: the same seed gives the same figures.

@@ -248,6 +248,10 @@ fn group_space(
     let layout = if named { name() } else { String::new() };
     let too_large = || SpaceError::TooLarge;
     let vdev_asize = vdev::vdev_asize(group, leaf.asize).ok_or_else(|| match group.vtype {
+        // The children's bytes summed pass 2^64: too large, not too small.
+        VdevType::Draid { .. } if u64::from(group.children).checked_mul(leaf.asize).is_none() => {
+            SpaceError::TooLarge
+        }
         VdevType::Draid { .. } => SpaceError::DraidTooSmall {
             layout: name(),
             child_asize: leaf.asize,
@@ -467,9 +471,7 @@ pub fn pool_space_on(
     check_recordsize(recordsize, profile)?;
     let groups = pool_groups(pool, profile)?;
     let cap = capacity_of(&groups, pool.ashift, profile)?;
-    Ok(report::build(
-        pool, profile, groups, cap, recordsize, physical,
-    ))
+    report::build(pool, profile, groups, cap, recordsize, physical)
 }
 
 /// What a file of `file_bytes` written with `recordsize` costs on the pool, compression off

@@ -3,7 +3,7 @@
 
 use crate::usage::{record_efficiency, RecordEfficiency};
 use crate::vdev::{block_asize, ideal_efficiency};
-use crate::{Capacity, GroupSpace, PhysicalSector, Profile};
+use crate::{Capacity, GroupSpace, PhysicalSector, Profile, SpaceError};
 use model::units::format_bytes;
 use model::{Pool, VdevClass, VdevType};
 use serde::Serialize;
@@ -118,6 +118,19 @@ fn line(op: Op, label: impl Into<String>, bytes: u64, why: impl Into<String>) ->
     }
 }
 
+/// Raw bytes of every disk of the pool, hot spares included; `TooLarge` past 2^64 bytes (every
+/// other line of the breakdown is a part of it, so it is the one sum that can overflow).
+fn raw_bytes(groups: &[GroupSpace], spare_bytes: u64) -> Result<u64, SpaceError> {
+    groups
+        .iter()
+        .try_fold(spare_bytes, |sum, g| {
+            leaves(g)
+                .checked_mul(g.leaf.capacity_bytes)
+                .and_then(|bytes| sum.checked_add(bytes))
+        })
+        .ok_or(SpaceError::TooLarge)
+}
+
 /// Bytes every group contributes to one category, summed.
 fn total(groups: &[GroupSpace], f: impl Fn(&GroupSpace) -> u64) -> u64 {
     groups.iter().map(f).sum()
@@ -142,10 +155,9 @@ fn breakdown(
     profile: &Profile,
     groups: &[GroupSpace],
     cap: &Capacity,
-    spare_bytes: u64,
+    (raw, spare_bytes): (u64, u64),
 ) -> Vec<BreakdownLine> {
     let mut out = Vec::new();
-    let raw = total(groups, |g| leaves(g) * g.leaf.capacity_bytes) + spare_bytes;
     // "12 disks of 18.19 TiB + 2 of 3.49 TiB", spares counted with the first group's disks.
     let mut kinds: Vec<(u64, u64)> = Vec::new();
     for (i, g) in groups.iter().enumerate() {
@@ -552,14 +564,16 @@ pub(crate) fn build(
     cap: Capacity,
     recordsize: u64,
     physical: &[PhysicalSector],
-) -> SpaceReport {
+) -> Result<SpaceReport, SpaceError> {
     let spare_leaf = groups
         .iter()
         .find(|g| g.is_normal())
         .map(|g| g.leaf.capacity_bytes)
         .unwrap_or(0);
-    let spare_bytes = u64::from(pool.spares) * spare_leaf;
-    let raw = total(&groups, |g| leaves(g) * g.leaf.capacity_bytes) + spare_bytes;
+    let spare_bytes = u64::from(pool.spares)
+        .checked_mul(spare_leaf)
+        .ok_or(SpaceError::TooLarge)?;
+    let raw = raw_bytes(&groups, spare_bytes)?;
     let mut sizes: Vec<u64> = EFFICIENCY_RECORDSIZES
         .iter()
         .copied()
@@ -573,7 +587,7 @@ pub(crate) fn build(
         .into_iter()
         .map(|r| record_efficiency(&groups, pool.ashift, r, cap.avail_bytes))
         .collect();
-    SpaceReport {
+    Ok(SpaceReport {
         profile: profile.name,
         profile_description: profile.description,
         layout: pool_layout(pool),
@@ -590,13 +604,13 @@ pub(crate) fn build(
         avail_bytes: cap.avail_bytes,
         avail_display: zfs_nicenum(cap.avail_bytes),
         usable_share: cap.avail_bytes as f64 / raw.max(1) as f64,
-        breakdown: breakdown(pool, profile, &groups, &cap, spare_bytes),
+        breakdown: breakdown(pool, profile, &groups, &cap, (raw, spare_bytes)),
         warnings: sector_warnings(pool.ashift, physical)
             .chain(warnings(pool, &groups, &cap, recordsize, raw))
             .collect(),
         groups,
         efficiency_by_recordsize: efficiency,
-    }
+    })
 }
 
 #[cfg(test)]

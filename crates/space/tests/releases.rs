@@ -190,3 +190,26 @@ fn profile_of_every_family() {
     assert_eq!(on("freebsd-11.2"), TB);
     assert_eq!(on("0.6.5"), 999_990_231_040);
 }
+
+/// The system file refuses a dRAID where the release has none (`ZfsRelease::has_draid`, with
+/// the file's line and column); the space rules must agree with it on every release.
+#[test]
+fn the_model_and_the_rules_agree_on_which_releases_have_draid() {
+    for name in [
+        "solaris-2008",
+        "zfs-fuse",
+        "zol-0.6.5",
+        "0.7",
+        "0.8",
+        "2.0",
+        "2.1.0",
+        "2.1.5",
+        "2.4",
+        "freebsd-10.2",
+        "freebsd-13.1",
+        "illumos-2021",
+    ] {
+        let release: ZfsRelease = name.parse().unwrap();
+        assert_eq!(Profile::of(release).draid, release.has_draid(), "{name}");
+    }
+}

@@ -737,3 +737,21 @@ fn a_file_past_avail_warns_and_one_past_2_64_is_refused() {
         "a file of 18446744073709551615 bytes (16384.00 PiB) would cost more than 2^64 bytes on this pool: too large to count"
     );
 }
+
+// Issue #10: four disks of 2^63 B are 2^65 B raw: the sum passed 2^64 and wrapped to "raw 0 B"
+// (and dRAID printed a usable share of 1e21 %). Refused as too large to count instead.
+#[test]
+fn raw_bytes_past_2_64_are_refused_not_wrapped() {
+    let m = Profile::modern();
+    for layout in ["2x mirror-2", "draid1:2d:4c:0s"] {
+        let p = pool(layout, disk(1 << 63), 12);
+        assert_eq!(
+            pool_space(&p, &m).unwrap_err(),
+            SpaceError::TooLarge,
+            "{layout}"
+        );
+    }
+    // 2^62 B disks: 2^64 - 2^62 B raw still counts.
+    let p = pool("mirror-3", disk(1 << 62), 12);
+    assert_eq!(pool_space(&p, &m).unwrap().raw_bytes, 3 << 62);
+}

@@ -17,17 +17,91 @@ pub const DEFAULT_SOURCE: &str = "default";
 /// Fields that name an entry rather than measure it: they need no source.
 const NAMING_FIELDS: [&str; 5] = ["id", "name", "vendor", "model", "sources"];
 
+/// What an entry gets wrong: the key at fault as the user wrote it (`sources.rpm` for a key of
+/// the sources table), so the error can point at it, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bad {
+    pub key: Option<String>,
+    pub message: String,
+}
+
+impl Bad {
+    fn at(key: &str, message: impl Into<String>) -> Bad {
+        Bad {
+            key: Some(key.to_string()),
+            message: message.into(),
+        }
+    }
+}
+
+impl From<String> for Bad {
+    fn from(message: String) -> Bad {
+        Bad { key: None, message }
+    }
+}
+
+impl From<&str> for Bad {
+    fn from(message: &str) -> Bad {
+        Bad::from(message.to_string())
+    }
+}
+
+impl From<Bad> for String {
+    fn from(bad: Bad) -> String {
+        bad.message
+    }
+}
+
+/// The largest value a figure may take, and why: past it no hardware is, and the number is a
+/// slip of the keyboard (1e300 would print as 300 digits). Policies, each far above anything
+/// sold; an AFR is a percentage.
+fn upper_bound(key: &str) -> (f64, &'static str) {
+    match key {
+        "afr_pct" => (100.0, "the percentage of disks failing in a year"),
+        "mtbf_hours" => (1e9, "far above any datasheet's (about 2.5 million hours)"),
+        "ghz" => (100.0, "far above any CPU's clock"),
+        k if k.ends_with("_mb_s") => (1e7, "10 TB/s, far above any device, bus or memory"),
+        k if k.ends_with("gbps") => (1e5, "100 Tb/s, far above any port or link"),
+        k if k.ends_with("_ms") => (1e5, "100 s, far above any seek"),
+        k if k.ends_with("_iops") => (1e9, "far above any device"),
+        _ => (1e12, "far above any figure of hardware"),
+    }
+}
+
 /// A disk model from a TOML table, filling in an unpublished inner-track rate (with a source
 /// saying how it was had), then checked.
-pub fn disk_from_table(mut table: toml::Table) -> Result<DiskModel, String> {
+pub fn disk_from_table(mut table: toml::Table) -> Result<DiskModel, Bad> {
     fill_inner_rate(&mut table);
     let disk: DiskModel = from_table(table)?;
     check_disk(&disk)?;
     Ok(disk)
 }
 
-/// A model from a TOML table, with toml's message on a mismatch (the caller knows the place).
-pub fn from_table<T: serde::de::DeserializeOwned>(table: toml::Table) -> Result<T, String> {
+/// A model from a TOML table; on a mismatch toml's message with the key at fault: the first
+/// whose removal changes the error (a table's values carry no place of their own).
+pub fn from_table<T: serde::de::DeserializeOwned>(table: toml::Table) -> Result<T, Bad> {
+    let error = match convert::<T>(table.clone()) {
+        Ok(model) => return Ok(model),
+        Err(e) => e,
+    };
+    if error.starts_with("missing field") {
+        return Err(Bad::from(error));
+    }
+    let key = table.keys().find(|key| {
+        let mut without = table.clone();
+        without.remove(*key);
+        convert::<T>(without).err().as_ref() != Some(&error)
+    });
+    Err(match key {
+        Some(key) if !error.contains(&format!("`{key}`")) => {
+            Bad::at(key, format!("{key}: {error}"))
+        }
+        Some(key) => Bad::at(key, error),
+        None => Bad::from(error),
+    })
+}
+
+fn convert<T: serde::de::DeserializeOwned>(table: toml::Table) -> Result<T, String> {
     toml::Value::Table(table)
         .try_into()
         .map_err(|e: toml::de::Error| e.message().to_string())
@@ -58,77 +132,101 @@ fn number(v: &toml::Value) -> Option<f64> {
     v.as_float().or_else(|| v.as_integer().map(|i| i as f64))
 }
 
-pub fn check_disk(d: &DiskModel) -> Result<(), String> {
+pub fn check_disk(d: &DiskModel) -> Result<(), Bad> {
     check_common(d, &d.id, &d.sources)?;
     for (what, size) in [
         ("logical_sector", d.logical_sector),
         ("physical_sector", d.physical_sector),
     ] {
         if !size.is_power_of_two() || !(512..=65536).contains(&size) {
-            return Err(format!(
-                "{what} {size} is not a power of two from 512 to 65536"
+            return Err(Bad::at(
+                what,
+                format!("{what} {size} is not a power of two from 512 to 65536"),
             ));
         }
     }
     if d.physical_sector < d.logical_sector {
-        return Err("physical_sector is smaller than logical_sector".to_string());
+        return Err(Bad::at(
+            "physical_sector",
+            "physical_sector is smaller than logical_sector",
+        ));
     }
     if !d.capacity_bytes.is_multiple_of(u64::from(d.logical_sector)) {
-        return Err(format!(
-            "capacity_bytes {} is not a whole number of {}-byte sectors",
-            d.capacity_bytes, d.logical_sector
+        return Err(Bad::at(
+            "capacity_bytes",
+            format!(
+                "capacity_bytes {} is not a whole number of {}-byte sectors",
+                d.capacity_bytes, d.logical_sector
+            ),
         ));
     }
     // A hard disk may lack its rpm where the source does not give it (seed 001).
     if d.medium != Medium::Hdd && d.rpm.is_some() {
-        return Err("solid state has no rpm".to_string());
+        return Err(Bad::at("rpm", "solid state has no rpm"));
     }
     if d.medium == Medium::Hdd && d.seq_inner_mb_s > d.seq_outer_mb_s {
-        return Err("seq_inner_mb_s is above seq_outer_mb_s: inner tracks read slower".into());
+        return Err(Bad::at(
+            "seq_inner_mb_s",
+            "seq_inner_mb_s is above seq_outer_mb_s: inner tracks read slower",
+        ));
     }
     if d.uer_per_bit.is_some_and(|u| u >= 1.0) {
-        return Err("uer_per_bit is a probability per bit, below 1".to_string());
+        return Err(Bad::at(
+            "uer_per_bit",
+            "uer_per_bit is a probability per bit, below 1",
+        ));
     }
     let mut previous = None;
     for zone in &d.zones {
         if zone.offset_bytes >= d.capacity_bytes || previous.is_some_and(|p| zone.offset_bytes <= p)
         {
-            return Err("zones must be at increasing offsets inside the disk".to_string());
+            return Err(Bad::at(
+                "zones",
+                "zones must be at increasing offsets inside the disk",
+            ));
         }
-        if !(zone.mb_s.is_finite() && zone.mb_s > 0.0) {
-            return Err("a zone's mb_s must be above 0".to_string());
+        let (most, why) = upper_bound("zone_mb_s");
+        if !(zone.mb_s.is_finite() && zone.mb_s > 0.0 && zone.mb_s <= most) {
+            return Err(Bad::at(
+                "zones",
+                format!("a zone's mb_s must be above 0 and at most {most:e} ({why})"),
+            ));
         }
         previous = Some(zone.offset_bytes);
     }
     Ok(())
 }
 
-pub fn check_controller(c: &ControllerModel) -> Result<(), String> {
+pub fn check_controller(c: &ControllerModel) -> Result<(), Bad> {
     check_common(c, &c.id, &c.sources)?;
     match (c.kind, c.uplink_lanes) {
         (crate::hardware::ControllerKind::Expander, Some(1..=16)) => Ok(()),
-        (crate::hardware::ControllerKind::Expander, _) => {
-            Err("an expander gives uplink_lanes, 1 to 16: the lanes of its wide link".into())
-        }
+        (crate::hardware::ControllerKind::Expander, _) => Err(Bad::at(
+            "kind",
+            "an expander gives uplink_lanes, 1 to 16: the lanes of its wide link",
+        )),
         (_, None) => Ok(()),
-        (_, Some(_)) => Err("only an expander has uplink_lanes".into()),
+        (_, Some(_)) => Err(Bad::at("uplink_lanes", "only an expander has uplink_lanes")),
     }
 }
 
-pub fn check_cpu(c: &CpuModel) -> Result<(), String> {
+pub fn check_cpu(c: &CpuModel) -> Result<(), Bad> {
     check_common(c, &c.id, &c.sources)?;
     if c.threads < c.cores {
-        return Err(format!(
-            "{} threads on {} cores: threads count every core",
-            c.threads, c.cores
+        return Err(Bad::at(
+            "threads",
+            format!(
+                "{} threads on {} cores: threads count every core",
+                c.threads, c.cores
+            ),
         ));
     }
     Ok(())
 }
 
-pub fn check_link(l: &LinkModel) -> Result<(), String> {
+pub fn check_link(l: &LinkModel) -> Result<(), Bad> {
     check_common(l, &l.id, &l.sources)?;
-    check_link_kind(&l.kind)
+    Ok(check_link_kind(&l.kind)?)
 }
 
 /// Buses and links as they are built: the widths, clocks, generations and payload sizes that
@@ -168,44 +266,63 @@ pub fn check_link_kind(kind: &LinkKind) -> Result<(), String> {
     }
 }
 
-/// An id users can type, every number above zero, and a source for every figure.
+/// An id users can type, every number above zero and within its bound (in the order the
+/// fields are declared, so a figure given is blamed before one filled in from it), and a
+/// source for every figure.
 fn check_common<'de, T: Serialize + Deserialize<'de>>(
     model: &T,
     id: &str,
     sources: &Sources,
-) -> Result<(), String> {
+) -> Result<(), Bad> {
     if id.is_empty()
         || !id
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-._".contains(c))
     {
-        return Err(format!(
-            "id '{id}' must be lowercase letters, digits, '-', '.' or '_'"
+        return Err(Bad::at(
+            "id",
+            format!(
+                "id '{}' must be lowercase letters, digits, '-', '.' or '_'",
+                crate::input::echo(id)
+            ),
         ));
     }
     let table = toml::Table::try_from(model).map_err(|e| e.to_string())?;
-    for (key, value) in &table {
-        let positive = match value {
-            toml::Value::Integer(i) => *i > 0,
-            toml::Value::Float(f) => f.is_finite() && *f > 0.0,
-            _ => true,
-        };
-        if !positive {
-            return Err(format!("{key} must be above 0"));
+    let fields = field_names::<T>();
+    for key in fields {
+        match table.get(*key) {
+            Some(toml::Value::Integer(i)) if *i <= 0 => {
+                return Err(Bad::at(key, format!("{key} must be above 0")))
+            }
+            Some(toml::Value::Float(f)) if !(f.is_finite() && *f > 0.0) => {
+                return Err(Bad::at(key, format!("{key} must be above 0")))
+            }
+            Some(toml::Value::Float(f)) if *f > upper_bound(key).0 => {
+                let (most, why) = upper_bound(key);
+                return Err(Bad::at(
+                    key,
+                    format!("{key} {f:e} is above {most:e}: {why}"),
+                ));
+            }
+            _ => {}
         }
     }
-    let fields = field_names::<T>();
     for (key, text) in sources {
+        let at = format!("sources.{key}");
         if key != DEFAULT_SOURCE
             && (!fields.contains(&key.as_str()) || NAMING_FIELDS.contains(&key.as_str()))
         {
-            return Err(format!(
-                "sources.{key} names no figure of this entry; use '{DEFAULT_SOURCE}' or one of: {}",
-                figures(fields).collect::<Vec<_>>().join(", ")
+            return Err(Bad::at(
+                &at,
+                format!(
+                    "sources.{} names no figure of this entry; use '{DEFAULT_SOURCE}' or one of: {}",
+                    crate::input::echo(key),
+                    figures(fields).collect::<Vec<_>>().join(", ")
+                ),
             ));
         }
         if text.trim().is_empty() {
-            return Err(format!("sources.{key} is empty"));
+            return Err(Bad::at(&at, format!("{at} is empty")));
         }
     }
     if !sources.contains_key(DEFAULT_SOURCE) {
@@ -214,10 +331,13 @@ fn check_common<'de, T: Serialize + Deserialize<'de>>(
             .map(String::as_str)
             .filter(|k| !NAMING_FIELDS.contains(k) && !sources.contains_key(*k))
             .collect();
-        if !uncited.is_empty() {
-            return Err(format!(
-                "no source for {}: add sources.<figure> or sources.{DEFAULT_SOURCE}",
-                uncited.join(", ")
+        if let Some(first) = uncited.first() {
+            return Err(Bad::at(
+                first,
+                format!(
+                    "no source for {}: add sources.<figure> or sources.{DEFAULT_SOURCE}",
+                    uncited.join(", ")
+                ),
             ));
         }
     }

@@ -9,7 +9,7 @@ mod near;
 
 pub(crate) use checks::{
     check_controller, check_cpu, check_disk, check_link, check_link_kind, disk_from_table,
-    from_table,
+    from_table, Bad,
 };
 pub use checks::{DEFAULT_SOURCE, INNER_TRACK_FRACTION};
 pub(crate) use fields::field_names;
@@ -20,6 +20,7 @@ use crate::system_file::FileError;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::ops::Range;
 use std::sync::OnceLock;
 use toml::Spanned;
 
@@ -79,7 +80,12 @@ pub struct LookupError {
 
 impl fmt::Display for LookupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "no {} '{}' in the catalog", self.kind, self.id)?;
+        write!(
+            f,
+            "no {} '{}' in the catalog",
+            self.kind,
+            crate::input::echo(&self.id)
+        )?;
         if !self.near.is_empty() {
             write!(f, "; did you mean {}?", quoted(&self.near).join(" or "))?;
         }
@@ -137,8 +143,13 @@ impl Catalog {
         let mut new = Catalog::default();
         for entry in file.disk {
             let span = entry.span();
-            let disk = disk_from_table(entry.into_inner())
-                .map_err(|m| src.error(span.clone(), format!("disk entry: {m}")))?;
+            let disk = disk_from_table(entry.into_inner()).map_err(|b| {
+                src.key_error(
+                    span.clone(),
+                    b.key.as_deref(),
+                    format!("disk entry: {}", b.message),
+                )
+            })?;
             insert_once(&mut new.disks, Kind::Disk, disk.id.clone(), disk)
                 .map_err(|m| src.error(span, m))?;
         }
@@ -146,27 +157,23 @@ impl Catalog {
             let span = entry.span();
             let controller = entry.into_inner();
             check_controller(&controller)
-                .map_err(|m| format!("controller '{}': {m}", controller.id))
-                .and_then(|()| {
-                    let id = controller.id.clone();
-                    insert_once(&mut new.controllers, Kind::Controller, id, controller)
-                })
+                .map_err(|b| bad_entry(&src, &span, Kind::Controller, &controller.id, b))?;
+            let id = controller.id.clone();
+            insert_once(&mut new.controllers, Kind::Controller, id, controller)
                 .map_err(|m| src.error(span, m))?;
         }
         for entry in file.cpu {
             let span = entry.span();
             let cpu = entry.into_inner();
-            check_cpu(&cpu)
-                .map_err(|m| format!("cpu '{}': {m}", cpu.id))
-                .and_then(|()| insert_once(&mut new.cpus, Kind::Cpu, cpu.id.clone(), cpu))
+            check_cpu(&cpu).map_err(|b| bad_entry(&src, &span, Kind::Cpu, &cpu.id, b))?;
+            insert_once(&mut new.cpus, Kind::Cpu, cpu.id.clone(), cpu)
                 .map_err(|m| src.error(span, m))?;
         }
         for entry in file.link {
             let span = entry.span();
             let link = entry.into_inner();
-            check_link(&link)
-                .map_err(|m| format!("link '{}': {m}", link.id))
-                .and_then(|()| insert_once(&mut new.links, Kind::Link, link.id.clone(), link))
+            check_link(&link).map_err(|b| bad_entry(&src, &span, Kind::Link, &link.id, b))?;
+            insert_once(&mut new.links, Kind::Link, link.id.clone(), link)
                 .map_err(|m| src.error(span, m))?;
         }
         self.disks.extend(new.disks);
@@ -191,6 +198,12 @@ impl Catalog {
     pub fn link(&self, id: &str) -> Result<&LinkModel, LookupError> {
         lookup(&self.links, Kind::Link, id)
     }
+}
+
+/// A check's refusal of an entry, at the key at fault.
+fn bad_entry(src: &Source, span: &Range<usize>, kind: Kind, id: &str, bad: Bad) -> FileError {
+    let message = format!("{kind} '{}': {}", crate::input::echo(id), bad.message);
+    src.key_error(span.clone(), bad.key.as_deref(), message)
 }
 
 /// Adds an entry of one file, refusing an id the same file already defined.

@@ -344,22 +344,41 @@ fn merge_error(text: &str) -> String {
 
 #[test]
 fn user_file_errors_are_located() {
-    // A figure without a source: the error is at the entry.
+    // Figures without a source: the error is at the first of them.
     let e = merge_error(&USER_DISK.replace(
         "sources = { default = \"my own dd runs, 2026\" }",
         "sources = { rpm = \"label\" }",
     ));
     assert!(
-        e.starts_with("mine.toml:2:1: disk entry: no source for "),
+        e.starts_with("mine.toml:9:1: disk entry: no source for capacity_bytes, "),
         "{e}"
     );
-    assert!(e.contains("capacity_bytes"), "{e}");
-    // A wrong type: toml's own span, the value's line.
+    // A wrong type: at the key, named.
     let e = merge_error(&USER_DISK.replace("rpm = 7200", "rpm = \"fast\""));
-    assert!(
-        e.starts_with("mine.toml:2:1: disk entry: invalid type"),
-        "{e}"
+    assert_eq!(
+        e,
+        "mine.toml:12:1: disk entry: rpm: invalid type: string \"fast\", expected u32"
     );
+    // Issue #10: a bad outer rate was blamed on the inner rate filled in from it, at the
+    // [[disk]] header; an AFR of 200% was taken, to fail later with no place.
+    let e = merge_error(&USER_DISK.replace("seq_outer_mb_s = 200.0", "seq_outer_mb_s = -200.0"));
+    assert_eq!(
+        e,
+        "mine.toml:13:1: disk entry: seq_outer_mb_s must be above 0"
+    );
+    let e =
+        merge_error(&USER_DISK.replace("queue_depth = 32", "queue_depth = 32\nafr_pct = 200.0"));
+    assert_eq!(
+        e,
+        "mine.toml:15:1: disk entry: afr_pct 2e2 is above 1e2: the percentage of disks failing in a year"
+    );
+    let e = merge_error(&USER_DISK.replace("200.0", "1e300"));
+    assert_eq!(
+        e,
+        "mine.toml:13:1: disk entry: seq_outer_mb_s 1e300 is above 1e7: 10 TB/s, far above any device, bus or memory"
+    );
+    let e = merge_error(&USER_DISK.replace("sources = {", "sources = { rpm = \" \", "));
+    assert_eq!(e, "mine.toml:15:13: disk entry: sources.rpm is empty");
     // An unknown top-level table, at its header.
     let e = merge_error("[[disks]]\nid = \"x\"\n");
     assert!(e.starts_with("mine.toml:1:3: unknown field `disks`"), "{e}");

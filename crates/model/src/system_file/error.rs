@@ -49,6 +49,41 @@ impl Source<'_> {
         }
     }
 
+    /// An error about `key` of the table at `span`: at the key where the table writes it
+    /// (`sources.rpm`: the `rpm` written after `sources`), else at the table.
+    pub fn key_error(
+        &self,
+        span: Range<usize>,
+        key: Option<&str>,
+        message: impl Into<String>,
+    ) -> FileError {
+        let at = key.and_then(|k| self.find_key(span.clone(), k));
+        self.error(at.map_or(span, |i| i..i), message)
+    }
+
+    /// Where `key` (a dotted path) is written as `key =` inside `span`; a `[[table]]`'s span is
+    /// its header, so its body runs on to the next header.
+    fn find_key(&self, span: Range<usize>, key: &str) -> Option<usize> {
+        let mut end = span.end.min(self.text.len());
+        if self.text.get(span.start..)?.starts_with('[') {
+            end = self.text[end..]
+                .find("\n[")
+                .map_or(self.text.len(), |i| end + i);
+        }
+        let mut from = span.start;
+        for part in key.split('.') {
+            let body = self.text.get(from..end)?;
+            let at = body.match_indices(part).map(|(i, _)| i).find(|&i| {
+                let before = body[..i].chars().next_back();
+                let after = body[i + part.len()..].trim_start_matches([' ', '\t']);
+                before.is_none_or(|c| c.is_whitespace() || "{,".contains(c))
+                    && after.starts_with('=')
+            })?;
+            from += at;
+        }
+        Some(from)
+    }
+
     /// A parse or type error from the toml crate, at its span (or the file's start).
     pub fn toml_error(&self, e: &toml::de::Error) -> FileError {
         self.error(e.span().unwrap_or(0..0), e.message())

@@ -4,11 +4,12 @@
 use super::doc::{ControllerDoc, DiskDoc, HostDoc, LinkRefDoc, TunablesDoc};
 use super::error::{FileError, Source};
 use crate::catalog::{
-    check_controller, check_cpu, check_link_kind, disk_from_table, field_names, from_table,
+    check_controller, check_cpu, check_link_kind, disk_from_table, field_names, from_table, Bad,
     Catalog, LookupError, DEFAULT_SOURCE,
 };
 use crate::hardware::ControllerKind;
 use crate::hardware::{CpuModel, DiskModel, Interface, Link};
+use crate::input::echo;
 use crate::system::{Attach, Controller, Disk, Host, Tunables, Upstream};
 use crate::units::parse_size;
 use std::collections::{BTreeMap, BTreeSet};
@@ -18,6 +19,13 @@ use toml::Spanned;
 /// Disks one file may declare: far beyond any one machine, it keeps a slip of the keyboard
 /// (`count = 4000000000`) from building billions of disks.
 const MAX_DISKS: u32 = 10_000;
+
+/// Links one file may declare: a large server has a few hundred (root ports, switch ports,
+/// uplinks); the bound keeps the work of every path through them small. A policy.
+pub const MAX_LINKS: usize = 1000;
+
+/// Controllers one file may declare: one per disk, HBAs and expanders together. A policy.
+const MAX_CONTROLLERS: usize = MAX_DISKS as usize;
 
 /// A disk with what the pool needs to know of it beyond `Disk`.
 pub struct Placed {
@@ -128,16 +136,17 @@ fn model_ref<'c, T: Clone + 'c>(
     src: &Source,
     value: Spanned<toml::Value>,
     lookup: impl Fn(&str) -> Result<&'c T, LookupError>,
-    inline: impl Fn(toml::Table) -> Result<T, String>,
+    inline: impl Fn(toml::Table) -> Result<T, Bad>,
 ) -> Result<T, FileError> {
     let span = value.span();
     match value.into_inner() {
         toml::Value::String(id) => lookup(&id)
             .cloned()
             .map_err(|e| src.error(span, e.to_string())),
-        toml::Value::Table(table) => {
-            inline(table).map_err(|m| src.error(span, format!("inline model: {m}")))
-        }
+        toml::Value::Table(table) => inline(table).map_err(|b| {
+            let message = format!("inline model: {}", b.message);
+            src.key_error(span, b.key.as_deref(), message)
+        }),
         other => Err(src.error(
             span,
             format!(
@@ -150,11 +159,13 @@ fn model_ref<'c, T: Clone + 'c>(
 
 /// An inline CPU: a whole catalog entry, or only `cores`, `ghz` and `year` (the era), whose
 /// other figures then take the x86-64 baseline, each source saying it was not given.
-fn cpu_from_table(mut table: toml::Table) -> Result<CpuModel, String> {
+fn cpu_from_table(mut table: toml::Table) -> Result<CpuModel, Bad> {
     if !table.contains_key("id") {
         let (Some(cores), Some(ghz)) = (table.get("cores").cloned(), table.get("ghz").cloned())
         else {
-            return Err("an inline cpu without an id gives at least cores, ghz and year".into());
+            return Err(Bad::from(
+                "an inline cpu without an id gives at least cores, ghz and year",
+            ));
         };
         let given = "given in the system file";
         let mut sources = toml::Table::new();
@@ -182,7 +193,8 @@ fn cpu_from_table(mut table: toml::Table) -> Result<CpuModel, String> {
             .or_insert(toml::Value::Table(sources));
     }
     let cpu = from_table(table)?;
-    check_cpu(&cpu).map(|()| cpu)
+    check_cpu(&cpu)?;
+    Ok(cpu)
 }
 
 pub fn links(
@@ -190,44 +202,78 @@ pub fn links(
     docs: Vec<Spanned<toml::Table>>,
     catalog: &Catalog,
 ) -> Result<Vec<Link>, FileError> {
+    if let Some(past) = docs.get(MAX_LINKS) {
+        return Err(src.error(
+            past.span(),
+            format!("more than {MAX_LINKS} [[link]]s in one machine"),
+        ));
+    }
     let mut links: Vec<(Link, Range<usize>)> = Vec::new();
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
     for entry in docs {
         let span = entry.span();
         let link = link(entry.into_inner(), catalog).map_err(|m| src.error(span.clone(), m))?;
-        if links.iter().any(|(l, _)| l.id == link.id) {
+        if index.insert(link.id.clone(), links.len()).is_some() {
             return Err(src.error(span, format!("link '{}' is defined twice", link.id)));
         }
         links.push((link, span));
     }
-    let parents: BTreeMap<&str, Option<&str>> = links
+    let parents = links
         .iter()
-        .map(|(l, _)| (l.id.as_str(), l.parent.as_deref()))
-        .collect();
-    for (link, span) in &links {
-        let mut at = link.parent.as_deref();
-        let mut hops = 0;
-        while let Some(parent) = at {
-            let Some(&next) = parents.get(parent) else {
-                return Err(src.error(
+        .map(|(link, span)| match link.parent.as_deref() {
+            None => Ok(None),
+            Some(parent) => index.get(parent).map(|&i| Some(i)).ok_or_else(|| {
+                src.error(
                     span.clone(),
                     format!(
-                        "link '{}': parent '{parent}' is not a [[link]] of this file{}",
+                        "link '{}': parent '{}' is not a [[link]] of this file{}",
                         link.id,
+                        echo(parent),
                         known(links.iter().map(|(l, _)| &l.id))
                     ),
-                ));
-            };
-            hops += 1;
-            if hops > parents.len() {
-                return Err(src.error(
-                    span.clone(),
-                    format!("link '{}': its parents form a loop", link.id),
-                ));
-            }
-            at = next;
-        }
+                )
+            }),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(first) = first_in_loop(&parents) {
+        let (link, span) = &links[first];
+        return Err(src.error(
+            span.clone(),
+            format!("link '{}': its parents form a loop", link.id),
+        ));
     }
     Ok(links.into_iter().map(|(l, _)| l).collect())
+}
+
+/// The first node (in order) whose chain of parents runs into a loop, each node walked once:
+/// a walk stops at a node an earlier walk finished, so chains of any length cost linear time.
+fn first_in_loop(parents: &[Option<usize>]) -> Option<usize> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Seen {
+        No,
+        OnThisWalk,
+        Done,
+    }
+    let mut seen = vec![Seen::No; parents.len()];
+    for start in 0..parents.len() {
+        let mut walk = Vec::new();
+        let mut at = Some(start);
+        while let Some(node) = at {
+            match seen[node] {
+                Seen::Done => break,
+                Seen::OnThisWalk => return Some(start),
+                Seen::No => {
+                    seen[node] = Seen::OnThisWalk;
+                    walk.push(node);
+                    at = parents[node];
+                }
+            }
+        }
+        for node in walk {
+            seen[node] = Seen::Done;
+        }
+    }
+    None
 }
 
 /// One `[[link]]`: its kind and figures, or a catalog kind of link named by `model`.
@@ -248,13 +294,23 @@ fn link(table: toml::Table, catalog: &Catalog) -> Result<Link, String> {
     Ok(link)
 }
 
-/// "; known: a, b" for an error about a missing reference.
-fn known<'a>(ids: impl Iterator<Item = &'a String>) -> String {
-    let ids: Vec<&str> = ids.map(String::as_str).collect();
-    if ids.is_empty() {
-        String::new()
-    } else {
-        format!(" (known: {})", ids.join(", "))
+/// Ids an error about a missing reference lists: enough to spot a typo, few enough for one
+/// line whatever the file holds. A policy.
+const KNOWN_SHOWN: usize = 8;
+
+/// " (known: a, b)" for an error about a missing reference, the first `KNOWN_SHOWN` ids and
+/// how many more there are.
+fn known<'a>(ids: impl ExactSizeIterator<Item = &'a String>) -> String {
+    let total = ids.len();
+    let shown: Vec<String> = ids.take(KNOWN_SHOWN).map(|id| echo(id)).collect();
+    match total {
+        0 => String::new(),
+        n if n > KNOWN_SHOWN => format!(
+            " (known: {}, and {} more)",
+            shown.join(", "),
+            n - KNOWN_SHOWN
+        ),
+        _ => format!(" (known: {})", shown.join(", ")),
     }
 }
 
@@ -264,11 +320,18 @@ pub fn controllers(
     links: &[Link],
     catalog: &Catalog,
 ) -> Result<Vec<Controller>, FileError> {
+    if let Some(past) = docs.get(MAX_CONTROLLERS) {
+        return Err(src.error(
+            past.id.span(),
+            format!("more than {MAX_CONTROLLERS} [[controller]]s in one machine"),
+        ));
+    }
     let link_ids: BTreeSet<&String> = links.iter().map(|l| &l.id).collect();
     let mut out: Vec<Controller> = Vec::new();
+    let mut ids: BTreeSet<String> = BTreeSet::new();
     for doc in docs {
         let id = doc.id.get_ref();
-        if out.iter().any(|c| &c.id == id) {
+        if ids.contains(id) {
             return Err(src.error(doc.id.span(), format!("controller '{id}' is defined twice")));
         }
         let upstream = match (&doc.link, &doc.controller) {
@@ -277,19 +340,19 @@ pub fn controllers(
                     link.span(),
                     format!(
                         "controller '{id}': link '{}' is not a [[link]] of this file{}",
-                        link.get_ref(),
-                        known(link_ids.iter().copied())
+                        echo(link.get_ref()),
+                        known(links.iter().map(|l| &l.id))
                     ),
                 ))
             }
             (Some(link), None) => Upstream::Link(link.get_ref().clone()),
             // An expander is cabled to a controller defined before it.
-            (None, Some(up)) if !out.iter().any(|c| &c.id == up.get_ref()) => {
+            (None, Some(up)) if !ids.contains(up.get_ref()) => {
                 return Err(src.error(
                     up.span(),
                     format!(
                         "controller '{id}': controller '{}' is not a [[controller]] above this one{}",
-                        up.get_ref(),
+                        echo(up.get_ref()),
                         known(out.iter().map(|c| &c.id))
                     ),
                 ))
@@ -308,7 +371,8 @@ pub fn controllers(
             |m| catalog.controller(m),
             |table| {
                 let model = from_table(table)?;
-                check_controller(&model).map(|()| model)
+                check_controller(&model)?;
+                Ok(model)
             },
         )?;
         let expander = model.kind == ControllerKind::Expander;
@@ -325,6 +389,7 @@ pub fn controllers(
                 ),
             ));
         }
+        ids.insert(id.clone());
         out.push(Controller {
             id: doc.id.into_inner(),
             model,
@@ -343,6 +408,14 @@ pub fn disks(
 ) -> Result<Vec<Placed>, FileError> {
     let mut out: Vec<Placed> = Vec::new();
     let mut names = BTreeSet::new();
+    let known_controllers: BTreeMap<&str, &Controller> =
+        controllers.iter().map(|c| (c.id.as_str(), c)).collect();
+    let places = Places {
+        links,
+        link_ids: links.iter().map(|l| l.id.as_str()).collect(),
+        controllers,
+        known_controllers,
+    };
     for entry in docs {
         let span = entry.span();
         let DiskDoc {
@@ -360,7 +433,7 @@ pub fn disks(
             model = apply_measured(model, measured.into_inner())
                 .map_err(|m| src.error(at, format!("measured: {m}")))?;
         }
-        let attach = attach(src, (controller, link), &model, links, controllers, &span)?;
+        let attach = attach(src, (controller, link), &model, &places, &span)?;
         let count = match &count {
             Some(c) if !(1..=MAX_DISKS).contains(c.get_ref()) => {
                 return Err(src.error(c.span(), format!("count must be 1 to {MAX_DISKS}")))
@@ -394,29 +467,44 @@ pub fn disks(
             });
         }
     }
+    check_ports(src, &out, controllers)?;
+    Ok(out)
+}
+
+/// Refuses a controller with more disks and expander lanes cabled to it than it has ports,
+/// at the last disk cabled to it; one pass over the disks and one over the controllers.
+fn check_ports(
+    src: &Source,
+    placed: &[Placed],
+    controllers: &[Controller],
+) -> Result<(), FileError> {
+    // Per controller: its disks, the span of the last of them, and the lanes of its expanders.
+    let mut cabled: BTreeMap<&str, (usize, Range<usize>, usize)> = BTreeMap::new();
+    for p in placed {
+        if let Attach::Controller(id) = &p.disk.attach {
+            let entry = cabled.entry(id.as_str()).or_insert((0, 0..0, 0));
+            entry.0 += 1;
+            entry.1 = p.span.clone();
+        }
+    }
+    for x in controllers {
+        if let Upstream::Controller(up) = &x.upstream {
+            cabled.entry(up.as_str()).or_insert((0, 0..0, 0)).2 +=
+                x.model.uplink_lanes.unwrap_or(1) as usize;
+        }
+    }
     for c in controllers {
-        let here = Attach::Controller(c.id.clone());
-        let disks = out.iter().filter(|p| p.disk.attach == here).count();
-        // Each expander cabled here takes as many ports as its wide link has lanes.
-        let lanes: usize = controllers
-            .iter()
-            .filter(|x| x.upstream == Upstream::Controller(c.id.clone()))
-            .map(|x| x.model.uplink_lanes.unwrap_or(1) as usize)
-            .sum();
+        let Some((disks, last, lanes)) = cabled.get(c.id.as_str()) else {
+            continue;
+        };
         if disks + lanes > c.model.ports as usize {
-            let last = out
-                .iter()
-                .rev()
-                .find(|p| p.disk.attach == here)
-                .map(|p| p.span.clone())
-                .unwrap_or(0..0);
-            let expanders = if lanes > 0 {
+            let expanders = if *lanes > 0 {
                 format!(" and {lanes} lanes to expanders")
             } else {
                 String::new()
             };
             return Err(src.error(
-                last,
+                last.clone(),
                 format!(
                     "controller '{}' has {} ports but {disks} disks{expanders} are cabled to it",
                     c.id, c.model.ports
@@ -424,7 +512,15 @@ pub fn disks(
             ));
         }
     }
-    Ok(out)
+    Ok(())
+}
+
+/// What a disk may be plugged into, indexed once for every disk entry.
+struct Places<'a> {
+    links: &'a [Link],
+    link_ids: BTreeSet<&'a str>,
+    controllers: &'a [Controller],
+    known_controllers: BTreeMap<&'a str, &'a Controller>,
 }
 
 /// Where a disk is plugged: a controller whose ports speak its protocol, or for NVMe a link.
@@ -432,19 +528,18 @@ fn attach(
     src: &Source,
     place: (Option<Spanned<String>>, Option<Spanned<String>>),
     model: &DiskModel,
-    links: &[Link],
-    controllers: &[Controller],
+    places: &Places,
     span: &Range<usize>,
 ) -> Result<Attach, FileError> {
     match &place {
         (Some(c), None) => {
-            let Some(controller) = controllers.iter().find(|x| &x.id == c.get_ref()) else {
+            let Some(controller) = places.known_controllers.get(c.get_ref().as_str()) else {
                 return Err(src.error(
                     c.span(),
                     format!(
                         "controller '{}' is not a [[controller]] of this file{}",
-                        c.get_ref(),
-                        known(controllers.iter().map(|x| &x.id))
+                        echo(c.get_ref()),
+                        known(places.controllers.iter().map(|x| &x.id))
                     ),
                 ));
             };
@@ -471,13 +566,13 @@ fn attach(
                     "only an NVMe disk sits on a link directly; give this disk a controller",
                 ));
             }
-            if !links.iter().any(|x| &x.id == l.get_ref()) {
+            if !places.link_ids.contains(l.get_ref().as_str()) {
                 return Err(src.error(
                     l.span(),
                     format!(
                         "link '{}' is not a [[link]] of this file{}",
-                        l.get_ref(),
-                        known(links.iter().map(|x| &x.id))
+                        echo(l.get_ref()),
+                        known(places.links.iter().map(|x| &x.id))
                     ),
                 ));
             }
@@ -520,4 +615,20 @@ fn apply_measured(model: DiskModel, mut measured: toml::Table) -> Result<DiskMod
     }
     crate::catalog::check_disk(&out)?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_in_loop;
+
+    #[test]
+    fn loops_are_found_in_one_walk_of_each_node() {
+        // A chain of a million links (each the parent of the next): no loop, walked once.
+        let chain: Vec<Option<usize>> = (0..1_000_000usize).map(|i| i.checked_sub(1)).collect();
+        assert_eq!(first_in_loop(&chain), None);
+        // 0 -> 1 -> 2 -> 1: 0 leads into the loop, found first.
+        assert_eq!(first_in_loop(&[Some(1), Some(2), Some(1)]), Some(0));
+        assert_eq!(first_in_loop(&[None, Some(2), Some(1)]), Some(1));
+        assert_eq!(first_in_loop(&[Some(0)]), Some(0));
+    }
 }

@@ -5,7 +5,7 @@ use super::doc::{DatasetDoc, PoolDoc};
 use super::error::{FileError, Source};
 use super::hardware::{size, Placed};
 use crate::dataset::PropertyError;
-use crate::layout::Layout;
+use crate::layout::{Layout, VdevType};
 use crate::pool::{Dataset, Leaf, Pool, TopLevel, VdevClass, DEFAULT_RECORDSIZE};
 use crate::system::ZfsRelease;
 use toml::Spanned;
@@ -24,14 +24,18 @@ pub fn build(
 ) -> Result<Pool, FileError> {
     let pool_span = doc.span();
     let doc = doc.into_inner();
-    let mut classes = vec![(VdevClass::Normal, layout(src, &doc.layout)?)];
+    let mut classes = vec![(VdevClass::Normal, layout(src, &doc.layout, zfs)?)];
     for (class, text) in [
         (VdevClass::Special, &doc.special),
         (VdevClass::Dedup, &doc.dedup),
         (VdevClass::Log, &doc.log),
     ] {
         if let Some(text) = text {
-            classes.push((class, layout(src, text)?));
+            let parsed = layout(src, text, zfs)?;
+            if class == VdevClass::Log {
+                log_groups(src, text, &parsed)?;
+            }
+            classes.push((class, parsed));
         }
     }
     let spares = doc.spares.unwrap_or(0);
@@ -105,11 +109,41 @@ fn class_name(class: VdevClass) -> &'static str {
     }
 }
 
-/// A layout string, its errors placed at the string.
-fn layout(src: &Source, text: &Spanned<String>) -> Result<Layout, FileError> {
-    text.get_ref()
+/// Log vdevs are single disks or mirrors: zpool create refuses any other type there
+/// (cmd/zpool/zpool_vdev.c, construct_spec: "invalid vdev specification: unsupported 'log'
+/// device: raidz"), and so does the kernel for dRAID.
+fn log_groups(src: &Source, text: &Spanned<String>, log: &Layout) -> Result<(), FileError> {
+    let refused = log.groups.iter().find_map(|g| match g.vtype {
+        VdevType::Disk | VdevType::Mirror => None,
+        VdevType::Raidz { .. } => Some("raidz"),
+        VdevType::Draid { .. } => Some("draid"),
+    });
+    match refused {
+        Some(kind) => Err(src.error(
+            text.span(),
+            format!("unsupported 'log' device: {kind} (zpool create takes only disks and mirrors as log vdevs)"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A layout string, its errors placed at the string: a dRAID too, where the release has none.
+fn layout(src: &Source, text: &Spanned<String>, zfs: ZfsRelease) -> Result<Layout, FileError> {
+    let layout: Layout = text
+        .get_ref()
         .parse()
-        .map_err(|e: crate::layout::LayoutError| src.error(text.span(), e.to_string()))
+        .map_err(|e: crate::layout::LayoutError| src.error(text.span(), e.to_string()))?;
+    let draid = layout
+        .groups
+        .iter()
+        .find(|g| matches!(g.vtype, VdevType::Draid { .. }));
+    match draid {
+        Some(g) if !zfs.has_draid() => Err(src.error(
+            text.span(),
+            format!("{g}: ZFS {zfs} has no dRAID (OpenZFS 2.1 brought it); set host.zfs to a later release"),
+        )),
+        _ => Ok(layout),
+    }
 }
 
 /// A vdev is as large as its smallest child (docs/zfs-internals.md §1).

@@ -459,3 +459,82 @@ fn written_files_read_back_as_the_same_system() {
     );
     assert_eq!(parse(&written, "w", Catalog::embedded()).unwrap(), default);
 }
+
+/// SMALL with `links` chained [[link]]s (each the parent of the next) and the controller on the
+/// last of them.
+fn chained_links(links: usize) -> String {
+    let mut text = SMALL.replace("link = \"slot\"", &format!("link = \"l{}\"", links - 1));
+    for i in 0..links {
+        let parent = if i == 0 {
+            String::new()
+        } else {
+            format!("parent = \"l{}\"\n", i - 1)
+        };
+        text += &format!(
+            "\n[[link]]\nid = \"l{i}\"\nkind = \"pcie\"\ngen = 3\nlanes = 8\nmax_payload = 256\n{parent}"
+        );
+    }
+    text
+}
+
+#[test]
+fn a_thousand_links_parse_and_more_are_refused_at_the_first_too_many() {
+    let s = parse(&chained_links(999), "s.toml", Catalog::embedded()).unwrap();
+    assert_eq!(s.links.len(), 1000);
+    assert_eq!(s.links[999].parent.as_deref(), Some("l997"));
+    // Issue #10: 20,000 took 50 s (every chain walked from each link). Now refused up front,
+    // at the 1001st.
+    let text = chained_links(20_000);
+    let e = parse(&text, "s.toml", Catalog::embedded()).unwrap_err();
+    let l999 = text.find("[[link]]\nid = \"l999\"").unwrap();
+    assert_eq!(e.line, text[..l999].lines().count() + 1);
+    assert_eq!(e.message, "more than 1000 [[link]]s in one machine");
+}
+
+#[test]
+fn a_missing_reference_lists_a_few_known_ids_and_echoes_the_name_on_one_line() {
+    let e = parse(
+        &chained_links(20).replace("link = \"l19\"", "link = \"l\\nx\""),
+        "s.toml",
+        Catalog::embedded(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.message,
+        "controller 'hba': link 'l\\nx' is not a [[link]] of this file (known: slot, l0, l1, l2, l3, l4, l5, l6, and 13 more)"
+    );
+}
+
+#[test]
+fn a_draid_where_the_release_has_none_is_refused_at_the_layout() {
+    let text = SMALL
+        .replace("ram = \"64GiB\"", "ram = \"64GiB\"\nzfs = \"zol-0.6.5\"")
+        .replace("layout = \"raidz1-4\"", "layout = \"draid1:2d:4c\"");
+    let e = parse(&text, "s.toml", Catalog::embedded()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "s.toml:27:10: draid1:2d:4c:0s: ZFS zol-0.6.5 has no dRAID (OpenZFS 2.1 brought it); set host.zfs to a later release"
+    );
+    let text = text.replace("zol-0.6.5", "2.1.0");
+    assert!(parse(&text, "s.toml", Catalog::embedded()).is_ok());
+}
+
+#[test]
+fn a_raidz_or_draid_log_is_refused_as_zpool_create_refuses_it() {
+    for (log, kind) in [("raidz1-3", "raidz"), ("mirror-2 + draid1:2d:4c", "draid")] {
+        let e = error(
+            "layout = \"raidz1-4\"",
+            &format!("layout = \"raidz1-4\"\nlog = \"{log}\""),
+        );
+        assert_eq!(
+            e,
+            format!("s.toml:27:7: unsupported 'log' device: {kind} (zpool create takes only disks and mirrors as log vdevs)")
+        );
+    }
+    let text = SMALL.replace("count = 4", "count = 6").replace(
+        "layout = \"raidz1-4\"",
+        "layout = \"raidz1-4\"\nlog = \"mirror-2\"",
+    );
+    let s = parse(&text, "s.toml", Catalog::embedded()).unwrap();
+    assert_eq!(s.pool.vdevs.last().unwrap().class, VdevClass::Log);
+}

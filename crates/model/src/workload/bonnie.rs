@@ -114,7 +114,8 @@ fn options(args: &[String]) -> Result<Options, WorkloadError> {
         let Some(flags) = arg.strip_prefix('-').filter(|f| !f.is_empty()) else {
             return Err(unsupported("bonnie++", arg));
         };
-        let (flag, attached) = flags.split_at(1);
+        // The flag is the first character, whatever its width in bytes.
+        let (flag, attached) = flags.split_at(flags.chars().next().map_or(0, char::len_utf8));
         let mut value = || -> Result<String, WorkloadError> {
             if !attached.is_empty() {
                 return Ok(attached.to_string());

@@ -40,6 +40,11 @@ fn from_file() {
 
 #[test]
 fn refuses_nonsense() {
+    // Found by the fuzz step: a flag of a multi-byte character was cut inside it (a panic).
+    assert_eq!(
+        Workload::parse("bonnie++ -é").unwrap_err().0,
+        "bonnie++: option '-é' is not modelled"
+    );
     assert!(Workload::parse("dd-sideways")
         .unwrap_err()
         .0

@@ -218,13 +218,32 @@ fn absorbed(
     app::absorbed_rate(bytes as f64, app * per_job, x * per_job, buffer) / per_job
 }
 
-/// Predictions along one parameter (`threads`, `qd`, `bs`, ...), one per value.
+/// Work one sweep may do, in points x disks (a prediction costs in proportion to the disks):
+/// the costliest workloads take 0.37 s a point on 10,000 disks on the CI machine, so the most
+/// allowed takes about 5 s. A policy.
+pub const MAX_SWEEP_WORK: u64 = 150_000;
+
+/// Predictions along one parameter (`threads`, `qd`, `bs`, ...), one per value; refused before
+/// the first past [`MAX_SWEEP_WORK`].
 pub fn sweep(
     system: &System,
     workload: &Workload,
     parameter: &str,
     values: &[String],
 ) -> Result<Vec<Prediction>, PerfError> {
+    let disks = system.disks.len().max(1) as u64;
+    model::budget::check(
+        "points x disks",
+        (values.len() as u64).saturating_mul(disks),
+        MAX_SWEEP_WORK,
+        || {
+            format!(
+                "sweep at most {} points on {disks} disks",
+                MAX_SWEEP_WORK / disks
+            )
+        },
+    )
+    .map_err(PerfError::OverBudget)?;
     values
         .iter()
         .map(|v| {

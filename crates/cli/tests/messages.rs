@@ -1,0 +1,57 @@
+//! Every refusal is `zpoolsim: ...` on one line (a usage line after it only where an argument
+//! is missing or unknown), exit code 2, with what the user typed escaped and cut short.
+
+mod common;
+
+use common::run;
+
+fn stderr_of_refusal(args: &[&str]) -> String {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 2, "{args:?}: {out}");
+    assert!(err.starts_with("zpoolsim: "), "{args:?}: {err}");
+    assert!(!err.contains("-- -"), "{args:?}: {err}");
+    err
+}
+
+#[test]
+fn command_line_errors_are_one_line_with_usage_only_where_it_helps() {
+    assert_eq!(
+        stderr_of_refusal(&["capacity", "--bogus"]),
+        "zpoolsim: unexpected argument '--bogus' found\nusage: zpoolsim capacity [OPTIONS] [SYSTEM.toml]\n"
+    );
+    assert_eq!(
+        stderr_of_refusal(&["reliability", "--trials", "-1"]),
+        "zpoolsim: invalid value '-1' for '--trials <TRIALS>': invalid digit found in string\n"
+    );
+    assert_eq!(
+        stderr_of_refusal(&["capcity"]),
+        "zpoolsim: unrecognized subcommand 'capcity'; a similar subcommand exists: 'capacity'\n"
+    );
+    assert_eq!(
+        stderr_of_refusal(&["predict"]),
+        "zpoolsim: the following required arguments were not provided: --workload <WORKLOAD>, <SYSTEM>\nusage: zpoolsim predict --workload <WORKLOAD> <SYSTEM>\n"
+    );
+    assert_eq!(
+        stderr_of_refusal(&["plan", "--disks", "1\n2"]),
+        "zpoolsim: invalid value '1\\n2' for '--disks <DISKS>': invalid digit found in string\n"
+    );
+}
+
+#[test]
+fn echoed_input_is_escaped_and_cut_short() {
+    let layout = "raidz1-3\nx".repeat(10_000);
+    let err = stderr_of_refusal(&["capacity", "--layout", &layout, "--disk", "1TB"]);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.len() < 600, "{} bytes: {err}", err.len());
+    assert!(
+        err.starts_with("zpoolsim: bad layout 'raidz1-3\\nxraidz1-3\\nx"),
+        "{err}"
+    );
+    let size = format!("{}\n", "9".repeat(100_000));
+    let err = stderr_of_refusal(&["capacity", "--layout", "mirror-2", "--disk", &size]);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.len() < 400, "{} bytes: {err}", err.len());
+    let need = "x".repeat(100_000);
+    let err = stderr_of_refusal(&["plan", "--disks", "4", "--disk", "4TB", "--need", &need]);
+    assert!(err.len() < 400, "{} bytes: {err}", err.len());
+}
