@@ -68,10 +68,11 @@ fn upper_bound(key: &str) -> (f64, &'static str) {
     }
 }
 
-/// A disk model from a TOML table, filling in an unpublished inner-track rate (with a source
-/// saying how it was had), then checked.
+/// A disk model from a TOML table, filling in an unpublished inner-track rate and the
+/// unstated figures of its interface (each with a source saying how it was had), then checked.
 pub fn disk_from_table(mut table: toml::Table) -> Result<DiskModel, Bad> {
     fill_inner_rate(&mut table);
+    fill_interface_defaults(&mut table);
     let disk: DiskModel = from_table(table)?;
     check_disk(&disk)?;
     Ok(disk)
@@ -123,8 +124,69 @@ fn fill_inner_rate(table: &mut toml::Table) {
         None => return,
     };
     table.insert("seq_inner_mb_s".into(), toml::Value::Float(inner));
+    cite(table, "seq_inner_mb_s", why);
+}
+
+/// What a disk entry that leaves them out is taken to have, by its interface: the line rate
+/// and command queue of the interface's current generation (SATA 3.x: 6 Gb/s, NCQ 32; SAS-3:
+/// 12 Gb/s and 64 queued commands, what SAS drives commonly take; NVMe: a PCIe 3.0 x4 drive,
+/// its 64K-entry queue; Ultra320 SCSI: 2.56 Gb/s, TCQ 32), 512-byte logical sectors, physical
+/// sectors as the logical ones, and no vendor. docs/assumptions.md "Disks"; docs/zfs-internals.md
+/// §4 and §5 for the interfaces.
+fn interface_defaults(interface: &str) -> Option<[(&'static str, toml::Value); 2]> {
+    let (gbps, queue) = match interface {
+        "sata" => (6.0, 32),
+        "sas" => (12.0, 64),
+        "nvme" => (32.0, 65_536),
+        "scsi" => (2.56, 32),
+        _ => return None,
+    };
+    Some([
+        ("interface_gbps", toml::Value::Float(gbps)),
+        ("queue_depth", toml::Value::Integer(queue)),
+    ])
+}
+
+fn fill_interface_defaults(table: &mut toml::Table) {
+    let mut unstated: Vec<(&str, toml::Value)> = vec![
+        ("vendor", toml::Value::String("(not stated)".into())),
+        ("logical_sector", toml::Value::Integer(512)),
+    ];
+    if let Some(by_interface) = table
+        .get("interface")
+        .and_then(toml::Value::as_str)
+        .and_then(interface_defaults)
+    {
+        unstated.extend(by_interface);
+    }
+    for (key, value) in unstated {
+        if !table.contains_key(key) {
+            cite(
+                table,
+                key,
+                format!("not stated: {value} by default (docs/assumptions.md)"),
+            );
+            table.insert(key.into(), value);
+        }
+    }
+    if !table.contains_key("physical_sector") {
+        let logical = table["logical_sector"].clone();
+        cite(
+            table,
+            "physical_sector",
+            "not stated: the logical sector by default (docs/assumptions.md)".into(),
+        );
+        table.insert("physical_sector".into(), logical);
+    }
+}
+
+/// Adds `why` to an entry's sources for `key` (naming fields need none).
+fn cite(table: &mut toml::Table, key: &str, why: String) {
+    if NAMING_FIELDS.contains(&key) {
+        return;
+    }
     if let Some(toml::Value::Table(sources)) = table.get_mut("sources") {
-        sources.insert("seq_inner_mb_s".into(), toml::Value::String(why));
+        sources.insert(key.into(), toml::Value::String(why));
     }
 }
 

@@ -393,3 +393,64 @@ fn user_file_errors_are_located() {
     let e = merge_error(&USER_DISK.replace("sources = {", "sources = { rmp = \"x\", "));
     assert!(e.contains("sources.rmp names no figure"), "{e}");
 }
+
+/// A disk entry that states only what identifies it and its sequential rate takes its
+/// interface's documented defaults (docs/assumptions.md), each cited as not stated; what it
+/// states is kept.
+#[test]
+fn unstated_interface_figures_take_the_interface_defaults_and_say_so() {
+    let text = r#"
+[[disk]]
+id = "bare-ssd"
+model = "Some SSD"
+medium = "ssd"
+interface = "sata"
+capacity_bytes = 500_107_862_016
+seq_outer_mb_s = 540
+sources = { default = "its box" }
+
+[[disk]]
+id = "bare-sas"
+model = "Some SAS disk"
+medium = "hdd"
+interface = "sas"
+capacity_bytes = 4_000_787_030_016
+logical_sector = 4096
+rpm = 7200
+seq_outer_mb_s = 200
+sources = { default = "its label" }
+"#;
+    let mut c = Catalog::embedded().clone();
+    c.merge_file(text, "mine.toml").unwrap();
+    let ssd = c.disk("bare-ssd").unwrap();
+    assert_eq!(
+        (
+            ssd.interface_gbps,
+            ssd.queue_depth,
+            ssd.logical_sector,
+            ssd.physical_sector
+        ),
+        (6.0, 32, 512, 512)
+    );
+    assert_eq!(ssd.vendor, "(not stated)");
+    assert_eq!(
+        ssd.sources["queue_depth"],
+        "not stated: 32 by default (docs/assumptions.md)"
+    );
+    assert_eq!(
+        ssd.sources["physical_sector"],
+        "not stated: the logical sector by default (docs/assumptions.md)"
+    );
+    let sas = c.disk("bare-sas").unwrap();
+    assert_eq!(
+        (
+            sas.interface_gbps,
+            sas.queue_depth,
+            sas.logical_sector,
+            sas.physical_sector
+        ),
+        (12.0, 64, 4096, 4096)
+    );
+    // What the entry states stays cited by its own source.
+    assert!(!sas.sources.contains_key("logical_sector"));
+}
