@@ -2,7 +2,7 @@
 //! it knows (once per machine, cached outside the work tree) and creates every pool of
 //! crates/space/oracle/pools.txt on sparse files; the engine must match each as in
 //! tests/openzfs_recorded.rs, and the recorded outputs must still be what OpenZFS says (all
-//! but AVAIL and USED, which move by a few KiB between runs).
+//! but AVAIL, USED and the pool's dspace, which move by a few KiB between runs).
 //!
 //! ZPOOLSIM_ORACLE_RELEASES ("2.1.11 2.4.4") narrows the releases. When a release cannot be
 //! built (no source, no network, missing packages and not root) the test says so loudly and
@@ -62,12 +62,16 @@ fn run(release: &str) -> Result<Vec<Value>, String> {
         .collect()
 }
 
-/// A record without the figures that move between runs.
+/// A record without the figures that move between runs: AVAIL and USED, and the pool's
+/// dspace, to which OpenZFS 2.4 adds what the special class holds (spa_update_dspace), so that
+/// it moves with USED (one run read 24 KiB more of both on p86). The engine is held to the
+/// normal class's dspace, which does not move.
 fn stable(record: &Value) -> Value {
     let mut r = record.clone();
     if let Some(map) = r.as_object_mut() {
         map.remove("avail");
         map.remove("used");
+        map.remove("dspace");
     }
     r
 }
