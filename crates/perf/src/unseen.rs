@@ -25,6 +25,18 @@ pub fn unseen(system: &System, w: &Workload) -> Vec<String> {
                 .into(),
         );
     }
+    if system
+        .links
+        .iter()
+        .any(|l| l.source.as_deref() == Some(model::system_file::IMPLIED))
+    {
+        out.push(
+            "the disks' controllers and links, which the system file does not name: the \
+             default system's stand in (a SAS 9300-8i on PCIe 3.0 x8 per 8 disks, PCIe 3.0 x4 \
+             for each NVMe disk)"
+                .into(),
+        );
+    }
     if sata_behind_expander(system) {
         out.push("SATA tunnelling (STP) through the SAS expander: its per-command overhead".into());
     }

@@ -33,6 +33,8 @@ pub struct Placed {
     pub whole_disk: bool,
     /// The `[[disk]]` entry it comes from.
     pub span: Range<usize>,
+    /// Whether the file names no controller or link for it (`implied::paths` places it).
+    pub implied: bool,
 }
 
 pub fn host(src: &Source, doc: HostDoc, catalog: &Catalog) -> Result<Host, FileError> {
@@ -434,6 +436,9 @@ pub fn disks(
                 .map_err(|m| src.error(at, format!("measured: {m}")))?;
         }
         let attach = attach(src, (controller, link), &model, &places, &span)?;
+        let implied = attach.is_none();
+        // Replaced by `implied::paths` before anything reads it.
+        let attach = attach.unwrap_or(Attach::Link(String::new()));
         let count = match &count {
             Some(c) if !(1..=MAX_DISKS).contains(c.get_ref()) => {
                 return Err(src.error(c.span(), format!("count must be 1 to {MAX_DISKS}")))
@@ -464,16 +469,16 @@ pub fn disks(
                 },
                 whole_disk: whole_disk.unwrap_or(true),
                 span: span.clone(),
+                implied,
             });
         }
     }
-    check_ports(src, &out, controllers)?;
     Ok(out)
 }
 
 /// Refuses a controller with more disks and expander lanes cabled to it than it has ports,
 /// at the last disk cabled to it; one pass over the disks and one over the controllers.
-fn check_ports(
+pub fn check_ports(
     src: &Source,
     placed: &[Placed],
     controllers: &[Controller],
@@ -523,14 +528,15 @@ struct Places<'a> {
     known_controllers: BTreeMap<&'a str, &'a Controller>,
 }
 
-/// Where a disk is plugged: a controller whose ports speak its protocol, or for NVMe a link.
+/// Where a disk is plugged: a controller whose ports speak its protocol, or for NVMe a link;
+/// `None` where the file names neither (`implied::paths` places it).
 fn attach(
     src: &Source,
     place: (Option<Spanned<String>>, Option<Spanned<String>>),
     model: &DiskModel,
     places: &Places,
     span: &Range<usize>,
-) -> Result<Attach, FileError> {
+) -> Result<Option<Attach>, FileError> {
     match &place {
         (Some(c), None) => {
             let Some(controller) = places.known_controllers.get(c.get_ref().as_str()) else {
@@ -557,7 +563,7 @@ fn attach(
                     .to_lowercase(),
                 ));
             }
-            Ok(Attach::Controller(c.get_ref().clone()))
+            Ok(Some(Attach::Controller(c.get_ref().clone())))
         }
         (None, Some(l)) => {
             if model.interface != Interface::Nvme {
@@ -576,11 +582,12 @@ fn attach(
                     ),
                 ));
             }
-            Ok(Attach::Link(l.get_ref().clone()))
+            Ok(Some(Attach::Link(l.get_ref().clone())))
         }
+        (None, None) => Ok(None),
         _ => Err(src.error(
             span.clone(),
-            "a disk needs exactly one of `controller` or `link` (NVMe)",
+            "a disk needs at most one of `controller` or `link` (NVMe)",
         )),
     }
 }

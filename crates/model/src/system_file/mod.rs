@@ -4,6 +4,8 @@
 mod doc;
 pub(crate) mod error;
 mod hardware;
+mod implied;
+pub use implied::IMPLIED;
 mod pool;
 mod write;
 
@@ -23,9 +25,19 @@ pub fn parse(text: &str, file_name: &str, catalog: &Catalog) -> Result<System, F
     };
     let doc: doc::SystemDoc = toml::from_str(text).map_err(|e| src.toml_error(&e))?;
     let host = hardware::host(&src, doc.host, catalog)?;
-    let links = hardware::links(&src, doc.link, catalog)?;
-    let controllers = hardware::controllers(&src, doc.controller, &links, catalog)?;
-    let placed = hardware::disks(&src, doc.disk, &links, &controllers, catalog)?;
+    let mut links = hardware::links(&src, doc.link, catalog)?;
+    let mut controllers = hardware::controllers(&src, doc.controller, &links, catalog)?;
+    let mut placed = hardware::disks(&src, doc.disk, &links, &controllers, catalog)?;
+    if let Some(first) = placed.iter().find(|p| p.implied).map(|p| p.span.clone()) {
+        let unplaced = placed
+            .iter_mut()
+            .filter(|p| p.implied)
+            .map(|p| &mut p.disk)
+            .collect();
+        implied::paths(unplaced, &mut links, &mut controllers, catalog)
+            .map_err(|m| src.error(first, m))?;
+    }
+    hardware::check_ports(&src, &placed, &controllers)?;
     let pool = pool::build(&src, doc.pool, doc.dataset, &placed, host.zfs)?;
     Ok(System {
         name: doc.name,

@@ -538,3 +538,60 @@ fn a_raidz_or_draid_log_is_refused_as_zpool_create_refuses_it() {
     let s = parse(&text, "s.toml", Catalog::embedded()).unwrap();
     assert_eq!(s.pool.vdevs.last().unwrap().class, VdevClass::Log);
 }
+
+/// A file that names no controller or link for its disks gets the default system's path
+/// (docs/assumptions.md): a SAS 9300-8i on its own PCIe 3.0 x8 slot per 8 SATA or SAS disks,
+/// a PCIe 3.0 x4 link per NVMe disk, each saying it was implied.
+#[test]
+fn disks_without_a_controller_or_link_get_the_default_systems_path() {
+    let text = r#"
+name = "no path stated"
+[host]
+cpu = { cores = 4, ghz = 3.0, year = 2016 }
+ram = "32GiB"
+[[disk]]
+name = "sd{}"
+count = 10
+model = "seagate-exos-x16-16tb"
+[[disk]]
+name = "nvme0"
+model = "samsung-pm9a3-3.84tb"
+[pool]
+layout = "raidz2-10"
+special = "stripe-1"
+"#;
+    let s = parse(text, "s.toml", Catalog::embedded()).unwrap();
+    let ids: Vec<&str> = s.controllers.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["implied-hba0", "implied-hba1"]);
+    assert!(s.controllers.iter().all(|c| c.model.id == "lsi-sas3008"));
+    let attached = |name: &str| &s.disks.iter().find(|d| d.name == name).unwrap().attach;
+    assert_eq!(attached("sd7"), &Attach::Controller("implied-hba0".into()));
+    assert_eq!(attached("sd8"), &Attach::Controller("implied-hba1".into()));
+    assert_eq!(
+        attached("nvme0"),
+        &Attach::Link("nvme0 (implied link)".into())
+    );
+    let slot = s.links.iter().find(|l| l.id == "implied-slot1").unwrap();
+    assert_eq!(
+        slot.kind,
+        LinkKind::Pcie {
+            gen: 3,
+            lanes: 8,
+            max_payload: 256
+        }
+    );
+    assert!(s.links.iter().all(|l| l.source.as_deref() == Some(IMPLIED)));
+    // Written out, the path is explicit and reads back as the same machine.
+    let written = write(&s, Catalog::embedded());
+    assert_eq!(parse(&written, "w", Catalog::embedded()).unwrap(), s);
+    // A part of the file may not take an implied part's name.
+    let clash = text.replace(
+        "[[disk]]\nname = \"nvme0\"",
+        "[[link]]\nid = \"implied-slot0\"\nkind = \"pcie\"\ngen = 3\nlanes = 8\n[[disk]]\nname = \"nvme0\"",
+    );
+    let e = parse(&clash, "s.toml", Catalog::embedded()).unwrap_err();
+    assert_eq!(
+        e.message,
+        "link 'implied-slot0' is the name of an implied link: rename it"
+    );
+}

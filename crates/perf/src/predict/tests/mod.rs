@@ -437,4 +437,12 @@ fn what_the_model_cannot_see_is_named() {
     assert_eq!(notes.len(), 2, "{notes:?}");
     assert!(notes[0].starts_with("the L2ARC"));
     assert!(notes[1].starts_with("the file-sharing protocol"));
+    // A path the file did not name is one the default system stands in for.
+    s.links[0].source = Some(model::system_file::IMPLIED.into());
+    let notes = predict(&s, &w).unwrap().not_modelled;
+    assert!(
+        notes[1]
+            .starts_with("the disks' controllers and links, which the system file does not name"),
+        "{notes:?}"
+    );
 }

@@ -1,0 +1,79 @@
+//! The path of a disk whose file names no controller or link: the embedded default system's,
+//! one SAS 9300-8i (SAS3008: 8 ports, SAS 12 Gb/s, SATA 6 Gb/s) in its own PCIe 3.0 x8 slot
+//! for every 8 such SAS or SATA disks, and a PCIe 3.0 x4 link of its own for each NVMe disk.
+//! A documented default applied alike to every file that leaves the path out
+//! (docs/assumptions.md "Links and controllers"); each part says in its source that it was
+//! implied, and predictions name it as unseen.
+
+use crate::catalog::Catalog;
+use crate::hardware::{Interface, Link, LinkKind, DEFAULT_MAX_PAYLOAD};
+use crate::system::{Attach, Controller, Disk, Upstream};
+
+/// The catalog id of the implied HBA: the embedded default system's.
+const HBA: &str = "lsi-sas3008";
+/// Disks one implied HBA takes: its ports.
+const PER_HBA: usize = 8;
+
+/// What every implied link's source says, so a reader (and perf's unseen list) knows it.
+pub const IMPLIED: &str =
+    "implied: the file names no controller or link for these disks (docs/assumptions.md)";
+
+/// Attaches every disk of `unplaced` to implied parts, appended to `links` and `controllers`.
+pub fn paths(
+    unplaced: Vec<&mut Disk>,
+    links: &mut Vec<Link>,
+    controllers: &mut Vec<Controller>,
+    catalog: &Catalog,
+) -> Result<(), String> {
+    let (nvme, cabled): (Vec<&mut Disk>, Vec<&mut Disk>) = unplaced
+        .into_iter()
+        .partition(|d| d.model.interface == Interface::Nvme);
+    for disk in nvme {
+        let id = unique(&format!("{} (implied link)", disk.name), links)?;
+        links.push(pcie(&id, 4));
+        disk.attach = Attach::Link(id);
+    }
+    let model = catalog.controller(HBA).map_err(|e| e.to_string())?;
+    let mut cabled = cabled;
+    for (k, group) in cabled.chunks_mut(PER_HBA).enumerate() {
+        let slot = unique(&format!("implied-slot{k}"), links)?;
+        links.push(pcie(&slot, 8));
+        let id = format!("implied-hba{k}");
+        if controllers.iter().any(|c| c.id == id) {
+            return Err(format!(
+                "controller '{id}' is the name of an implied controller: rename it"
+            ));
+        }
+        controllers.push(Controller {
+            id: id.clone(),
+            model: model.clone(),
+            upstream: Upstream::Link(slot),
+        });
+        for disk in group {
+            disk.attach = Attach::Controller(id.clone());
+        }
+    }
+    Ok(())
+}
+
+fn pcie(id: &str, lanes: u32) -> Link {
+    Link {
+        id: id.to_string(),
+        kind: LinkKind::Pcie {
+            gen: 3,
+            lanes,
+            max_payload: DEFAULT_MAX_PAYLOAD,
+        },
+        parent: None,
+        source: Some(IMPLIED.to_string()),
+    }
+}
+
+fn unique(id: &str, links: &[Link]) -> Result<String, String> {
+    match links.iter().any(|l| l.id == id) {
+        true => Err(format!(
+            "link '{id}' is the name of an implied link: rename it"
+        )),
+        false => Ok(id.to_string()),
+    }
+}
