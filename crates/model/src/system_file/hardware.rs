@@ -3,6 +3,7 @@
 
 use super::doc::{ControllerDoc, DiskDoc, HostDoc, LinkRefDoc, TunablesDoc};
 use super::error::{FileError, Source};
+use super::implied;
 use crate::catalog::{
     check_controller, check_cpu, check_link_kind, disk_from_table, field_names, from_table, Bad,
     Catalog, LookupError, DEFAULT_SOURCE,
@@ -33,8 +34,6 @@ pub struct Placed {
     pub whole_disk: bool,
     /// The `[[disk]]` entry it comes from.
     pub span: Range<usize>,
-    /// Whether the file names no controller or link for it (`implied::paths` places it).
-    pub implied: bool,
 }
 
 pub fn host(src: &Source, doc: HostDoc, catalog: &Catalog) -> Result<Host, FileError> {
@@ -401,14 +400,18 @@ pub fn controllers(
     Ok(out)
 }
 
+/// The disks of the file, each placed: where the file names no controller or link, on the
+/// implied parts `implied::paths` appends to `links` and `controllers`.
 pub fn disks(
     src: &Source,
     docs: Vec<Spanned<DiskDoc>>,
-    links: &[Link],
-    controllers: &[Controller],
+    links: &mut Vec<Link>,
+    controllers: &mut Vec<Controller>,
     catalog: &Catalog,
 ) -> Result<Vec<Placed>, FileError> {
     let mut out: Vec<Placed> = Vec::new();
+    // Indices into `out` of the disks the file gives no place.
+    let mut unplaced: Vec<usize> = Vec::new();
     let mut names = BTreeSet::new();
     let known_controllers: BTreeMap<&str, &Controller> =
         controllers.iter().map(|c| (c.id.as_str(), c)).collect();
@@ -436,8 +439,8 @@ pub fn disks(
                 .map_err(|m| src.error(at, format!("measured: {m}")))?;
         }
         let attach = attach(src, (controller, link), &model, &places, &span)?;
-        let implied = attach.is_none();
-        // Replaced by `implied::paths` before anything reads it.
+        let placed = attach.is_some();
+        // Set by `implied::paths` below where the file gives none.
         let attach = attach.unwrap_or(Attach::Link(String::new()));
         let count = match &count {
             Some(c) if !(1..=MAX_DISKS).contains(c.get_ref()) => {
@@ -469,16 +472,43 @@ pub fn disks(
                 },
                 whole_disk: whole_disk.unwrap_or(true),
                 span: span.clone(),
-                implied,
             });
+            if !placed {
+                unplaced.push(out.len() - 1);
+            }
         }
     }
+    place_implied(src, &mut out, &unplaced, links, controllers, catalog)?;
+    check_ports(src, &out, controllers)?;
     Ok(out)
+}
+
+/// Puts the disks at `unplaced` (ascending indices into `placed`) on implied parts; an error
+/// points at the first of them.
+fn place_implied(
+    src: &Source,
+    placed: &mut [Placed],
+    unplaced: &[usize],
+    links: &mut Vec<Link>,
+    controllers: &mut Vec<Controller>,
+    catalog: &Catalog,
+) -> Result<(), FileError> {
+    let Some(&first) = unplaced.first() else {
+        return Ok(());
+    };
+    let at = placed[first].span.clone();
+    let disks = placed
+        .iter_mut()
+        .enumerate()
+        .filter(|(i, _)| unplaced.binary_search(i).is_ok())
+        .map(|(_, p)| &mut p.disk)
+        .collect();
+    implied::paths(disks, links, controllers, catalog).map_err(|m| src.error(at, m))
 }
 
 /// Refuses a controller with more disks and expander lanes cabled to it than it has ports,
 /// at the last disk cabled to it; one pass over the disks and one over the controllers.
-pub fn check_ports(
+fn check_ports(
     src: &Source,
     placed: &[Placed],
     controllers: &[Controller],

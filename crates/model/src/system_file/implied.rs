@@ -25,25 +25,22 @@ pub fn paths(
     controllers: &mut Vec<Controller>,
     catalog: &Catalog,
 ) -> Result<(), String> {
-    let (nvme, cabled): (Vec<&mut Disk>, Vec<&mut Disk>) = unplaced
+    let (nvme, mut cabled): (Vec<&mut Disk>, Vec<&mut Disk>) = unplaced
         .into_iter()
         .partition(|d| d.model.interface == Interface::Nvme);
     for disk in nvme {
-        let id = unique(&format!("{} (implied link)", disk.name), links)?;
+        let id = format!("{} (implied link)", disk.name);
+        free("link", &id, links.iter().map(|l| &l.id))?;
         links.push(pcie(&id, 4));
         disk.attach = Attach::Link(id);
     }
     let model = catalog.controller(HBA).map_err(|e| e.to_string())?;
-    let mut cabled = cabled;
     for (k, group) in cabled.chunks_mut(PER_HBA).enumerate() {
-        let slot = unique(&format!("implied-slot{k}"), links)?;
+        let slot = format!("implied-slot{k}");
+        free("link", &slot, links.iter().map(|l| &l.id))?;
         links.push(pcie(&slot, 8));
         let id = format!("implied-hba{k}");
-        if controllers.iter().any(|c| c.id == id) {
-            return Err(format!(
-                "controller '{id}' is the name of an implied controller: rename it"
-            ));
-        }
+        free("controller", &id, controllers.iter().map(|c| &c.id))?;
         controllers.push(Controller {
             id: id.clone(),
             model: model.clone(),
@@ -69,11 +66,16 @@ fn pcie(id: &str, lanes: u32) -> Link {
     }
 }
 
-fn unique(id: &str, links: &[Link]) -> Result<String, String> {
-    match links.iter().any(|l| l.id == id) {
+/// Refuses an implied part's `id` where a part of the file has taken it.
+fn free<'a>(
+    what: &str,
+    id: &str,
+    mut taken: impl Iterator<Item = &'a String>,
+) -> Result<(), String> {
+    match taken.any(|t| t == id) {
         true => Err(format!(
-            "link '{id}' is the name of an implied link: rename it"
+            "{what} '{id}' is the name of an implied {what}: rename it"
         )),
-        false => Ok(id.to_string()),
+        false => Ok(()),
     }
 }

@@ -27,17 +27,7 @@ pub fn parse(text: &str, file_name: &str, catalog: &Catalog) -> Result<System, F
     let host = hardware::host(&src, doc.host, catalog)?;
     let mut links = hardware::links(&src, doc.link, catalog)?;
     let mut controllers = hardware::controllers(&src, doc.controller, &links, catalog)?;
-    let mut placed = hardware::disks(&src, doc.disk, &links, &controllers, catalog)?;
-    if let Some(first) = placed.iter().find(|p| p.implied).map(|p| p.span.clone()) {
-        let unplaced = placed
-            .iter_mut()
-            .filter(|p| p.implied)
-            .map(|p| &mut p.disk)
-            .collect();
-        implied::paths(unplaced, &mut links, &mut controllers, catalog)
-            .map_err(|m| src.error(first, m))?;
-    }
-    hardware::check_ports(&src, &placed, &controllers)?;
+    let placed = hardware::disks(&src, doc.disk, &mut links, &mut controllers, catalog)?;
     let pool = pool::build(&src, doc.pool, doc.dataset, &placed, host.zfs)?;
     Ok(System {
         name: doc.name,
