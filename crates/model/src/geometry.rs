@@ -9,6 +9,27 @@
 //! The inputs stay explicit (the vdev's width, parity and sector size, then the block's
 //! psize) so one block can be placed on the widths before and after a raidz expansion.
 
+/// What a raidz or dRAID block allocates, and the children its reads and writes touch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sectors {
+    /// Data sectors: the block itself, rounded up to sectors.
+    pub data: u64,
+    pub parity: u64,
+    /// Padding ("skip") sectors: raidz rounds the allocation up to a multiple of nparity + 1
+    /// so that every free gap can hold a block; dRAID fills the last row.
+    pub skip: u64,
+    /// Children a read waits for (the data columns), and a write (data and parity).
+    pub read_columns: u32,
+    pub write_columns: u32,
+}
+
+impl Sectors {
+    /// Allocated sectors: data, parity and skip.
+    pub fn allocated(&self) -> u64 {
+        self.data + self.parity + self.skip
+    }
+}
+
 /// A raidz vdev's shape: `width` children, `nparity` of every row's columns parity (1 to 3),
 /// sectors of 2^`ashift` bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,23 +39,14 @@ pub struct Raidz {
     pub ashift: u8,
 }
 
-/// One block on a raidz vdev (vdev_raidz_map_alloc): `columns` columns from the block's first
-/// child on, parity first; the first `long_columns` hold `rows + 1` sectors, the others `rows`.
+/// One block on a raidz vdev (vdev_raidz_map_alloc): `sectors.write_columns` columns from the
+/// block's first child on, parity first (each parity column as long as the longest data
+/// column); the first `long_columns` hold `rows + 1` sectors, the others `rows`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RaidzBlock {
-    /// Data sectors: the block itself, rounded up to sectors.
-    pub data: u64,
-    /// Parity sectors: each parity column is as long as the longest data column.
-    pub parity: u64,
-    /// Padding sectors that round the allocation up to a multiple of nparity + 1, so that
-    /// every free gap can hold a block.
-    pub skip: u64,
-    /// Columns the block occupies: all the children, or nparity + data for a block
-    /// narrower than a row.
-    pub columns: u32,
+    pub sectors: Sectors,
     pub long_columns: u32,
     pub rows: u64,
-    pub nparity: u32,
 }
 
 impl Raidz {
@@ -61,15 +73,19 @@ impl Raidz {
         let q = s / (w - p);
         let r = s - q * (w - p);
         let bc = if r > 0 { r + p } else { 0 };
-        let total = s + p * (q + u64::from(r > 0));
+        let parity = p * (q + u64::from(r > 0));
+        let total = s + parity;
+        let columns = if q == 0 { bc as u32 } else { self.width };
         RaidzBlock {
-            data: s,
-            parity: p * (q + u64::from(r > 0)),
-            skip: total.div_ceil(p + 1) * (p + 1) - total,
-            columns: if q == 0 { bc as u32 } else { self.width },
+            sectors: Sectors {
+                data: s,
+                parity,
+                skip: total.div_ceil(p + 1) * (p + 1) - total,
+                read_columns: columns.saturating_sub(self.nparity),
+                write_columns: columns,
+            },
             long_columns: bc as u32,
             rows: q,
-            nparity: self.nparity,
         }
     }
 }
@@ -77,17 +93,7 @@ impl Raidz {
 impl RaidzBlock {
     /// Sectors in each column, parity columns first.
     pub fn column_sectors(&self) -> impl Iterator<Item = u64> + '_ {
-        (0..self.columns).map(|c| self.rows + u64::from(c < self.long_columns))
-    }
-
-    /// Data columns that hold at least one sector: the children a healthy read touches.
-    pub fn data_columns(&self) -> u32 {
-        self.columns.saturating_sub(self.nparity)
-    }
-
-    /// Allocated sectors: data, parity and skip.
-    pub fn allocated(&self) -> u64 {
-        self.data + self.parity + self.skip
+        (0..self.sectors.write_columns).map(|c| self.rows + u64::from(c < self.long_columns))
     }
 }
 
@@ -100,17 +106,13 @@ pub struct Draid {
     pub ashift: u8,
 }
 
-/// One block on a dRAID vdev (vdev_draid_map_alloc_row): whole rows of ndata data and nparity
-/// parity sectors, the last row's unused data columns filled with skip sectors.
+/// One block on a dRAID vdev (vdev_draid_map_alloc_row): `rows` whole rows of ndata data and
+/// nparity parity sectors, the last row's unused data columns filled with skip sectors; a
+/// block of less than a row reaches fewer data columns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DraidBlock {
-    pub data: u64,
-    pub parity: u64,
-    pub skip: u64,
+    pub sectors: Sectors,
     pub rows: u64,
-    /// Data columns the block's data reaches: all ndata, or fewer for a block of less than a
-    /// row.
-    pub data_columns: u32,
 }
 
 impl Draid {
@@ -130,20 +132,17 @@ impl Draid {
         let s = psize.div_ceil(1 << self.ashift);
         let d = u64::from(self.ndata);
         let rows = s.div_ceil(d);
+        let data_columns = s.min(d) as u32;
         DraidBlock {
-            data: s,
-            parity: rows * u64::from(self.nparity),
-            skip: rows * d - s,
+            sectors: Sectors {
+                data: s,
+                parity: rows * u64::from(self.nparity),
+                skip: rows * d - s,
+                read_columns: data_columns,
+                write_columns: data_columns + self.nparity,
+            },
             rows,
-            data_columns: s.min(d) as u32,
         }
-    }
-}
-
-impl DraidBlock {
-    /// Allocated sectors: data, parity and skip.
-    pub fn allocated(&self) -> u64 {
-        self.data + self.parity + self.skip
     }
 }
 
@@ -164,8 +163,9 @@ mod tests {
         .block(128 << 10);
         let columns: Vec<u64> = b.column_sectors().collect();
         assert_eq!(columns, vec![43, 43, 43, 43, 43, 42, 42]);
-        assert_eq!((b.data, b.parity, b.skip), (256, 43, 1));
-        assert_eq!((b.allocated(), b.data_columns()), (300, 6));
+        let s = b.sectors;
+        assert_eq!((s.data, s.parity, s.skip), (256, 43, 1));
+        assert_eq!((s.allocated(), s.read_columns), (300, 6));
     }
 
     #[test]
@@ -178,14 +178,15 @@ mod tests {
         // raidz2-6, 4 KiB: 1 data + 2 parity columns, total 3 = p + 1: no skip.
         let b = raidz(6, 2).block(4096);
         assert_eq!(b.column_sectors().collect::<Vec<_>>(), vec![1, 1, 1]);
-        assert_eq!((b.skip, b.data_columns()), (0, 1));
+        assert_eq!((b.sectors.skip, b.sectors.read_columns), (0, 1));
         // raidz2-5, 16 KiB: q = 1, r = 1, bc = 3: columns 2,2,2,1,1; total 8, skip 1.
         let b = raidz(5, 2).block(16 << 10);
         assert_eq!(b.column_sectors().collect::<Vec<_>>(), vec![2, 2, 2, 1, 1]);
-        assert_eq!((b.data, b.parity, b.skip), (4, 4, 1));
+        let s = b.sectors;
+        assert_eq!((s.data, s.parity, s.skip, s.write_columns), (4, 4, 1, 5));
         // A block of nothing takes nothing.
-        assert_eq!(raidz(5, 1).block(0).allocated(), 0);
-        assert_eq!(raidz(5, 1).block(0).data_columns(), 0);
+        assert_eq!(raidz(5, 1).block(0).sectors.allocated(), 0);
+        assert_eq!(raidz(5, 1).block(0).sectors.read_columns, 0);
     }
 
     #[test]
@@ -197,10 +198,12 @@ mod tests {
         };
         // 36 KiB = 9 sectors: 2 rows of 8 data and 2 parity, 7 skip sectors.
         let b = draid.block(36 << 10);
-        assert_eq!((b.data, b.parity, b.skip, b.rows), (9, 4, 7, 2));
+        let s = b.sectors;
+        assert_eq!((s.data, s.parity, s.skip, b.rows), (9, 4, 7, 2));
         assert_eq!(draid.asize(36 << 10), 80 << 10);
         // 4 KiB: one data column and the parity.
-        assert_eq!(draid.block(4096).data_columns, 1);
+        let s = draid.block(4096).sectors;
+        assert_eq!((s.read_columns, s.write_columns), (1, 3));
     }
 
     proptest! {
@@ -215,13 +218,15 @@ mod tests {
             psize in 1u64..=(16 << 20),
         ) {
             let raidz = Raidz { width: nparity + extra, nparity, ashift };
-            let b = raidz.block(psize);
+            let block = raidz.block(psize);
+            let b = block.sectors;
             prop_assert_eq!(b.allocated() << ashift, raidz.asize(psize));
-            prop_assert_eq!(b.column_sectors().sum::<u64>(), b.data + b.parity);
+            prop_assert_eq!(block.column_sectors().sum::<u64>(), b.data + b.parity);
             prop_assert_eq!(b.allocated() % u64::from(nparity + 1), 0);
             prop_assert!(b.skip <= u64::from(nparity));
             prop_assert_eq!(b.data, psize.div_ceil(1 << ashift));
-            prop_assert!(b.columns <= raidz.width && b.data_columns() >= 1);
+            prop_assert!(b.write_columns <= raidz.width && b.read_columns >= 1);
+            prop_assert_eq!(b.write_columns - b.read_columns, nparity);
         }
 
         /// vdev_draid_asize and the rows of vdev_draid_map_alloc_row agree on every block.
@@ -233,9 +238,10 @@ mod tests {
             psize in 1u64..=(16 << 20),
         ) {
             let draid = Draid { ndata, nparity, ashift };
-            let b = draid.block(psize);
+            let block = draid.block(psize);
+            let b = block.sectors;
             prop_assert_eq!(b.allocated() << ashift, draid.asize(psize));
-            prop_assert_eq!(b.allocated(), b.rows * u64::from(ndata + nparity));
+            prop_assert_eq!(b.allocated(), block.rows * u64::from(ndata + nparity));
             prop_assert!(b.skip < u64::from(ndata));
             prop_assert_eq!(b.data, psize.div_ceil(1 << ashift));
         }

@@ -16,7 +16,7 @@ pub fn raidz_asize(psize: u64, ashift: u8, cols: u32, parity: u32) -> u64 {
 
 /// The data, parity and padding sectors of one block, for reports.
 pub fn raidz_sectors(psize: u64, ashift: u8, cols: u32, parity: u32) -> (u64, u64, u64) {
-    let b = shape(ashift, cols, parity).block(psize);
+    let b = shape(ashift, cols, parity).block(psize).sectors;
     (b.data, b.parity, b.skip)
 }
 

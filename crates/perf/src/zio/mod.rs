@@ -3,7 +3,7 @@
 
 pub mod mirror;
 
-use model::geometry::{Draid, Raidz};
+use model::geometry::{Draid, Raidz, Sectors};
 use model::VdevType;
 
 /// What one block costs one top-level vdev, averaged over its children: the starting column
@@ -69,18 +69,7 @@ pub fn fanout(vtype: VdevType, children: u32, size: u64, ashift: u8, op: Op) -> 
                 nparity: parity,
                 ashift,
             };
-            let block = shape.block(size);
-            let (moved, touched) = match op {
-                Op::Read => (block.data, block.data_columns()),
-                Op::Write => (block.data + block.parity, block.columns),
-            };
-            let columns = Columns {
-                moved,
-                touched,
-                allocated: block.allocated(),
-                parity: block.parity,
-            };
-            columns.fanout(n, sector, op)
+            striped(shape.block(size).sectors, n, sector, op)
         }
         VdevType::Draid { parity, data, .. } => {
             // dRAID rows of `data` sectors each get `parity` parity sectors (vdev_draid.c);
@@ -90,48 +79,30 @@ pub fn fanout(vtype: VdevType, children: u32, size: u64, ashift: u8, op: Op) -> 
                 nparity: parity,
                 ashift,
             };
-            let block = shape.block(size);
-            let (moved, touched) = match op {
-                Op::Read => (block.data, block.data_columns),
-                Op::Write => (block.data + block.parity, block.data_columns + parity),
-            };
-            let columns = Columns {
-                moved,
-                touched,
-                allocated: block.allocated(),
-                parity: block.parity,
-            };
-            columns.fanout(n, sector, op)
+            striped(shape.block(size).sectors, n, sector, op)
         }
     }
 }
 
-/// A raidz or dRAID block's columns as one read or write uses them, in sectors.
-struct Columns {
-    /// Sectors moved: the data, and the parity too when written.
-    moved: u64,
-    /// Children that must all answer.
-    touched: u32,
-    /// Sectors allocated (data, parity, skip): what a sequential pass turns past.
-    allocated: u64,
-    parity: u64,
-}
-
-impl Columns {
-    /// Their cost, averaged over `n` children, sectors of `sector` bytes.
-    fn fanout(&self, n: f64, sector: u64, op: Op) -> Fanout {
-        Fanout {
-            bytes_per_child: (self.moved * sector) as f64 / n,
-            media_per_child: (self.allocated * sector) as f64 / n,
-            ios_per_child: f64::from(self.touched) / n,
-            fork_width: self.touched,
-            parity_bytes: if op == Op::Write {
-                (self.parity * sector) as f64
-            } else {
-                0.0
-            },
-            upper_zios: 2.0,
-        }
+/// A raidz or dRAID block's cost, averaged over `n` children, sectors of `sector` bytes: a
+/// read moves the data, a write the data and the parity it computes, and a sequential pass
+/// turns past every allocated sector.
+fn striped(b: Sectors, n: f64, sector: u64, op: Op) -> Fanout {
+    let (moved, touched, parity) = match op {
+        Op::Read => (b.data, b.read_columns, 0.0),
+        Op::Write => (
+            b.data + b.parity,
+            b.write_columns,
+            (b.parity * sector) as f64,
+        ),
+    };
+    Fanout {
+        bytes_per_child: (moved * sector) as f64 / n,
+        media_per_child: (b.allocated() * sector) as f64 / n,
+        ios_per_child: f64::from(touched) / n,
+        fork_width: touched,
+        parity_bytes: parity,
+        upper_zios: 2.0,
     }
 }
 
@@ -198,7 +169,7 @@ mod tests {
             let f = fanout(VdevType::Raidz { parity: nparity }, n, psize, ashift, Op::Write);
             let per_child = |bytes: u64| bytes as f64 / f64::from(n);
             proptest::prop_assert_eq!(f.media_per_child, per_child(raidz.asize(psize)));
-            let b = raidz.block(psize);
+            let b = raidz.block(psize).sectors;
             let written = (b.data + b.parity) << ashift;
             proptest::prop_assert_eq!(f.bytes_per_child, per_child(written));
             let draid = model::geometry::Draid { ndata: extra, nparity, ashift };
