@@ -155,10 +155,18 @@ fn breakdown(
     profile: &Profile,
     groups: &[GroupSpace],
     cap: &Capacity,
-    (raw, spare_bytes): (u64, u64),
+    raw: (u64, u64),
 ) -> Vec<BreakdownLine> {
     let mut out = Vec::new();
-    // "12 disks of 18.19 TiB + 2 of 3.49 TiB", spares counted with the first group's disks.
+    disk_lines(&mut out, pool, groups, raw);
+    vdev_lines(&mut out, groups, cap);
+    deflate_lines(&mut out, profile, groups, cap);
+    avail_lines(&mut out, profile, cap);
+    out
+}
+
+/// "12 disks of 18.19 TiB + 2 of 3.49 TiB", spares counted with the first group's disks.
+fn disk_kinds(pool: &Pool, groups: &[GroupSpace]) -> String {
     let mut kinds: Vec<(u64, u64)> = Vec::new();
     for (i, g) in groups.iter().enumerate() {
         let n = leaves(g) + if i == 0 { u64::from(pool.spares) } else { 0 };
@@ -175,7 +183,22 @@ fn breakdown(
             format!("{n}{disks} of {}", format_bytes(*bytes))
         })
         .collect();
-    out.push(line(Op::Start, "raw capacity", raw, what.join(" + ")));
+    what.join(" + ")
+}
+
+/// Raw capacity, hot spares, and what every leaf loses before it is a vdev's child.
+fn disk_lines(
+    out: &mut Vec<BreakdownLine>,
+    pool: &Pool,
+    groups: &[GroupSpace],
+    (raw, spare_bytes): (u64, u64),
+) {
+    out.push(line(
+        Op::Start,
+        "raw capacity",
+        raw,
+        disk_kinds(pool, groups),
+    ));
     if pool.spares > 0 {
         out.push(line(
             Op::Minus,
@@ -206,6 +229,11 @@ fn breakdown(
         total(groups, |g| leaves(g) * g.leaf.label_bytes),
         "4 labels of 256 KiB and a 3.5 MiB boot area on every disk (4.5 MiB)",
     ));
+}
+
+/// Mirror copies, dRAID's reserve, spares and rounding, and log vdevs: from the leaves'
+/// asize to the top-level vdevs' asize that counts in SIZE.
+fn vdev_lines(out: &mut Vec<BreakdownLine>, groups: &[GroupSpace], cap: &Capacity) {
     let mirror = total(groups, |g| match g.group.vtype {
         VdevType::Mirror => u64::from(g.vdevs) * u64::from(g.children - 1) * g.leaf.asize,
         _ => 0,
@@ -222,25 +250,7 @@ fn breakdown(
         .iter()
         .any(|g| matches!(g.group.vtype, VdevType::Draid { .. }))
     {
-        let v = |g: &GroupSpace, x: u64| u64::from(g.vdevs) * x;
-        out.push(line(
-            Op::Minus,
-            "dRAID reserve and rows",
-            total(groups, |g| v(g, g.draid_reserve_bytes)),
-            "32 MiB kept for expansion on every child, the rest in 16 MiB rows",
-        ));
-        out.push(line(
-            Op::Minus,
-            "dRAID distributed spares",
-            total(groups, |g| v(g, g.draid_spare_bytes)),
-            "spare capacity spread over the children",
-        ));
-        out.push(line(
-            Op::Minus,
-            "dRAID whole groups",
-            total(groups, |g| v(g, g.draid_group_rounding_bytes)),
-            "the vdev holds whole redundancy groups of (d + p) rows",
-        ));
+        draid_lines(out, groups);
     }
     let log = total(groups, |g| {
         if g.class == VdevClass::Log {
@@ -257,6 +267,40 @@ fn breakdown(
             "a separate intent log is not part of SIZE",
         ));
     }
+    metaslab_lines(out, groups);
+    out.push(line(
+        Op::Total,
+        "zpool list SIZE",
+        cap.size_bytes,
+        "raw space of the vdevs, parity included",
+    ));
+}
+
+/// dRAID's reserve and rows, distributed spares and whole groups (vdev_draid_open).
+fn draid_lines(out: &mut Vec<BreakdownLine>, groups: &[GroupSpace]) {
+    let v = |g: &GroupSpace, x: u64| u64::from(g.vdevs) * x;
+    out.push(line(
+        Op::Minus,
+        "dRAID reserve and rows",
+        total(groups, |g| v(g, g.draid_reserve_bytes)),
+        "32 MiB kept for expansion on every child, the rest in 16 MiB rows",
+    ));
+    out.push(line(
+        Op::Minus,
+        "dRAID distributed spares",
+        total(groups, |g| v(g, g.draid_spare_bytes)),
+        "spare capacity spread over the children",
+    ));
+    out.push(line(
+        Op::Minus,
+        "dRAID whole groups",
+        total(groups, |g| v(g, g.draid_group_rounding_bytes)),
+        "the vdev holds whole redundancy groups of (d + p) rows",
+    ));
+}
+
+/// The metaslab tail and dRAID's metaslab trim of every vdev that counts in SIZE.
+fn metaslab_lines(out: &mut Vec<BreakdownLine>, groups: &[GroupSpace]) {
     let in_size = |g: &GroupSpace| g.class != VdevClass::Log;
     // A per-vdev amount summed over every vdev that counts in SIZE.
     let over_size_vdevs = |amount: fn(&GroupSpace) -> u64| {
@@ -296,12 +340,15 @@ fn breakdown(
             "each metaslab holds whole redundancy groups only",
         ));
     }
-    out.push(line(
-        Op::Total,
-        "zpool list SIZE",
-        cap.size_bytes,
-        "raw space of the vdevs, parity included",
-    ));
+}
+
+/// From SIZE to dspace: the special and dedup classes, the ZIL metaslab, parity and padding.
+fn deflate_lines(
+    out: &mut Vec<BreakdownLine>,
+    profile: &Profile,
+    groups: &[GroupSpace],
+    cap: &Capacity,
+) {
     let other = total(groups, |g| {
         if matches!(g.class, VdevClass::Special | VdevClass::Dedup) {
             g.size_bytes
@@ -325,18 +372,7 @@ fn breakdown(
             0
         }
     });
-    let zil_why = match profile.embedded_log_min_ms {
-        Some(min) => format!(
-            "each {} vdev with more than {min} metaslabs lends one to the embedded ZIL",
-            if profile.embedded_log_special {
-                "normal or special"
-            } else {
-                "normal"
-            }
-        ),
-        None => "no embedded ZIL metaslab in this ZFS".to_string(),
-    };
-    out.push(line(Op::Minus, "ZIL metaslab", zil, zil_why));
+    out.push(line(Op::Minus, "ZIL metaslab", zil, zil_why(profile)));
     let normal: Vec<&GroupSpace> = groups.iter().filter(|g| g.is_normal()).collect();
     let parity: u64 = normal.iter().map(|g| parity_bytes(g)).sum();
     let normal_space: u64 = normal.iter().map(|g| g.normal_space_bytes).sum();
@@ -367,7 +403,41 @@ fn breakdown(
         cap.dspace_bytes,
         "what datasets can be charged for",
     ));
-    let slop_why = match profile.slop {
+}
+
+fn zil_why(profile: &Profile) -> String {
+    match profile.embedded_log_min_ms {
+        Some(min) => format!(
+            "each {} vdev with more than {min} metaslabs lends one to the embedded ZIL",
+            if profile.embedded_log_special {
+                "normal or special"
+            } else {
+                "normal"
+            }
+        ),
+        None => "no embedded ZIL metaslab in this ZFS".to_string(),
+    }
+}
+
+/// From dspace to AVAIL: slop and the empty pool's metadata.
+fn avail_lines(out: &mut Vec<BreakdownLine>, profile: &Profile, cap: &Capacity) {
+    out.push(line(Op::Minus, "slop", cap.slop_bytes, slop_why(profile)));
+    out.push(line(
+        Op::Minus,
+        "empty pool metadata",
+        cap.empty_pool_used_bytes,
+        "MOS, space maps, root file system (approximation)",
+    ));
+    out.push(line(
+        Op::Total,
+        "zfs list AVAIL",
+        cap.avail_bytes,
+        "what the empty root dataset offers",
+    ));
+}
+
+fn slop_why(profile: &Profile) -> String {
+    match profile.slop {
         crate::profile::SlopRule::OpenZfs { shift, min, max } => format!(
             "1/{} of the pool{}, at least {} (or half the pool){}",
             1u64 << shift,
@@ -393,21 +463,7 @@ fn breakdown(
         crate::profile::SlopRule::Custom(_) => {
             "held back so frees and the ZIL can proceed".to_string()
         }
-    };
-    out.push(line(Op::Minus, "slop", cap.slop_bytes, slop_why));
-    out.push(line(
-        Op::Minus,
-        "empty pool metadata",
-        cap.empty_pool_used_bytes,
-        "MOS, space maps, root file system (approximation)",
-    ));
-    out.push(line(
-        Op::Total,
-        "zfs list AVAIL",
-        cap.avail_bytes,
-        "what the empty root dataset offers",
-    ));
-    out
+    }
 }
 
 /// Widths of raidz-`parity` from parity + 2 to 24 (or `near`) that waste nothing beyond
