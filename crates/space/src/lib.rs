@@ -19,6 +19,7 @@ mod metaslab;
 mod mirror;
 mod profile;
 mod raidz;
+mod raidz_expansion;
 mod report;
 mod slop;
 mod usage;
@@ -30,6 +31,9 @@ pub use legacy::empty_pool_used as legacy_empty_pool_used;
 pub use profile::{
     EmptyPoolUsed, GptRule, LabelRule, MetaslabSizing, Profile, RuleChange, SlopRule, WholeDisk,
     RULE_CHANGES,
+};
+pub use raidz_expansion::{
+    raidz_expansion, ExpansionReport, Fill, Growth, PoolFigures, RecordCost, Rewrite, StepReport,
 };
 pub use report::{size_words, zfs_nicenum, BreakdownLine, Op, SpaceReport};
 pub use usage::{Compression, FileCost, RecordEfficiency};
@@ -85,6 +89,8 @@ pub enum SpaceError {
     FileTooLarge {
         file_bytes: u64,
     },
+    /// A raidz expansion that cannot be made, in one sentence.
+    Expansion(String),
 }
 
 impl fmt::Display for SpaceError {
@@ -131,6 +137,7 @@ impl fmt::Display for SpaceError {
             ),
             SpaceError::NoNormalVdev => f.write_str("the pool has no normal-class vdev to hold data"),
             SpaceError::TooLarge => f.write_str("the pool is too large to count in 64-bit bytes"),
+            SpaceError::Expansion(why) => write!(f, "raidz expansion: {why}"),
             SpaceError::FileTooLarge { file_bytes } => write!(
                 f,
                 "a file of {file_bytes} bytes ({}) would cost more than 2^64 bytes on this pool: too large to count",

@@ -138,6 +138,8 @@ pub struct Profile {
     pub embedded_log_min_ms: Option<u64>,
     /// Special vdevs lend one too (OpenZFS 2.4).
     pub embedded_log_special: bool,
+    /// A raidz vdev can be widened by attaching a disk (OpenZFS 2.3, `zpool attach`).
+    pub raidz_expansion: bool,
     pub slop: SlopRule,
     /// dRAID exists (OpenZFS 2.1+).
     pub draid: bool,
@@ -200,7 +202,7 @@ pub struct RuleChange {
 /// Every change since ZFS on Linux 0.6.0, oldest first. Each was found by reading the
 /// release tags' sources (the last tag without the change and the first with it) and, from
 /// 2.1 on, by the oracle (scripts/openzfs-oracle.sh, crates/space/tests/openzfs_recorded.rs).
-pub const RULE_CHANGES: [RuleChange; 7] = [
+pub const RULE_CHANGES: [RuleChange; 8] = [
     RuleChange {
         since: (0, 6, 5),
         tags: ("zfs-0.6.4.2", "zfs-0.6.5"),
@@ -283,10 +285,21 @@ pub const RULE_CHANGES: [RuleChange; 7] = [
         since: (2, 2, 0),
         tags: ("zfs-2.1.16", "zfs-2.2.0"),
         name: "openzfs-2.2",
-        description: "OpenZFS 2.2 and 2.3: 16 MiB records by default",
+        description: "OpenZFS 2.2: 16 MiB records by default",
         source: "module/zfs/dsl_dataset.c:87 zfs_max_recordsize = 16 MiB on 64-bit systems \
                  (zfs-2.1.16 dsl_dataset.c:81: 1 MiB)",
         apply: |p| p.max_recordsize = 16 * MIB,
+    },
+    RuleChange {
+        since: (2, 3, 0),
+        tags: ("zfs-2.2.11", "zfs-2.3.0"),
+        name: "openzfs-2.3",
+        description: "OpenZFS 2.3: raidz expansion",
+        source: "module/zfs/vdev_raidz.c:4761 vdev_raidz_attach_sync (zpool attach on a raidz \
+                 vdev), :2247 vdev_raidz_asize at the logical width of the block's birth txg \
+                 (:2215 vdev_raidz_get_logical_width); vdev.c:1964 vdev_set_deflate_ratio at \
+                 txg 0, the original width",
+        apply: |p| p.raidz_expansion = true,
     },
     RuleChange {
         since: (2, 4, 0),
@@ -340,6 +353,7 @@ impl Profile {
             },
             embedded_log_min_ms: None,
             embedded_log_special: false,
+            raidz_expansion: false,
             slop: SlopRule::Legacy {
                 shift: 6,
                 min: 32 * MIB,

@@ -178,7 +178,8 @@ fn profile_of_every_family() {
     assert_eq!(names("2.0.5"), "zol-0.8");
     assert_eq!(names("2.0.7"), "openzfs-2.0.6");
     assert_eq!(names("2.1.5"), "openzfs-2.1");
-    assert_eq!(names("2.3.2"), "openzfs-2.2");
+    assert_eq!(names("2.2.9"), "openzfs-2.2");
+    assert_eq!(names("2.3.2"), "openzfs-2.3");
     assert_eq!(names("openzfs-2.4"), "openzfs-2.4");
     assert_eq!(Profile::modern().name, "openzfs-2.4");
     assert_eq!(names("solaris-2008"), "legacy");
