@@ -21,6 +21,8 @@ use std::fmt::Write;
 /// - zpoolsim capacity --layout raidz2-6 --disk seagate-exos-x18-18tb --recordsize 1M --json
 ///
 /// - zpoolsim capacity examples/seed-000-1320-box.toml --files 1K,64K,10M
+///
+/// - zpoolsim capacity --layout raidz1-4 --disk 16TB --expand "raidz1-4 -> raidz1-5 at 70%"
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
@@ -40,11 +42,14 @@ pub fn run(args: &Args) -> CliResult {
         "{}",
         render(&answer.report, &answer.pool, files, answer.compression)
     );
+    if let Some(x) = &answer.expansion {
+        print!("{}", crate::expansion::render(x));
+    }
     Ok(())
 }
 
 /// 1234567 -> "1,234,567".
-fn grouped(n: u64) -> String {
+pub fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

@@ -36,6 +36,19 @@ fn capacity() {
         &["capacity", "examples/modern-12x20tb-special.toml", "--json"],
         "SpaceReport",
     );
+    assert_shape(
+        &[
+            "capacity",
+            "--layout",
+            "raidz1-4",
+            "--disk",
+            "16TB",
+            "--expand",
+            "raidz1-4 -> raidz1-5 at 70%",
+            "--json",
+        ],
+        "SpaceReport",
+    );
 }
 
 #[test]

@@ -6,6 +6,7 @@
 
 mod capacity;
 mod error;
+mod expand;
 mod flags;
 mod inputs;
 mod measure;
