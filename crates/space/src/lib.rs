@@ -2,7 +2,8 @@
 //!
 //! One file per concept, as OpenZFS has them: `label` (leaf reserves, Linux whole-disk
 //! partitioning, 256 KiB alignment), `mirror`, `raidz`, `draid` and `vdev` (top-level asize and
-//! block asize), `metaslab`, `deflate`, `slop`, `usage` (the real cost of files), `profile`
+//! block asize), `raidz_expansion` (a raidz vdev widened by zpool attach), `metaslab`,
+//! `deflate`, `slop`, `usage` (the real cost of files), `profile`
 //! (every rule that differs between ZFS releases) and `report` (what a person reads).
 //!
 //! From raw bytes to `zfs list` AVAIL (docs/zfs-internals.md §1):
