@@ -84,6 +84,10 @@ fn plan() {
         "bonnie-seeks",
     ];
     assert_shape(&[&args[..], &["--json"]].concat(), "DiskPlan");
+    assert_shape(
+        &[&args[..], &["--grow-to", "10", "--json"]].concat(),
+        "DiskPlan",
+    );
 }
 
 #[test]

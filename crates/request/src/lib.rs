@@ -20,7 +20,7 @@ pub use error::Error;
 pub use flags::from_json;
 pub use inputs::{system_or_default, Inputs};
 pub use measure::{parse_fill, Measure};
-pub use plan::{DiskFlags, PlanRequest};
+pub use plan::{DiskFlags, PlanAnswer, PlanRequest};
 pub use predict::{PredictAnswer, PredictRequest, Predicted, Sweep, Swept};
 pub use reliability::{ReliabilityAnswer, ReliabilityRequest};
 pub use system::SystemRequest;
