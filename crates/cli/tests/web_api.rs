@@ -186,3 +186,28 @@ fn a_planned_layout_as_a_system_file() {
         picked["write"]["bytes_per_s"]
     );
 }
+
+/// `capacity --expand` through the API: the steps as a list under "expand", the answer what
+/// the command line prints.
+#[test]
+fn capacity_with_a_raidz_expansion() {
+    let served = Served::start();
+    let body = json!({"layout": "raidz1-4", "disk": "16TB", "expand": ["raidz1-4 -> raidz1-5 at 70%", "raidz1-6 at 80%"]});
+    let (status, answer) = served.post("/api/capacity", &body.to_string());
+    assert_eq!(status, 200, "{answer}");
+    let args = [
+        "capacity",
+        "--layout",
+        "raidz1-4",
+        "--disk",
+        "16TB",
+        "--expand",
+        "raidz1-4 -> raidz1-5 at 70%",
+        "--expand",
+        "raidz1-6 at 80%",
+        "--json",
+    ];
+    assert_eq!(answer, cli(&args));
+    let v: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(v["expansion"]["steps"][1]["to"], "raidz1-6");
+}
