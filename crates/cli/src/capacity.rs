@@ -3,6 +3,7 @@
 
 use crate::error::CliResult;
 use crate::files::{print_json, Files};
+use crate::render::grouped;
 use model::units::format_bytes;
 use model::Pool;
 use request::CapacityRequest;
@@ -46,19 +47,6 @@ pub fn run(args: &Args) -> CliResult {
         print!("{}", crate::expansion::render(x));
     }
     Ok(())
-}
-
-/// 1234567 -> "1,234,567".
-pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A record size the way `zfs set recordsize` writes it: 4K, 128K, 1M.

@@ -81,7 +81,7 @@ fn record_line(o: &mut String, c: &RecordCost) {
     let born = if c.records == 0 {
         "new records".to_string()
     } else {
-        format!("{} records", crate::capacity::grouped(c.records))
+        format!("{} records", crate::render::grouped(c.records))
     };
     let _ = writeln!(
         o,
@@ -108,7 +108,7 @@ fn render_rewrite(o: &mut String, x: &ExpansionReport) {
         o,
         "rewriting the {} records born at an older width (zfs send | zfs recv, or zfs rewrite \
          from OpenZFS 2.4; snapshots keep the old blocks):",
-        crate::capacity::grouped(r.records)
+        crate::render::grouped(r.records)
     );
     let _ = writeln!(
         o,

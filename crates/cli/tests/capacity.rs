@@ -87,7 +87,7 @@ fn catalog_disk_and_system_file() {
     assert_eq!(v["profile"], "openzfs-2.4");
     let v = json(&["examples/modern-12x20tb-special.toml", "--zfs", "2.3"]);
     assert_eq!(v["slop_bytes"], 114_554_830_848u64);
-    assert_eq!(v["profile"], "openzfs-2.2");
+    assert_eq!(v["profile"], "openzfs-2.3");
     let v = json(&["examples/seed-000-1320-box.toml", "--zfs", "modern"]);
     assert_eq!(v["profile"], "openzfs-2.4");
 }

@@ -1,7 +1,7 @@
 //! `plan`: every sensible layout for the disks on the hardware, those that meet the needs, the
 //! Pareto front and one recommendation.
 
-use crate::{Error, Inputs, Measure};
+use crate::{Criteria, Error, Inputs};
 use ::plan::{parse_needs, DiskPlan, DiskRequest, Disks, GrowthOption};
 use model::pool::auto_ashift;
 use model::Leaf;
@@ -55,7 +55,7 @@ pub struct PlanRequest {
     #[arg(long, default_value = "")]
     pub need: String,
     #[command(flatten)]
-    pub measure: Measure,
+    pub criteria: Criteria,
     /// Start with --disks and grow to this many by raidz expansion (OpenZFS 2.3 on: zpool
     /// attach, one disk per vdev at a time): the raidz layouts that can, and the space each
     /// step really gives.
@@ -82,7 +82,7 @@ impl PlanRequest {
             hot_spares: self.spares,
             min_redundancy: self.min_redundancy,
             needs: parse_needs(&self.need)?,
-            settings: self.measure.settings(inputs)?,
+            settings: self.criteria.settings(inputs)?,
         };
         let plan = ::plan::plan_disks(&request, inputs.catalog())?;
         let growth = match self.grow_to {
