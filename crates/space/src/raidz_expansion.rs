@@ -204,7 +204,9 @@ impl<'a> Expanding<'a> {
 
     fn figures(&self) -> Result<PoolFigures, SpaceError> {
         let cap = capacity_of(&self.groups, self.pool.ashift, self.profile)?;
-        let alloc = self.alloc() + self.empty_alloc();
+        // The empty pool's metadata, charged at the deflate ratio, as allocated.
+        let empty = (cap.empty_pool_used_bytes / self.ratio()) << deflate::SPA_MINBLOCKSHIFT;
+        let alloc = self.alloc() + empty;
         let used = self.charged() + cap.empty_pool_used_bytes;
         let avail = cap
             .dspace_bytes
@@ -226,15 +228,8 @@ impl<'a> Expanding<'a> {
         })
     }
 
-    /// The empty pool's metadata as allocated (undeflated), born at the original width.
-    fn empty_alloc(&self) -> u64 {
-        let cap = capacity_of(&self.groups, self.pool.ashift, self.profile).ok();
-        let charged = cap.map_or(0, |c| c.empty_pool_used_bytes);
-        (charged / self.ratio()) << deflate::SPA_MINBLOCKSHIFT
-    }
-
     /// Writes records of `recordsize` at the current width until the pool holds `fill`.
-    fn fill_to(&mut self, fill: Fill, recordsize: u64, step: usize) -> Result<(), SpaceError> {
+    fn fill_to(&mut self, fill: Fill, recordsize: u64) -> Result<(), SpaceError> {
         crate::check_recordsize(recordsize, self.profile)?;
         let per = self.asize(self.width, recordsize);
         let before = self.figures()?;
@@ -245,12 +240,12 @@ impl<'a> Expanding<'a> {
             }
             Fill::Data(bytes) => bytes.saturating_sub(self.data()).div_ceil(recordsize),
         };
-        let charged = records * deflate::deflated(per, self.ratio());
-        if charged > before.avail_bytes {
+        let charged = records.checked_mul(deflate::deflated(per, self.ratio()));
+        if charged.is_none_or(|c| c > before.avail_bytes) {
             return Err(SpaceError::Expansion(format!(
-                "step {}: that fill needs {charged} bytes of AVAIL, the pool offers {}",
-                step + 1,
-                before.avail_bytes
+                "the {} cannot take that fill: it offers {} of AVAIL",
+                self.layout(),
+                model::units::format_bytes(before.avail_bytes)
             )));
         }
         let (width, recordsize) = (self.width, recordsize);
@@ -354,7 +349,7 @@ pub fn raidz_expansion(
     let mut steps = Vec::new();
     for (i, g) in growth.iter().enumerate() {
         match *g {
-            Growth::Fill { fill, recordsize } => x.fill_to(fill, recordsize, i)?,
+            Growth::Fill { fill, recordsize } => x.fill_to(fill, recordsize)?,
             Growth::Widen { width } => steps.push(widen_step(&mut x, width, i)?),
         }
     }
@@ -420,4 +415,71 @@ fn rewrite(x: &mut Expanding) -> Result<Rewrite, SpaceError> {
         avail_gained_bytes: charged - x.charged(),
         after: x.figures()?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use model::{Layout, Leaf};
+
+    fn pool(layout: &str) -> Pool {
+        let leaf = Leaf {
+            capacity_bytes: 536_870_912,
+            logical_sector: 512,
+            whole_disk: false,
+        };
+        Pool::simple(layout.parse::<Layout>().unwrap(), leaf, 12)
+    }
+
+    /// Two raidz1-4 of the oracle's x01 files widened together: each vdev as x01's (19
+    /// metaslabs of 128 MiB at ratio 372), twice over; two disks attached.
+    #[test]
+    fn every_vdev_of_the_group_is_widened() {
+        let r = raidz_expansion(
+            &pool("2x raidz1-4"),
+            &Profile::modern(),
+            &[Growth::Widen { width: 5 }],
+        )
+        .unwrap();
+        let step = &r.steps[0];
+        assert_eq!(
+            (step.from.as_str(), step.to.as_str()),
+            ("2x raidz1-4", "2x raidz1-5")
+        );
+        assert_eq!(step.disks_added, 2);
+        assert_eq!(step.after.size_bytes, 2 * 2_550_136_832);
+        assert_eq!(step.after.dspace_bytes, 2 * 1_852_833_792);
+        assert_eq!(r.rewrite.records, 0);
+    }
+
+    #[test]
+    fn refusals() {
+        let modern = Profile::modern();
+        let widen = [Growth::Widen { width: 5 }];
+        let e = raidz_expansion(&pool("mirror-2"), &modern, &widen).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "raidz expansion: only raidz vdevs can be widened by zpool attach"
+        );
+        let old = Profile::of("2.2".parse().unwrap());
+        let e = raidz_expansion(&pool("raidz1-4"), &old, &widen).unwrap_err();
+        assert!(matches!(e, SpaceError::Unsupported { .. }), "{e}");
+        let narrower = [Growth::Widen { width: 4 }];
+        let e = raidz_expansion(&pool("raidz1-4"), &modern, &narrower).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("raidz1-4 is not wider than raidz1-4"),
+            "{e}"
+        );
+        // The empty x01 pool offers about 1.3 GB of AVAIL: 2 GB of data does not fit.
+        let full = [Growth::Fill {
+            fill: Fill::Data(2_000_000_000),
+            recordsize: 1 << 17,
+        }];
+        let e = raidz_expansion(&pool("raidz1-4"), &modern, &full).unwrap_err();
+        assert!(
+            e.to_string().contains("the raidz1-4 cannot take that fill"),
+            "{e}"
+        );
+    }
 }
