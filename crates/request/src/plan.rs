@@ -77,6 +77,7 @@ pub struct PlanAnswer {
 
 impl PlanRequest {
     pub fn answer(&self, inputs: &dyn Inputs) -> Result<PlanAnswer, Error> {
+        let fill = self.grow_fill()?;
         let request = DiskRequest {
             disks: self.disks.disks(inputs)?,
             hot_spares: self.spares,
@@ -86,14 +87,27 @@ impl PlanRequest {
         };
         let plan = ::plan::plan_disks(&request, inputs.catalog())?;
         let growth = match self.grow_to {
-            Some(end) => Some(self.growth(&plan, end)?),
+            Some(end) => Some(self.growth(&plan, end, fill)?),
             None => None,
         };
         Ok(PlanAnswer { plan, growth })
     }
 
     /// The raidz layouts of the planned disks (less the spares) grown to `end` disks.
-    fn growth(&self, plan: &DiskPlan, end: u32) -> Result<Vec<GrowthOption>, Error> {
+    /// --grow-fill as a share: at most 90%, so that every layout can take it.
+    fn grow_fill(&self) -> Result<f64, Error> {
+        crate::parse_fill(&self.grow_fill)
+            .ok()
+            .filter(|f| *f <= 0.9)
+            .ok_or_else(|| {
+                Error(format!(
+                    "--grow-fill '{}': expected a share of the pool from 0% to 90% (zpool list CAP)",
+                    self.grow_fill
+                ))
+            })
+    }
+
+    fn growth(&self, plan: &DiskPlan, end: u32, fill: f64) -> Result<Vec<GrowthOption>, Error> {
         let start = (plan.disks as u32).saturating_sub(self.spares);
         if end <= start || end > ::plan::MAX_DISKS {
             return Err(Error(format!(
@@ -101,8 +115,6 @@ impl PlanRequest {
                 ::plan::MAX_DISKS
             )));
         }
-        let fill = crate::parse_fill(&self.grow_fill)
-            .map_err(|e| Error(e.0.replace("--fill", "--grow-fill")))?;
         let release = plan.machine.host.zfs;
         let profile = Profile::of(release);
         if !profile.raidz_expansion {
