@@ -632,7 +632,7 @@ run_line(char *line)
 #if AT_LEAST(2, 3)
 		run_steps(spa, pool, spec, steps, nsteps, tops, ashift);
 #else
-		die(spec, "raidz expansion steps need OpenZFS 2.3 or later");
+		die(steps[0], "raidz expansion steps need OpenZFS 2.3 or later");
 #endif
 	}
 	spa_close(spa, FTAG);
