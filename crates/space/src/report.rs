@@ -511,69 +511,78 @@ fn warnings(
     for top in &pool.vdevs {
         out.extend(top.layout.warnings());
     }
-    let ashift = pool.ashift;
-    let rs = size_words(recordsize);
     let mut seen = Vec::new();
     for g in groups {
         if seen.contains(&g.group) {
             continue;
         }
         seen.push(g.group);
-        let asize = block_asize(&g.group, ashift, recordsize);
-        let eff = recordsize as f64 / asize as f64;
-        let ideal = ideal_efficiency(&g.group);
-        let waste = 1.0 - eff / ideal;
-        if waste < 0.01 {
-            continue;
-        }
-        let name = g.group.to_string();
-        let name = name.rsplit(' ').next().unwrap_or(&name);
-        match g.group.vtype {
-            VdevType::Raidz { parity } => {
-                let (d, p, pad) =
-                    crate::raidz::raidz_sectors(recordsize, ashift, g.children, parity);
-                let better = clean_widths(parity, ashift, recordsize, g.children);
-                let nearest: Vec<String> = {
-                    let below = better.iter().rev().find(|&&w| w < g.children);
-                    let above = better.iter().find(|&&w| w > g.children);
-                    below
-                        .into_iter()
-                        .chain(above)
-                        .map(|w| format!("raidz{parity}-{w}"))
-                        .collect()
-                };
-                let hint = match nearest.len() {
-                    0 => String::new(),
-                    1 => format!("; {} wastes nothing at this recordsize", nearest[0]),
-                    _ => format!(
-                        "; {} waste nothing at this recordsize",
-                        nearest.join(" and ")
-                    ),
-                };
-                out.push(format!(
-                    "{name} at ashift {ashift}: a {rs} record takes {} ({d} data, {p} parity, {pad} padding sectors), {:.1}% data against {:.1}% for {} data disks of {}: {:.1}% of the space is lost to padding and partial stripes{hint}",
-                    size_words(asize),
-                    eff * 100.0,
-                    ideal * 100.0,
-                    g.children - parity,
-                    g.children,
-                    waste * 100.0
-                ));
-            }
-            VdevType::Draid { parity, data, .. } => {
-                out.push(format!(
-                    "{name} at ashift {ashift}: every block fills whole rows of {data} data and {parity} parity sectors ({}), so a {rs} record takes {}: {:.1}% data against {:.1}%",
-                    size_words(u64::from(data + parity) << ashift),
-                    size_words(asize),
-                    eff * 100.0,
-                    ideal * 100.0
-                ));
-            }
-            _ => {}
-        }
+        out.extend(padding_warning(g, pool.ashift, recordsize));
     }
-    // Fixed costs that do not grow with the disk: partitions, labels, alignment, metaslab
-    // tails and trims, dRAID reserves, and slop beyond its 1/32 (the floor).
+    out.extend(fixed_cost_warning(groups, cap, raw));
+    out
+}
+
+/// A group whose record of `recordsize` loses 1% or more to padding and partial stripes.
+fn padding_warning(g: &GroupSpace, ashift: u8, recordsize: u64) -> Option<String> {
+    let rs = size_words(recordsize);
+    let asize = block_asize(&g.group, ashift, recordsize);
+    let eff = recordsize as f64 / asize as f64;
+    let ideal = ideal_efficiency(&g.group);
+    let waste = 1.0 - eff / ideal;
+    if waste < 0.01 {
+        return None;
+    }
+    let name = g.group.to_string();
+    let name = name.rsplit(' ').next().unwrap_or(&name);
+    match g.group.vtype {
+        VdevType::Raidz { parity } => {
+            let (d, p, pad) = crate::raidz::raidz_sectors(recordsize, ashift, g.children, parity);
+            let hint = clean_width_hint(parity, ashift, recordsize, g.children);
+            Some(format!(
+                "{name} at ashift {ashift}: a {rs} record takes {} ({d} data, {p} parity, {pad} padding sectors), {:.1}% data against {:.1}% for {} data disks of {}: {:.1}% of the space is lost to padding and partial stripes{hint}",
+                size_words(asize),
+                eff * 100.0,
+                ideal * 100.0,
+                g.children - parity,
+                g.children,
+                waste * 100.0
+            ))
+        }
+        VdevType::Draid { parity, data, .. } => Some(format!(
+            "{name} at ashift {ashift}: every block fills whole rows of {data} data and {parity} parity sectors ({}), so a {rs} record takes {}: {:.1}% data against {:.1}%",
+            size_words(u64::from(data + parity) << ashift),
+            size_words(asize),
+            eff * 100.0,
+            ideal * 100.0
+        )),
+        _ => None,
+    }
+}
+
+/// "; raidz1-3 and raidz1-5 waste nothing at this recordsize": the nearest clean widths.
+fn clean_width_hint(parity: u32, ashift: u8, recordsize: u64, children: u32) -> String {
+    let better = clean_widths(parity, ashift, recordsize, children);
+    let below = better.iter().rev().find(|&&w| w < children);
+    let above = better.iter().find(|&&w| w > children);
+    let nearest: Vec<String> = below
+        .into_iter()
+        .chain(above)
+        .map(|w| format!("raidz{parity}-{w}"))
+        .collect();
+    match nearest.len() {
+        0 => String::new(),
+        1 => format!("; {} wastes nothing at this recordsize", nearest[0]),
+        _ => format!(
+            "; {} waste nothing at this recordsize",
+            nearest.join(" and ")
+        ),
+    }
+}
+
+/// Fixed costs that do not grow with the disk: partitions, labels, alignment, metaslab tails
+/// and trims, dRAID reserves, and slop beyond its 1/32 (the floor), when over 5% of raw.
+fn fixed_cost_warning(groups: &[GroupSpace], cap: &Capacity, raw: u64) -> Option<String> {
     let fixed: u64 = groups
         .iter()
         .map(|g| {
@@ -583,15 +592,14 @@ fn warnings(
         })
         .sum::<u64>()
         + cap.slop_bytes.saturating_sub(cap.dspace_bytes >> 5);
-    if raw > 0 && fixed as f64 > 0.05 * raw as f64 {
-        out.push(format!(
+    (raw > 0 && fixed as f64 > 0.05 * raw as f64).then(|| {
+        format!(
             "small disks: fixed overheads (partitions, labels, metaslab tails, the slop floor) take {} of {} raw, {:.1}%",
             format_bytes(fixed),
             format_bytes(raw),
             fixed as f64 * 100.0 / raw as f64
-        ));
-    }
-    out
+        )
+    })
 }
 
 /// The layout string of the whole pool, classes named as `zpool create` names them.
