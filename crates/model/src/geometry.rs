@@ -66,7 +66,7 @@ impl Raidz {
     /// vdev_raidz_map_alloc: a block of `psize` bytes cut into columns. s = ceil(psize /
     /// sector); q = s / (width - p); r = s - q (width - p); bc = r + p if r > 0, else 0; the
     /// first bc columns get q + 1 sectors, the rest q; a block of less than a row uses p + s
-    /// columns; total = s + p (q + [r > 0]); skip = roundup(total, p + 1) - total.
+    /// columns; total = s + p (q + 1 if r > 0, else q); skip = roundup(total, p + 1) - total.
     pub fn block(&self, psize: u64) -> RaidzBlock {
         let s = psize.div_ceil(1 << self.ashift);
         let (w, p) = (u64::from(self.width), u64::from(self.nparity));
