@@ -3,6 +3,7 @@
 //! space or speed.
 
 pub mod budget;
+pub mod cancel;
 pub mod dataset;
 pub mod input;
 pub mod layout;

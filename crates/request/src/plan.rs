@@ -63,6 +63,11 @@ impl PlanRequest {
             needs: parse_needs(&self.need)?,
             settings: self.measure.settings(inputs)?,
         };
-        Ok(::plan::plan_disks(&request, inputs.catalog())?)
+        let cancel = inputs.cancel();
+        Ok(::plan::plan_disks_cancellable(
+            &request,
+            inputs.catalog(),
+            &cancel,
+        )?)
     }
 }

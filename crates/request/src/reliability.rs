@@ -3,7 +3,7 @@
 
 use crate::{parse_fill, system_or_default, Error, Inputs};
 use ::plan::policy::{FILL, REPLACEMENT_HOURS, SEED, YEARS};
-use reliability::{assess, Assessment, Mission};
+use reliability::{assess_cancellable, Assessment, Mission};
 use serde::Serialize;
 
 /// Monte Carlo missions simulated when none are asked for.
@@ -69,7 +69,7 @@ impl ReliabilityRequest {
             seed: self.seed,
         };
         Ok(ReliabilityAnswer {
-            assessment: assess(&system, &mission)?,
+            assessment: assess_cancellable(&system, &mission, &inputs.cancel())?,
             layout: system.pool.normal_layout(),
             system: system.name,
         })

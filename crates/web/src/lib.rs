@@ -3,6 +3,8 @@
 //! `--json` prints, through the same request types (crates/request); the page is plain HTML,
 //! CSS and JavaScript compiled into the binary, and asks nothing of any other machine.
 
+mod gate;
+mod heavy;
 mod limits;
 mod posted;
 mod routes;

@@ -19,10 +19,20 @@ pub const MAX_FILES: usize = 32;
 pub const MAX_TRIALS: u64 = 1_000_000;
 /// Largest request body: a system file is a few KiB.
 pub const MAX_BODY_BYTES: u64 = 1 << 20;
-/// Longest a request may wait and work before it is answered with an error.
-pub const TIME_LIMIT: Duration = Duration::from_secs(20);
-/// Most requests at work at once; more wait their turn (within the time limit).
-pub const MAX_AT_WORK: usize = 4;
+/// Longest a heavy request (a plan, a prediction, a reliability assessment) may wait for a
+/// worker and work before it is answered 503 and its work stopped.
+pub const DEADLINE: Duration = Duration::from_secs(20);
+/// Heavy requests that may wait for a worker, per worker: more are answered 503 at once.
+pub const QUEUE_PER_WORKER: usize = 2;
+/// What a 503 asks the client to wait before asking again, seconds: about one heavy request's
+/// work.
+pub const RETRY_AFTER_SECONDS: u64 = 5;
+
+/// Heavy requests at work at once when `serve` is not told: one per core, so that the
+/// light ones (the page, the disks, a system file, a capacity) find the runtime's threads free.
+pub fn default_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
 
 fn at_most(what: &str, given: u64, cap: u64) -> Result<(), Error> {
     if given > cap {

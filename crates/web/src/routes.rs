@@ -6,6 +6,7 @@ use crate::limits;
 use crate::posted::Posted;
 use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
+use model::cancel::Cancel;
 use model::Catalog;
 use request::{
     from_json, to_json, CapacityRequest, Error, Inputs, PlanRequest, PredictRequest,
@@ -17,15 +18,17 @@ const PAGE: &str = include_str!("../page/index.html");
 const SCRIPT: &str = include_str!("../page/page.js");
 const STYLE: &str = include_str!("../page/page.css");
 
-/// The page may load only its own files and ask only its own server: nothing leaves the
-/// machine even if a file of it were changed to try.
-const CONTENT_POLICY: &str = "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'";
+/// The page may load only its own files and ask only its own server, and no other page may
+/// frame it: nothing leaves the machine even if a file of it were changed to try, and no other
+/// site can dress it up to click through.
+const CONTENT_POLICY: &str = "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/// An answer: status, media type, body.
+/// An answer: status, media type, body, and for a 503 when to ask again.
 pub struct Reply {
     status: u16,
     media: &'static str,
     body: String,
+    retry_after: Option<u64>,
 }
 
 impl Reply {
@@ -34,6 +37,7 @@ impl Reply {
             status: 200,
             media,
             body: body.into(),
+            retry_after: None,
         }
     }
 
@@ -44,22 +48,52 @@ impl Reply {
             status,
             media: "application/json",
             body,
+            retry_after: None,
         }
     }
 
+    /// This reply, asking the client to wait `seconds` before asking again.
+    pub fn retry_after(self, seconds: u64) -> Reply {
+        Reply {
+            retry_after: Some(seconds),
+            ..self
+        }
+    }
+
+    /// The response, with the headers every answer carries: its media type, never sniffed,
+    /// never cached, never framed, and no Referer sent from the page.
     pub fn into_response(self) -> axum::response::Response {
         let headers = [
             (header::CONTENT_TYPE, self.media),
             (header::CONTENT_SECURITY_POLICY, CONTENT_POLICY),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            (header::X_FRAME_OPTIONS, "DENY"),
+            (header::REFERRER_POLICY, "no-referrer"),
             (header::CACHE_CONTROL, "no-store"),
         ];
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        (status, headers, self.body).into_response()
+        let retry = self
+            .retry_after
+            .map(|s| [(header::RETRY_AFTER, s.to_string())]);
+        (status, headers, retry, self.body).into_response()
     }
 }
 
-pub fn reply(method: &str, path: &str, body: &str, catalog: &'static Catalog) -> Reply {
-    let inputs = Posted { catalog };
+/// Whether a request is heavy work, answered by a worker of `heavy` (the others are answered
+/// at once: each takes well under a millisecond).
+pub fn is_heavy(method: &str, path: &str) -> bool {
+    method == "POST" && matches!(path, "/api/plan" | "/api/predict" | "/api/reliability")
+}
+
+/// The answer to `method` `path` with `body`; heavy work stops early once `cancel` is raised.
+pub fn reply(
+    method: &str,
+    path: &str,
+    body: &str,
+    catalog: &'static Catalog,
+    cancel: Cancel,
+) -> Reply {
+    let inputs = Posted { catalog, cancel };
     match (method, path) {
         ("GET", "/") => Reply::ok("text/html; charset=utf-8", PAGE),
         ("GET", "/page.js") => Reply::ok("text/javascript; charset=utf-8", SCRIPT),
