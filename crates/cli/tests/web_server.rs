@@ -206,7 +206,7 @@ fn every_answer_carries_the_security_headers() {
         format!("GET /page.js HTTP/1.1\r\nHost: {host}\r\n"),
         format!("GET /api/disks HTTP/1.1\r\nHost: {host}\r\n"),
         format!("POST /api/plan HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"),
-        format!("GET / HTTP/1.1\r\nHost: evil.example\r\n"),
+        "GET / HTTP/1.1\r\nHost: evil.example\r\n".to_string(),
     ] {
         let (_, headers, _) = served.raw(&head, "{}");
         let policy = header(&headers, "content-security-policy").unwrap_or("");

@@ -13,10 +13,11 @@ mod plan;
 mod predict;
 mod reliability;
 mod system;
+mod words;
 
 pub use capacity::{CapacityAnswer, CapacityRequest};
-pub use error::Error;
-pub use flags::from_json;
+pub use error::{about, Error, Refusal};
+pub use flags::{from_json, in_fields};
 pub use inputs::{system_or_default, Inputs};
 pub use measure::{parse_fill, Measure};
 pub use plan::{DiskFlags, PlanRequest};

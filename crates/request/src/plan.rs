@@ -1,8 +1,8 @@
 //! `plan`: every sensible layout for the disks on the hardware, those that meet the needs, the
 //! Pareto front and one recommendation.
 
-use crate::{Error, Inputs, Measure};
-use ::plan::{parse_needs, DiskPlan, DiskRequest, Disks};
+use crate::{about, Inputs, Measure, Refusal};
+use ::plan::{parse_needs, DiskPlan, DiskRequest, Disks, PlanError};
 
 /// The disks to plan for, as plan and the system of a planned layout take them.
 #[derive(clap::Args, Debug)]
@@ -23,13 +23,14 @@ pub struct DiskFlags {
 
 impl DiskFlags {
     /// The disks as given: the system file, the disk, how many and at what price.
-    pub fn disks(&self, inputs: &dyn Inputs) -> Result<Disks, Error> {
+    pub fn disks(&self, inputs: &dyn Inputs) -> Result<Disks, Refusal> {
         Ok(Disks {
             system: self
                 .system
                 .as_deref()
                 .map(|s| inputs.system(s))
-                .transpose()?,
+                .transpose()
+                .map_err(about("system"))?,
             disk: self.disk.clone(),
             count: self.disks,
             price_usd: self.price,
@@ -55,19 +56,40 @@ pub struct PlanRequest {
 }
 
 impl PlanRequest {
-    pub fn answer(&self, inputs: &dyn Inputs) -> Result<DiskPlan, Error> {
+    pub fn answer(&self, inputs: &dyn Inputs) -> Result<DiskPlan, Refusal> {
         let request = DiskRequest {
             disks: self.disks.disks(inputs)?,
             hot_spares: self.spares,
             min_redundancy: self.min_redundancy,
-            needs: parse_needs(&self.need)?,
+            needs: parse_needs(&self.need).map_err(about("need"))?,
             settings: self.measure.settings(inputs)?,
         };
         let cancel = inputs.cancel();
-        Ok(::plan::plan_disks_cancellable(
-            &request,
-            inputs.catalog(),
-            &cancel,
-        )?)
+        ::plan::plan_disks_cancellable(&request, inputs.catalog(), &cancel).map_err(refused)
+    }
+}
+
+/// A planner's refusal, about the field whose value it turns down.
+pub(crate) fn refused(e: PlanError) -> Refusal {
+    let field = match &e {
+        PlanError::NotEnoughBays { .. }
+        | PlanError::NoCountGiven
+        | PlanError::TooManyDisks { .. }
+        | PlanError::ReportTooManyDisks { .. }
+        | PlanError::NoDisks => Some("disks"),
+        PlanError::UnknownDisk { .. } | PlanError::NoDiskGiven { .. } => Some("disk"),
+        PlanError::BadPrice { .. } => Some("price"),
+        PlanError::NoCandidates {
+            disks, hot_spares, ..
+        } if hot_spares >= disks => Some("spares"),
+        PlanError::NoCandidates { .. } => Some("min_redundancy"),
+        PlanError::NothingMeetsNeeds { .. } => Some("need"),
+        PlanError::OverBudget(_) => Some("workload"),
+        PlanError::LayoutDoesNotFit { .. } => Some("layout"),
+        _ => None,
+    };
+    Refusal {
+        field: field.map(str::to_string),
+        error: e.into(),
     }
 }

@@ -1,7 +1,7 @@
 //! `predict`: how fast the pool will be under a workload, which resource limits it and by how
 //! much, and per-device figures; or the same over a sweep of one parameter.
 
-use crate::{Error, Inputs};
+use crate::{about, Error, Inputs, Refusal};
 use model::{System, Workload};
 use perf::Prediction;
 use serde::Serialize;
@@ -72,18 +72,20 @@ impl PredictRequest {
         }))
     }
 
-    pub fn answer(&self, inputs: &dyn Inputs) -> Result<PredictAnswer, Error> {
-        let system = inputs.system(&self.system)?;
-        let workloads = inputs.phases(&self.workload)?;
-        let predicted = match (self.sweep()?, workloads.as_slice()) {
+    pub fn answer(&self, inputs: &dyn Inputs) -> Result<PredictAnswer, Refusal> {
+        let system = inputs.system(&self.system).map_err(about("system"))?;
+        let workloads = inputs.phases(&self.workload).map_err(about("workload"))?;
+        let predicted = match (self.sweep().map_err(about("sweep"))?, workloads.as_slice()) {
             (Some(sweep), [w]) => Predicted::Sweep(Swept {
-                points: perf::sweep(&system, w, &sweep.param, &sweep.values)?,
+                points: perf::sweep(&system, w, &sweep.param, &sweep.values)
+                    .map_err(about("sweep"))?,
                 sweep,
             }),
             (Some(_), _) => {
                 return Err(Error(
                     "--sweep varies one phase: add @PHASE to the command line".into(),
-                ))
+                )
+                .about("sweep"))
             }
             (None, [w]) => Predicted::One(Box::new(perf::predict(&system, w)?)),
             (None, all) => Predicted::Phases(

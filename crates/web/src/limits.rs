@@ -3,7 +3,8 @@
 //! plan answers in well under a second, and these keep the worst request to a few seconds.
 
 use request::{
-    CapacityRequest, Error, PlanRequest, PredictRequest, ReliabilityRequest, SystemRequest,
+    about, CapacityRequest, Error, PlanRequest, PredictRequest, Refusal, ReliabilityRequest,
+    SystemRequest,
 };
 use std::time::Duration;
 
@@ -34,45 +35,60 @@ pub fn default_workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-fn at_most(what: &str, given: u64, cap: u64) -> Result<(), Error> {
+/// Refuses `given` of the request's field `field` past `cap`.
+fn at_most(field: &'static str, given: u64, cap: u64) -> Result<(), Refusal> {
+    at_most_of(field, field, given, cap)
+}
+
+/// Refuses `given` past `cap`, `what` of the request's field `field`.
+fn at_most_of(field: &'static str, what: &str, given: u64, cap: u64) -> Result<(), Refusal> {
     if given > cap {
         return Err(Error(format!(
             "{what}: {given}; a web request takes at most {cap} (the command line takes more)"
-        )));
+        ))
+        .about(field));
     }
     Ok(())
 }
 
-pub fn plan(r: &PlanRequest) -> Result<(), Error> {
+pub fn plan(r: &PlanRequest) -> Result<(), Refusal> {
     at_most("disks", r.disks.disks.unwrap_or(0).into(), MAX_DISKS.into())?;
     let extra = r.measure.workloads.len() as u64;
     at_most("workload", extra, MAX_EXTRA_WORKLOADS as u64)
 }
 
-pub fn system(r: &SystemRequest) -> Result<(), Error> {
+pub fn system(r: &SystemRequest) -> Result<(), Refusal> {
     at_most("disks", r.disks.disks.unwrap_or(0).into(), MAX_DISKS.into())?;
     leaves(Some(&r.layout))
 }
 
-pub fn capacity(r: &CapacityRequest) -> Result<(), Error> {
+pub fn capacity(r: &CapacityRequest) -> Result<(), Refusal> {
     at_most("files", r.files.len() as u64, MAX_FILES as u64)?;
     leaves(r.layout.as_ref())
 }
 
 /// A layout's disks count against the cap too (one that does not parse is refused later, by
 /// the request itself, with the reason).
-fn leaves(layout: Option<&String>) -> Result<(), Error> {
+fn leaves(layout: Option<&String>) -> Result<(), Refusal> {
     match layout.and_then(|l| l.parse::<model::Layout>().ok()) {
-        Some(l) => at_most("layout: disks", l.leaves().into(), MAX_DISKS.into()),
+        Some(l) => at_most_of(
+            "layout",
+            "layout: disks",
+            l.leaves().into(),
+            MAX_DISKS.into(),
+        ),
         None => Ok(()),
     }
 }
 
-pub fn predict(r: &PredictRequest) -> Result<(), Error> {
-    let points = r.sweep()?.map_or(0, |s| s.values.len());
+pub fn predict(r: &PredictRequest) -> Result<(), Refusal> {
+    let points = r
+        .sweep()
+        .map_err(about("sweep"))?
+        .map_or(0, |s| s.values.len());
     at_most("sweep", points as u64, MAX_SWEEP_POINTS as u64)
 }
 
-pub fn reliability(r: &ReliabilityRequest) -> Result<(), Error> {
+pub fn reliability(r: &ReliabilityRequest) -> Result<(), Refusal> {
     at_most("trials", r.trials, MAX_TRIALS)
 }

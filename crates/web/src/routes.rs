@@ -9,7 +9,7 @@ use axum::response::IntoResponse;
 use model::cancel::Cancel;
 use model::Catalog;
 use request::{
-    from_json, to_json, CapacityRequest, Error, Inputs, PlanRequest, PredictRequest,
+    from_json, in_fields, to_json, CapacityRequest, Inputs, PlanRequest, PredictRequest, Refusal,
     ReliabilityRequest, SystemRequest,
 };
 use serde::Serialize;
@@ -43,7 +43,21 @@ impl Reply {
 
     /// `{"error": "..."}`: one sentence saying what is wrong.
     pub fn error(status: u16, message: &str) -> Reply {
-        let body = serde_json::json!({ "error": message }).to_string() + "\n";
+        Reply::json_error(status, serde_json::json!({ "error": message }))
+    }
+
+    /// 400 Bad Request: `{"error": "...", "field": "..."}`, the sentence and the request's
+    /// field it is about (`"field"` left out when it is about none in particular).
+    pub fn refusal(refusal: &Refusal) -> Reply {
+        let mut error = serde_json::json!({ "error": refusal.error.0 });
+        if let Some(field) = &refusal.field {
+            error["field"] = field.as_str().into();
+        }
+        Reply::json_error(400, error)
+    }
+
+    fn json_error(status: u16, error: serde_json::Value) -> Reply {
+        let body = error.to_string() + "\n";
         Reply {
             status,
             media: "application/json",
@@ -103,7 +117,7 @@ pub fn reply(
             r.answer(&inputs)
         })),
         ("POST", "/api/capacity") => json(answer(body, limits::capacity, |r: CapacityRequest| {
-            r.answer(&inputs)
+            Ok(r.answer(&inputs)?)
         })),
         ("POST", "/api/predict") => json(answer(body, limits::predict, |r: PredictRequest| {
             r.answer(&inputs)
@@ -117,7 +131,7 @@ pub fn reply(
             r.answer(&inputs as &dyn Inputs)
         }) {
             Ok(text) => Reply::ok("application/toml; charset=utf-8", text),
-            Err(e) => Reply::error(400, &e.0),
+            Err(refusal) => Reply::refusal(&refusal),
         },
         (_, "/" | "/page.js" | "/page.css" | "/api/disks") => {
             Reply::error(405, &format!("{path} answers GET"))
@@ -130,24 +144,25 @@ pub fn reply(
     }
 }
 
-/// The request of type `R` in `body`, checked against its limits, answered.
+/// The request of type `R` in `body`, checked against its limits, answered; a refusal in the
+/// words of `R`'s fields.
 fn answer<R, T>(
     body: &str,
-    check: fn(&R) -> Result<(), Error>,
-    answer: impl FnOnce(R) -> Result<T, Error>,
-) -> Result<T, Error>
+    check: fn(&R) -> Result<(), Refusal>,
+    answer: impl FnOnce(R) -> Result<T, Refusal>,
+) -> Result<T, Refusal>
 where
     R: clap::Args + clap::FromArgMatches,
 {
     let request: R = from_json(body)?;
     check(&request)?;
-    answer(request)
+    answer(request).map_err(in_fields::<R>)
 }
 
-/// An answer as the command line's `--json` prints it, or the error as HTTP 400.
-fn json<T: Serialize>(answer: Result<T, Error>) -> Reply {
-    match answer.and_then(|a| to_json(&a)) {
+/// An answer as the command line's `--json` prints it, or the refusal as HTTP 400.
+fn json<T: Serialize>(answer: Result<T, Refusal>) -> Reply {
+    match answer.and_then(|a| Ok(to_json(&a)?)) {
         Ok(text) => Reply::ok("application/json", text),
-        Err(e) => Reply::error(400, &e.0),
+        Err(refusal) => Reply::refusal(&refusal),
     }
 }
