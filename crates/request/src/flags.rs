@@ -5,6 +5,7 @@
 use crate::words::{self, field};
 use crate::{Error, Refusal};
 use clap::{ArgAction, Command, FromArgMatches};
+use model::input::echo;
 use serde_json::{Map, Value};
 
 /// The request `T` that the JSON object `text` describes; a refusal names the key it is about
@@ -59,7 +60,8 @@ fn command_line(command: &Command, object: &Map<String, Value>) -> Result<Vec<St
             .find(|a| a.get_long() == Some(flag.as_str()) || a.get_id() == key.as_str())
             .ok_or_else(|| {
                 Error(format!(
-                    "unknown key '{key}'; the keys are {}",
+                    "unknown key '{}'; the keys are {}",
+                    echo(key),
                     keys(command)
                 ))
             })?;
@@ -68,11 +70,11 @@ fn command_line(command: &Command, object: &Map<String, Value>) -> Result<Vec<St
             match value {
                 Value::Bool(true) => named.push(format!("--{flag}")),
                 Value::Bool(false) | Value::Null => {}
-                _ => return Err(about(format!("'{key}': expected true or false"))),
+                _ => return Err(about(format!("'{}': expected true or false", echo(key)))),
             }
             continue;
         }
-        for text in texts(key, value).map_err(|e| about(e.0))? {
+        for text in texts(&echo(key), value).map_err(|e| about(e.0))? {
             match arg.get_long() {
                 Some(long) => named.push(format!("--{long}={text}")),
                 None => positional.push(text),

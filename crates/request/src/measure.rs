@@ -3,6 +3,7 @@
 use crate::{about, Error, Inputs, Refusal};
 use ::plan::policy::{FILL, STANDARD_WORKLOADS, YEARS};
 use ::plan::{LabelledWorkload, Settings};
+use model::input::echo;
 
 #[derive(clap::Args, Debug)]
 pub struct Measure {
@@ -67,7 +68,8 @@ pub fn parse_fill(text: &str) -> Result<f64, Error> {
         .filter(|f| (0.0..=1.0).contains(f))
         .ok_or_else(|| {
             Error(format!(
-                "--fill '{text}': expected a share of the pool like 80% or 0.8"
+                "--fill '{}': expected a share of the pool like 80% or 0.8",
+                echo(text)
             ))
         })
 }

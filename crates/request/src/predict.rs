@@ -2,6 +2,7 @@
 //! much, and per-device figures; or the same over a sweep of one parameter.
 
 use crate::{about, Error, Inputs, Refusal};
+use model::input::echo;
 use model::{System, Workload};
 use perf::Prediction;
 use serde::Serialize;
@@ -63,9 +64,12 @@ impl PredictRequest {
         let Some(spec) = &self.sweep else {
             return Ok(None);
         };
-        let (param, values) = spec
-            .split_once('=')
-            .ok_or_else(|| Error(format!("--sweep '{spec}': expected PARAM=v1,v2,...")))?;
+        let (param, values) = spec.split_once('=').ok_or_else(|| {
+            Error(format!(
+                "--sweep '{}': expected PARAM=v1,v2,...",
+                echo(spec)
+            ))
+        })?;
         Ok(Some(Sweep {
             param: param.trim().to_string(),
             values: sweep_values(param.trim(), values)?,
@@ -116,7 +120,12 @@ fn sweep_values(param: &str, text: &str) -> Result<Vec<String>, Error> {
     let Some((lo, hi)) = text.split_once("..") else {
         return Ok(text.split(',').map(|v| v.trim().to_string()).collect());
     };
-    let bad = |why: &str| Error(format!("--sweep {param}={text}: {why}"));
+    let bad = |why: &str| {
+        Error(format!(
+            "--sweep {}: {why}",
+            echo(&format!("{param}={text}"))
+        ))
+    };
     let scale = match param {
         "threads" | "t" | "numjobs" | "qd" | "iodepth" => Scale::Count,
         "bs" | "size" => Scale::Size,

@@ -5,6 +5,7 @@
 use crate::{Error, Refusal};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Arg, Command};
+use model::input::echo;
 
 /// The field an argument is, as a request's key: its long name with underscores, or the id of
 /// a positional argument.
@@ -85,7 +86,7 @@ pub fn refusal(command: &Command, e: &clap::Error) -> Refusal {
     };
     let message = match (e.kind(), fields.first(), value) {
         (ErrorKind::ValueValidation | ErrorKind::InvalidValue, Some(f), Some(value)) => {
-            format!("{f}: '{value}' {}", why_not(e))
+            format!("{f}: '{}' {}", echo(value), why_not(e))
         }
         (ErrorKind::MissingRequiredArgument, Some(_), _) => {
             format!("give {}", fields.join(" and "))

@@ -10,4 +10,5 @@ mod posted;
 mod routes;
 mod server;
 
+pub use routes::post;
 pub use server::{ServeError, Server};

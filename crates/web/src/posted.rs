@@ -36,7 +36,8 @@ impl Inputs for Posted {
     fn phases(&self, spec: &str) -> Result<Vec<Workload>, Error> {
         if spec.ends_with(".toml") {
             return Err(Error(format!(
-                "workload '{spec}': the web page reads no files; give NAME[:key=value,...]"
+                "workload '{}': the web page reads no files; give NAME[:key=value,...]",
+                model::input::echo(spec)
             )));
         }
         Ok(model::workload::parse_phases(spec)?)

@@ -144,6 +144,13 @@ pub fn reply(
     }
 }
 
+/// The answer to a POST of `body` to `path`, as the server gives it but without HTTP: its
+/// status and body (the fuzzing of the API's bodies calls it).
+pub fn post(path: &str, body: &str) -> (u16, String) {
+    let r = reply("POST", path, body, Catalog::embedded(), Cancel::never());
+    (r.status, r.body)
+}
+
 /// The request of type `R` in `body`, checked against its limits, answered; a refusal in the
 /// words of `R`'s fields.
 fn answer<R, T>(
