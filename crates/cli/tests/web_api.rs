@@ -159,7 +159,8 @@ fn bad_input_is_400_with_one_sentence_about_one_field() {
             "{sentence}"
         );
     }
-    assert_eq!(served.get("/api/plan").0, 404);
+    assert_eq!(served.get("/api/plan").0, 405);
+    assert_eq!(served.get("/api/plann").0, 404);
     assert_eq!(served.post("/page.js", "{}").0, 405);
 }
 

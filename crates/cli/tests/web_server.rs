@@ -92,9 +92,9 @@ fn light_requests_answer_at_once_while_heavy_ones_queue_or_get_503() {
     let mut millis: Vec<u128> = took.iter().map(|(_, d)| d.as_millis()).collect();
     millis.sort_unstable();
     println!("light requests under {HEAVY} heavy ones, ms: {millis:?}");
-    let (median, worst) = (millis[millis.len() / 2], millis[millis.len() - 1]);
-    assert!(median < 200, "median {median} ms: {took:?}");
-    assert!(worst < 1000, "worst {worst} ms: {took:?}");
+    // Each answers in a few milliseconds here: 200 ms leaves a wide margin for a busy machine.
+    let worst = millis[millis.len() - 1];
+    assert!(worst < 200, "the slowest took {worst} ms: {took:?}");
     let refused: Vec<_> = answers.iter().filter(|a| a.0 == 503).collect();
     let answered: Vec<_> = answers.iter().filter(|a| a.0 == 200).collect();
     assert_eq!(refused.len() + answered.len(), HEAVY, "{answers:?}");
@@ -195,6 +195,18 @@ fn posts_must_be_declared_json() {
         "POST /api/capacity HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json; charset=utf-8\r\n"
     );
     assert_eq!(served.raw(&head, body).0, 200);
+    // Another site's page may send JSON only after a preflight, which is never granted.
+    let preflight = format!(
+        "OPTIONS /api/plan HTTP/1.1\r\nHost: {host}\r\nOrigin: http://evil.example\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type\r\n"
+    );
+    let (status, headers, _) = served.raw(&preflight, "");
+    assert_eq!(status, 405);
+    assert!(
+        headers
+            .iter()
+            .all(|(n, _)| !n.starts_with("access-control-")),
+        "{headers:?}"
+    );
 }
 
 #[test]

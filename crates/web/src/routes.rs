@@ -136,6 +136,9 @@ pub fn reply(
         (_, "/" | "/page.js" | "/page.css" | "/api/disks") => {
             Reply::error(405, &format!("{path} answers GET"))
         }
+        (_, "/api/plan" | "/api/capacity" | "/api/predict" | "/api/reliability" | "/api/system") => {
+            Reply::error(405, &format!("{path} answers POST"))
+        }
         (_, p) if p.starts_with("/api/") => Reply::error(
             404,
             &format!("{p}: the API is POST /api/plan, /api/capacity, /api/predict, /api/reliability and /api/system"),
