@@ -5,10 +5,10 @@
 //! answer; neither computes.
 
 mod capacity;
+mod criteria;
 mod error;
 mod flags;
 mod inputs;
-mod measure;
 mod plan;
 mod predict;
 mod reliability;
@@ -16,10 +16,10 @@ mod system;
 mod words;
 
 pub use capacity::{CapacityAnswer, CapacityRequest};
+pub use criteria::{parse_fill, Criteria};
 pub use error::{about, Error, Refusal};
 pub use flags::{from_json, in_fields};
 pub use inputs::{system_or_default, Inputs};
-pub use measure::{parse_fill, Measure};
 pub use plan::{DiskFlags, PlanRequest};
 pub use predict::{PredictAnswer, PredictRequest, Predicted, Sweep, Swept};
 pub use reliability::{ReliabilityAnswer, ReliabilityRequest};

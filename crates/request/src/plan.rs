@@ -1,7 +1,7 @@
 //! `plan`: every sensible layout for the disks on the hardware, those that meet the needs, the
 //! Pareto front and one recommendation.
 
-use crate::{about, Inputs, Measure, Refusal};
+use crate::{about, Criteria, Inputs, Refusal};
 use ::plan::{parse_needs, DiskPlan, DiskRequest, Disks, PlanError};
 
 /// The disks to plan for, as plan and the system of a planned layout take them.
@@ -52,7 +52,7 @@ pub struct PlanRequest {
     #[arg(long, default_value = "")]
     pub need: String,
     #[command(flatten)]
-    pub measure: Measure,
+    pub criteria: Criteria,
 }
 
 impl PlanRequest {
@@ -62,7 +62,7 @@ impl PlanRequest {
             hot_spares: self.spares,
             min_redundancy: self.min_redundancy,
             needs: parse_needs(&self.need).map_err(about("need"))?,
-            settings: self.measure.settings(inputs)?,
+            settings: self.criteria.settings(inputs)?,
         };
         let cancel = inputs.cancel();
         ::plan::plan_disks_cancellable(&request, inputs.catalog(), &cancel).map_err(refused)

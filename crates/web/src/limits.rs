@@ -53,7 +53,7 @@ fn at_most_of(field: &'static str, what: &str, given: u64, cap: u64) -> Result<(
 
 pub fn plan(r: &PlanRequest) -> Result<(), Refusal> {
     at_most("disks", r.disks.disks.unwrap_or(0).into(), MAX_DISKS.into())?;
-    let extra = r.measure.workloads.len() as u64;
+    let extra = r.criteria.workloads.len() as u64;
     at_most("workload", extra, MAX_EXTRA_WORKLOADS as u64)
 }
 

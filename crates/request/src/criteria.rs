@@ -1,4 +1,5 @@
-//! What each layout is measured by (plan, compare): the workloads, the fill and the mission.
+//! The criteria each layout is judged by (plan, compare): the workloads, the fill and the
+//! mission.
 
 use crate::{about, Error, Inputs, Refusal};
 use ::plan::policy::{FILL, STANDARD_WORKLOADS, YEARS};
@@ -6,7 +7,7 @@ use ::plan::{LabelledWorkload, Settings};
 use model::input::echo;
 
 #[derive(clap::Args, Debug)]
-pub struct Measure {
+pub struct Criteria {
     /// The sequential-read workload (the READ column, `read>=` needs).
     #[arg(long, default_value = STANDARD_WORKLOADS[0])]
     pub read: String,
@@ -27,7 +28,7 @@ pub struct Measure {
     pub years: f64,
 }
 
-impl Measure {
+impl Criteria {
     pub fn settings(&self, inputs: &dyn Inputs) -> Result<Settings, Refusal> {
         let labelled = |field: &'static str| {
             move |spec: &String| -> Result<LabelledWorkload, Refusal> {
