@@ -58,7 +58,7 @@ fn names_this_server(host: &str, local: SocketAddr) -> bool {
     let local_name = name == "localhost" || name.ends_with(".localhost");
     let address = name
         .parse::<IpAddr>()
-        .is_ok_and(|ip| ip.is_loopback() || ip == local.ip());
+        .is_ok_and(|ip| ip.is_loopback() || ip.to_canonical() == local.ip().to_canonical());
     port_matches && (local_name || address)
 }
 
@@ -89,6 +89,9 @@ mod tests {
             assert!(names_this_server(host, loopback), "{host}");
         }
         assert!(names_this_server("192.168.1.5:8080", lan));
+        // Listening on [::], an IPv4 client is reached at an IPv4-mapped address.
+        let mapped: SocketAddr = "[::ffff:192.168.1.5]:8080".parse().unwrap();
+        assert!(names_this_server("192.168.1.5:8080", mapped));
         for host in [
             "evil.example:8080",
             "localhost.evil.example:8080",
