@@ -14,10 +14,18 @@ use request::PlanRequest;
 /// that meet --need, mark the Pareto front, recommend one.
 ///
 /// Layouts: stripe, Kx mirror-2/3, Kx raidz1-3 from p+2 to p+16 wide, one dRAID over all disks
-/// (parity 1-3, 2-16 data, 0-3 distributed spares); disks left over become hot spares. The
-/// recommendation is the most usable space whose P(data loss) over --years (the pool, or
-/// blocks to unrecoverable read errors) stays under the loss<= need (0.1% without one), with a
-/// Monte Carlo check. DEGRADED is the hours a vdev runs
+/// (parity 1-3, 2-16 data, 0-3 distributed spares); disks left over become hot spares.
+///
+/// Policy (docs/assumptions.md, "The planner's policy"): ruled out unless --consider-all:
+/// dRAID without a distributed spare or with fewer children than two redundancy groups and
+/// its spares, raidz wider than 12, single parity (raidz1, draid1) on disks over 4 TB in pools
+/// of more than 6 disks (kept on smaller pools, with a caveat). Of the layouts whose P(data
+/// loss) over --years (the pool, or blocks to latent sector errors) stays under the loss<= need
+/// (0.1% without one), the pick is the best by --rank: balanced (default: the geometric mean of
+/// usable space, random reads and sequential writes, each as a share of the best), space, iops
+/// or write; a Monte Carlo checks it, and each caveat of the pick is printed on its own line.
+///
+/// DEGRADED is the hours a vdev runs
 /// with less redundancy after a disk fails (for dRAID with a distributed spare, the short
 /// sequential rebuild); P(BLOCK LOSS) the chance that an unrecoverable read error loses blocks
 /// (not the pool) while a vdev has no redundancy left.
@@ -96,6 +104,14 @@ fn print_plan(planned: &DiskPlan, all: bool) {
             ", shown (--all for every one)"
         }
     );
+    for r in &plan.ruled_out {
+        println!(
+            "ruled out by policy (--consider-all keeps them): {} layout{}, {}",
+            r.layouts,
+            if r.layouts == 1 { "" } else { "s" },
+            r.why
+        );
+    }
     println!();
     let shown: Vec<usize> = (0..plan.evaluations.len())
         .filter(|&i| all || plan.on_front[i] || i == plan.recommendation.index)
@@ -123,6 +139,9 @@ fn print_plan(planned: &DiskPlan, all: bool) {
         }
     );
     println!("because: {}", plan.recommendation.reason);
+    for c in &plan.recommendation.caveats {
+        println!("caveat: {c}");
+    }
     if let Some(mc) = &plan.monte_carlo {
         let d = &mc.pool_loss;
         println!(

@@ -52,5 +52,8 @@ pub fn run(args: &Args) -> CliResult {
         "\nplanner's pick for these {} disks ({} layouts considered): {}\n  {}",
         r.disks, r.considered, r.recommendation.layout, r.recommendation.reason
     );
+    for c in &r.recommendation.caveats {
+        println!("  caveat: {c}");
+    }
     Ok(())
 }

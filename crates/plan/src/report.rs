@@ -6,7 +6,7 @@ use crate::error::{EngineError, PlanError};
 use crate::evaluate::Settings;
 use crate::evaluation::{Evaluation, WorkloadFigures};
 use crate::policy::{FILL, REPLACEMENT_HOURS, REPORT_TRIALS, SEED, YEARS};
-use crate::recommend::Recommendation;
+use crate::recommend::{Rank, Recommendation};
 use crate::search::{plan, Request, MAX_DISKS};
 use model::System;
 use reliability::{Assessment, Mission};
@@ -71,6 +71,8 @@ pub fn report(system: &System) -> Result<Report, PlanError> {
         min_redundancy,
         needs: Vec::new(),
         settings,
+        rank: Rank::default(),
+        consider_all: false,
     })?;
     Ok(Report {
         system: system.name.clone(),

@@ -30,6 +30,9 @@ fn request(disks: u32, needs: &str) -> Request {
         min_redundancy: 0,
         needs: parse_needs(needs).unwrap(),
         settings: Settings::standard(0.8, 5.0),
+        // The space ranking over every candidate: the checks below count and rank by hand.
+        rank: zpoolsim_plan::Rank::Space,
+        consider_all: true,
     }
 }
 
@@ -207,14 +210,21 @@ fn a_report_on_more_disks_than_the_planner_takes_is_refused_up_front() {
 fn a_recommended_draid_says_what_the_table_does_not() {
     let p = plan(&request(24, "avail>=200TB,loss<=0.1%")).unwrap();
     assert_eq!(p.recommendation.layout, "draid2:16d:24c:0s");
-    assert!(p.recommendation.reason.ends_with(
-        "; draid2:16d:24c:0s has no distributed spare: after a failure it waits for a new disk and resilvers onto it, as raidz does; on draid2:16d:24c:0s every block fills whole rows of 16 data and 2 parity sectors of 4.00 KiB: a 4 KiB block takes 72.00 KiB (18x)"
-    ), "{}", p.recommendation.reason);
-    // A raidz pick says nothing of the kind.
+    // Issue #15: each caveat its own sentence, not the tail of the reason.
+    assert_eq!(
+        p.recommendation.caveats,
+        [
+            "draid2:16d:24c:0s has no distributed spare: after a failure it waits for a new disk and resilvers onto it, as raidz does",
+            "draid2:16d:24c:0s: every block fills whole rows of 16 data and 2 parity sectors of 4.00 KiB: a 4 KiB block takes 72.00 KiB (18x)"
+        ]
+    );
+    assert!(!p.recommendation.reason.contains("rows"));
+    // A raidz2 pick has none.
     let p = plan(&request(8, "")).unwrap();
     assert!(
-        !p.recommendation.reason.contains("rows"),
-        "{}",
-        p.recommendation.reason
+        p.recommendation.caveats.is_empty(),
+        "{} {:?}",
+        p.recommendation.layout,
+        p.recommendation.caveats
     );
 }

@@ -2,7 +2,7 @@
 //! Pareto front and one recommendation.
 
 use crate::{Error, Inputs, Measure};
-use ::plan::{parse_needs, DiskPlan, DiskRequest, Disks};
+use ::plan::{parse_needs, DiskPlan, DiskRequest, Disks, Rank};
 
 /// The disks to plan for, as plan and the system of a planned layout take them.
 #[derive(clap::Args, Debug)]
@@ -52,6 +52,15 @@ pub struct PlanRequest {
     pub need: String,
     #[command(flatten)]
     pub measure: Measure,
+    /// How to rank the layouts under the loss target: balanced (usable space, random reads
+    /// and writes together), space, iops or write.
+    #[arg(long, default_value = "balanced")]
+    pub rank: Rank,
+    /// Keep the layouts the policy rules out: dRAID without a distributed spare or with fewer
+    /// children than two redundancy groups, raidz wider than 12, single parity on disks over
+    /// 4 TB beyond 6 disks.
+    #[arg(long)]
+    pub consider_all: bool,
 }
 
 impl PlanRequest {
@@ -62,6 +71,8 @@ impl PlanRequest {
             min_redundancy: self.min_redundancy,
             needs: parse_needs(&self.need)?,
             settings: self.measure.settings(inputs)?,
+            rank: self.rank,
+            consider_all: self.consider_all,
         };
         Ok(::plan::plan_disks(&request, inputs.catalog())?)
     }
