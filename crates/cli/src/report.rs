@@ -48,9 +48,14 @@ pub fn run(args: &Args) -> CliResult {
         );
     }
     print!("{}", assessment(&r.reliability));
+    let roles = if r.roles.is_empty() {
+        String::new()
+    } else {
+        format!("; keeping their roles: {}", r.roles.join(", "))
+    };
     println!(
-        "\nplanner's pick for these {} disks ({} layouts considered): {}\n  {}",
-        r.disks, r.considered, r.recommendation.layout, r.recommendation.reason
+        "\nplanner's pick for the {} data disks{roles} ({} layouts considered): {}\n  {}",
+        r.planned_disks, r.considered, r.recommendation.layout, r.recommendation.reason
     );
     for c in &r.recommendation.caveats {
         println!("  caveat: {c}");

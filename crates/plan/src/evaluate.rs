@@ -105,7 +105,7 @@ pub fn evaluate(
         usd_per_usable_tb: disk
             .price_usd
             .filter(|_| usable_tb > 0.0)
-            .map(|p| p * planned.disks.len() as f64 / usable_tb),
+            .map(|p| p * f64::from(candidate.disks()) / usable_tb),
     })
 }
 

@@ -105,7 +105,63 @@ pub fn with_disks(base: &System, disk: &DiskModel, count: u32) -> Result<System,
         })
         .collect();
     system.pool.ashift = auto_ashift(disk.logical_sector, disk.physical_sector, base.host.zfs);
+    // Every new disk is a data disk: the base pool's other roles went with its disks.
+    system.pool.vdevs.retain(|t| t.class == VdevClass::Normal);
+    system.pool.spares = 0;
+    system.pool.cache_devices = 0;
     Ok(system)
+}
+
+/// Disks that keep a role the planner does not place: the leaves of the special, dedup and
+/// log vdevs, the cache devices and the hot spares. They follow the data disks in
+/// `system.disks` (disks fill the vdevs in order, then the cache and spares).
+pub fn role_disks(system: &System) -> usize {
+    let vdevs: u32 = system
+        .pool
+        .vdevs
+        .iter()
+        .filter(|t| t.class != VdevClass::Normal)
+        .map(|t| t.layout.leaves())
+        .sum();
+    (vdevs + system.pool.cache_devices + system.pool.spares) as usize
+}
+
+/// The disks the planner places: all but the [`role_disks`].
+pub fn data_disks(system: &System) -> usize {
+    system.disks.len().saturating_sub(role_disks(system))
+}
+
+/// What keeps its role, one phrase each (`special mirror-2 on 2 x samsung-pm893-3.84tb`).
+pub fn roles(system: &System) -> Vec<String> {
+    let data = data_disks(system);
+    let mut next = data;
+    let mut out = Vec::new();
+    let mut name = |count: usize, what: String| {
+        let model = system
+            .disks
+            .get(next)
+            .map_or(String::new(), |d| format!(" on {count} x {}", d.model.id));
+        next += count;
+        out.push(format!("{what}{model}"));
+    };
+    for t in system
+        .pool
+        .vdevs
+        .iter()
+        .filter(|t| t.class != VdevClass::Normal)
+    {
+        name(
+            t.layout.leaves() as usize,
+            format!("{} {}", t.class.word(), t.layout),
+        );
+    }
+    if system.pool.cache_devices > 0 {
+        name(system.pool.cache_devices as usize, "cache (L2ARC)".into());
+    }
+    if system.pool.spares > 0 {
+        name(system.pool.spares as usize, "hot spares".into());
+    }
+    out
 }
 
 /// How close a catalog disk's capacity must be to a size asked for to match it: drives sold
@@ -124,16 +180,18 @@ pub fn disks_of_size(catalog: &model::Catalog, bytes: u64) -> Vec<&DiskModel> {
     out
 }
 
-/// `system` with the candidate as its pool: one normal-class group of the candidate's
-/// layout on the system's disks, then its hot spares. The system must have exactly the
-/// disks the candidate occupies.
+/// `system` with the candidate as its normal class: the candidate's layout on the system's
+/// data disks ([`data_disks`]), its hot spares beside them; the special, dedup and log vdevs,
+/// cache devices and hot spares of the system's own pool keep their disks and roles. The
+/// system must have exactly the data disks the candidate occupies.
 pub fn with_candidate(system: &System, candidate: &Candidate) -> Result<System, PlanError> {
     let first = system.disks.first().ok_or(PlanError::NoDisks)?;
-    if system.disks.len() != candidate.disks() as usize {
+    let data = data_disks(system);
+    if data != candidate.disks() as usize {
         return Err(PlanError::LayoutDoesNotFit {
             layout: candidate.layout.to_string(),
             leaves: candidate.disks(),
-            disks: system.disks.len() as u32,
+            disks: data as u32,
         });
     }
     let leaf = Leaf {
@@ -142,18 +200,39 @@ pub fn with_candidate(system: &System, candidate: &Candidate) -> Result<System, 
         whole_disk: true,
     };
     let mut out = system.clone();
-    out.pool.vdevs = vec![TopLevel {
+    // Disks fill the vdevs in order: the candidate's leaves, the other classes' vdevs, then
+    // the idle disks (hot spares, cache).
+    let used = candidate.layout.leaves() as usize;
+    let role_vdevs = role_disks(system) - (system.pool.cache_devices + system.pool.spares) as usize;
+    let d = &system.disks;
+    out.disks = [
+        &d[..used],
+        &d[data..data + role_vdevs],
+        &d[used..data],
+        &d[data + role_vdevs..],
+    ]
+    .concat();
+    out.pool.vdevs = std::iter::once(TopLevel {
         class: VdevClass::Normal,
         layout: candidate.layout.clone(),
         leaf,
-    }];
-    out.pool.spares = candidate.hot_spares;
+    })
+    .chain(
+        system
+            .pool
+            .vdevs
+            .iter()
+            .filter(|t| t.class != VdevClass::Normal)
+            .cloned(),
+    )
+    .collect();
+    out.pool.spares += candidate.hot_spares;
     Ok(out)
 }
 
 /// A layout on all of a system's disks: those it leaves over become hot spares.
 pub fn candidate_on(system: &System, layout: &Layout) -> Result<Candidate, PlanError> {
-    let disks = system.disks.len() as u32;
+    let disks = data_disks(system) as u32;
     let hot_spares =
         disks
             .checked_sub(layout.leaves())

@@ -24,6 +24,10 @@ pub struct Report {
     /// The standard workloads: sequential read, sequential write, random read.
     pub workloads: Vec<WorkloadFigures>,
     pub reliability: Assessment,
+    /// The data disks the planner places, and what keeps its role beside them (special,
+    /// dedup and log vdevs, cache devices, hot spares), one phrase each.
+    pub planned_disks: usize,
+    pub roles: Vec<String>,
     /// Layouts the planner considered for the same disks, its pick and that pick's figures.
     pub considered: usize,
     pub recommendation: Recommendation,
@@ -82,6 +86,8 @@ pub fn report(system: &System) -> Result<Report, PlanError> {
         capacity,
         workloads,
         reliability,
+        planned_disks: crate::machine::data_disks(system),
+        roles: crate::machine::roles(system),
         considered: plan.considered,
         recommended: plan.evaluations[plan.recommendation.index].clone(),
         recommendation: plan.recommendation,

@@ -87,7 +87,7 @@ pub struct Plan {
 /// Evaluates every candidate for the request's disks; errs when none exists or none meets the
 /// needs (naming the closest).
 pub fn plan(request: &Request) -> Result<Plan, PlanError> {
-    let disks = u32::try_from(request.system.disks.len()).unwrap_or(u32::MAX);
+    let disks = u32::try_from(crate::machine::data_disks(&request.system)).unwrap_or(u32::MAX);
     if disks > MAX_DISKS {
         return Err(PlanError::TooManyDisks { disks });
     }

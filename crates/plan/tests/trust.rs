@@ -193,3 +193,32 @@ fn each_ranking_picks_its_best() {
         .reason
         .starts_with("the most usable space (--rank space)"));
 }
+
+fn example(text: &str, path: &str) -> System {
+    model::system_file::parse(text, path, Catalog::embedded()).unwrap()
+}
+
+/// The report plans the data disks only: the special vdev's two 3.84 TB SSDs of the modern
+/// example and the home example's L2ARC SSD keep their roles (they were counted as 20 TB and
+/// 4 TB data disks: raidz2-14 and raidz2-5 were picked).
+#[test]
+fn the_report_plans_the_data_disks_and_names_the_other_roles() {
+    let modern = example(
+        include_str!("../../../examples/modern-12x20tb-special.toml"),
+        "examples/modern-12x20tb-special.toml",
+    );
+    let r = zpoolsim_plan::report(&modern).unwrap();
+    assert_eq!((r.disks, r.planned_disks), (14, 12));
+    assert_eq!(r.roles, ["special mirror-2 on 2 x samsung-pm893-3.84tb"]);
+    assert_eq!(r.recommendation.layout, "2x raidz2-6");
+    // The pick keeps the special vdev: its pool's space is the two raidz2-6 of 20 TB disks.
+    assert!((159.0e12..160.5e12).contains(&(r.recommended.avail_bytes as f64)));
+    let home = example(
+        include_str!("../../../examples/modern-home-4x-red-plus.toml"),
+        "examples/modern-home-4x-red-plus.toml",
+    );
+    let r = zpoolsim_plan::report(&home).unwrap();
+    assert_eq!((r.disks, r.planned_disks), (5, 4));
+    assert_eq!(r.roles, ["cache (L2ARC) on 1 x samsung-pm893-3.84tb"]);
+    assert!(r.recommended.candidate.disks() == 4);
+}
