@@ -181,12 +181,20 @@ pub fn assessment(report: &Assessment) -> String {
 /// The failure figures the loss figures use: the disk's AFR and URE rate, the lifetimes, and
 /// the share of disks they fail over the mission.
 fn failure_figures(report: &Assessment, lifetime: &Lifetime) -> String {
-    let afr = report
-        .afr_pct
-        .map_or("no AFR".to_string(), |a| format!("AFR {a:.2}%"));
-    let ure = report.uer_per_bit.map_or(
-        "no unrecoverable read error rate (taken as none)".to_string(),
-        |u| format!("{u:e} unrecoverable read errors per bit read"),
+    let f = &report.figures;
+    let sheet_afr = f
+        .datasheet_afr_pct
+        .map_or("none".to_string(), |a| format!("{a:.2}%"));
+    let afr = format!(
+        "AFR {:.2}% ({}; the data sheet's: {sheet_afr})",
+        f.afr_pct, f.afr_source
+    );
+    let sheet_ure = f
+        .datasheet_uer_per_bit
+        .map_or("none".to_string(), |u| format!("{u:e}, a bound"));
+    let ure = format!(
+        "{:.2e} latent errors per bit a rebuild reads ({}; the data sheet's: {sheet_ure})",
+        f.uer_per_bit, f.uer_source
     );
     let lifetimes = match lifetime {
         Lifetime::Exponential { mtbf_hours } => {

@@ -14,6 +14,10 @@ use model::units::{format_bytes, format_decimal};
 pub struct Args {
     /// The system file; default: the embedded default system.
     pub system: Option<String>,
+    /// Yearly failure rate of a disk, percent (default: the field rate of its class,
+    /// docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs).
+    #[arg(long)]
+    pub afr: Option<f64>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -22,7 +26,7 @@ pub struct Args {
 pub fn run(args: &Args) -> CliResult {
     let system = request::system_or_default(&Files, args.system.as_deref())?;
     let r = while_working("space, speed, safety and the planner's pick", || {
-        ::plan::report(&system)
+        ::plan::report(&system, args.afr)
     })?;
     if args.json {
         return print_json(&r);

@@ -35,6 +35,9 @@ pub struct Settings {
     pub fill: f64,
     /// The mission over which the loss probability is given.
     pub years: f64,
+    /// Yearly failure rate of a disk, percent (`--afr`); `None`: the field rate of the disk's
+    /// class (`reliability::failure_figures`).
+    pub afr_pct: Option<f64>,
 }
 
 impl Settings {
@@ -49,6 +52,7 @@ impl Settings {
             extra: Vec::new(),
             fill,
             years,
+            afr_pct: None,
         }
     }
 
@@ -118,10 +122,9 @@ struct Risk {
 struct Exposure {
     /// One per layout group.
     repairs: Vec<reliability::GroupRepair>,
-    /// Exponential, from the disk's AFR or MTBF (`reliability::disk_afr_pct`);
-    /// `None` when it has neither.
+    /// Exponential, from `--afr` or the field rate of the disk's class.
     lifetime: Option<reliability::Lifetime>,
-    /// Unrecoverable read errors per bit; a disk without the figure is taken to have none.
+    /// Latent errors a rebuild meets per bit read (`reliability::failure_figures`).
     uer_per_bit: f64,
 }
 
@@ -130,9 +133,11 @@ struct Exposure {
 fn exposure(
     planned: &System,
     candidate: &Candidate,
-    fill: f64,
+    settings: &Settings,
 ) -> Result<Exposure, reliability::Error> {
     let disk = &planned.disks[0].model;
+    let fill = settings.fill;
+    let figures = reliability::failure_figures(disk, settings.afr_pct)?;
     let rates = reliability::rebuild_rates(planned, fill, None)?;
     let repairs = candidate
         .layout
@@ -142,8 +147,8 @@ fn exposure(
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Exposure {
         repairs,
-        lifetime: reliability::disk_lifetime(disk, None)?,
-        uer_per_bit: disk.uer_per_bit.unwrap_or(0.0),
+        lifetime: Some(reliability::lifetime(figures.afr_pct, None)?),
+        uer_per_bit: figures.uer_per_bit,
     })
 }
 
@@ -155,7 +160,7 @@ fn risk(
     candidate: &Candidate,
     settings: &Settings,
 ) -> Result<Risk, reliability::Error> {
-    let e = exposure(planned, candidate, settings.fill)?;
+    let e = exposure(planned, candidate, settings)?;
     let wait_hours = if candidate.hot_spares == 0 {
         REPLACEMENT_HOURS
     } else {
@@ -208,7 +213,7 @@ pub fn monte_carlo(
         layout: candidate.layout.to_string(),
         error: e.into(),
     };
-    let e = exposure(&planned, candidate, settings.fill).map_err(engine)?;
+    let e = exposure(&planned, candidate, settings).map_err(engine)?;
     let Some(lifetime) = e.lifetime else {
         return Ok(None);
     };

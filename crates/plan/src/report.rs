@@ -34,15 +34,19 @@ pub struct Report {
     pub recommended: Evaluation,
 }
 
-/// The report on `system`, at the standard fill, mission, repair delay and workloads.
-pub fn report(system: &System) -> Result<Report, PlanError> {
+/// The report on `system`, at the standard fill, mission, repair delay and workloads, with
+/// disks failing `afr_pct` percent a year (`None`: the field rate of their class).
+pub fn report(system: &System, afr_pct: Option<f64>) -> Result<Report, PlanError> {
     let disks = u32::try_from(system.disks.len()).unwrap_or(u32::MAX);
     if disks > MAX_DISKS {
         return Err(PlanError::ReportTooManyDisks { disks });
     }
     let capacity = space::pool_capacity(&system.pool, &space::Profile::of(system.host.zfs))
         .map_err(|e| on_pool(system, e.into()))?;
-    let settings = Settings::standard(FILL, YEARS);
+    let settings = Settings {
+        afr_pct,
+        ..Settings::standard(FILL, YEARS)
+    };
     let workloads = settings
         .workloads()
         .map(|w| WorkloadFigures::predict(system, w))
@@ -54,6 +58,7 @@ pub fn report(system: &System) -> Result<Report, PlanError> {
         replacement_hours: REPLACEMENT_HOURS,
         user: None,
         lifetime: None,
+        afr_pct,
         weibull_shape: None,
         trials: REPORT_TRIALS,
         seed: SEED,

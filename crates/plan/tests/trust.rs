@@ -138,8 +138,9 @@ fn picks_an_admin_would_sign() {
     }
     // The measured picks of the default policy on 16 TB disks.
     let pick = |n: u32| planned(exos, n, false).recommendation.layout;
-    assert_eq!(pick(4), "raidz2-4");
-    assert_eq!(pick(8), "2x raidz2-4");
+    assert_eq!(pick(4), "2x mirror-2");
+    assert_eq!(pick(8), "4x mirror-2");
+    assert_eq!(pick(12), "4x mirror-3");
     assert_eq!(pick(24), "4x raidz2-6");
     // 24 disks: 45 dRAID without a spare, 66 too narrow for two groups, 18 raidz past 12
     // wide and 36 single-parity layouts ruled out; 228 - 165 = 63 evaluated.
@@ -207,7 +208,7 @@ fn the_report_plans_the_data_disks_and_names_the_other_roles() {
         include_str!("../../../examples/modern-12x20tb-special.toml"),
         "examples/modern-12x20tb-special.toml",
     );
-    let r = zpoolsim_plan::report(&modern).unwrap();
+    let r = zpoolsim_plan::report(&modern, None).unwrap();
     assert_eq!((r.disks, r.planned_disks), (14, 12));
     assert_eq!(r.roles, ["special mirror-2 on 2 x samsung-pm893-3.84tb"]);
     assert_eq!(r.recommendation.layout, "2x raidz2-6");
@@ -217,8 +218,51 @@ fn the_report_plans_the_data_disks_and_names_the_other_roles() {
         include_str!("../../../examples/modern-home-4x-red-plus.toml"),
         "examples/modern-home-4x-red-plus.toml",
     );
-    let r = zpoolsim_plan::report(&home).unwrap();
+    let r = zpoolsim_plan::report(&home, None).unwrap();
     assert_eq!((r.disks, r.planned_disks), (5, 4));
     assert_eq!(r.roles, ["cache (L2ARC) on 1 x samsung-pm893-3.84tb"]);
     assert!(r.recommended.candidate.disks() == 4);
+}
+
+/// Issue #15: a 4 x 4 TB 2x mirror-2 was excluded by the data sheet's 1e-14 per bit taken as
+/// the rate (3.9% block loss); at the field rate of latent errors it stays under the target,
+/// and `--afr` moves the odds.
+#[test]
+fn small_mirrors_are_not_excluded_and_afr_moves_the_odds() {
+    let red = disk("wd-red-plus-4tb");
+    let p = planned(red, 4, false);
+    let mirrors = p
+        .evaluations
+        .iter()
+        .find(|e| e.candidate.layout.to_string() == "2x mirror-2")
+        .unwrap();
+    let loss = mirrors.data_loss().unwrap();
+    assert!((3.0e-4..4.5e-4).contains(&loss), "{loss}");
+    assert_eq!(p.recommendation.layout, "2x mirror-2");
+    let with_afr = |afr: f64| {
+        let mut settings = Settings::standard(0.8, 5.0);
+        settings.afr_pct = Some(afr);
+        let p = plan(&Request {
+            system: machine(red, 4),
+            hot_spares: 0,
+            min_redundancy: 0,
+            needs: vec![],
+            settings,
+            rank: Rank::Balanced,
+            consider_all: true,
+        })
+        .unwrap();
+        p.evaluations
+            .iter()
+            .find(|e| e.candidate.layout.to_string() == "2x mirror-2")
+            .unwrap()
+            .closed_form
+            .unwrap()
+    };
+    // Blocks lost scale with the first failure's rate, the pool with its square.
+    let (low, high) = (with_afr(1.0), with_afr(4.0));
+    let blocks = high.block_loss / low.block_loss;
+    let pool = high.pool_loss / low.pool_loss;
+    assert!((3.9..4.1).contains(&blocks), "{blocks}");
+    assert!((15.5..16.5).contains(&pool), "{pool}");
 }

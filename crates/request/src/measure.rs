@@ -24,6 +24,10 @@ pub struct Measure {
     /// The mission over which the loss probability is given, years.
     #[arg(long, default_value_t = YEARS)]
     pub years: f64,
+    /// Yearly failure rate of a disk, percent (default: the field rate of its class,
+    /// docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs).
+    #[arg(long)]
+    pub afr: Option<f64>,
 }
 
 impl Measure {
@@ -46,6 +50,7 @@ impl Measure {
                 .collect::<Result<_, _>>()?,
             fill: parse_fill(&self.fill)?,
             years: self.years,
+            afr_pct: self.afr,
         })
     }
 }
