@@ -95,6 +95,11 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
         out.push_str(cells.join("  ").trim_end());
         out.push('\n');
     }
+    for e in rows {
+        if let Some(why) = &e.loss_unknown {
+            out += &format!("loss unknown for {}: {why}\n", e.candidate.layout);
+        }
+    }
     out
 }
 
@@ -310,6 +315,9 @@ mod tests {
                 block_loss: p / 4.0,
                 data_loss: 1.0 - (1.0 - p) * (1.0 - p / 4.0),
             }),
+            loss_unknown: loss
+                .is_none()
+                .then(|| "a repair is long beside the mission".to_string()),
             usd_per_usable_tb: Some(12.3),
         };
         let rows = [
@@ -327,6 +335,7 @@ mod tests {
 LAYOUT         SPARES   AVAIL        READ       WRITE  RAND/s  DEGRADED  P(POOL LOSS)  P(BLOCK LOSS)  $/TB  bonnie-seeks
 > 3x raidz1-5       0  5.9 TB  516.5 MB/s  412.4 MB/s     223     1.9 h       unknown        unknown    12         154/s
 * stripe-15         1  5.9 TB  516.5 MB/s  412.4 MB/s     223         -          1.2%          0.31%    12         154/s
+loss unknown for 3x raidz1-5: a repair is long beside the mission
 "
         );
     }

@@ -106,6 +106,7 @@ pub fn evaluate(
             .collect::<Result<_, _>>()?,
         degraded_hours: risk.degraded_hours,
         closed_form: risk.closed_form,
+        loss_unknown: risk.loss_unknown,
         usd_per_usable_tb: disk
             .price_usd
             .filter(|_| usable_tb > 0.0)
@@ -116,6 +117,7 @@ pub fn evaluate(
 struct Risk {
     degraded_hours: f64,
     closed_form: Option<reliability::Odds>,
+    loss_unknown: Option<String>,
 }
 
 /// What the reliability engine needs to know about a candidate on its machine.
@@ -123,7 +125,7 @@ struct Exposure {
     /// One per layout group.
     repairs: Vec<reliability::GroupRepair>,
     /// Exponential, from `--afr` or the field rate of the disk's class.
-    lifetime: Option<reliability::Lifetime>,
+    lifetime: reliability::Lifetime,
     /// Latent errors a rebuild meets per bit read (`reliability::failure_figures`).
     uer_per_bit: f64,
 }
@@ -147,7 +149,7 @@ fn exposure(
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Exposure {
         repairs,
-        lifetime: Some(reliability::lifetime(figures.afr_pct, None)?),
+        lifetime: reliability::lifetime(figures.afr_pct, None)?,
         uer_per_bit: figures.uer_per_bit,
     })
 }
@@ -167,19 +169,17 @@ fn risk(
         0.0
     };
     let mission_hours = reliability::mission_hours(settings.years)?;
-    // Where the closed form does not hold the chances are unknown, not wrong.
-    let closed_form = match e.lifetime.and_then(|l| l.mtbf_hours()) {
-        Some(mtbf) => Some(reliability::pool_mttdl(
-            &candidate.layout,
-            &e.repairs,
-            mtbf,
-            e.uer_per_bit,
-            wait_hours,
-        )?)
-        .filter(|m| m.outside_validity(mission_hours).is_none())
-        .map(|m| m.odds(mission_hours)),
-        None => None,
-    };
+    // Where the closed form does not hold the chances are unknown, not wrong: say why.
+    let mtbf = e.lifetime.mtbf_hours().unwrap_or(f64::INFINITY);
+    let mttdl = reliability::pool_mttdl(
+        &candidate.layout,
+        &e.repairs,
+        mtbf,
+        e.uer_per_bit,
+        wait_hours,
+    )?;
+    let loss_unknown = mttdl.outside_validity(mission_hours);
+    let closed_form = loss_unknown.is_none().then(|| mttdl.odds(mission_hours));
     // The window the loss figures assume: the wait for a disk and the resilver.
     let degraded_hours = candidate
         .layout
@@ -191,6 +191,7 @@ fn risk(
     Ok(Risk {
         degraded_hours,
         closed_form,
+        loss_unknown,
     })
 }
 
@@ -214,9 +215,7 @@ pub fn monte_carlo(
         error: e.into(),
     };
     let e = exposure(&planned, candidate, settings).map_err(engine)?;
-    let Some(lifetime) = e.lifetime else {
-        return Ok(None);
-    };
+    let lifetime = e.lifetime;
     let scenario = reliability::Scenario {
         layout: &candidate.layout,
         repairs: &e.repairs,

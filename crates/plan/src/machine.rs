@@ -36,7 +36,52 @@ fn bays(base: &System, disk: &DiskModel) -> Vec<Attach> {
         let used = base.disks.iter().filter(|d| d.attach == here).count() as u32;
         out.extend((0..c.model.ports.saturating_sub(used)).map(|_| here.clone()));
     }
+    if disk.interface == Interface::Nvme {
+        out.extend(free_slots(base).map(|l| Attach::Link(l.to_string())));
+    }
     out
+}
+
+/// PCIe links that carry nothing: no disk, controller or other link hangs off them. An NVMe
+/// disk can take one.
+fn free_slots(base: &System) -> impl Iterator<Item = &str> {
+    base.links
+        .iter()
+        .filter(move |l| {
+            let here = Attach::Link(l.id.clone());
+            matches!(l.kind, model::hardware::LinkKind::Pcie { .. })
+                && !base.disks.iter().any(|d| d.attach == here)
+                && !base
+                    .controllers
+                    .iter()
+                    .any(|c| c.upstream == Upstream::Link(l.id.clone()))
+                && !base
+                    .links
+                    .iter()
+                    .any(|o| o.parent.as_deref() == Some(&l.id))
+        })
+        .map(|l| l.id.as_str())
+}
+
+/// NVMe disks take no controller: each gets a PCIe 3.0 x4 link of its own, as a system file
+/// that names none implies (docs/assumptions.md "Links and controllers").
+fn with_nvme_links(base: &System, disk: &DiskModel, count: u32) -> (System, u32) {
+    let mut system = base.clone();
+    let mut added = 0;
+    while bays(&system, disk).len() < count as usize {
+        system.links.push(model::hardware::Link {
+            id: format!("nvme-slot{added}"),
+            kind: model::hardware::LinkKind::Pcie {
+                gen: 3,
+                lanes: 4,
+                max_payload: model::hardware::DEFAULT_MAX_PAYLOAD,
+            },
+            parent: None,
+            source: Some(model::system_file::IMPLIED.to_string()),
+        });
+        added += 1;
+    }
+    (system, added)
 }
 
 /// `base` with enough controllers for `count` disks of `disk`: copies of its last controller
@@ -48,6 +93,9 @@ pub fn with_controllers_for(
     disk: &DiskModel,
     count: u32,
 ) -> Result<(System, u32), PlanError> {
+    if disk.interface == Interface::Nvme {
+        return Ok(with_nvme_links(base, disk, count));
+    }
     let mut system = base.clone();
     let template = base
         .controllers

@@ -353,6 +353,7 @@ mod tests {
             extra: vec![],
             degraded_hours: 10.0,
             closed_form: loss.map(|p| odds(p, p / 2.0)),
+            loss_unknown: None,
             usd_per_usable_tb: None,
         }
     }

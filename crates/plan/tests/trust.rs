@@ -266,3 +266,39 @@ fn small_mirrors_are_not_excluded_and_afr_moves_the_odds() {
     assert!((3.9..4.1).contains(&blocks), "{blocks}");
     assert!((15.5..16.5).contains(&pool), "{pool}");
 }
+
+/// Issue #15: `plan --disks 4 --disk micron-7450-pro-3.84tb` failed ("room for 0 disks"):
+/// NVMe disks get a PCIe 3.0 x4 link each, as hard disks get HBAs, and the output says so.
+#[test]
+fn nvme_disks_plan_on_links_of_their_own() {
+    let request = zpoolsim_plan::DiskRequest {
+        disks: zpoolsim_plan::Disks {
+            system: None,
+            disk: Some("micron-7450-pro-3.84tb".into()),
+            count: Some(4),
+            price_usd: None,
+        },
+        hot_spares: 0,
+        min_redundancy: 0,
+        needs: vec![],
+        settings: Settings::standard(0.8, 5.0),
+        rank: Rank::Balanced,
+        consider_all: false,
+    };
+    let p = zpoolsim_plan::plan_disks(&request, Catalog::embedded()).unwrap();
+    assert_eq!(p.disks, 4);
+    assert!(p
+        .assumed
+        .iter()
+        .any(|a| a.starts_with("4 PCIe 3.0 x4 links (nvme-slot0..), one per NVMe disk")));
+    let nvme_links = p
+        .machine
+        .links
+        .iter()
+        .filter(|l| l.id.starts_with("nvme-slot"))
+        .count();
+    assert_eq!(nvme_links, 4);
+    assert_eq!(p.plan.recommendation.layout, "2x mirror-2");
+    // Every layout's loss is known: the field rate of flash (0.98% a year).
+    assert!(p.plan.evaluations.iter().all(|e| e.closed_form.is_some()));
+}
