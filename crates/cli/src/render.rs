@@ -296,6 +296,7 @@ mod tests {
             workloads: vec!["bonnie-seeks".into()],
             fill: "80%".into(),
             years: 5.0,
+            afr: None,
         };
         let settings = measure.settings(&crate::files::Files).unwrap();
         let row = |layout: &str, spares, loss: Option<f64>| Evaluation {
