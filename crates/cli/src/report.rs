@@ -42,14 +42,19 @@ pub fn run(args: &Args) -> CliResult {
         format_bytes(r.capacity.avail_bytes)
     );
     println!("\nspeed (zpoolsim predict for the details):");
-    for w in &r.workloads {
+    print!("{}", speeds(&r.workloads));
+    if !r.over_network.is_empty() {
+        let nics: Vec<String> = system
+            .host
+            .nics
+            .iter()
+            .map(|n| format!("{} x {} ({} Gb/s)", n.ports, n.name, n.gbps))
+            .collect();
         println!(
-            "  {:<20} {:>12}/s {:>10.0} IOPS   {}",
-            w.workload,
-            format_decimal(w.bytes_per_s),
-            w.iops,
-            w.bottleneck
+            "\nspeed a client gets over the network ({}):",
+            nics.join(", ")
         );
+        print!("{}", speeds(&r.over_network));
     }
     print!("{}", assessment(&r.reliability));
     let roles = if r.roles.is_empty() {
@@ -65,4 +70,20 @@ pub fn run(args: &Args) -> CliResult {
         println!("  caveat: {c}");
     }
     Ok(())
+}
+
+/// One line per workload: its figures and what limits it.
+fn speeds(workloads: &[::plan::WorkloadFigures]) -> String {
+    workloads
+        .iter()
+        .map(|w| {
+            format!(
+                "  {:<24} {:>12}/s {:>10.0} IOPS   {}\n",
+                w.workload,
+                format_decimal(w.bytes_per_s),
+                w.iops,
+                w.bottleneck
+            )
+        })
+        .collect()
 }

@@ -65,6 +65,17 @@ impl Settings {
 }
 
 impl LabelledWorkload {
+    /// The same workload run by clients across the network (`net=on`).
+    pub fn over_network(&self) -> LabelledWorkload {
+        let sep = if self.label.contains(':') { ',' } else { ':' };
+        let mut workload = self.workload.clone();
+        workload.network = true;
+        LabelledWorkload {
+            label: format!("{}{sep}net=on", self.label),
+            workload,
+        }
+    }
+
     /// A workload from its command-line text (`fio-randread:qd=32`), labelled with that text.
     pub fn parse(spec: &str) -> Result<LabelledWorkload, model::WorkloadError> {
         Ok(LabelledWorkload {

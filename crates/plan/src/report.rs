@@ -21,8 +21,12 @@ pub struct Report {
     pub disks: usize,
     pub ashift: u8,
     pub capacity: space::Capacity,
-    /// The standard workloads: sequential read, sequential write, random read.
+    /// The standard workloads: sequential read, sequential write, random read, run on the
+    /// machine itself.
     pub workloads: Vec<WorkloadFigures>,
+    /// The same workloads run by clients across the network (`net=on`: the data crosses the
+    /// host's NICs); empty when the system names no NIC.
+    pub over_network: Vec<WorkloadFigures>,
     pub reliability: Assessment,
     /// The data disks the planner places, and what keeps its role beside them (special,
     /// dedup and log vdevs, cache devices, hot spares), one phrase each.
@@ -52,6 +56,15 @@ pub fn report(system: &System, afr_pct: Option<f64>) -> Result<Report, PlanError
         .map(|w| WorkloadFigures::predict(system, w))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| on_pool(system, e.into()))?;
+    let over_network = if system.host.nics.iter().any(|n| n.gbps > 0.0) {
+        settings
+            .workloads()
+            .map(|w| WorkloadFigures::predict(system, &w.over_network()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| on_pool(system, e.into()))?
+    } else {
+        Vec::new()
+    };
     let mission = Mission {
         fill: FILL,
         years: YEARS,
@@ -90,6 +103,7 @@ pub fn report(system: &System, afr_pct: Option<f64>) -> Result<Report, PlanError
         ashift: system.pool.ashift,
         capacity,
         workloads,
+        over_network,
         reliability,
         planned_disks: crate::machine::data_disks(system),
         roles: crate::machine::roles(system),

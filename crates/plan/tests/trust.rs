@@ -302,3 +302,40 @@ fn nvme_disks_plan_on_links_of_their_own() {
     // Every layout's loss is known: the field rate of flash (0.98% a year).
     assert!(p.plan.evaluations.iter().all(|e| e.closed_form.is_some()));
 }
+
+/// Issue #15: a system file that names a NIC gets the figures a client sees across it beside
+/// the local ones, and no write, absorbed by dirty data or not, outruns the 1 GbE it crosses.
+#[test]
+fn the_report_shows_what_crosses_the_network() {
+    let home = example(
+        include_str!("../../../examples/modern-home-4x-red-plus.toml"),
+        "examples/modern-home-4x-red-plus.toml",
+    );
+    let r = zpoolsim_plan::report(&home, None).unwrap();
+    let labels: Vec<&str> = r.over_network.iter().map(|w| w.workload.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "fio-read:net=on",
+            "fio-write:net=on",
+            "fio-randread:qd=32,net=on"
+        ]
+    );
+    // 1 Gb/s carries 118 MB/s of payload: both streams stop there, the disks do more locally.
+    for (net, local) in r.over_network.iter().zip(&r.workloads).take(2) {
+        assert!(
+            (117e6..119e6).contains(&net.bytes_per_s),
+            "{}",
+            net.bytes_per_s
+        );
+        assert!(local.bytes_per_s > 2.5 * net.bytes_per_s);
+    }
+    // A 4 GB write the dirty-data buffer would absorb still crosses the NIC first.
+    let w = model::Workload::parse("fio-write:size=4G,net=on").unwrap();
+    let p = perf::predict(&home, &w).unwrap();
+    assert!(
+        p.throughput_bytes_per_s <= 119e6,
+        "{}",
+        p.throughput_bytes_per_s
+    );
+}
