@@ -8,8 +8,12 @@ use reliability::{Assessment, Lifetime, RebuildKind};
 
 /// What the DEGRADED and loss columns mean, in one line.
 pub fn columns_note(settings: &Settings) -> String {
+    let load = settings
+        .load
+        .as_ref()
+        .map_or("idle".to_string(), |l| format!("under {}", l.label));
     format!(
-        "DEGRADED: hours a vdev runs with less redundancy after a disk fails, pool {:.0}% full (dRAID with a distributed spare: its sequential rebuild; else the resilver, after {REPLACEMENT_HOURS} h for a new disk when there is no hot spare); over {} years, P(POOL LOSS): the pool is lost, P(BLOCK LOSS): an unrecoverable read error loses blocks while a vdev has no redundancy left (one without any: at its monthly scrub)",
+        "DEGRADED: hours a vdev runs with less redundancy after a disk fails, pool {:.0}% full, {load} (dRAID with a distributed spare: its sequential rebuild; else the resilver, after {REPLACEMENT_HOURS} h for a new disk when there is no hot spare); over {} years, P(POOL LOSS): the pool is lost, P(BLOCK LOSS): an unrecoverable read error loses blocks while a vdev has no redundancy left (one without any: at its monthly scrub)",
         settings.fill * 100.0,
         settings.years
     )
@@ -297,6 +301,7 @@ mod tests {
             fill: "80%".into(),
             years: 5.0,
             afr: None,
+            load: None,
         };
         let settings = measure.settings(&crate::files::Files).unwrap();
         let row = |layout: &str, spares, loss: Option<f64>| Evaluation {

@@ -38,6 +38,8 @@ pub struct Settings {
     /// Yearly failure rate of a disk, percent (`--afr`); `None`: the field rate of the disk's
     /// class (`reliability::failure_figures`).
     pub afr_pct: Option<f64>,
+    /// User load running during rebuilds (`--load`); `None`: an idle pool.
+    pub load: Option<LabelledWorkload>,
 }
 
 impl Settings {
@@ -53,6 +55,7 @@ impl Settings {
             fill,
             years,
             afr_pct: None,
+            load: None,
         }
     }
 
@@ -151,7 +154,8 @@ fn exposure(
     let disk = &planned.disks[0].model;
     let fill = settings.fill;
     let figures = reliability::failure_figures(disk, settings.afr_pct)?;
-    let rates = reliability::rebuild_rates(planned, fill, None)?;
+    let load = settings.load.as_ref().map(|l| &l.workload);
+    let rates = reliability::rebuild_rates(planned, fill, load)?;
     let repairs = candidate
         .layout
         .groups

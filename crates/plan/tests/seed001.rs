@@ -24,6 +24,7 @@ fn bonnie() -> Settings {
         fill: 0.5,
         years: 5.0,
         afr_pct: None,
+        load: None,
     }
 }
 

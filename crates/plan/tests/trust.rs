@@ -339,3 +339,62 @@ fn the_report_shows_what_crosses_the_network() {
         p.throughput_bytes_per_s
     );
 }
+
+/// Issue #15: the planner's DEGRADED and loss odds were an idle pool's whatever the load;
+/// with a load they use the loaded resilver, the same figure `reliability --load` shows.
+#[test]
+fn the_planner_uses_the_loaded_resilver() {
+    let exos = disk("seagate-exos-x16-16tb");
+    let with = |load: Option<&str>| {
+        let mut settings = Settings::standard(0.8, 5.0);
+        settings.load = load.map(|l| zpoolsim_plan::LabelledWorkload::parse(l).unwrap());
+        let p = plan(&Request {
+            system: machine(exos, 12),
+            hot_spares: 0,
+            min_redundancy: 0,
+            needs: vec![],
+            settings,
+            rank: Rank::Balanced,
+            consider_all: false,
+        })
+        .unwrap();
+        p.evaluations
+            .iter()
+            .find(|e| e.candidate.layout.to_string() == "2x raidz2-6")
+            .unwrap()
+            .clone()
+    };
+    let (idle, loaded) = (with(None), with(Some("fio-randread:qd=32")));
+    // The wait for a disk (72 h) is the same; the resilver under a saturating random load
+    // keeps one queue slot in eleven: about 11x the idle resilver.
+    let resilver = |e: &zpoolsim_plan::Evaluation| e.degraded_hours - 72.0;
+    let ratio = resilver(&loaded) / resilver(&idle);
+    assert!((10.0..11.5).contains(&ratio), "{ratio}");
+    assert!(loaded.data_loss().unwrap() > idle.data_loss().unwrap());
+    // The same figure reliability gives for that pool under that load.
+    let system = zpoolsim_plan::with_candidate(
+        &machine(exos, 12),
+        &zpoolsim_plan::Candidate {
+            layout: "2x raidz2-6".parse().unwrap(),
+            hot_spares: 0,
+        },
+    )
+    .unwrap();
+    let w = model::Workload::parse("fio-randread:qd=32").unwrap();
+    let a = reliability::assess(
+        &system,
+        &reliability::Mission {
+            fill: 0.8,
+            years: 5.0,
+            replacement_hours: 72.0,
+            user: Some(&w),
+            lifetime: None,
+            afr_pct: None,
+            weibull_shape: None,
+            trials: 0,
+            seed: 1,
+        },
+    )
+    .unwrap();
+    assert!((a.rebuilds[0].hours / resilver(&loaded) - 1.0).abs() < 1e-9);
+}

@@ -28,6 +28,10 @@ pub struct Measure {
     /// docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs).
     #[arg(long)]
     pub afr: Option<f64>,
+    /// User load running during rebuilds (a workload such as fio-randread:qd=32): DEGRADED and
+    /// the loss odds use the loaded resilver; default: an idle pool.
+    #[arg(long)]
+    pub load: Option<String>,
 }
 
 impl Measure {
@@ -51,6 +55,7 @@ impl Measure {
             fill: parse_fill(&self.fill)?,
             years: self.years,
             afr_pct: self.afr,
+            load: self.load.as_ref().map(labelled).transpose()?,
         })
     }
 }
