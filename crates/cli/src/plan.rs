@@ -62,6 +62,28 @@ pub fn run(args: &Args) -> CliResult {
     Ok(())
 }
 
+/// Why the pick, then each of its caveats on a line of its own.
+fn because(plan: &Plan) -> String {
+    let r = &plan.recommendation;
+    let caveats: String = r.caveats.iter().map(|c| format!("caveat: {c}\n")).collect();
+    format!("because: {}\n{caveats}", r.reason)
+}
+
+/// One line per policy rule that removed layouts.
+fn ruled_out(plan: &Plan) -> String {
+    plan.ruled_out
+        .iter()
+        .map(|r| {
+            format!(
+                "ruled out by policy (--consider-all keeps them): {} layout{}, {}\n",
+                r.layouts,
+                if r.layouts == 1 { "" } else { "s" },
+                r.why
+            )
+        })
+        .collect()
+}
+
 fn recommended(plan: &Plan) -> &Evaluation {
     &plan.evaluations[plan.recommendation.index]
 }
@@ -104,14 +126,7 @@ fn print_plan(planned: &DiskPlan, all: bool) {
             ", shown (--all for every one)"
         }
     );
-    for r in &plan.ruled_out {
-        println!(
-            "ruled out by policy (--consider-all keeps them): {} layout{}, {}",
-            r.layouts,
-            if r.layouts == 1 { "" } else { "s" },
-            r.why
-        );
-    }
+    print!("{}", ruled_out(plan));
     println!();
     let shown: Vec<usize> = (0..plan.evaluations.len())
         .filter(|&i| all || plan.on_front[i] || i == plan.recommendation.index)
@@ -138,10 +153,7 @@ fn print_plan(planned: &DiskPlan, all: bool) {
             n => format!(" + {n} hot spare{}", if n == 1 { "" } else { "s" }),
         }
     );
-    println!("because: {}", plan.recommendation.reason);
-    for c in &plan.recommendation.caveats {
-        println!("caveat: {c}");
-    }
+    print!("{}", because(plan));
     if let Some(mc) = &plan.monte_carlo {
         let d = &mc.pool_loss;
         println!(

@@ -99,12 +99,17 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
         out.push_str(cells.join("  ").trim_end());
         out.push('\n');
     }
-    for e in rows {
-        if let Some(why) = &e.loss_unknown {
-            out += &format!("loss unknown for {}: {why}\n", e.candidate.layout);
-        }
-    }
-    out
+    out + &unknown_losses(rows)
+}
+
+/// Why a row's loss figures are unknown, one line per such row.
+fn unknown_losses(rows: &[&Evaluation]) -> String {
+    rows.iter()
+        .filter_map(|e| {
+            let why = e.loss_unknown.as_ref()?;
+            Some(format!("loss unknown for {}: {why}\n", e.candidate.layout))
+        })
+        .collect()
 }
 
 /// A workload's figure as the table shows it: a rate for a stream, operations a second for

@@ -104,10 +104,10 @@ pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
         mission.replacement_hours
     };
     let uer = figures.uer_per_bit;
-    let mttdl = match lifetime.mtbf_hours() {
-        Some(mtbf) => Some(pool_mttdl(&layout, &repairs, mtbf, uer, wait_hours)?),
-        None => None,
-    };
+    let mttdl = lifetime
+        .mtbf_hours()
+        .map(|mtbf| pool_mttdl(&layout, &repairs, mtbf, uer, wait_hours))
+        .transpose()?;
     let monte_carlo = if mission.trials > 0 {
         let scenario = Scenario {
             layout: &layout,
@@ -121,11 +121,7 @@ pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
                 .iter()
                 .map(|(g, leaf)| data_bytes(g, *leaf, mission.fill))
                 .sum(),
-            block_bytes: system
-                .pool
-                .datasets
-                .first()
-                .map_or(DEFAULT_RECORDSIZE, |d| d.recordsize) as f64,
+            block_bytes: record_bytes(system),
             mission_hours,
         };
         Some(simulate(&scenario, mission.trials, mission.seed)?)
@@ -154,6 +150,15 @@ pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
         mttdl,
         monte_carlo,
     })
+}
+
+/// The record size of the pool's first dataset: the block a latent error loses.
+fn record_bytes(system: &System) -> f64 {
+    system
+        .pool
+        .datasets
+        .first()
+        .map_or(DEFAULT_RECORDSIZE, |d| d.recordsize) as f64
 }
 
 /// The normal class's layout groups, each with its leaf size.
