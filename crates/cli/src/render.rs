@@ -251,7 +251,7 @@ pub fn short(bytes_per_s: f64) -> String {
 }
 
 /// A stored bench: each run's workload, what fio measured and what was predicted before it.
-pub fn bench(b: &measure::bench::Bench) -> String {
+pub fn bench(b: &measure::Bench) -> String {
     let id = b.id.map_or(String::new(), |i| format!(" {i}"));
     let mut out = format!(
         "bench{id}: {} ({}), {}, zpoolsim {}\n{:<40} {:>10} {:>10} {:>9} {:>12}  samples\n",
@@ -282,6 +282,19 @@ pub fn bench(b: &measure::bench::Bench) -> String {
     out
 }
 
+/// 1234567 -> "1,234,567".
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -298,7 +311,7 @@ mod tests {
 
     #[test]
     fn table_of_two_layouts() {
-        let measure = request::Measure {
+        let criteria = request::Criteria {
             read: "dd-read".into(),
             write: "dd-write".into(),
             random: "fio-randread:qd=32".into(),
@@ -308,7 +321,7 @@ mod tests {
             afr: None,
             load: None,
         };
-        let settings = measure.settings(&crate::files::Files).unwrap();
+        let settings = criteria.settings(&crate::files::Files).unwrap();
         let row = |layout: &str, spares, loss: Option<f64>| Evaluation {
             candidate: Candidate {
                 layout: layout.parse().unwrap(),
