@@ -32,7 +32,8 @@ pub(crate) fn check_work(
     settings: &Settings,
 ) -> Result<(), PlanError> {
     let per_workload = (layouts * disks.max(1)) as u64;
-    let workloads = settings.workloads().count() as u64;
+    // A load during rebuilds is predicted for every layout too.
+    let workloads = (settings.workloads().count() + usize::from(settings.load.is_some())) as u64;
     model::budget::check(
         "layout-workload-disks (layouts x workloads x disks)",
         per_workload.saturating_mul(workloads),
