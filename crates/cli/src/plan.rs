@@ -16,10 +16,18 @@ use request::PlanRequest;
 /// that meet --need, mark the Pareto front, recommend one.
 ///
 /// Layouts: stripe, Kx mirror-2/3, Kx raidz1-3 from p+2 to p+16 wide, one dRAID over all disks
-/// (parity 1-3, 2-16 data, 0-3 distributed spares); disks left over become hot spares. The
-/// recommendation is the most usable space whose P(data loss) over --years (the pool, or
-/// blocks to unrecoverable read errors) stays under the loss<= need (0.1% without one), with a
-/// Monte Carlo check. DEGRADED is the hours a vdev runs
+/// (parity 1-3, 2-16 data, 0-3 distributed spares); disks left over become hot spares.
+///
+/// Policy (docs/assumptions.md, "The planner's policy"): ruled out unless --consider-all:
+/// dRAID without a distributed spare or with fewer children than two redundancy groups and
+/// its spares, raidz wider than 12, single parity (raidz1, draid1) on disks over 4 TB in pools
+/// of more than 6 disks (kept on smaller pools, with a caveat). Of the layouts whose P(data
+/// loss) over --years (the pool, or blocks to latent sector errors) stays under the loss<= need
+/// (0.1% without one), the pick is the best by --rank: balanced (default: the geometric mean of
+/// usable space, random reads and sequential writes, each as a share of the best), space, iops
+/// or write; a Monte Carlo checks it, and each caveat of the pick is printed on its own line.
+///
+/// DEGRADED is the hours a vdev runs
 /// with less redundancy after a disk fails (for dRAID with a distributed spare, the short
 /// sequential rebuild); P(BLOCK LOSS) the chance that an unrecoverable read error loses blocks
 /// (not the pool) while a vdev has no redundancy left.
@@ -58,6 +66,28 @@ pub fn run(args: &Args) -> CliResult {
         print_growth(growth, &args.request.grow_fill);
     }
     Ok(())
+}
+
+/// Why the pick, then each of its caveats on a line of its own.
+fn because(plan: &Plan) -> String {
+    let r = &plan.recommendation;
+    let caveats: String = r.caveats.iter().map(|c| format!("caveat: {c}\n")).collect();
+    format!("because: {}\n{caveats}", r.reason)
+}
+
+/// One line per policy rule that removed layouts.
+fn ruled_out(plan: &Plan) -> String {
+    plan.ruled_out
+        .iter()
+        .map(|r| {
+            format!(
+                "ruled out by policy (--consider-all keeps them): {} layout{}, {}\n",
+                r.layouts,
+                if r.layouts == 1 { "" } else { "s" },
+                r.why
+            )
+        })
+        .collect()
 }
 
 /// The layouts grown by raidz expansion, most space at the end first (the first ten).
@@ -134,6 +164,7 @@ fn print_plan(planned: &DiskPlan, all: bool) {
             ", shown (--all for every one)"
         }
     );
+    print!("{}", ruled_out(plan));
     println!();
     let shown: Vec<usize> = (0..plan.evaluations.len())
         .filter(|&i| all || plan.on_front[i] || i == plan.recommendation.index)
@@ -160,7 +191,7 @@ fn print_plan(planned: &DiskPlan, all: bool) {
             n => format!(" + {n} hot spare{}", if n == 1 { "" } else { "s" }),
         }
     );
-    println!("because: {}", plan.recommendation.reason);
+    print!("{}", because(plan));
     if let Some(mc) = &plan.monte_carlo {
         let d = &mc.pool_loss;
         println!(

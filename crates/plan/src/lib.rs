@@ -17,6 +17,7 @@ mod pareto;
 pub mod policy;
 mod recommend;
 mod report;
+pub mod rules;
 mod search;
 
 pub use assemble::{assemble, assemble_with, Assembled, Disks};
@@ -28,7 +29,7 @@ pub use evaluation::{Evaluation, WorkloadFigures};
 pub use grow::{grow, GrowthOption, GrowthStep};
 pub use machine::{disks_of_size, with_candidate, with_controllers_for, with_disks};
 pub use needs::{format_probability, parse_needs, Metric, Need, NeedError};
-pub use recommend::{NearMiss, Recommendation, DEFAULT_LOSS_TARGET};
+pub use recommend::{NearMiss, Rank, Recommendation, DEFAULT_LOSS_TARGET};
 pub use report::{report, Report};
 pub use search::{
     plan, plan_cancellable, plan_disks, plan_disks_cancellable, DiskPlan, DiskRequest, Plan,

@@ -7,7 +7,8 @@ use crate::evaluate::{evaluate, monte_carlo, Settings};
 use crate::evaluation::Evaluation;
 use crate::needs::Need;
 use crate::pareto;
-use crate::recommend::{closest, draid_caveats, meets, recommend, Recommendation};
+use crate::recommend::{closest, meets, recommend, Rank, Recommendation};
+use crate::rules::{self, RuledOut};
 use model::cancel::Cancel;
 use model::{Catalog, System, VdevType};
 use serde::Serialize;
@@ -32,7 +33,8 @@ pub(crate) fn check_work(
     settings: &Settings,
 ) -> Result<(), PlanError> {
     let per_workload = (layouts * disks.max(1)) as u64;
-    let workloads = settings.workloads().count() as u64;
+    // A load during rebuilds is predicted for every layout too.
+    let workloads = (settings.workloads().count() + usize::from(settings.load.is_some())) as u64;
     model::budget::check(
         "layout-workload-disks (layouts x workloads x disks)",
         per_workload.saturating_mul(workloads),
@@ -60,6 +62,10 @@ pub struct Request {
     pub min_redundancy: u32,
     pub needs: Vec<Need>,
     pub settings: Settings,
+    /// How layouts under the loss target are ranked.
+    pub rank: Rank,
+    /// Keep the layouts the policy rules out (`crate::rules`).
+    pub consider_all: bool,
 }
 
 /// The outcome.
@@ -67,6 +73,9 @@ pub struct Request {
 pub struct Plan {
     /// Candidates evaluated.
     pub considered: usize,
+    /// Candidates the policy ruled out before evaluation, per rule (empty with
+    /// `consider_all`).
+    pub ruled_out: Vec<RuledOut>,
     /// Those meeting every need, in enumeration order.
     pub evaluations: Vec<Evaluation>,
     /// For each of them, whether it is on the Pareto front.
@@ -86,7 +95,7 @@ pub fn plan(request: &Request) -> Result<Plan, PlanError> {
 /// [`plan`], stopping with [`PlanError::Cancelled`] at the first layout after `cancel` is
 /// raised.
 pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, PlanError> {
-    let disks = u32::try_from(request.system.disks.len()).unwrap_or(u32::MAX);
+    let disks = u32::try_from(crate::machine::data_disks(&request.system)).unwrap_or(u32::MAX);
     if disks > MAX_DISKS {
         return Err(PlanError::TooManyDisks { disks });
     }
@@ -102,6 +111,16 @@ pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, Plan
                     .any(|g| matches!(g.vtype, VdevType::Draid { .. }))
         })
         .collect();
+    let disk_bytes = request
+        .system
+        .disks
+        .first()
+        .map_or(0, |d| d.model.capacity_bytes);
+    let (all, ruled_out) = if request.consider_all {
+        (all, Vec::new())
+    } else {
+        rules::apply(all, disk_bytes)
+    };
     if all.is_empty() {
         return Err(PlanError::NoCandidates {
             disks,
@@ -122,15 +141,15 @@ pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, Plan
         .into_iter()
         .partition(|e| meets(e, &request.needs));
     let years = request.settings.years;
-    let Some(mut recommendation) = recommend(&passing, &request.needs, years) else {
+    let Some(mut recommendation) = recommend(&passing, &request.needs, years, request.rank) else {
         return Err(PlanError::NothingMeetsNeeds {
             disks,
             needs: request.needs.clone(),
             closest: closest(&failing, &request.needs),
         });
     };
-    let chosen = &passing[recommendation.index].candidate.layout;
-    recommendation.reason += &draid_caveats(chosen, request.system.pool.ashift);
+    let chosen = &passing[recommendation.index].candidate;
+    recommendation.caveats = rules::caveats(chosen, disk_bytes, request.system.pool.ashift);
     let objectives: Vec<Vec<f64>> = passing.iter().map(Evaluation::objectives).collect();
     let monte_carlo = monte_carlo(
         &request.system,
@@ -140,6 +159,7 @@ pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, Plan
     )?;
     Ok(Plan {
         considered,
+        ruled_out,
         on_front: pareto::front(&objectives),
         evaluations: passing,
         recommendation,
@@ -155,6 +175,8 @@ pub struct DiskRequest {
     pub min_redundancy: u32,
     pub needs: Vec<Need>,
     pub settings: Settings,
+    pub rank: Rank,
+    pub consider_all: bool,
 }
 
 /// The plan for those disks, with the machine it ran on and what was assumed to build it.
@@ -192,6 +214,8 @@ pub fn plan_disks_cancellable(
         min_redundancy: request.min_redundancy,
         needs: request.needs.clone(),
         settings: request.settings.clone(),
+        rank: request.rank,
+        consider_all: request.consider_all,
     };
     let result = plan_cancellable(&request_for_machine, cancel)?;
     let machine = assembled.system;

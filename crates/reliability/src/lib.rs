@@ -10,6 +10,7 @@
 
 mod assess;
 mod estimate;
+mod field;
 mod lifetime;
 mod montecarlo;
 mod mttdl;
@@ -20,7 +21,8 @@ mod rng;
 
 pub use assess::{assess, assess_cancellable, Assessment, Mission};
 pub use estimate::Estimate;
-pub use lifetime::{disk_afr_pct, disk_lifetime, Lifetime, HOURS_PER_YEAR};
+pub use field::{failure_figures, FailureFigures};
+pub use lifetime::{disk_afr_pct, lifetime, Lifetime, HOURS_PER_YEAR};
 pub use montecarlo::{
     check_simulation, mission_hours, simulate, simulate_cancellable, MonteCarloReport, RepairTime,
     Scenario, MAX_MISSION_YEARS, MAX_SIMULATION_WORK, MAX_TRIALS,

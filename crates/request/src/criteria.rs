@@ -26,6 +26,14 @@ pub struct Criteria {
     /// The mission over which the loss probability is given, years.
     #[arg(long, default_value_t = YEARS)]
     pub years: f64,
+    /// Yearly failure rate of a disk, percent (default: the field rate of its class,
+    /// docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs).
+    #[arg(long)]
+    pub afr: Option<f64>,
+    /// User load running during rebuilds (a workload such as fio-randread:qd=32): DEGRADED and
+    /// the loss odds use the loaded resilver; default: an idle pool.
+    #[arg(long)]
+    pub load: Option<String>,
 }
 
 impl Criteria {
@@ -51,6 +59,8 @@ impl Criteria {
                 .collect::<Result<_, _>>()?,
             fill: parse_fill(&self.fill).map_err(about("fill"))?,
             years: self.years,
+            afr_pct: self.afr,
+            load: self.load.as_ref().map(labelled("load")).transpose()?,
         })
     }
 }

@@ -2,7 +2,7 @@
 //! Pareto front and one recommendation.
 
 use crate::{about, Criteria, Error, Inputs, Refusal};
-use ::plan::{parse_needs, DiskPlan, DiskRequest, Disks, GrowthOption, PlanError};
+use ::plan::{parse_needs, DiskPlan, DiskRequest, Disks, GrowthOption, PlanError, Rank};
 use model::pool::auto_ashift;
 use model::Leaf;
 use serde::Serialize;
@@ -65,6 +65,15 @@ pub struct PlanRequest {
     /// With --grow-to: how full the pool is (zpool list CAP) at each widening.
     #[arg(long, default_value = "80%", value_name = "SHARE")]
     pub grow_fill: String,
+    /// How to rank the layouts under the loss target: balanced (usable space, random reads
+    /// and writes together), space, iops or write.
+    #[arg(long, default_value = "balanced")]
+    pub rank: Rank,
+    /// Keep the layouts the policy rules out: dRAID without a distributed spare or with fewer
+    /// children than two redundancy groups, raidz wider than 12, single parity on disks over
+    /// 4 TB beyond 6 disks.
+    #[arg(long)]
+    pub consider_all: bool,
 }
 
 /// The plan, and with --grow-to the layouts grown by raidz expansion.
@@ -85,6 +94,8 @@ impl PlanRequest {
             min_redundancy: self.min_redundancy,
             needs: parse_needs(&self.need).map_err(about("need"))?,
             settings: self.criteria.settings(inputs)?,
+            rank: self.rank,
+            consider_all: self.consider_all,
         };
         let cancel = inputs.cancel();
         let plan =

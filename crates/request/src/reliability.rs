@@ -31,6 +31,10 @@ pub struct ReliabilityRequest {
     /// User load during rebuilds (a workload such as fio-randread:qd=32); default: idle.
     #[arg(long)]
     pub load: Option<String>,
+    /// Yearly failure rate of a disk, percent (default: the field rate of its class,
+    /// docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs).
+    #[arg(long)]
+    pub afr: Option<f64>,
     /// Weibull shape of disk lifetimes (1 = exponential; below 1 infant mortality, above 1
     /// wear-out), scaled to the disk's AFR over the first year (from its MTBF when it has
     /// no AFR).
@@ -74,6 +78,7 @@ impl ReliabilityRequest {
             replacement_hours: self.replacement_hours,
             user: load.as_ref(),
             lifetime: None,
+            afr_pct: self.afr,
             weibull_shape: self.weibull,
             trials: self.trials,
             seed: self.seed,
