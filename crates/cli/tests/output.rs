@@ -1,5 +1,11 @@
-//! Output that cannot be written is one line and exit code 2, like any other failure.
+//! Output that cannot be written is one line and exit code 2, like any other failure; output
+//! files are only ever regular files.
 
+mod common;
+
+use common::scratch::{LoopDevice, Scratch};
+use common::{run, skip};
+use std::os::unix::fs::FileTypeExt;
 use std::process::{Command, Stdio};
 
 #[test]
@@ -44,4 +50,88 @@ fn full_device() -> Option<std::fs::File> {
         eprintln!("SKIPPED: no /dev/full on this machine, and none could be made");
     }
     full
+}
+
+/// Every output path (`discover -o`, `calibrate -o`, `predict --plot`, `plan --plot`) given a
+/// loop device, /dev/null, a FIFO, a directory or a link to the device, with `--force`: each is
+/// refused in one line before any work, and not a byte of the device changes. A regular file is
+/// replaced whole, through a temporary file that does not stay behind.
+#[test]
+fn no_output_path_writes_to_a_device_a_fifo_or_a_directory() {
+    let dir = Scratch::new("output");
+    let image = dir.join("disk.img");
+    let pattern: Vec<u8> = (0..1u32 << 20).map(|i| (i % 251) as u8).collect();
+    std::fs::write(&image, &pattern).unwrap();
+    let dev = match LoopDevice::attach(&image) {
+        Ok(dev) => dev,
+        Err(why) => return skip("output paths onto a loop device", &why),
+    };
+    let fifo = dir.path("fifo.svg");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let link = dir.path("link.toml");
+    std::os::unix::fs::symlink(&dev.0, &link).unwrap();
+    let subdir = dir.path("sub");
+    std::fs::create_dir(&subdir).unwrap();
+    let system = "examples/modern-12x20tb-special.toml";
+    for target in [dev.0.as_str(), "/dev/null", &fifo, &subdir, &link] {
+        let commands: [&[&str]; 5] = [
+            &["discover", "-o", target, "--force"],
+            &["calibrate", "--raw", &dev.0, "-o", target, "--force"],
+            &["calibrate", "--raw", &dev.0, "-o", target],
+            &[
+                "predict",
+                system,
+                "-w",
+                "fio-randread:qd=8",
+                "--sweep",
+                "qd=1..4",
+            ],
+            &[
+                "plan", "--disks", "6", "--disk", "4TB", "--plot", target, "--force",
+            ],
+        ];
+        for args in commands {
+            let args = match args[0] {
+                "predict" => [args, &["--plot", target, "--force"]].concat(),
+                _ => args.to_vec(),
+            };
+            let (code, out, err) = run(&args);
+            assert_eq!(code, 2, "{args:?}: {out}{err}");
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            assert!(err.contains("not a regular file"), "{args:?}: {err}");
+        }
+    }
+    assert_eq!(
+        std::fs::read(&dev.0).unwrap(),
+        pattern,
+        "the device is unchanged"
+    );
+    assert_eq!(std::fs::read(&image).unwrap(), pattern);
+    let kind = |p: &str| std::fs::symlink_metadata(p).unwrap().file_type();
+    assert!(kind(&fifo).is_fifo() && kind(&subdir).is_dir() && kind(&link).is_symlink());
+
+    let svg = dir.path("qd.svg");
+    std::fs::write(&svg, "old").unwrap();
+    let (code, _, err) = run(&[
+        "predict",
+        system,
+        "-w",
+        "fio-randread:qd=8",
+        "--sweep",
+        "qd=1..4",
+        "--plot",
+        &svg,
+        "--force",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+    let names: Vec<String> = std::fs::read_dir(&*dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!names.iter().any(|n| n.ends_with(".tmp")), "{names:?}");
 }
