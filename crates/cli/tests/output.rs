@@ -135,3 +135,55 @@ fn no_output_path_writes_to_a_device_a_fifo_or_a_directory() {
         .collect();
     assert!(!names.iter().any(|n| n.ends_with(".tmp")), "{names:?}");
 }
+
+/// With standard output closed (`>&-`), every subcommand says so in one line and exits 2,
+/// before any work.
+#[test]
+fn a_closed_standard_output_is_one_line_and_exit_2() {
+    let system = "examples/raidz2-10x4tb.toml";
+    let commands: [&[&str]; 14] = [
+        &["capacity", "--layout", "raidz1-3", "--disk", "4TB"],
+        &["report", system],
+        &["predict", system, "-w", "dd-read"],
+        &["reliability", system],
+        &["plan", "--disks", "6", "--disk", "4TB"],
+        &["compare", system, "--layout", "mirror-2"],
+        &["catalog"],
+        &["validate"],
+        &["results", "--db", "/nonexistent/results.sqlite"],
+        &["bench", "--compare", "--db", "/nonexistent/results.sqlite"],
+        &["discover"],
+        &["calibrate", "--raw", "/dev/nonexistent"],
+        &["serve", "--port", "0"],
+        &["--help"],
+    ];
+    for args in commands {
+        let out = Command::new("sh")
+            .args([
+                "-c",
+                "exec \"$0\" \"$@\" >&-",
+                env!("CARGO_BIN_EXE_zpoolsim"),
+            ])
+            .args(args)
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .output()
+            .expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(
+            err, "zpoolsim: cannot write the output: standard output is closed\n",
+            "{args:?}"
+        );
+    }
+    // Output thrown away on purpose is fine, write-only or read-write (Python's DEVNULL).
+    for redirect in [">/dev/null", "1<>/dev/null"] {
+        let to_null = Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+            .arg(env!("CARGO_BIN_EXE_zpoolsim"))
+            .args(["capacity", "--layout", "raidz1-3", "--disk", "4TB"])
+            .output()
+            .expect("runs");
+        assert_eq!(to_null.status.code(), Some(0), "{redirect}");
+    }
+}
