@@ -87,10 +87,17 @@ pub fn prepare(plan: &Plan, catalog: &model::Catalog) -> Result<Ready> {
         return refuse("fio is not installed (the Debian package fio)");
     }
     let dir = runner::directory(&plan.directory)?;
-    let mounts = runner::run("zfs", &["list", "-H", "-o", "name,mountpoint"])?;
-    let Some(dataset) = crate::zfs_get::dataset_of(&mounts, &dir.to_string_lossy()) else {
-        return refuse(format!("{} is not in a mounted ZFS dataset", dir.display()));
-    };
+    let mount = runner::mount_of(&dir)?;
+    if !mount.is_zfs() {
+        return refuse(format!(
+            "{} is not in a mounted ZFS dataset: it is on {} ({} at {})",
+            dir.display(),
+            mount.fs_type,
+            mount.source,
+            mount.mount_point
+        ));
+    }
+    let dataset = mount.source;
     let pool = dataset.split('/').next().unwrap_or(&dataset).to_string();
     let captured = runner::capture(&pool)?;
     let system_toml = crate::discover::describe(&pool, Some(&dataset), &captured, catalog)?;

@@ -1,7 +1,7 @@
 //! Measuring a real pool: what `zpoolsim discover`, `bench`, `results` and `calibrate` do.
 //!
 //! The parsers (`lsblk`, `sysfs`, `smartctl`, `lspci`, `cpuinfo`, `release`, `zpool_status`,
-//! `zpool_list`, `zfs_get`, `iostat`, `diskstats`, `fio_json`) are pure functions over text a
+//! `zpool_list`, `zfs_get`, `mountinfo`, `iostat`, `diskstats`, `fio_json`) are pure functions over text a
 //! tool printed, so they are tested on captured outputs of real machines. Only `runner` touches
 //! the machine: it reads /sys and /proc, asks the kernel about files and file systems, makes
 //! and removes our own files and runs the tools, each output bounded in size. `discover`,
@@ -23,6 +23,7 @@ mod fio_json;
 mod iostat;
 mod lsblk;
 mod lspci;
+mod mountinfo;
 mod record;
 mod release;
 mod runner;
