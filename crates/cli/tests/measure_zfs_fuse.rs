@@ -284,4 +284,12 @@ fn calibrate(lab: &mut Lab) {
         &["calibrate", "--raw", &dev],
         &format!("{dev} is part of the pool '{pool}'"),
     );
+    // Destroyed, the pool's labels stay on the disk (zpool import -D finds them), and lsblk
+    // here has no udev to say zfs_member: calibrate reads them itself.
+    retry("zpool", &["destroy", "-f", &pool]).expect("destroy");
+    lab.pools.retain(|p| p != &pool);
+    refused(
+        &["calibrate", "--raw", &dev],
+        &format!("{dev} carries a ZFS label ({dev} holds one"),
+    );
 }

@@ -34,6 +34,7 @@ mod system_toml;
 #[cfg(test)]
 mod tests;
 mod zfs_get;
+mod zfs_label;
 mod zpool_list;
 mod zpool_status;
 

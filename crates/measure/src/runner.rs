@@ -3,7 +3,7 @@
 
 use crate::discover::{Captured, Leaf};
 use crate::mountinfo::{self, Mount};
-use crate::{fail, refuse, zpool_list, zpool_status, MeasureError, Result};
+use crate::{fail, refuse, zfs_label, zpool_list, zpool_status, MeasureError, Result};
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Read;
@@ -452,4 +452,24 @@ fn mount_id(path: &std::ffi::CStr) -> Option<u64> {
         )
     } == 0;
     (ok && st.stx_mask & libc::STATX_MNT_ID != 0).then_some(st.stx_mnt_id)
+}
+
+/// The bytes of each place a ZFS label may be on a device (or a partition) of `size` bytes:
+/// four reads of 256 KiB, opened read-only.
+pub fn read_labels(path: &str, size: u64) -> Result<Vec<Vec<u8>>> {
+    use std::io::{Seek, SeekFrom};
+    let cannot = |e: std::io::Error| MeasureError::Failed(format!("cannot read {path}: {e}"));
+    let mut device = fs::File::open(path).map_err(cannot)?;
+    zfs_label::offsets(size)
+        .into_iter()
+        .map(|offset| {
+            device.seek(SeekFrom::Start(offset)).map_err(cannot)?;
+            let mut label = Vec::new();
+            (&mut device)
+                .take(zfs_label::LABEL_BYTES)
+                .read_to_end(&mut label)
+                .map_err(cannot)?;
+            Ok(label)
+        })
+        .collect()
 }
