@@ -7,6 +7,7 @@ pub mod dataset;
 pub mod input;
 pub mod layout;
 pub mod pool;
+pub mod range;
 pub mod release;
 pub mod units;
 

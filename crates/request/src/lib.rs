@@ -9,6 +9,7 @@ mod criteria;
 mod error;
 mod flags;
 mod inputs;
+mod numbers;
 mod plan;
 mod predict;
 mod reliability;
