@@ -190,3 +190,17 @@ fn bad_input_is_one_line_and_exit_2() {
         assert_eq!(err.trim().lines().count(), 1, "{err}");
     }
 }
+
+/// Issue #18: predict needed a system file where report and reliability take the embedded
+/// default; it takes it too, and says so.
+#[test]
+fn without_a_system_file_predict_uses_the_embedded_default_and_says_so() {
+    let (code, out, err) = run(&["predict", "-w", "dd-read"]);
+    assert_eq!(code, 0, "{err}");
+    let first = out.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("assumed:   no system file: the embedded default system (default: 8 x Exos X16 16 TB raidz2-8"),
+        "{out}"
+    );
+    assert!(out.contains("predicted: "), "{out}");
+}

@@ -1,15 +1,15 @@
 //! `predict`: how fast the pool will be under a workload, which resource limits it and by how
 //! much, and per-device figures; or the same over a sweep of one parameter.
 
-use crate::{Error, Inputs};
+use crate::{system_or_default, Error, Inputs};
 use model::{System, Workload};
 use perf::Prediction;
 use serde::Serialize;
 
 #[derive(clap::Args, Debug)]
 pub struct PredictRequest {
-    /// The system file (hardware and pool).
-    pub system: String,
+    /// The system file (hardware and pool); default: the embedded default system.
+    pub system: Option<String>,
     /// The workload: NAME[:key=value,...], a benchmark's command line, or a workload file.
     #[arg(long, short)]
     pub workload: String,
@@ -73,7 +73,7 @@ impl PredictRequest {
     }
 
     pub fn answer(&self, inputs: &dyn Inputs) -> Result<PredictAnswer, Error> {
-        let system = inputs.system(&self.system)?;
+        let system = system_or_default(inputs, self.system.as_deref())?;
         let workloads = inputs.phases(&self.workload)?;
         let predicted = match (self.sweep()?, workloads.as_slice()) {
             (Some(sweep), [w]) => Predicted::Sweep(Swept {
