@@ -38,13 +38,17 @@ mod zfs_label;
 mod zpool_list;
 mod zpool_status;
 
-pub use bench::{prepare, run as bench, with_size, Plan, Progress, Ready, DEFAULT_WORKLOADS};
+pub use bench::{
+    data_size, job_files, prepare, run as bench, with_size, Plan, Progress, Ready,
+    DEFAULT_WORKLOADS,
+};
 pub use calibrate::{run as calibrate, Calibration};
 pub use compare::{compare, BenchComparison, DiskComparison, DiskTraffic, WorkloadComparison};
 pub use fio_json::Measured;
 pub use record::{Bench, Run, Sample};
 pub use runner::pools;
 pub use store::{default_path, BenchSummary, Store};
+pub use zfs_label::is_label as is_zfs_label;
 
 use std::fmt;
 
