@@ -52,7 +52,8 @@ fn full_device() -> Option<std::fs::File> {
     full
 }
 
-/// Every output path (`discover -o`, `calibrate -o`, `predict --plot`, `plan --plot`) given a
+/// Every output path (`discover -o`, `calibrate -o`, `validate -o`, `predict --plot`, `plan
+/// --plot`) given a
 /// loop device, /dev/null, a FIFO, a directory or a link to the device, with `--force`: each is
 /// refused in one line before any work, and not a byte of the device changes. A regular file is
 /// replaced whole, through a temporary file that does not stay behind.
@@ -78,7 +79,8 @@ fn no_output_path_writes_to_a_device_a_fifo_or_a_directory() {
     std::fs::create_dir(&subdir).unwrap();
     let system = "examples/modern-12x20tb-special.toml";
     for target in [dev.0.as_str(), "/dev/null", &fifo, &subdir, &link] {
-        let commands: [&[&str]; 5] = [
+        let commands: [&[&str]; 6] = [
+            &["validate", "--refit", "-o", target, "--force"],
             &["discover", "-o", target, "--force"],
             &["calibrate", "--raw", &dev.0, "-o", target, "--force"],
             &["calibrate", "--raw", &dev.0, "-o", target],

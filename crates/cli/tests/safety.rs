@@ -4,6 +4,7 @@
 mod common;
 
 use common::run;
+use common::scratch::Scratch;
 
 const UNKNOWN: &str = "unknown: no AFR or MTBF for samsung-hd753lj; give afr_pct or mtbf_hours in an inline model or a --catalog file";
 
@@ -168,7 +169,8 @@ fn a_pool_without_redundancy_loses_blocks() {
 /// filled swatch for the rings.
 #[test]
 fn the_plan_chart_legend_follows_the_need() {
-    let svg = std::env::temp_dir().join(format!("zpoolsim-plan-{}.svg", std::process::id()));
+    let dir = Scratch::new("plan-chart");
+    let svg = dir.join("plan.svg");
     let (code, _, err) = run(&[
         "plan",
         "--disks",
@@ -181,7 +183,6 @@ fn the_plan_chart_legend_follows_the_need() {
         svg.to_str().unwrap(),
     ]);
     let drawn = std::fs::read_to_string(&svg).unwrap_or_default();
-    let _ = std::fs::remove_file(&svg);
     assert_eq!(code, 0, "{err}");
     assert!(
         drawn.contains(">P(data loss) &lt;= 0.10% (the need)</text>"),
