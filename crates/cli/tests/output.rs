@@ -77,30 +77,26 @@ fn no_output_path_writes_to_a_device_a_fifo_or_a_directory() {
     std::os::unix::fs::symlink(&dev.0, &link).unwrap();
     let subdir = dir.path("sub");
     std::fs::create_dir(&subdir).unwrap();
-    let system = "examples/modern-12x20tb-special.toml";
+    let sweep = [
+        "predict",
+        "examples/modern-12x20tb-special.toml",
+        "-w",
+        "fio-randread:qd=8",
+        "--sweep",
+        "qd=1..4",
+    ];
     for target in [dev.0.as_str(), "/dev/null", &fifo, &subdir, &link] {
-        let commands: [&[&str]; 6] = [
-            &["validate", "--refit", "-o", target, "--force"],
-            &["discover", "-o", target, "--force"],
-            &["calibrate", "--raw", &dev.0, "-o", target, "--force"],
-            &["calibrate", "--raw", &dev.0, "-o", target],
-            &[
-                "predict",
-                system,
-                "-w",
-                "fio-randread:qd=8",
-                "--sweep",
-                "qd=1..4",
-            ],
-            &[
+        let commands: [Vec<&str>; 6] = [
+            vec!["validate", "--refit", "-o", target, "--force"],
+            vec!["discover", "-o", target, "--force"],
+            vec!["calibrate", "--raw", &dev.0, "-o", target, "--force"],
+            vec!["calibrate", "--raw", &dev.0, "-o", target],
+            [&sweep[..], &["--plot", target, "--force"]].concat(),
+            vec![
                 "plan", "--disks", "6", "--disk", "4TB", "--plot", target, "--force",
             ],
         ];
         for args in commands {
-            let args = match args[0] {
-                "predict" => [args, &["--plot", target, "--force"]].concat(),
-                _ => args.to_vec(),
-            };
             let (code, out, err) = run(&args);
             assert_eq!(code, 2, "{args:?}: {out}{err}");
             assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
@@ -118,17 +114,7 @@ fn no_output_path_writes_to_a_device_a_fifo_or_a_directory() {
 
     let svg = dir.path("qd.svg");
     std::fs::write(&svg, "old").unwrap();
-    let (code, _, err) = run(&[
-        "predict",
-        system,
-        "-w",
-        "fio-randread:qd=8",
-        "--sweep",
-        "qd=1..4",
-        "--plot",
-        &svg,
-        "--force",
-    ]);
+    let (code, _, err) = run(&[&sweep[..], &["--plot", &svg, "--force"]].concat());
     assert_eq!(code, 0, "{err}");
     assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
     let names: Vec<String> = std::fs::read_dir(&*dir)
