@@ -78,6 +78,23 @@ fn figures_in_files_are_held_to_their_ranges() {
         &["capacity", &file],
         "compression_ratio 1e308 is out of range: give 1 to 100",
     );
+    // An inline disk at 1e-300 MB/s made a resilver of 1e306 hours.
+    let seed = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/seed-000-1320-box.toml"
+    ))
+    .unwrap();
+    let inline = "model = { id = \"slow\", model = \"Slow\", medium = \"hdd\", interface = \"sata\", capacity_bytes = 750156374016, seq_outer_mb_s = 1e-300, sources = { default = \"test\" } }";
+    let file = dir.path("slow.toml");
+    std::fs::write(
+        &file,
+        seed.replacen("model = \"samsung-hd753lj\"", inline, 1),
+    )
+    .unwrap();
+    refused(
+        &["reliability", &file],
+        "seq_outer_mb_s 1e-300 is out of range: give 1 to 10000000 MB/s",
+    );
 }
 
 #[test]
