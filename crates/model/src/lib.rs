@@ -4,6 +4,7 @@
 //! the space and performance engines share.
 
 pub mod budget;
+pub mod cancel;
 pub mod dataset;
 pub mod geometry;
 pub mod input;

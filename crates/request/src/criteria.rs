@@ -2,9 +2,10 @@
 //! mission.
 
 use crate::numbers::in_range;
-use crate::{Error, Inputs};
+use crate::{about, Error, Inputs, Refusal};
 use ::plan::policy::{FILL, STANDARD_WORKLOADS, YEARS};
 use ::plan::{LabelledWorkload, Settings};
+use model::input::echo;
 
 #[derive(clap::Args, Debug)]
 pub struct Criteria {
@@ -29,24 +30,27 @@ pub struct Criteria {
 }
 
 impl Criteria {
-    pub fn settings(&self, inputs: &dyn Inputs) -> Result<Settings, Error> {
-        let labelled = |spec: &String| -> Result<LabelledWorkload, Error> {
-            Ok(LabelledWorkload {
-                label: spec.clone(),
-                workload: inputs.workload(spec)?,
-            })
+    pub fn settings(&self, inputs: &dyn Inputs) -> Result<Settings, Refusal> {
+        let labelled = |field: &'static str| {
+            move |spec: &String| -> Result<LabelledWorkload, Refusal> {
+                Ok(LabelledWorkload {
+                    label: spec.clone(),
+                    workload: inputs.workload(spec).map_err(about(field))?,
+                })
+            }
         };
-        reliability::mission_hours(self.years).map_err(|e| Error(format!("--years: {e}")))?;
+        reliability::mission_hours(self.years)
+            .map_err(|e| Error(format!("--years: {e}")).about("years"))?;
         Ok(Settings {
-            read: labelled(&self.read)?,
-            write: labelled(&self.write)?,
-            random: labelled(&self.random)?,
+            read: labelled("read")(&self.read)?,
+            write: labelled("write")(&self.write)?,
+            random: labelled("random")(&self.random)?,
             extra: self
                 .workloads
                 .iter()
-                .map(labelled)
+                .map(labelled("workload"))
                 .collect::<Result<_, _>>()?,
-            fill: parse_fill(&self.fill)?,
+            fill: parse_fill(&self.fill).map_err(about("fill"))?,
             years: self.years,
         })
     }
@@ -67,7 +71,7 @@ pub fn parse_fill(text: &str) -> Result<f64, Error> {
         .ok_or_else(|| {
             Error(format!(
                 "--fill '{}': give a share of the pool from 1% to 100%, like 80% or 0.8",
-                model::input::echo(text)
+                echo(text)
             ))
         })
 }

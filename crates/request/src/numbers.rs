@@ -9,7 +9,7 @@ pub fn in_range(range: &'static Range) -> impl Fn(&str) -> Result<f64, String> +
         let value: f64 = text
             .trim()
             .parse()
-            .map_err(|_| format!("not a number: give {}", range.span()))?;
+            .map_err(|_| format!("not a number; give {}", range.span()))?;
         range
             .check(value)
             .map_err(|_| format!("give {} ({})", range.span(), range.why))
@@ -21,7 +21,7 @@ pub fn whole_in_range(range: &'static Range) -> impl Fn(&str) -> Result<u64, Str
     move |text| {
         let value = in_range(range)(text)?;
         if value.fract() != 0.0 {
-            return Err(format!("a whole number: give {}", range.span()));
+            return Err(format!("not a whole number; give {}", range.span()));
         }
         Ok(value as u64)
     }
