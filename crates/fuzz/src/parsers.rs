@@ -13,6 +13,14 @@ pub struct Parser {
 
 /// Every parser of user input.
 pub fn parsers() -> Vec<Parser> {
+    [text_parsers(), measure_parsers(), api_parsers()]
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// The parsers of what a person types or writes in a file.
+fn text_parsers() -> Vec<Parser> {
     let owned = |texts: &[&str]| texts.iter().map(|t| t.to_string()).collect::<Vec<_>>();
     vec![
         Parser {
@@ -81,6 +89,13 @@ pub fn parsers() -> Vec<Parser> {
             seeds: owned(&CATALOGS),
             run: catalog,
         },
+    ]
+}
+
+/// The measurement commands' flags and what they read from a disk.
+fn measure_parsers() -> Vec<Parser> {
+    let owned = |texts: &[&str]| texts.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+    vec![
         Parser {
             name: "bench flags",
             seeds: owned(&[
@@ -103,6 +118,13 @@ pub fn parsers() -> Vec<Parser> {
             ]),
             run: zfs_label,
         },
+    ]
+}
+
+/// The web API's JSON bodies.
+fn api_parsers() -> Vec<Parser> {
+    let owned = |texts: &[&str]| texts.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+    vec![
         Parser {
             name: "api plan",
             seeds: owned(&[
