@@ -10,6 +10,7 @@ pub mod geometry;
 pub mod input;
 pub mod layout;
 pub mod pool;
+pub mod range;
 pub mod release;
 pub mod units;
 

@@ -129,11 +129,13 @@ pub fn check_simulation(
         "disk-missions (disks x trials, a failure counting 20)",
         asked,
         MAX_SIMULATION_WORK,
-        || {
-            format!(
-                "simulate at most {} trials of these {disks} disks over this mission, or fewer disks or a shorter mission",
-                (MAX_SIMULATION_WORK as f64 / per_trial) as u64
-            )
+        || match (MAX_SIMULATION_WORK as f64 / per_trial) as u64 {
+            0 => format!(
+                "even one trial of these {disks} disks over this mission is too much: simulate fewer disks, a shorter mission or a Weibull shape nearer 1"
+            ),
+            most => format!(
+                "simulate at most {most} trials of these {disks} disks over this mission, or fewer disks or a shorter mission"
+            ),
         },
     )
     .map_err(Error::OverBudget)
@@ -462,6 +464,19 @@ mod tests {
         );
         // Every disk draws at least one lifetime per trial: 20 disks.
         assert!(a.disk_lifetimes > 20 * 1000);
+    }
+
+    /// Issue #18: a budget too small for one trial said "at most 0 trials".
+    #[test]
+    fn a_budget_below_one_trial_says_what_to_lower() {
+        let worn = Lifetime::weibull_from_afr(5.0, 50.0).unwrap();
+        let e = check_simulation(100_000, 1, &worn, mission_hours(100.0).unwrap()).unwrap_err();
+        assert!(
+            e.to_string().ends_with("even one trial of these 100000 disks over this mission is too much: simulate fewer disks, a shorter mission or a Weibull shape nearer 1"),
+            "{e}"
+        );
+        let e = check_simulation(100, 10_000_000, &worn, 43_800.0).unwrap_err();
+        assert!(e.to_string().contains("simulate at most "), "{e}");
     }
 
     #[test]

@@ -208,12 +208,15 @@ impl CapacityRequest {
         inputs: &dyn Inputs,
     ) -> Result<(Leaf, Vec<PhysicalSector>), Error> {
         let whole_disk = !self.file_vdevs;
-        let sector = match &self.sector {
-            Some(s) => Some(
-                s.trim()
-                    .parse::<u32>()
-                    .map_err(|_| Error(format!("--sector '{}': expected 512 or 4096", echo(s))))?,
-            ),
+        let sector = match self.sector.as_deref().map(str::trim) {
+            Some("512") => Some(512),
+            Some("4096") => Some(4096),
+            Some(s) => {
+                return Err(Error(format!(
+                "--sector '{}': give 512 or 4096 (bytes: a 512e or a 4Kn disk's logical sector)",
+                model::input::echo(s)
+            )))
+            }
             None => None,
         };
         let looks_like_size = text

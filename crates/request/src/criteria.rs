@@ -1,6 +1,7 @@
 //! The criteria each layout is judged by (plan, compare): the workloads, the fill and the
 //! mission.
 
+use crate::numbers::in_range;
 use crate::{about, Error, Inputs, Refusal};
 use ::plan::policy::{FILL, STANDARD_WORKLOADS, YEARS};
 use ::plan::{LabelledWorkload, Settings};
@@ -20,15 +21,15 @@ pub struct Criteria {
     /// More workloads to show, NAME[:key=value,...] or a workload file; repeat for several.
     #[arg(long = "workload")]
     pub workloads: Vec<String>,
-    /// How full the pool is: what a resilver rebuilds ('80%' or 0.8).
+    /// How full the pool is: what a resilver rebuilds ('80%' or 0.8; 1% to 100%).
     #[arg(long, default_value_t = format!("{:.0}%", FILL * 100.0))]
     pub fill: String,
-    /// The mission over which the loss probability is given, years.
-    #[arg(long, default_value_t = YEARS)]
+    /// The mission over which the loss probability is given, 0.1 to 100 years.
+    #[arg(long, default_value_t = YEARS, value_parser = in_range(&model::range::YEARS))]
     pub years: f64,
     /// Yearly failure rate of a disk, percent (default: the field rate of its class,
-    /// docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs).
-    #[arg(long)]
+    /// docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs), 0.01 to 99.
+    #[arg(long, value_parser = in_range(&model::range::AFR_PCT))]
     pub afr: Option<f64>,
     /// User load running during rebuilds (a workload such as fio-randread:qd=32): DEGRADED and
     /// the loss odds use the loaded resilver; default: an idle pool.
@@ -65,7 +66,7 @@ impl Criteria {
     }
 }
 
-/// `80%` or `0.8`, between 0 and 1.
+/// `80%` or `0.8`, from 1% to 100% (model::range::FILL).
 pub fn parse_fill(text: &str) -> Result<f64, Error> {
     let (number, divisor) = match text.trim().strip_suffix('%') {
         Some(n) => (n, 100.0),
@@ -76,10 +77,10 @@ pub fn parse_fill(text: &str) -> Result<f64, Error> {
         .parse::<f64>()
         .ok()
         .map(|v| v / divisor)
-        .filter(|f| (0.0..=1.0).contains(f))
+        .filter(|f| model::range::FILL.check(*f).is_ok())
         .ok_or_else(|| {
             Error(format!(
-                "--fill '{}': expected a share of the pool like 80% or 0.8",
+                "--fill '{}': give a share of the pool from 1% to 100%, like 80% or 0.8",
                 echo(text)
             ))
         })

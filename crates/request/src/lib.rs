@@ -10,6 +10,7 @@ mod error;
 mod expand;
 mod flags;
 mod inputs;
+mod numbers;
 mod plan;
 mod predict;
 mod reliability;

@@ -20,8 +20,9 @@ pub struct DiskFlags {
     /// The disk: a catalog id or a size such as 16TB; default: the system file's.
     #[arg(long)]
     pub disk: Option<String>,
-    /// Price of one disk in US dollars, for the $/TB column (default: the catalog's, if any).
-    #[arg(long)]
+    /// Price of one disk, 1 to 100000 US dollars per disk, for the $/TB column (default: the
+    /// catalog's, if any).
+    #[arg(long, value_parser = crate::numbers::in_range(&model::range::PRICE_USD))]
     pub price: Option<f64>,
 }
 

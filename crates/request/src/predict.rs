@@ -1,7 +1,7 @@
 //! `predict`: how fast the pool will be under a workload, which resource limits it and by how
 //! much, and per-device figures; or the same over a sweep of one parameter.
 
-use crate::{about, Error, Inputs, Refusal};
+use crate::{about, system_or_default, Error, Inputs, Refusal};
 use model::input::echo;
 use model::{System, Workload};
 use perf::Prediction;
@@ -9,8 +9,8 @@ use serde::Serialize;
 
 #[derive(clap::Args, Debug)]
 pub struct PredictRequest {
-    /// The system file (hardware and pool).
-    pub system: String,
+    /// The system file (hardware and pool); default: the embedded default system.
+    pub system: Option<String>,
     /// The workload: NAME[:key=value,...], a benchmark's command line, or a workload file.
     #[arg(long, short)]
     pub workload: String,
@@ -77,7 +77,7 @@ impl PredictRequest {
     }
 
     pub fn answer(&self, inputs: &dyn Inputs) -> Result<PredictAnswer, Refusal> {
-        let system = inputs.system(&self.system).map_err(about("system"))?;
+        let system = system_or_default(inputs, self.system.as_deref()).map_err(about("system"))?;
         let workloads = inputs.phases(&self.workload).map_err(about("workload"))?;
         let predicted = match (self.sweep().map_err(about("sweep"))?, workloads.as_slice()) {
             (Some(sweep), [w]) => Predicted::Sweep(Swept {
