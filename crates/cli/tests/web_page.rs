@@ -450,6 +450,13 @@ fn a_phone_never_scrolls_sideways() {
 })()"##,
         );
         browser.keep_screenshot(&format!("web-page-phone-{width}.png"));
+        for (part, selector) in [
+            ("form", "#inputs"),
+            ("table", ".table-box"),
+            ("detail", "#detail"),
+        ] {
+            browser.keep_screenshot_of(selector, &format!("web-page-phone-{part}-{width}.png"));
+        }
         let viewport = seen["viewport"].as_u64().unwrap();
         assert_eq!(viewport, u64::from(width));
         assert!(
@@ -573,7 +580,22 @@ fn every_input_error_shows_beside_its_field() {
                 "{id} = {bad:?}: {sentence}"
             );
         }
+        // Several at once: each beside its own field.
+        let bad = [("disks", "-3"), ("years", "0"), ("need-loss", "200")];
+        type_and_plan(&mut browser, &bad);
+        browser.wait_for("document.body.dataset.status === 'error'");
+        let shown = browser.eval(
+            "[...document.querySelectorAll('.field-error')].filter((s) => !s.hidden).map((s) => s.id)",
+        );
+        assert_eq!(
+            shown,
+            json!(["disks-error", "years-error", "need-loss-error"])
+        );
         browser.keep_screenshot(&format!("web-page-errors-{width}.png"));
+        browser.keep_screenshot_of("#inputs", &format!("web-page-errors-form-{width}.png"));
+        let good = [("disks", "24"), ("years", ""), ("need-loss", "")];
+        type_and_plan(&mut browser, &good);
+        browser.wait_until_ready();
     }
 }
 

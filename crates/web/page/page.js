@@ -517,7 +517,7 @@ function swatch(kind, fill, stroke) {
 function drawLegend() {
   const families = new Set(plan.evaluations.map((e) => family(e.layout)));
   const items = FAMILIES.filter((f) => families.has(f[0]))
-    .map(([, name, kind]) => el("li", {}, swatch(kind, "#fff", "#1d1d1f"), name));
+    .map(([, name, kind]) => el("li", {}, swatch(kind, "#8a9099", "#1d1d1f"), name));
   const used = new Set(plan.evaluations.map(bandOf));
   bands().forEach(([label, colour], k) => {
     if (used.has(k)) items.push(el("li", { class: "band", "data-band": k }, swatch("circle", colour, colour), label));
@@ -641,8 +641,8 @@ function drawFigures(e, i) {
   const cols = columns().slice(2);
   cols.splice(cols.findIndex((c) => c[0] === "P(BLOCK LOSS)") + 1, 0,
     ["P(DATA LOSS)", null, (ev) => `${probability(dataLoss(ev))} (${bands()[bandOf(ev)][0]})`]);
-  $("figures").replaceChildren(...cols.flatMap(([name, , cell]) =>
-    [el("dt", { text: name }), el("dd", { text: cell(e, i) })]));
+  $("figures").replaceChildren(...cols.map(([name, , cell]) =>
+    el("div", {}, el("dt", { text: name }), el("dd", { text: cell(e, i) }))));
 }
 
 function drawSpace(space) {
