@@ -88,8 +88,9 @@ fn print_plan(planned: &DiskPlan, all: bool) {
         format!("{} meet {}", plan.evaluations.len(), needs.join(", "))
     };
     println!(
-        "{} layouts evaluated; {needs}; {front} on the Pareto front (*){}",
+        "{} layout{} evaluated; {needs}; {front} on the Pareto front (*){}",
         plan.considered,
+        if plan.considered == 1 { "" } else { "s" },
         if all {
             ""
         } else {

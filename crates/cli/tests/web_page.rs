@@ -325,6 +325,19 @@ fn cli_bands(svg: &str) -> BTreeMap<String, usize> {
     counts
 }
 
+/// The distance between the closest two of the chart's points, px.
+fn closest(points: &[Value]) -> f64 {
+    let mut closest = f64::INFINITY;
+    for (i, a) in points.iter().enumerate() {
+        for b in &points[i + 1..] {
+            let d = (a["x"].as_f64().unwrap() - b["x"].as_f64().unwrap())
+                .hypot(a["y"].as_f64().unwrap() - b["y"].as_f64().unwrap());
+            closest = closest.min(d);
+        }
+    }
+    closest
+}
+
 #[test]
 fn the_chart_tells_layouts_apart_and_opens_each() {
     let Some((served, mut browser, _one)) = page("the web page's chart") else {
@@ -363,14 +376,8 @@ fn the_chart_tells_layouts_apart_and_opens_each() {
             })
             .collect();
         distinct_writes.push((width, writes));
-        let mut closest = f64::INFINITY;
-        for (i, a) in front.iter().enumerate() {
-            for b in &front[i + 1..] {
-                let d = (a["x"].as_f64().unwrap() - b["x"].as_f64().unwrap())
-                    .hypot(a["y"].as_f64().unwrap() - b["y"].as_f64().unwrap());
-                closest = closest.min(d);
-            }
-        }
+        let front_points: Vec<Value> = front.iter().map(|p| (*p).clone()).collect();
+        let closest = closest(&front_points);
         assert!(
             closest >= 8.0,
             "at {width} px two front points are {closest:.1} px apart"
@@ -414,6 +421,30 @@ fn the_chart_tells_layouts_apart_and_opens_each() {
             browser.wait_for(&opened);
         }
     }
+    // On an axis whose values differ by layout (random reads), the marks spread out alike.
+    for width in WIDTHS {
+        open_at(
+            &mut browser,
+            &served,
+            width,
+            "?disk=16TB&disks=24&axis=random",
+        );
+        browser.wait_until_ready();
+        let chart = browser.eval(READ_CHART);
+        browser.keep_screenshot_of("#chart-box", &format!("web-page-chart-random-{width}.png"));
+        let points = chart["points"].as_array().unwrap();
+        let random: BTreeSet<String> = points
+            .iter()
+            .filter(|p| p["front"] == true)
+            .map(|p| {
+                let e = &plan["evaluations"][p["index"].as_u64().unwrap() as usize];
+                format!("{:.0}", e["random"]["iops"].as_f64().unwrap())
+            })
+            .collect();
+        assert!(random.len() >= 5, "{random:?}");
+        assert!(closest(points) >= 8.0, "at {width} px");
+        assert!(nice(chart["y_ticks"].as_array().unwrap()), "{chart}");
+    }
     // The standard write workload must differ by layout (dd's zeros do not: they become holes).
     for (width, writes) in distinct_writes {
         assert!(
@@ -423,6 +454,29 @@ fn the_chart_tells_layouts_apart_and_opens_each() {
         );
     }
 }
+#[test]
+fn one_layout_reads_in_the_singular() {
+    let Some((served, mut browser, _one)) = page("the web page's words") else {
+        return;
+    };
+    for width in WIDTHS {
+        open_at(&mut browser, &served, width, "?disk=16TB&disks=1");
+        browser.wait_until_ready();
+        let summary = browser.eval("document.getElementById('summary').textContent");
+        let summary = summary.as_str().unwrap();
+        assert!(
+            summary.contains(
+                ": 1 layout evaluated; no needs given, so it is listed; 1 on the Pareto front (*)"
+            ) && summary.ends_with("the default target: set your own."),
+            "{summary}"
+        );
+        assert_eq!(
+            browser.eval("document.querySelectorAll('#chart .point').length"),
+            1
+        );
+    }
+}
+
 #[test]
 fn a_phone_never_scrolls_sideways() {
     let Some((served, mut browser, _one)) = page("the web page on a phone") else {

@@ -186,6 +186,11 @@ function fieldOf(error) {
     return metric ? $("need-" + metric) : $("need-set");
   }
   if (field === "host" || field === "system") return usesFile() ? $("system") : $("host-set");
+  const workloads = ["read", "write", "random", "workload"];
+  if (workloads.includes(field)) {
+    const named = workloads.filter((id) => $(id).value.trim() !== "" && error.message.includes($(id).value.trim()));
+    if (named.length === 1) return $(named[0]);
+  }
   const input = $(field.replace(/-/g, "_")) || $(field);
   return input && input.closest("#inputs") ? input : null;
 }
@@ -307,17 +312,22 @@ function drawPlan() {
   const years = plan.settings.years;
   $("summary").textContent = `${plan.disks} x ${plan.disk} on ${plan.system}: `
     + `${plural(plan.considered, "layout")} evaluated; `
-    + (plan.needs.length ? `${n} meet ${plan.needs.join(", ")}` : `no needs given, so all ${n} are listed`)
+    + (plan.needs.length ? `${n} ${n === 1 ? "meets" : "meet"} ${plan.needs.join(", ")}`
+      : `no needs given, so ${n === 1 ? "it is" : `all ${n} are`} listed`)
     + `; ${front} on the Pareto front (*): no other layout is as good in every figure. `
     + `The recommendation keeps P(data loss over ${years} years) at most ${probability(target)}, `
-    + (plan.loss_bands.from_need ? "your need." : "the default target: set your own under Needs.");
+    + (plan.loss_bands.from_need ? "your need." : "the default target: ");
+  if (!plan.loss_bands.from_need) {
+    $("summary").append(el("button", { type: "button", class: "link", text: "set your own",
+      on: { click: () => $("need-loss").focus() } }), ".");
+  }
   $("need-loss").placeholder = `${(target * 100).toPrecision(2).replace(/\.?0+$/, "")}, the default target`;
   $("assumed").replaceChildren(...plan.assumed.map((a) => el("li", { text: "assumed: " + a })));
   const pick = plan.evaluations[plan.recommendation.index];
   $("reason").replaceChildren(el("strong", { text: `Recommended (>): ${pick.layout}` }),
     pick.hot_spares ? ` + ${plural(pick.hot_spares, "hot spare")}` : "",
     `, because ${plan.recommendation.reason}`);
-  const caveats = plan.recommendation.caveats || [];
+  const caveats = plan.recommendation.caveats || pick.caveats || [];
   $("caveats").replaceChildren(...caveats.map((c) => el("li", { text: c })));
   $("caveats").hidden = caveats.length === 0;
   drawChart();
@@ -684,23 +694,25 @@ function drawSpeed(workloads, speeds) {
   })))));
 }
 
-// Why the table's DEGRADED and the rebuild below differ: the wait for a new disk.
-function degradedWords(e, rebuild) {
+// Why the table's DEGRADED and the rebuild above differ: the wait for a new disk.
+function degradedWords(e, rebuilds) {
   if (!redundant(e)) return "A stripe has no redundancy: one failed disk loses the pool, and there is nothing to rebuild, so DEGRADED is '-'.";
-  const wait = e.degraded_hours - rebuild;
-  if (wait < 0.05) {
-    return `The table's DEGRADED, ${hours(e.degraded_hours)}, is this rebuild alone: a spare takes the failed disk's place at once.`;
+  const same = rebuilds.find((r) => Math.abs(r.hours - e.degraded_hours) < 0.05);
+  if (same) {
+    const what = same.kind === "resilver" ? "the resilver" : "the sequential rebuild onto the distributed spare";
+    return `The table's DEGRADED, ${hours(e.degraded_hours)}, is ${what} alone: a spare takes the failed disk's place at once.`;
   }
-  return `The table's DEGRADED, ${hours(e.degraded_hours)}, is longer: with no hot spare the vdev first waits `
-    + `${hours(wait)} for a new disk, then rebuilds for ${hours(rebuild)}, running with less redundancy all along.`;
+  const resilver = Math.max(0, ...rebuilds.filter((r) => r.kind === "resilver").map((r) => r.hours));
+  return `The table's DEGRADED, ${hours(e.degraded_hours)}, is longer than the resilver: with no hot spare the vdev `
+    + `first waits ${hours(e.degraded_hours - resilver)} for a new disk, then resilvers for ${hours(resilver)}, `
+    + "running with less redundancy all along.";
 }
 
 function drawSafety(a, e) {
   const out = a.rebuilds.map((r) => el("p", { class: "rebuild", "data-hours": r.hours },
     el("strong", { text: `${r.kind === "resilver" ? "Resilver" : "Sequential rebuild"}: ${hours(r.hours)}` }),
     ` after one disk fails, pool ${(a.fill * 100).toFixed(0)}% full, limited by ${r.limiting_resource}. ${r.explanation}`));
-  const longest = Math.max(0, ...a.rebuilds.map((r) => r.hours));
-  out.push(el("p", { class: "degraded-words", text: degradedWords(e, longest) }));
+  out.push(el("p", { class: "degraded-words", text: degradedWords(e, a.rebuilds) }));
   if (!a.lifetime) {
     out.push(el("p", { text: `P(loss): unknown, no AFR or MTBF for ${a.disk}.` }));
   }
