@@ -23,8 +23,9 @@ const FAMILIES = [["stripe", "stripe", "down"], ["mirror", "mirror", "circle"],
 // The chart's speed axes: [key, what, unit].
 const AXES = { write: ["write", "sequential write", "MB/s"], read: ["read", "sequential read", "MB/s"],
   random: ["random", "random reads", "IOPS"] };
-// Closest two chart points may sit, px: a marker is 10 px across.
-const MIN_GAP = 11;
+// Closest two chart points may sit, px, and a marker's half width: on a wide chart and on a
+// phone's.
+const SPACING = { wide: [11, 5], narrow: [9, 4] };
 
 let plan = null;        // the last /api/plan answer
 let selected = null;    // the index of the layout shown in detail
@@ -314,7 +315,7 @@ function drawPlan() {
     + `${plural(plan.considered, "layout")} evaluated; `
     + (plan.needs.length ? `${n} ${n === 1 ? "meets" : "meet"} ${plan.needs.join(", ")}`
       : `no needs given, so ${n === 1 ? "it is" : `all ${n} are`} listed`)
-    + `; ${front} on the Pareto front (*): no other layout is as good in every figure. `
+    + `; ${front} on the Pareto front (*): no other layout beats them in every figure. `
     + `The recommendation keeps P(data loss over ${years} years) at most ${probability(target)}, `
     + (plan.loss_bands.from_need ? "your need." : "the default target: ");
   if (!plan.loss_bands.from_need) {
@@ -450,7 +451,8 @@ function drawChart() {
   deco.append(el("polyline", { points: line.join(" "), class: "front-line" }));
   const box = { left: L + 4, right: W - R - 4, top: T + 4, bottom: H - B - 4 };
   const truth = indices.map((i) => ({ x: x(xs[i]), y: y(ys[i]) }));
-  const at = spread(truth, MIN_GAP, box);
+  const [gap, radius] = SPACING[W < 560 ? "narrow" : "wide"];
+  const at = spread(truth, gap, box);
   indices.forEach((i, k) => {
     if (Math.hypot(at[k].x - truth[k].x, at[k].y - truth[k].y) > 1.5) {
       deco.append(el("line", { x1: truth[k].x, y1: truth[k].y, x2: at[k].x, y2: at[k].y, class: "leader" }),
@@ -458,7 +460,7 @@ function drawChart() {
     }
   });
   const order = indices.map((i, k) => [i, at[k]]).sort((a, b) => a[1].x - b[1].x || a[1].y - b[1].y);
-  const points = el("g", { class: "points" }, order.map(([i, p]) => chartPoint(i, p, axis)));
+  const points = el("g", { class: "points" }, order.map(([i, p]) => chartPoint(i, p, axis, radius)));
   svg.replaceChildren(deco, points, pickLabel(order, W - R));
   drawLegend();
   $("chart-caption").textContent = `Each mark is a layout${$("all").checked ? " meeting the needs" : " on the Pareto front, and the recommendation"}`
@@ -467,7 +469,7 @@ function drawChart() {
   markSelected();
 }
 
-function chartPoint(i, p, axis) {
+function chartPoint(i, p, axis, radius) {
   const e = plan.evaluations[i];
   const band = bandOf(e);
   const fam = FAMILIES.find((f) => f[0] === family(e.layout));
@@ -486,10 +488,10 @@ function chartPoint(i, p, axis) {
       focus: () => tooltip(i, p), blur: () => tooltip(null),
     },
   },
-  el("circle", { cx: p.x, cy: p.y, r: 9, class: "halo" }),
-  el("path", { d: marker(fam[2], p.x, p.y, 5), class: "mark", fill: onFront ? BAND_COLOURS[band] : "#fff",
+  el("circle", { cx: p.x, cy: p.y, r: radius + 3.5, class: "halo" }),
+  el("path", { d: marker(fam[2], p.x, p.y, radius), class: "mark", fill: onFront ? BAND_COLOURS[band] : "#fff",
     stroke: onFront ? "#1d1d1f" : BAND_COLOURS[band] }));
-  if (i === plan.recommendation.index) g.prepend(el("circle", { cx: p.x, cy: p.y, r: 8.5, class: "pick-ring" }));
+  if (i === plan.recommendation.index) g.prepend(el("circle", { cx: p.x, cy: p.y, r: radius + 3.5, class: "pick-ring" }));
   return g;
 }
 
