@@ -220,7 +220,8 @@ fn plan_on_the_page_as_on_the_command_line() {
         let meet = plan["evaluations"].as_array().unwrap().len();
         assert!(
             summary.contains(&format!("{meet} meet avail>=200.0 TB, loss<=1.0%"))
-                && summary.contains("at most 1.0%, your need."),
+                && summary
+                    .contains("aims to keep P(data loss over 5 years) at most 1.0%, your need."),
             "{summary}"
         );
         let search = page["search"].as_str().unwrap();
@@ -499,8 +500,10 @@ fn a_phone_never_scrolls_sideways() {
   const apart = host.bottom <= work.top || work.bottom <= host.top || host.right <= work.left || work.right <= host.left;
   const columns = [...document.querySelectorAll("#layouts thead th")].filter((th) => th.offsetWidth > 0).length;
   const figures = document.querySelectorAll("#figures dt").length;
+  const explained = [...document.querySelectorAll("#columns dt")].map((dt) => dt.textContent);
+  const tips = [...document.querySelectorAll("#layouts thead .help")].map((h) => h.firstChild.textContent);
   return { scroll: document.documentElement.scrollWidth, body: document.body.scrollWidth,
-    viewport: window.innerWidth, apart, columns, figures };
+    viewport: window.innerWidth, apart, columns, figures, explained, tips };
 })()"##,
         );
         browser.keep_screenshot(&format!("web-page-phone-{width}.png"));
@@ -530,6 +533,12 @@ fn a_phone_never_scrolls_sideways() {
             assert_eq!(columns, 11, "{seen}");
         }
         assert_eq!(seen["figures"], 10, "{seen}");
+        // The columns a reader may not know are explained where they are, and under the table.
+        let hard = ["DEGRADED", "P(POOL LOSS)", "P(BLOCK LOSS)"];
+        for column in hard {
+            assert!(seen["tips"].to_string().contains(column), "{seen}");
+            assert!(seen["explained"].to_string().contains(column), "{seen}");
+        }
     }
 }
 
@@ -664,6 +673,10 @@ fn tab_reaches_every_row_and_chart_point() {
         let counts = browser.eval(
             "({ rows: document.querySelectorAll('#layouts tbody tr').length, points: document.querySelectorAll('#chart .point').length, focusable: document.querySelectorAll('[tabindex], a, button, input, select, textarea').length })",
         );
+        let unlabelled = browser.eval(
+            "[...document.querySelectorAll('input, select, textarea')].filter((f) => f.labels.length === 0 && !f.getAttribute('aria-label')).map((f) => f.id)",
+        );
+        assert_eq!(unlabelled, json!([]), "every field has a label");
         browser.eval("document.activeElement.blur(), window.scrollTo(0, 0), true");
         let mut rows = BTreeSet::new();
         let mut points = BTreeSet::new();

@@ -316,13 +316,15 @@ function drawPlan() {
     + (plan.needs.length ? `${n} ${n === 1 ? "meets" : "meet"} ${plan.needs.join(", ")}`
       : `no needs given, so ${n === 1 ? "it is" : `all ${n} are`} listed`)
     + `; ${front} on the Pareto front (*): no other layout beats them in every figure. `
-    + `The recommendation keeps P(data loss over ${years} years) at most ${probability(target)}, `
+    + `The recommendation aims to keep P(data loss over ${years} years) at most ${probability(target)}, `
     + (plan.loss_bands.from_need ? "your need." : "the default target: ");
   if (!plan.loss_bands.from_need) {
     $("summary").append(el("button", { type: "button", class: "link", text: "set your own",
       on: { click: () => $("need-loss").focus() } }), ".");
   }
-  $("need-loss").placeholder = `${(target * 100).toPrecision(2).replace(/\.?0+$/, "")}, the default target`;
+  if (!plan.loss_bands.from_need) {
+    $("need-loss").placeholder = `${(target * 100).toPrecision(2).replace(/\.?0+$/, "")}, the default target`;
+  }
   $("assumed").replaceChildren(...plan.assumed.map((a) => el("li", { text: "assumed: " + a })));
   const pick = plan.evaluations[plan.recommendation.index];
   $("reason").replaceChildren(el("strong", { text: `Recommended (>): ${pick.layout}` }),
