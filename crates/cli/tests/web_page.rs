@@ -643,6 +643,32 @@ fn every_input_error_shows_beside_its_field() {
                 "{id} = {bad:?}: {sentence}"
             );
         }
+        // The API's refusals name their field ({"error", "field"}): each shows beside it.
+        let named = [
+            ("disk", "disk"),
+            ("spares", "spares"),
+            ("read", "read"),
+            ("workload", "workload"),
+            ("fill", "fill"),
+            ("need", "need-set"),
+            ("system", "host-set"),
+        ];
+        for (field, target) in named {
+            let seen = browser.eval(&format!(
+                r#"(() => {{
+  clearErrors();
+  fail(new ApiError("That is not right.", {field}));
+  const slot = document.getElementById({target} + "-error");
+  const shown = [...document.querySelectorAll(".field-error")].filter((s) => !s.hidden).length;
+  return {{ slot: slot && !slot.hidden ? slot.textContent : null, shown,
+    top: document.getElementById("error").hidden }};
+}})()"#,
+                field = json!(field),
+                target = json!(target)
+            ));
+            let expected = json!({"slot": "That is not right.", "shown": 1, "top": true});
+            assert_eq!(seen, expected, "{field}");
+        }
         // Several at once: each beside its own field.
         let bad = [("disks", "-3"), ("years", "0"), ("need-loss", "200")];
         type_and_plan(&mut browser, &bad);
@@ -718,6 +744,8 @@ fn tab_reaches_every_row_and_chart_point() {
             rows.len() + points.len(),
             "every focused row and point shows its focus at {width} px"
         );
+        browser.eval("document.querySelectorAll('#chart .point')[3].focus(), true");
+        browser.keep_screenshot_of("#chart-box", &format!("web-page-focus-{width}.png"));
         // Enter on the focused row opens its layout.
         browser.eval("document.querySelector('#layouts tbody tr:last-child').focus(), true");
         browser.press("Enter", 13);

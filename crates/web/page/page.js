@@ -514,7 +514,7 @@ function tooltip(i, p) {
   const e = plan.evaluations[i];
   tip.replaceChildren(el("strong", { text: e.layout + (i === plan.recommendation.index ? " (recommended)" : "") }),
     el("br"), `AVAIL ${decimal(e.avail_bytes)}; read ${figure(e.read)}, write ${figure(e.write)}, ${figure(e.random)} random`,
-    el("br"), `P(data loss) ${probability(dataLoss(e))}: ${bands()[bandOf(e)][0]}`);
+    el("br"), `P(data loss) ${probability(dataLoss(e))} (${bands()[bandOf(e)][0].replace("P(data loss) ", "")})`);
   tip.hidden = false;
   const svg = $("chart").getBoundingClientRect(), box = $("chart-box").getBoundingClientRect();
   const left = Math.min(svg.left - box.left + p.x + 12, box.width - tip.offsetWidth - 4);
