@@ -188,6 +188,18 @@ fn check_against_plan(page: &Value, plan: &Value, chosen: usize) {
     );
 }
 
+/// Runs `check` at each width on the page opened at `query` once it has answered.
+fn at_each_width(test: &str, query: &str, mut check: impl FnMut(&mut Browser, &Served, u32)) {
+    let Some((served, mut browser, _one)) = page(test) else {
+        return;
+    };
+    for width in WIDTHS {
+        open_at(&mut browser, &served, width, query);
+        browser.wait_until_ready();
+        check(&mut browser, &served, width);
+    }
+}
+
 #[test]
 fn plan_on_the_page_as_on_the_command_line() {
     let Some((served, mut browser, _one)) = page("web page end to end") else {
@@ -294,34 +306,29 @@ fn nice(ticks: &[Value]) -> bool {
         && [1.0, 2.0, 5.0].iter().any(|m| (mantissa - m).abs() < 1e-6)
 }
 
+/// The value of the first `fill="..."` of an SVG line.
+fn fill_of(line: &str) -> &str {
+    let after = line.split("fill=\"").nth(1).expect("a fill");
+    after.split('"').next().unwrap()
+}
+
 /// P(data loss) classes of the CLI's plan.svg: each series' legend label and its points.
 fn cli_bands(svg: &str) -> BTreeMap<String, usize> {
-    let mut colours = BTreeMap::new();
-    for line in svg
+    let legend = svg
         .lines()
-        .filter(|l| l.starts_with("<rect") && l.contains("<text"))
-    {
-        let fill = line
-            .split("fill=\"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap();
-        let label = line.split('>').nth(2).unwrap().split('<').next().unwrap();
-        let label = label.replace("&lt;", "<").replace("&gt;", ">");
-        colours.insert(fill.to_string(), label);
-    }
+        .filter(|l| l.starts_with("<rect") && l.contains("<text"));
+    let colours: BTreeMap<&str, String> = legend
+        .map(|line| {
+            let label = line.split('>').nth(2).unwrap().split('<').next().unwrap();
+            (
+                fill_of(line),
+                label.replace("&lt;", "<").replace("&gt;", ">"),
+            )
+        })
+        .collect();
     let mut counts = BTreeMap::new();
     for line in svg.lines().filter(|l| l.contains("r=\"3\"")) {
-        let fill = line
-            .split("fill=\"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap();
-        *counts.entry(colours[fill].clone()).or_insert(0) += 1;
+        *counts.entry(colours[fill_of(line)].clone()).or_insert(0) += 1;
     }
     counts
 }
@@ -455,42 +462,33 @@ fn the_chart_tells_layouts_apart_and_opens_each() {
         );
     }
 }
+
 #[test]
 fn one_layout_reads_in_the_singular() {
-    let Some((served, mut browser, _one)) = page("the web page's words") else {
-        return;
-    };
-    for width in WIDTHS {
-        open_at(&mut browser, &served, width, "?disk=16TB&disks=1");
-        browser.wait_until_ready();
-        let summary = browser.eval("document.getElementById('summary').textContent");
-        let summary = summary.as_str().unwrap();
-        assert!(
+    at_each_width(
+        "the web page's words",
+        "?disk=16TB&disks=1",
+        |browser, served, width| {
+            let summary = browser.eval("document.getElementById('summary').textContent");
+            let summary = summary.as_str().unwrap();
+            assert!(
             summary.contains(
                 ": 1 layout evaluated; no needs given, so it is listed; 1 on the Pareto front (*)"
             ) && summary.ends_with("the default target: set your own."),
             "{summary}"
         );
-        assert_eq!(
-            browser.eval("document.querySelectorAll('#chart .point').length"),
-            1
-        );
-    }
+            assert_eq!(
+                browser.eval("document.querySelectorAll('#chart .point').length"),
+                1
+            );
+        },
+    );
 }
 
 #[test]
 fn a_phone_never_scrolls_sideways() {
-    let Some((served, mut browser, _one)) = page("the web page on a phone") else {
-        return;
-    };
-    for width in WIDTHS {
-        open_at(
-            &mut browser,
-            &served,
-            width,
-            "?disk=16TB&disks=24&workload=fio-randwrite",
-        );
-        browser.wait_until_ready();
+    let query = "?disk=16TB&disks=24&workload=fio-randwrite";
+    at_each_width("the web page on a phone", query, |browser, _, width| {
         let host = "document.getElementById('host-file').click(), true";
         browser.eval(host);
         let seen = browser.eval(
@@ -539,7 +537,7 @@ fn a_phone_never_scrolls_sideways() {
             assert!(seen["tips"].to_string().contains(column), "{seen}");
             assert!(seen["explained"].to_string().contains(column), "{seen}");
         }
-    }
+    });
 }
 
 /// Puts `value` in field `id`, presses Plan and waits for the page to answer; then reads
@@ -587,9 +585,6 @@ fn api_names_fields(served: &Served, id: &str, bad: &str) -> bool {
 
 #[test]
 fn every_input_error_shows_beside_its_field() {
-    let Some((served, mut browser, _one)) = page("the web page's errors") else {
-        return;
-    };
     // Each field with a wrong value, and the good value put back after.
     let checked_here = [
         ("disks", "-3", "24"),
@@ -614,48 +609,49 @@ fn every_input_error_shows_beside_its_field() {
         ("workload", "fio-randread:bs=banana", ""),
         ("spares", "30", "0"),
     ];
-    for width in WIDTHS {
-        open_at(&mut browser, &served, width, "?disk=16TB&disks=24");
-        browser.wait_until_ready();
-        for (id, bad, good) in checked_here.iter().chain(&checked_there) {
-            let seen = error_of(&mut browser, id, bad, good);
-            assert_eq!(seen["status"], "error", "{id} = {bad:?}: {seen}");
-            assert_eq!(seen["results"], true, "earlier results kept: {seen}");
-            assert!(seen["rows"].as_u64().unwrap() > 0, "{seen}");
-            let sentence = match (&seen["slot"], &seen["top"]) {
-                (Value::String(s), Value::Null) => {
-                    assert_eq!(seen["beside"], true, "{id}: {seen}");
-                    assert_eq!(seen["described"], true, "{id}: {seen}");
-                    assert_eq!(seen["shown"], 1, "{id}: one error: {seen}");
-                    s.clone()
-                }
-                (Value::Null, Value::String(top)) if !api_names_fields(&served, id, bad) => {
-                    // The API's 400 answers do not name their field yet: the page shows
-                    // the message above the results.
-                    eprintln!("{id} = {bad:?}: the API names no field; at the top: {top}");
-                    continue;
-                }
-                _ => panic!("{id} = {bad:?}: the error is not beside the field: {seen}"),
-            };
-            let sentences = sentence.matches(". ").count() + 1;
-            assert!(
-                !sentence.contains("--") && sentence.ends_with('.') && sentences == 1,
-                "{id} = {bad:?}: {sentence}"
-            );
-        }
-        // The API's refusals name their field ({"error", "field"}): each shows beside it.
-        let named = [
-            ("disk", "disk"),
-            ("spares", "spares"),
-            ("read", "read"),
-            ("workload", "workload"),
-            ("fill", "fill"),
-            ("need", "need-set"),
-            ("system", "host-set"),
-        ];
-        for (field, target) in named {
-            let seen = browser.eval(&format!(
-                r#"(() => {{
+    at_each_width(
+        "the web page's errors",
+        "?disk=16TB&disks=24",
+        |browser, served, width| {
+            for (id, bad, good) in checked_here.iter().chain(&checked_there) {
+                let seen = error_of(browser, id, bad, good);
+                assert_eq!(seen["status"], "error", "{id} = {bad:?}: {seen}");
+                assert_eq!(seen["results"], true, "earlier results kept: {seen}");
+                assert!(seen["rows"].as_u64().unwrap() > 0, "{seen}");
+                let sentence = match (&seen["slot"], &seen["top"]) {
+                    (Value::String(s), Value::Null) => {
+                        assert_eq!(seen["beside"], true, "{id}: {seen}");
+                        assert_eq!(seen["described"], true, "{id}: {seen}");
+                        assert_eq!(seen["shown"], 1, "{id}: one error: {seen}");
+                        s.clone()
+                    }
+                    (Value::Null, Value::String(top)) if !api_names_fields(served, id, bad) => {
+                        // The API's 400 answers do not name their field yet: the page shows
+                        // the message above the results.
+                        eprintln!("{id} = {bad:?}: the API names no field; at the top: {top}");
+                        continue;
+                    }
+                    _ => panic!("{id} = {bad:?}: the error is not beside the field: {seen}"),
+                };
+                let sentences = sentence.matches(". ").count() + 1;
+                assert!(
+                    !sentence.contains("--") && sentence.ends_with('.') && sentences == 1,
+                    "{id} = {bad:?}: {sentence}"
+                );
+            }
+            // The API's refusals name their field ({"error", "field"}): each shows beside it.
+            let named = [
+                ("disk", "disk"),
+                ("spares", "spares"),
+                ("read", "read"),
+                ("workload", "workload"),
+                ("fill", "fill"),
+                ("need", "need-set"),
+                ("system", "host-set"),
+            ];
+            for (field, target) in named {
+                let seen = browser.eval(&format!(
+                    r#"(() => {{
   clearErrors();
   fail(new ApiError("That is not right.", {field}));
   const slot = document.getElementById({target} + "-error");
@@ -663,54 +659,53 @@ fn every_input_error_shows_beside_its_field() {
   return {{ slot: slot && !slot.hidden ? slot.textContent : null, shown,
     top: document.getElementById("error").hidden }};
 }})()"#,
-                field = json!(field),
-                target = json!(target)
-            ));
-            let expected = json!({"slot": "That is not right.", "shown": 1, "top": true});
-            assert_eq!(seen, expected, "{field}");
-        }
-        // Several at once: each beside its own field.
-        let bad = [("disks", "-3"), ("years", "0"), ("need-loss", "200")];
-        type_and_plan(&mut browser, &bad);
-        browser.wait_for("document.body.dataset.status === 'error'");
-        let shown = browser.eval(
+                    field = json!(field),
+                    target = json!(target)
+                ));
+                let expected = json!({"slot": "That is not right.", "shown": 1, "top": true});
+                assert_eq!(seen, expected, "{field}");
+            }
+            // Several at once: each beside its own field.
+            let bad = [("disks", "-3"), ("years", "0"), ("need-loss", "200")];
+            type_and_plan(browser, &bad);
+            browser.wait_for("document.body.dataset.status === 'error'");
+            let shown = browser.eval(
             "[...document.querySelectorAll('.field-error')].filter((s) => !s.hidden).map((s) => s.id)",
         );
-        assert_eq!(
-            shown,
-            json!(["disks-error", "years-error", "need-loss-error"])
-        );
-        browser.keep_screenshot(&format!("web-page-errors-{width}.png"));
-        browser.keep_screenshot_of("#inputs", &format!("web-page-errors-form-{width}.png"));
-        let good = [("disks", "24"), ("years", ""), ("need-loss", "")];
-        type_and_plan(&mut browser, &good);
-        browser.wait_until_ready();
-    }
+            assert_eq!(
+                shown,
+                json!(["disks-error", "years-error", "need-loss-error"])
+            );
+            browser.keep_screenshot(&format!("web-page-errors-{width}.png"));
+            browser.keep_screenshot_of("#inputs", &format!("web-page-errors-form-{width}.png"));
+            let good = [("disks", "24"), ("years", ""), ("need-loss", "")];
+            type_and_plan(browser, &good);
+            browser.wait_until_ready();
+        },
+    );
 }
 
 #[test]
 fn tab_reaches_every_row_and_chart_point() {
-    let Some((served, mut browser, _one)) = page("the web page by keyboard") else {
-        return;
-    };
-    for width in WIDTHS {
-        open_at(&mut browser, &served, width, "?disk=16TB&disks=24");
-        browser.wait_until_ready();
-        let counts = browser.eval(
+    at_each_width(
+        "the web page by keyboard",
+        "?disk=16TB&disks=24",
+        |browser, served, width| {
+            let counts = browser.eval(
             "({ rows: document.querySelectorAll('#layouts tbody tr').length, points: document.querySelectorAll('#chart .point').length, focusable: document.querySelectorAll('[tabindex], a, button, input, select, textarea').length })",
         );
-        let unlabelled = browser.eval(
+            let unlabelled = browser.eval(
             "[...document.querySelectorAll('input, select, textarea')].filter((f) => f.labels.length === 0 && !f.getAttribute('aria-label')).map((f) => f.id)",
         );
-        assert_eq!(unlabelled, json!([]), "every field has a label");
-        browser.eval("document.activeElement.blur(), window.scrollTo(0, 0), true");
-        let mut rows = BTreeSet::new();
-        let mut points = BTreeSet::new();
-        let mut outlined = BTreeSet::new();
-        let presses = counts["focusable"].as_u64().unwrap() + 20;
-        for _ in 0..presses {
-            browser.press("Tab", 9);
-            let at = browser.eval(
+            assert_eq!(unlabelled, json!([]), "every field has a label");
+            browser.eval("document.activeElement.blur(), window.scrollTo(0, 0), true");
+            let mut rows = BTreeSet::new();
+            let mut points = BTreeSet::new();
+            let mut outlined = BTreeSet::new();
+            let presses = counts["focusable"].as_u64().unwrap() + 20;
+            for _ in 0..presses {
+                browser.press("Tab", 9);
+                let at = browser.eval(
                 r##"(() => {
   const a = document.activeElement;
   const kind = a.matches("#layouts tbody tr") ? "row" : a.matches("#chart .point") ? "point" : "";
@@ -719,38 +714,39 @@ fn tab_reaches_every_row_and_chart_point() {
   return { kind, index: a.dataset.index || "", visible };
 })()"##,
             );
-            let index = at["index"].as_str().unwrap().to_string();
-            match at["kind"].as_str().unwrap() {
-                "row" => rows.insert(index.clone()),
-                "point" => points.insert(index.clone()),
-                _ => false,
-            };
-            if at["visible"] == true && !index.is_empty() {
-                outlined.insert(format!("{}{index}", at["kind"]));
+                let index = at["index"].as_str().unwrap().to_string();
+                match at["kind"].as_str().unwrap() {
+                    "row" => rows.insert(index.clone()),
+                    "point" => points.insert(index.clone()),
+                    _ => false,
+                };
+                if at["visible"] == true && !index.is_empty() {
+                    outlined.insert(format!("{}{index}", at["kind"]));
+                }
             }
-        }
-        assert_eq!(
-            rows.len() as u64,
-            counts["rows"].as_u64().unwrap(),
-            "rows by Tab at {width} px"
-        );
-        assert_eq!(
-            points.len() as u64,
-            counts["points"].as_u64().unwrap(),
-            "chart points by Tab at {width} px"
-        );
-        assert_eq!(
-            outlined.len(),
-            rows.len() + points.len(),
-            "every focused row and point shows its focus at {width} px"
-        );
-        browser.eval("document.querySelectorAll('#chart .point')[3].focus(), true");
-        browser.keep_screenshot_of("#chart-box", &format!("web-page-focus-{width}.png"));
-        // Enter on the focused row opens its layout.
-        browser.eval("document.querySelector('#layouts tbody tr:last-child').focus(), true");
-        browser.press("Enter", 13);
-        browser.wait_for("document.getElementById('detail').dataset.layout === document.querySelector('#layouts tbody tr:last-child').dataset.layout");
-        browser.wait_until_ready();
-        browser.keep_screenshot(&format!("web-page-keyboard-{width}.png"));
-    }
+            assert_eq!(
+                rows.len() as u64,
+                counts["rows"].as_u64().unwrap(),
+                "rows by Tab at {width} px"
+            );
+            assert_eq!(
+                points.len() as u64,
+                counts["points"].as_u64().unwrap(),
+                "chart points by Tab at {width} px"
+            );
+            assert_eq!(
+                outlined.len(),
+                rows.len() + points.len(),
+                "every focused row and point shows its focus at {width} px"
+            );
+            browser.eval("document.querySelectorAll('#chart .point')[3].focus(), true");
+            browser.keep_screenshot_of("#chart-box", &format!("web-page-focus-{width}.png"));
+            // Enter on the focused row opens its layout.
+            browser.eval("document.querySelector('#layouts tbody tr:last-child').focus(), true");
+            browser.press("Enter", 13);
+            browser.wait_for("document.getElementById('detail').dataset.layout === document.querySelector('#layouts tbody tr:last-child').dataset.layout");
+            browser.wait_until_ready();
+            browser.keep_screenshot(&format!("web-page-keyboard-{width}.png"));
+        },
+    );
 }
