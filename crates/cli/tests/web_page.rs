@@ -468,7 +468,7 @@ fn one_layout_reads_in_the_singular() {
     at_each_width(
         "the web page's words",
         "?disk=16TB&disks=1",
-        |browser, served, width| {
+        |browser, _, _| {
             let summary = browser.eval("document.getElementById('summary').textContent");
             let summary = summary.as_str().unwrap();
             assert!(
@@ -690,7 +690,7 @@ fn tab_reaches_every_row_and_chart_point() {
     at_each_width(
         "the web page by keyboard",
         "?disk=16TB&disks=24",
-        |browser, served, width| {
+        |browser, _, width| {
             let counts = browser.eval(
             "({ rows: document.querySelectorAll('#layouts tbody tr').length, points: document.querySelectorAll('#chart .point').length, focusable: document.querySelectorAll('[tabindex], a, button, input, select, textarea').length })",
         );
