@@ -537,6 +537,14 @@ fn a_phone_never_scrolls_sideways() {
             assert!(seen["tips"].to_string().contains(column), "{seen}");
             assert!(seen["explained"].to_string().contains(column), "{seen}");
         }
+        // Every layout in the table and on the chart: still no sideways scroll.
+        let every = browser.eval(
+            "document.getElementById('all').click(), [document.querySelectorAll('#layouts tbody tr').length, document.querySelectorAll('#chart .point').length, document.documentElement.scrollWidth]",
+        );
+        assert_eq!(every[0], json!(228), "{every}");
+        assert_eq!(every[1], json!(228), "{every}");
+        assert!(every[2].as_u64().unwrap() <= viewport, "{every}");
+        browser.keep_screenshot_of("#chart-box", &format!("web-page-all-{width}.png"));
     });
 }
 

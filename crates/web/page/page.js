@@ -465,8 +465,8 @@ function drawChart() {
   const points = el("g", { class: "points" }, order.map(([i, p]) => chartPoint(i, p, axis, radius)));
   svg.replaceChildren(deco, points, pickLabel(order, W - R));
   drawLegend();
-  $("chart-caption").textContent = `Each mark is a layout${$("all").checked ? " meeting the needs" : " on the Pareto front, and the recommendation"}`
-    + ` (small dots: the others); marks too close together are moved apart, a thin line to where they belong. `
+  $("chart-caption").textContent = `Each mark is a layout${$("all").checked ? " meeting the needs" : " on the Pareto front, and the recommendation (small dots: the others)"}`
+    + `; marks too close together are moved up or down, a thin line to where they belong. `
     + `Point at a mark, or Tab to it, for its figures; click it or press Enter to see it in detail.`;
   markSelected();
 }
