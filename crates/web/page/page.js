@@ -196,12 +196,21 @@ function fieldOf(error) {
   return input && input.closest("#inputs") ? input : null;
 }
 
+// A server's sentence as the page says it: the command line's pointers to another command
+// ("`zpoolsim catalog --kind disk` lists them") mean nothing here; the Disk field's list holds
+// the catalog. Ended with a full stop.
+function plainWords(message) {
+  const words = message.replace(/`zpoolsim catalog --kind disk` lists them/g, "the Disk field's list holds them")
+    .replace(/[;,]?\s*\(?`zpoolsim [^`]*`[^.;)]*\)?/g, "").trim();
+  return /[.!?]$/.test(words) ? words : words + ".";
+}
+
 function fail(error) {
   const target = fieldOf(error);
   if (target) {
-    showFieldError(target, error.message);
+    showFieldError(target, plainWords(error.message));
   } else {
-    $("error").textContent = error.message + (plan ? " The results below are still those of the last plan." : "");
+    $("error").textContent = plainWords(error.message) + (plan ? " The results below are still those of the last plan." : "");
     $("error").hidden = false;
   }
   status("error");
