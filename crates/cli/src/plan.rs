@@ -7,9 +7,7 @@ use crate::files::{print_json, write, Files, PlotTo};
 use crate::progress::while_working;
 use crate::render::{columns_note, table};
 use crate::svg::{Chart, Series};
-use ::plan::{
-    format_probability, DiskPlan, Evaluation, GrowthOption, Metric, Plan, DEFAULT_LOSS_TARGET,
-};
+use ::plan::{format_probability, DiskPlan, Evaluation, GrowthOption, Plan};
 use request::PlanRequest;
 
 /// Plan a pool: enumerate layouts (stripe, mirrors, raidz1-3, dRAID, with spares), keep those
@@ -156,8 +154,9 @@ fn print_plan(planned: &DiskPlan, all: bool) {
         format!("{} meet {}", plan.evaluations.len(), needs.join(", "))
     };
     println!(
-        "{} layouts evaluated; {needs}; {front} on the Pareto front (*){}",
+        "{} layout{} evaluated; {needs}; {front} on the Pareto front (*){}",
         plan.considered,
+        if plan.considered == 1 { "" } else { "s" },
         if all {
             ""
         } else {
@@ -209,34 +208,23 @@ fn print_plan(planned: &DiskPlan, all: bool) {
     }
 }
 
-/// The chart's classes of P(data loss), by the target the plan applied (the loss<= need, or
-/// the recommendation's default): a tenth of it, up to it, past it, and unknown. Label and
-/// upper bound of each.
-fn loss_bands(planned: &DiskPlan) -> [(String, f64); 4] {
-    let (target, what) = planned
-        .needs
-        .iter()
-        .find(|n| n.metric == Metric::Loss)
-        .map_or((DEFAULT_LOSS_TARGET, "the default target"), |n| {
-            (n.bound, "the need")
-        });
-    let p = format_probability;
+/// The chart's classes of P(data loss), by the plan's bands (the loss<= need, or the
+/// recommendation's default target): a tenth of it, up to it, past it, and unknown. The label
+/// of each, in the order of `LossBands::class`.
+fn loss_labels(planned: &DiskPlan) -> [String; 4] {
+    let bands = &planned.plan.loss_bands;
+    let what = if bands.from_need {
+        "the need"
+    } else {
+        "the default target"
+    };
+    let [tenth, target] = bands.limits.map(format_probability);
     [
-        (
-            format!("P(data loss) <= {}", p(target / 10.0)),
-            target / 10.0,
-        ),
-        (format!("P(data loss) <= {} ({what})", p(target)), target),
-        (format!("P(data loss) > {}", p(target)), f64::INFINITY),
-        ("P(data loss) unknown".to_string(), f64::NAN),
+        format!("P(data loss) <= {tenth}"),
+        format!("P(data loss) <= {target} ({what})"),
+        format!("P(data loss) > {target}"),
+        "P(data loss) unknown".to_string(),
     ]
-}
-
-/// The index of a probability's band: the first whose bound it is within, the last (unknown)
-/// without one.
-fn band_of(bands: &[(String, f64)], p: Option<f64>) -> usize {
-    p.and_then(|p| bands.iter().position(|b| p <= b.1))
-        .unwrap_or(bands.len() - 1)
 }
 
 /// Usable space against sequential write, coloured by data-loss probability; the planner's
@@ -244,16 +232,15 @@ fn band_of(bands: &[(String, f64)], p: Option<f64>) -> usize {
 fn chart(planned: &DiskPlan) -> Chart {
     let plan = &planned.plan;
     let point = |e: &Evaluation| (e.avail_bytes as f64 / 1e12, e.write.bytes_per_s / 1e6);
-    let bands = loss_bands(planned);
-    let series: Vec<Series> = bands
-        .iter()
+    let series: Vec<Series> = loss_labels(planned)
+        .into_iter()
         .enumerate()
-        .map(|(band, (label, _))| Series {
-            label: label.clone(),
+        .map(|(band, label)| Series {
+            label,
             points: plan
                 .evaluations
                 .iter()
-                .filter(|e| band_of(&bands, e.data_loss()) == band)
+                .filter(|e| plan.loss_bands.class(e.data_loss()) == band)
                 .map(point)
                 .collect(),
             line: false,

@@ -5,6 +5,7 @@
 //! user who did not make them are in `policy`.
 
 mod assemble;
+mod bands;
 mod compare;
 mod enumerate;
 mod error;
@@ -21,6 +22,7 @@ pub mod rules;
 mod search;
 
 pub use assemble::{assemble, assemble_with, Assembled, Disks};
+pub use bands::LossBands;
 pub use compare::{compare, Comparison};
 pub use enumerate::{candidates, Candidate};
 pub use error::{EngineError, PlanError};

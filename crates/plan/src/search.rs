@@ -1,6 +1,7 @@
 //! The whole plan: every candidate evaluated, the needs applied, the front marked, one chosen.
 
 use crate::assemble::{assemble, Disks};
+use crate::bands::LossBands;
 use crate::enumerate::candidates;
 use crate::error::PlanError;
 use crate::evaluate::{evaluate, monte_carlo, Settings};
@@ -84,6 +85,8 @@ pub struct Plan {
     pub recommendation: Recommendation,
     /// The recommendation's loss checked by simulation (`None`: the disk has no failure rate).
     pub monte_carlo: Option<reliability::MonteCarloReport>,
+    /// The classes of P(data loss) by the target applied, as charts colour them.
+    pub loss_bands: LossBands,
 }
 
 /// Evaluates every candidate for the request's disks; errs when none exists or none meets the
@@ -164,6 +167,7 @@ pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, Plan
         evaluations: passing,
         recommendation,
         monte_carlo,
+        loss_bands: LossBands::of(&request.needs),
     })
 }
 
