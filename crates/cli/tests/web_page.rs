@@ -761,3 +761,142 @@ fn tab_reaches_every_row_and_chart_point() {
         },
     );
 }
+
+/// The growth the page shows: each row's AVAIL and fits (bytes), its cells, the sentences.
+const READ_GROWTH: &str = r##"(() => {
+  const rows = [...document.querySelectorAll("#grow-result tbody tr")].map((tr) => ({
+    kind: tr.className, avail: Number(tr.dataset.avail), fits: Number(tr.dataset.fits),
+    cells: [...tr.cells].map((c) => c.textContent) }));
+  const words = [...document.querySelectorAll("#grow-result .grow-words")].map((p) => p.textContent);
+  return { rows, words, scroll: document.documentElement.scrollWidth, viewport: window.innerWidth,
+    error: (document.getElementById("grow-disks-error") || { hidden: true }).hidden ? null
+      : document.getElementById("grow-disks-error").textContent };
+})()"##;
+
+/// Presses Enter as a keyboard does, text and all (a form's Enter submits it).
+fn enter(browser: &mut Browser) {
+    for kind in ["keyDown", "keyUp"] {
+        browser.call(
+            "Input.dispatchKeyEvent",
+            json!({"type": kind, "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "text": "\r"}),
+        );
+    }
+}
+
+#[test]
+fn growing_a_raidz_shows_what_zfs_list_reports() {
+    let steps = ["4x raidz2-7 at 70%", "4x raidz2-8"];
+    // The plan's 16TB is the catalog's first disk of that size, as the page's system file has.
+    let disk = "seagate-exos-x16-16tb";
+    let mut args = vec!["capacity", "--layout", "4x raidz2-6", "--disk", disk];
+    for step in steps {
+        args.extend(["--expand", step]);
+    }
+    let (code, text, err) = common::run(&args);
+    assert_eq!(code, 0, "{err}");
+    args.push("--json");
+    let cli = common::json(&args)["expansion"].clone();
+    let last = &cli["steps"][1];
+    let query = "?disk=16TB&disks=24&layout=4x%20raidz2-6";
+    at_each_width("the web page's raidz growth", query, |browser, _, width| {
+        assert_eq!(
+            browser.eval("document.getElementById('grow').hidden"),
+            false
+        );
+        // By keyboard: Tab from the last button of the detail to the two fields, then Enter.
+        browser.eval("document.getElementById('edit-host').focus(), true");
+        browser.press("Tab", 9);
+        assert_eq!(browser.eval("document.activeElement.id"), "grow-disks");
+        browser.eval("document.activeElement.value = '2', true");
+        browser.press("Tab", 9);
+        assert_eq!(browser.eval("document.activeElement.id"), "grow-fill");
+        enter(browser);
+        browser.wait_for("document.querySelectorAll('#grow-result tbody tr').length === 3");
+        browser.wait_until_ready();
+        let seen = browser.eval(READ_GROWTH);
+        browser.keep_screenshot_of("#grow", &format!("web-page-grow-{width}.png"));
+        let rows = seen["rows"].as_array().unwrap();
+        let figures = [
+            &cli["steps"][0]["before"],
+            &last["after"],
+            &cli["rewrite"]["after"],
+        ];
+        for (row, f) in rows.iter().zip(figures) {
+            assert_eq!(row["avail"], f["avail_bytes"], "{seen}");
+            assert_eq!(row["fits"], f["fits_bytes"], "{seen}");
+        }
+        // The after row's AVAIL and what new records fit, as capacity --expand prints them.
+        let after = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("after"))
+            .last()
+            .unwrap();
+        let cells = &rows[1]["cells"];
+        for k in [1, 3, 4] {
+            let cell = cells[k].as_str().unwrap();
+            assert!(after.contains(cell), "{cell} in {after}");
+        }
+        assert_ne!(
+            rows[1]["avail"], rows[1]["fits"],
+            "old and new ratio differ"
+        );
+        let words = seen["words"].to_string();
+        assert!(
+            words.contains("341/512") && words.contains("364/512"),
+            "{words}"
+        );
+        assert!(
+            seen["scroll"].as_u64().unwrap() <= seen["viewport"].as_u64().unwrap(),
+            "{seen}"
+        );
+        // A wrong number: one sentence beside the field, in the page's words.
+        browser.eval("document.getElementById('grow-disks').value = '0', document.getElementById('grow-go').click(), true");
+        let error = browser.eval(READ_GROWTH)["error"].clone();
+        let error = error.as_str().expect("an error beside the field");
+        assert!(
+            error.starts_with("Disks to add to each vdev: give a whole number from 1 to")
+                && !error.contains("--"),
+            "{error}"
+        );
+        browser.eval("document.getElementById('grow-disks').value = '1', true");
+    });
+}
+
+/// The contrast of every text of the table, the legends and the form's labels against the
+/// colour behind it (WCAG 2's relative luminance): the ones under 4.5:1, and how many were read.
+const READ_CONTRAST: &str = r##"(() => {
+  const rgba = (s) => { const m = (s.match(/[\d.]+/g) || [0, 0, 0, 0]).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+  const over = ([r, g, b, a], under) => [r, g, b].map((c, i) => c * a + under[i] * (1 - a));
+  const lum = (rgb) => { const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(rgb[0]) + 0.7152 * f(rgb[1]) + 0.0722 * f(rgb[2]); };
+  const behind = (node) => { const chain = []; for (let n = node; n; n = n.parentElement) chain.unshift(n);
+    return chain.reduce((under, n) => over(rgba(getComputedStyle(n).backgroundColor), under), [255, 255, 255]); };
+  const selector = "#layouts th, #layouts td, #layouts .help, #legend li, #space-legend li, #inputs label, #inputs legend, "
+    + "#inputs .hint, .columns dt, .columns dd, #chart text, #grow label, .grow-table th, .grow-table td, figcaption";
+  const low = []; let read = 0;
+  for (const e of document.querySelectorAll(selector)) {
+    const own = [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim() !== "");
+    if (!own || e.getClientRects().length === 0) continue;
+    const style = getComputedStyle(e);
+    const bg = behind(e);
+    const fg = over(rgba(e instanceof SVGElement ? style.fill : style.color), bg);
+    const [a, b] = [lum(fg), lum(bg)];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    read++;
+    if (ratio < 4.5) low.push(`${e.tagName.toLowerCase()}.${e.getAttribute("class") || ""} '${e.textContent.trim().slice(0, 30)}' ${ratio.toFixed(2)}:1`);
+  }
+  return { low, read };
+})()"##;
+
+#[test]
+fn text_contrast_is_at_least_4_5_to_1() {
+    let query = "?disk=16TB&disks=24&layout=4x%20raidz2-6";
+    at_each_width("the web page's contrast", query, |browser, _, width| {
+        browser.eval("document.getElementById('grow-go').click(), true");
+        browser.wait_for("document.querySelectorAll('#grow-result tbody tr').length === 3");
+        browser.wait_until_ready();
+        let seen = browser.eval(READ_CONTRAST);
+        assert!(seen["read"].as_u64().unwrap() >= 100, "{seen}");
+        assert_eq!(seen["low"], json!([]), "under 4.5:1 at {width} px");
+    });
+}

@@ -651,6 +651,7 @@ async function select(i) {
     if (selected !== i) return;
     systemText = text;
     drawSpace(space);
+    showGrow(e);
     drawSpeed(workloads, speeds);
     drawSafety(safety, e);
     status("ready");
@@ -705,6 +706,96 @@ function drawSpeed(workloads, speeds) {
       el("span", { class: "bar", role: "img", "aria-label": `${(u.utilization * 100).toFixed(0)}% busy` }, fill),
       el("span", { class: "num", text: `${(u.utilization * 100).toFixed(0)}%` }));
   })))));
+}
+
+// ---- growing a raidz: zpool attach, one disk per vdev a step (capacity --expand) ---------
+
+// Bytes in binary units, as capacity --expand prints them (model::units::format_bytes).
+function binary(bytes) {
+  const units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+  let value = bytes, unit = 0;
+  while (value >= 1024 && unit + 1 < units.length) { value /= 1024; unit++; }
+  // Rust's {:.2} rounds an exact tie to even (465.625 -> 465.62); toFixed rounds it up.
+  const hundredths = value * 100, floor = Math.floor(hundredths);
+  const even = hundredths - floor === 0.5 ? (floor % 2 === 0 ? floor : floor + 1) : Math.round(hundredths);
+  return unit === 0 ? `${bytes} B` : `${(even / 100).toFixed(2)} ${units[unit]}`;
+}
+
+// The raidz vdevs of a layout ("4x raidz2-6"): [prefix, parity, width], or null.
+function raidzOf(layout) {
+  const m = layout.match(/^(\d+x )?raidz([123])-(\d+)$/);
+  return m ? [m[1] || "", Number(m[2]), Number(m[3])] : null;
+}
+
+// The expansion's steps as capacity --expand takes them: one disk per vdev a step, the
+// first once the pool is `fill`% full.
+function growSteps(layout, disks, fill) {
+  const [prefix, parity, width] = raidzOf(layout);
+  return Array.from({ length: disks }, (_, k) =>
+    `${prefix}raidz${parity}-${width + k + 1}` + (k === 0 ? ` at ${fill}%` : ""));
+}
+
+function showGrow(e) {
+  const raidz = raidzOf(e.layout);
+  $("grow").hidden = !raidz;
+  $("grow-result").replaceChildren();
+  if (raidz) $("grow-disks").max = String(Math.min(16, 255 - raidz[2]));
+}
+
+async function grow(ev) {
+  ev.preventDefault();
+  for (const id of ["grow-disks", "grow-fill"]) {
+    $(id + "-error")?.setAttribute("hidden", "");
+    $(id).removeAttribute("aria-invalid");
+  }
+  const [disks, fill] = [$("grow-disks"), $("grow-fill")];
+  const bad = [disks, fill].filter((f) => f.value.trim() === "" || !f.checkValidity()
+    || (f === fill && Number(f.value) >= 100));
+  if (bad.length) {
+    bad.forEach((f) => showFieldError(f, `${fieldName(f)}: give ${f === fill ? "a number from 0 to below 100" : numberRule(f)}.`));
+    return;
+  }
+  const e = plan.evaluations[selected];
+  status("growing");
+  try {
+    const steps = growSteps(e.layout, Number(disks.value), Number(fill.value));
+    const answer = await api("/api/capacity", { system: systemText, expand: steps });
+    if (plan.evaluations[selected] !== e) return;
+    drawGrowth(answer.expansion, Number(disks.value));
+    status("ready");
+  } catch (err) {
+    showFieldError(disks, plainWords(err.message.replace(/^--expand '[^']*': /, "")));
+    status("error");
+  }
+}
+
+function drawGrowth(x, disks) {
+  const first = x.steps[0], last = x.steps[x.steps.length - 1];
+  const vdevs = first.disks_added;
+  const pct = (f) => (f.size_bytes ? (100 * f.alloc_bytes) / f.size_bytes : 0).toFixed(0) + "%";
+  const rs = binary(x.recordsize).replace(/\.00 /, " ");
+  const row = (label, f, cls) => el("tr", { class: cls, "data-avail": f.avail_bytes, "data-fits": f.fits_bytes },
+    el("th", { scope: "row", text: label }), el("td", { text: binary(f.size_bytes) }),
+    el("td", { text: `${binary(f.alloc_bytes)} (${pct(f)})` }),
+    el("td", { class: "zfs-avail", text: binary(f.avail_bytes) }), el("td", { class: "fits", text: binary(f.fits_bytes) }));
+  const head = el("tr", {}, ["", "SIZE", "ALLOC", "zfs list AVAIL (old ratio)", `new ${rs} records fit (new ratio)`]
+    .map((h) => el("th", { scope: "col", text: h })));
+  const table = el("table", { class: "grow-table" }, el("thead", {}, head), el("tbody", {},
+    row(`now, ${first.from}, ${binary(first.data_bytes)} of data`, first.before, "before"),
+    row(`after adding ${plural(disks * vdevs, "disk")}: ${last.to}`, last.after, "after"),
+    row("after rewriting the old data", x.rewrite.after, "rewritten")));
+  const cost = (c) => `${binary(c.asize_bytes)} on disk for ${rs} of data (${(c.efficiency * 100).toFixed(1)}%)`;
+  const records = last.records;
+  const words = [
+    `zfs list converts space at the first width's ratio, ${x.deflate_ratio}/512, for the vdev's life; `
+      + `a vdev created as ${last.to.replace(/^\d+x /, "")} would use ${x.native_deflate_ratio}/512.`,
+    `A ${rs} record written before costs ${cost(records[0])}; one written after, ${cost(records[records.length - 1])}.`,
+    x.rewrite.records ? `Rewriting the old records (zfs send | zfs recv, or zfs rewrite from OpenZFS 2.4; snapshots keep `
+      + `the old blocks) frees ${binary(x.rewrite.alloc_freed_bytes)} and AVAIL grows by ${binary(x.rewrite.avail_gained_bytes)}.`
+      : "Every record is at the final width: a rewrite gains nothing.",
+  ];
+  $("grow-result").replaceChildren(el("div", { class: "table-box" }, table),
+    ...words.map((w) => el("p", { class: "grow-words", text: w })));
 }
 
 // Why the table's DEGRADED and the rebuild above differ: the wait for a new disk.
@@ -785,6 +876,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("all").addEventListener("change", () => { writeUrl(); drawChart(); drawTable(); });
   $("axis").addEventListener("change", () => { writeUrl(); if (plan) drawChart(); });
   $("download").addEventListener("click", download);
+  $("grow-form").addEventListener("submit", grow);
   $("copy-link").addEventListener("click", () => navigator.clipboard.writeText(location.href));
   $("edit-host").addEventListener("click", () => {
     $("system").value = systemText;
