@@ -762,11 +762,13 @@ fn tab_reaches_every_row_and_chart_point() {
     );
 }
 
-/// The growth the page shows: each row's AVAIL and fits (bytes), its cells, the sentences.
+/// The growth the page shows: each moment's AVAIL and fits (bytes), its column's cells (SIZE,
+/// ALLOC, AVAIL, fits), the sentences.
 const READ_GROWTH: &str = r##"(() => {
-  const rows = [...document.querySelectorAll("#grow-result tbody tr")].map((tr) => ({
-    kind: tr.className, avail: Number(tr.dataset.avail), fits: Number(tr.dataset.fits),
-    cells: [...tr.cells].map((c) => c.textContent) }));
+  const figures = [...document.querySelectorAll("#grow-result tbody tr")];
+  const rows = [...document.querySelectorAll("#grow-result thead th")].map((th, k) => ({
+    kind: th.className, avail: Number(th.dataset.avail), fits: Number(th.dataset.fits),
+    cells: figures.map((tr) => tr.cells[k + 1].textContent) }));
   const words = [...document.querySelectorAll("#grow-result .grow-words")].map((p) => p.textContent);
   return { rows, words, scroll: document.documentElement.scrollWidth, viewport: window.innerWidth,
     error: (document.getElementById("grow-disks-error") || { hidden: true }).hidden ? null
@@ -811,7 +813,7 @@ fn growing_a_raidz_shows_what_zfs_list_reports() {
         browser.press("Tab", 9);
         assert_eq!(browser.eval("document.activeElement.id"), "grow-fill");
         enter(browser);
-        browser.wait_for("document.querySelectorAll('#grow-result tbody tr').length === 3");
+        browser.wait_for("document.querySelectorAll('#grow-result thead th').length === 3");
         browser.wait_until_ready();
         let seen = browser.eval(READ_GROWTH);
         browser.keep_screenshot_of("#grow", &format!("web-page-grow-{width}.png"));
@@ -832,7 +834,7 @@ fn growing_a_raidz_shows_what_zfs_list_reports() {
             .last()
             .unwrap();
         let cells = &rows[1]["cells"];
-        for k in [1, 3, 4] {
+        for k in 0..4 {
             let cell = cells[k].as_str().unwrap();
             assert!(after.contains(cell), "{cell} in {after}");
         }
@@ -893,7 +895,7 @@ fn text_contrast_is_at_least_4_5_to_1() {
     let query = "?disk=16TB&disks=24&layout=4x%20raidz2-6";
     at_each_width("the web page's contrast", query, |browser, _, width| {
         browser.eval("document.getElementById('grow-go').click(), true");
-        browser.wait_for("document.querySelectorAll('#grow-result tbody tr').length === 3");
+        browser.wait_for("document.querySelectorAll('#grow-result thead th').length === 3");
         browser.wait_until_ready();
         let seen = browser.eval(READ_CONTRAST);
         assert!(seen["read"].as_u64().unwrap() >= 100, "{seen}");

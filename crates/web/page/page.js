@@ -205,6 +205,16 @@ function plainWords(message) {
   return /[.!?]$/.test(words) ? words : words + ".";
 }
 
+// The plan's own sentences with the command line's flags in the form's words: "--disk 16TB"
+// is the Disk field's 16TB; "(--rank balanced)" names a choice the page does not offer.
+function formWords(text) {
+  return text.replace(/\s*\(--rank \w+\)/g, "")
+    .replace(/--([a-z_-]+)/g, (flag, name) => {
+      const input = $(name.replace(/-/g, "_")) || $(name);
+      return input && input.closest("#inputs") ? `${fieldName(input)}` : flag;
+    });
+}
+
 function fail(error) {
   const target = fieldOf(error);
   if (target) {
@@ -334,17 +344,28 @@ function drawPlan() {
   if (!plan.loss_bands.from_need) {
     $("need-loss").placeholder = `${(target * 100).toPrecision(2).replace(/\.?0+$/, "")}, the default target`;
   }
-  $("assumed").replaceChildren(...plan.assumed.map((a) => el("li", { text: "assumed: " + a })));
+  $("assumed").replaceChildren(...plan.assumed.map((a) => el("li", { text: "assumed: " + formWords(a) })));
+  drawRuledOut();
   const pick = plan.evaluations[plan.recommendation.index];
   $("reason").replaceChildren(el("strong", { text: `Recommended (>): ${pick.layout}` }),
     pick.hot_spares ? ` + ${plural(pick.hot_spares, "hot spare")}` : "",
-    `, because ${plan.recommendation.reason}`);
+    `, because ${formWords(plan.recommendation.reason)}`);
   const caveats = plan.recommendation.caveats || pick.caveats || [];
-  $("caveats").replaceChildren(...caveats.map((c) => el("li", { text: c })));
+  $("caveats").replaceChildren(...caveats.map((c) => el("li", { text: formWords(c) })));
   $("caveats").hidden = caveats.length === 0;
   drawChart();
   drawTable();
   drawColumns();
+}
+
+// The layouts the planner's policy set aside before evaluating any: how many, and why.
+function drawRuledOut() {
+  const rules = plan.ruled_out || [];
+  const n = rules.reduce((sum, r) => sum + r.layouts, 0);
+  $("ruled-out").hidden = n === 0;
+  $("ruled-out").replaceChildren(el("summary", {
+    text: `${plural(n, "more layout")} set aside by the planner's policy before evaluation (why)` }),
+  el("ul", {}, rules.map((r) => el("li", { text: `${r.layouts}: ${r.why}.` }))));
 }
 
 // ---- the chart --------------------------------------------------------------------------
@@ -472,8 +493,8 @@ function drawChart() {
   });
   const order = indices.map((i, k) => [i, at[k]]).sort((a, b) => a[1].x - b[1].x || a[1].y - b[1].y);
   const points = el("g", { class: "points" }, order.map(([i, p]) => chartPoint(i, p, axis, radius)));
-  svg.replaceChildren(deco, points, pickLabel(order, W - R));
-  drawLegend();
+  svg.replaceChildren(deco, points, pickLabel(order, { left: L, right: W - R, top: T, bottom: H - B }));
+  drawLegend(line.length > 1);
   $("chart-caption").textContent = `Each mark is a layout${$("all").checked ? " meeting the needs" : " on the Pareto front, and the recommendation (small dots: the others)"}`
     + `; marks too close together are moved up or down, a thin line to where they belong. `
     + `Point at a mark, or Tab to it, for its figures; click it or press Enter to see it in detail.`;
@@ -506,15 +527,25 @@ function chartPoint(i, p, axis, radius) {
   return g;
 }
 
-// The recommendation's name beside its mark, turned left where it would run past the plot.
-function pickLabel(order, right) {
+// The recommendation's name beside its mark, on the side (right or left, above or below)
+// where it covers the fewest other marks and stays inside the plot.
+function pickLabel(order, box) {
   const found = order.find(([i]) => i === plan.recommendation.index);
   if (!found) return el("g");
   const [i, p] = found;
   const text = "> " + plan.evaluations[i].layout;
-  const left = p.x + 12 + text.length * 7 > right;
-  return el("text", { x: left ? p.x - 12 : p.x + 12, y: p.y - 10, class: "pick-label",
-    "text-anchor": left ? "end" : "start", "pointer-events": "none", "aria-hidden": "true", text });
+  const wide = text.length * 7.5, high = 15;
+  const sides = [[1, -1], [1, 1], [-1, -1], [-1, 1]].map(([h, v]) => {
+    const left = h > 0 ? p.x + 12 : p.x - 12 - wide;
+    const top = v < 0 ? p.y - 8 - high : p.y + 8;
+    const covered = order.filter(([k, q]) => k !== i && q.x > left - 6 && q.x < left + wide + 6
+      && q.y > top - 6 && q.y < top + high + 6).length;
+    const outside = left < box.left || left + wide > box.right || top < box.top || top + high > box.bottom;
+    return { h, top, covered: covered + (outside ? 1000 : 0) };
+  });
+  const best = sides.reduce((a, b) => (b.covered < a.covered ? b : a));
+  return el("text", { x: best.h > 0 ? p.x + 12 : p.x - 12, y: best.top + high - 3, class: "pick-label",
+    "text-anchor": best.h > 0 ? "start" : "end", "pointer-events": "none", "aria-hidden": "true", text });
 }
 
 function tooltip(i, p) {
@@ -537,7 +568,9 @@ function swatch(kind, fill, stroke) {
       : el("path", { d: marker(kind, 8, 8, 5), fill, stroke }));
 }
 
-function drawLegend() {
+// The legend of the families, the loss classes and the front's line (when it has one: a
+// single layout may beat every other on space and speed within the target).
+function drawLegend(withLine) {
   const families = new Set(plan.evaluations.map((e) => family(e.layout)));
   const items = FAMILIES.filter((f) => families.has(f[0]))
     .map(([, name, kind]) => el("li", {}, swatch(kind, "#8a9099", "#1d1d1f"), name));
@@ -545,8 +578,8 @@ function drawLegend() {
   bands().forEach(([label, colour], k) => {
     if (used.has(k)) items.push(el("li", { class: "band", "data-band": k }, swatch("circle", colour, colour), label));
   });
-  items.push(el("li", {}, swatch("circle", "#fff", "#1d1d1f"), "hollow: not on the Pareto front"),
-    el("li", {}, swatch("line", null, null), "line: the most speed for the space within the loss target"));
+  items.push(el("li", {}, swatch("circle", "#fff", "#1d1d1f"), "hollow: not on the Pareto front"));
+  if (withLine) items.push(el("li", {}, swatch("line", null, null), "line: the most speed for the space within the loss target"));
   $("legend").replaceChildren(...items);
 }
 
@@ -773,18 +806,22 @@ function drawGrowth(x, disks) {
   const first = x.steps[0], last = x.steps[x.steps.length - 1];
   const vdevs = first.disks_added;
   const pct = (f) => (f.size_bytes ? (100 * f.alloc_bytes) / f.size_bytes : 0).toFixed(0) + "%";
-  const rs = binary(x.recordsize).replace(/\.00 /, " ");
-  const row = (label, f, cls) => el("tr", { class: cls, "data-avail": f.avail_bytes, "data-fits": f.fits_bytes },
-    el("th", { scope: "row", text: label }), el("td", { text: binary(f.size_bytes) }),
-    el("td", { text: `${binary(f.alloc_bytes)} (${pct(f)})` }),
-    el("td", { class: "zfs-avail", text: binary(f.avail_bytes) }), el("td", { class: "fits", text: binary(f.fits_bytes) }));
-  const head = el("tr", {}, ["", "SIZE", "ALLOC", "zfs list AVAIL (old ratio)", `new ${rs} records fit (new ratio)`]
-    .map((h) => el("th", { scope: "col", text: h })));
+  const nice = (bytes) => binary(bytes).replace(/\.00 /, " ");
+  const rs = nice(x.recordsize);
+  // One column per moment, one row per figure: three narrow columns fit a phone.
+  const moments = [["before", `now, ${pct(first.before)} full`, first.before],
+    ["after", `after adding ${plural(disks * vdevs, "disk")}`, last.after],
+    ["rewritten", "after a rewrite of the old data", x.rewrite.after]];
+  const head = el("tr", {}, el("td"), moments.map(([kind, label, f]) => el("th", {
+    scope: "col", class: kind, "data-avail": f.avail_bytes, "data-fits": f.fits_bytes, text: label })));
+  const figures = [["SIZE", (f) => binary(f.size_bytes)], ["ALLOC", (f) => binary(f.alloc_bytes)],
+    ["zfs list AVAIL (old ratio)", (f) => binary(f.avail_bytes)],
+    [`new ${rs} records fit (new ratio)`, (f) => binary(f.fits_bytes)]];
   const table = el("table", { class: "grow-table" }, el("thead", {}, head), el("tbody", {},
-    row(`now, ${first.from}, ${binary(first.data_bytes)} of data`, first.before, "before"),
-    row(`after adding ${plural(disks * vdevs, "disk")}: ${last.to}`, last.after, "after"),
-    row("after rewriting the old data", x.rewrite.after, "rewritten")));
-  const cost = (c) => `${binary(c.asize_bytes)} on disk for ${rs} of data (${(c.efficiency * 100).toFixed(1)}%)`;
+    figures.map(([name, cell]) => el("tr", {}, el("th", { scope: "row", text: name }),
+      moments.map(([kind, , f]) => el("td", { class: kind, text: cell(f) }))))));
+  const intro = `${first.from} with ${binary(first.data_bytes)} of data, grown to ${last.to}:`;
+  const cost = (c) => `${nice(c.asize_bytes)} on disk for ${rs} of data (${(c.efficiency * 100).toFixed(1)}%)`;
   const records = last.records;
   const words = [
     `zfs list converts space at the first width's ratio, ${x.deflate_ratio}/512, for the vdev's life; `
@@ -794,7 +831,7 @@ function drawGrowth(x, disks) {
       + `the old blocks) frees ${binary(x.rewrite.alloc_freed_bytes)} and AVAIL grows by ${binary(x.rewrite.avail_gained_bytes)}.`
       : "Every record is at the final width: a rewrite gains nothing.",
   ];
-  $("grow-result").replaceChildren(el("div", { class: "table-box" }, table),
+  $("grow-result").replaceChildren(el("p", { class: "grow-words", text: intro }), el("div", { class: "table-box" }, table),
     ...words.map((w) => el("p", { class: "grow-words", text: w })));
 }
 
