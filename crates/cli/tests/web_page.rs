@@ -830,8 +830,7 @@ fn growing_a_raidz_shows_what_zfs_list_reports() {
         // The after row's AVAIL and what new records fit, as capacity --expand prints them.
         let after = text
             .lines()
-            .filter(|l| l.trim_start().starts_with("after"))
-            .last()
+            .rfind(|l| l.trim_start().starts_with("after"))
             .unwrap();
         let cells = &rows[1]["cells"];
         for k in 0..4 {

@@ -697,7 +697,7 @@ async function select(i) {
 function drawFigures(e, i) {
   const cols = columns().slice(2);
   cols.splice(cols.findIndex((c) => c[0] === "P(BLOCK LOSS)") + 1, 0,
-    ["P(DATA LOSS)", null, (ev) => `${probability(dataLoss(ev))} (${bands()[bandOf(ev)][0]})`]);
+    ["P(DATA LOSS)", null, (ev) => `${probability(dataLoss(ev))} (${bands()[bandOf(ev)][0].replace("P(data loss) ", "")})`]);
   $("figures").replaceChildren(...cols.map(([name, , cell]) =>
     el("div", {}, el("dt", { text: name }), el("dd", { text: cell(e, i) }))));
 }
