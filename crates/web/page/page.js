@@ -344,6 +344,10 @@ function drawPlan() {
   if (!plan.loss_bands.from_need) {
     $("need-loss").placeholder = `${(target * 100).toPrecision(2).replace(/\.?0+$/, "")}, the default target`;
   }
+  // An empty workload field takes the plan's default: the placeholder says which.
+  for (const key of ["read", "write", "random"]) {
+    if ($(key).value.trim() === "") $(key).placeholder = plan.settings[key];
+  }
   $("assumed").replaceChildren(...plan.assumed.map((a) => el("li", { text: "assumed: " + formWords(a) })));
   drawRuledOut();
   const pick = plan.evaluations[plan.recommendation.index];
