@@ -386,6 +386,10 @@ fn the_chart_tells_layouts_apart_and_opens_each() {
         distinct_writes.push((width, writes));
         let front_points: Vec<Value> = front.iter().map(|p| (*p).clone()).collect();
         let closest = closest(&front_points);
+        println!(
+            "at {width} px: {} front points, the closest two {closest:.1} px apart",
+            front.len()
+        );
         assert!(
             closest >= 8.0,
             "at {width} px two front points are {closest:.1} px apart"
@@ -467,6 +471,10 @@ fn the_chart_tells_layouts_apart_and_opens_each() {
     }
     // The standard write workload must differ by layout (dd's zeros do not: they become holes).
     for (width, writes) in distinct_writes {
+        println!(
+            "at {width} px the front shows {} write values",
+            writes.len()
+        );
         assert!(
             writes.len() >= 5,
             "at {width} px the front shows {} write values: {writes:?}",
@@ -874,7 +882,7 @@ const READ_CONTRAST: &str = r##"(() => {
     return chain.reduce((under, n) => over(rgba(getComputedStyle(n).backgroundColor), under), [255, 255, 255]); };
   const selector = "#layouts th, #layouts td, #layouts .help, #legend li, #space-legend li, #inputs label, #inputs legend, "
     + "#inputs .hint, .columns dt, .columns dd, #chart text, #grow label, .grow-table th, .grow-table td, figcaption";
-  const low = []; let read = 0;
+  const low = []; let read = 0, least = Infinity;
   for (const e of document.querySelectorAll(selector)) {
     const own = [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim() !== "");
     if (!own || e.getClientRects().length === 0) continue;
@@ -884,9 +892,10 @@ const READ_CONTRAST: &str = r##"(() => {
     const [a, b] = [lum(fg), lum(bg)];
     const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
     read++;
+    least = Math.min(least, ratio);
     if (ratio < 4.5) low.push(`${e.tagName.toLowerCase()}.${e.getAttribute("class") || ""} '${e.textContent.trim().slice(0, 30)}' ${ratio.toFixed(2)}:1`);
   }
-  return { low, read };
+  return { low, read, least };
 })()"##;
 
 #[test]
@@ -897,6 +906,11 @@ fn text_contrast_is_at_least_4_5_to_1() {
         browser.wait_for("document.querySelectorAll('#grow-result thead th').length === 3");
         browser.wait_until_ready();
         let seen = browser.eval(READ_CONTRAST);
+        println!(
+            "at {width} px: {} texts, the least contrast {:.2}:1",
+            seen["read"],
+            seen["least"].as_f64().unwrap()
+        );
         assert!(seen["read"].as_u64().unwrap() >= 100, "{seen}");
         assert_eq!(seen["low"], json!([]), "under 4.5:1 at {width} px");
     });

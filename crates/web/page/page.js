@@ -669,6 +669,7 @@ async function select(i) {
   status("detail");
   $("detail").hidden = false;
   $("detail").dataset.layout = e.layout;
+  $("grow").hidden = true; // until this layout's system file is in
   $("detail-title").textContent = `${e.layout}` + (e.hot_spares ? ` + ${plural(e.hot_spares, "hot spare")}` : "")
     + (i === plan.recommendation.index ? " (recommended)" : "");
   drawFigures(e, i);
