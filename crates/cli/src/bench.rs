@@ -76,12 +76,21 @@ pub fn run(args: &Args) -> CliResult {
         data_bytes,
         runtime_s: args.runtime,
     };
+    // The store is checked first: a damaged or locked one costs no measurement.
+    let path = args.db.path();
+    Store::check(&path)?;
     let ready = bench::prepare(&plan, catalog())?;
-    let mut store = Store::open(&args.db.path())?;
+    let mut store = Store::open(&path)?;
     let bar = progress_bar();
-    let mut result = bench::run(&ready, env!("CARGO_PKG_VERSION"), &mut |p| show(&bar, p))?;
+    measure::interrupt::catch();
+    let result = bench::run(
+        &ready,
+        env!("CARGO_PKG_VERSION"),
+        &mut |p| show(&bar, p),
+        &mut |b, r| store.keep(b, r),
+    );
     bar.finish_and_clear();
-    result.id = Some(store.save(&result)?);
+    let result = result?;
     if args.compare {
         return show_comparison(&compare::compare(&result), args.json);
     }

@@ -20,7 +20,19 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let store = Store::open_existing(&args.db.path())?;
+    let path = args.db.path();
+    if args.id.is_none() && !path.exists() {
+        // A fresh machine has no store yet: that is an answer, not an error.
+        if args.json {
+            return print_json(&Vec::<measure::store::BenchSummary>::new());
+        }
+        println!(
+            "no results yet: {} does not exist (`zpoolsim bench DIR` makes it)",
+            path.display()
+        );
+        return Ok(());
+    }
+    let store = Store::open_existing(&path)?;
     match args.id {
         Some(id) => {
             let b = store.load(id)?;

@@ -82,23 +82,31 @@ fn db(e: rusqlite::Error) -> MeasureError {
     MeasureError(format!("results database: {e}"))
 }
 
+/// How long opening waits for another writer's lock before refusing: far below the 2 s in
+/// which a locked store must be refused, well above a commit's few milliseconds.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_millis(800);
+
 impl Store {
-    /// Opens the database, creating it (and its directory) on first use.
+    /// Opens the database, creating it (and its directory) on first use, and checks it can
+    /// take a bench: a file of the schema it reads, whole, and writable now.
     pub fn open(path: &Path) -> Result<Store> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
                 .map_err(|e| MeasureError(format!("cannot create {}: {e}", dir.display())))?;
         }
-        let conn =
-            Connection::open(path).map_err(|e| MeasureError(format!("{}: {e}", path.display())))?;
+        check_file(path)?;
+        let at =
+            |e: rusqlite::Error| MeasureError(format!("results database {}: {e}", path.display()));
+        let conn = Connection::open(path).map_err(at)?;
+        conn.busy_timeout(LOCK_WAIT).map_err(at)?;
         let version: i64 = conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(db)?;
+            .map_err(at)?;
         match version {
             0 => {
-                conn.execute_batch(SCHEMA).map_err(db)?;
+                conn.execute_batch(SCHEMA).map_err(at)?;
                 conn.pragma_update(None, "user_version", SCHEMA_VERSION)
-                    .map_err(db)?;
+                    .map_err(at)?;
             }
             SCHEMA_VERSION => {}
             v => {
@@ -108,7 +116,19 @@ impl Store {
             )))
             }
         }
+        check_whole(&conn, path)?;
+        check_writable(&conn, path)?;
         Ok(Store(conn))
+    }
+
+    /// Checks an existing database as `open` does, before any measurement, without creating
+    /// one where there is none (nothing is written before the bench can start).
+    pub fn check(path: &Path) -> Result<()> {
+        if path.exists() {
+            Store::open(path).map(drop)
+        } else {
+            Ok(())
+        }
     }
 
     /// Opens a database that must exist (for reading results).
@@ -125,17 +145,26 @@ impl Store {
     /// Stores a bench and its runs in one transaction; its id.
     pub fn save(&mut self, b: &Bench) -> Result<i64> {
         let tx = self.0.transaction().map_err(db)?;
-        tx.execute(
-            "INSERT INTO bench (started, zpoolsim_version, pool, dataset, directory, system_toml) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![b.started, b.zpoolsim_version, b.pool, b.dataset, b.directory, b.system_toml],
-        )
-        .map_err(db)?;
-        let bench_id = tx.last_insert_rowid();
+        let bench_id = insert_bench(&tx, b)?;
         for r in &b.runs {
             save_run(&tx, bench_id, r)?;
         }
         tx.commit().map_err(db)?;
         Ok(bench_id)
+    }
+
+    /// Keeps one run the moment it finishes, in a transaction of its own (with the bench's
+    /// row, on its first run): an interrupted bench keeps every workload that finished.
+    pub fn keep(&mut self, b: &mut Bench, r: &Run) -> Result<()> {
+        let tx = self.0.transaction().map_err(db)?;
+        let bench_id = match b.id {
+            Some(id) => id,
+            None => insert_bench(&tx, b)?,
+        };
+        save_run(&tx, bench_id, r)?;
+        tx.commit().map_err(db)?;
+        b.id = Some(bench_id);
+        Ok(())
     }
 
     pub fn list(&self) -> Result<Vec<BenchSummary>> {
@@ -270,6 +299,69 @@ impl Store {
             .collect();
         Ok(run)
     }
+}
+
+/// Refuses what is not a results file: a directory, a device, a FIFO, an empty file (SQLite
+/// would silently make a database of a 0-byte file given by mistake).
+fn check_file(path: &Path) -> Result<()> {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    if !meta.is_file() {
+        return Err(MeasureError(format!(
+            "{} is not a regular file: give a results database (a file bench made)",
+            path.display()
+        )));
+    }
+    if meta.len() == 0 {
+        return Err(MeasureError(format!(
+            "{} is an empty file, not a results database: remove it, or give another --db",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// SQLite's own check of the file's pages and indexes (`PRAGMA quick_check`).
+fn check_whole(conn: &Connection, path: &Path) -> Result<()> {
+    let verdict: String = conn
+        .query_row("PRAGMA quick_check", [], |r| r.get(0))
+        .map_err(|e| MeasureError(format!("results database {}: {e}", path.display())))?;
+    if verdict != "ok" {
+        return Err(MeasureError(format!(
+            "results database {} is damaged ({verdict}): restore it from a copy, or give another --db",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Takes the write lock and writes the header once, then rolls back: a database another
+/// process holds, or one this user may not write, is refused now rather than after fio.
+fn check_writable(conn: &Connection, path: &Path) -> Result<()> {
+    let probe = format!("BEGIN IMMEDIATE; PRAGMA user_version = {SCHEMA_VERSION}; ROLLBACK;");
+    if conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(true) {
+        return Err(MeasureError(format!(
+            "results database {} cannot be written (read-only)",
+            path.display()
+        )));
+    }
+    conn.execute_batch(&probe).map_err(|e| {
+        let _ = conn.execute_batch("ROLLBACK");
+        MeasureError(format!(
+            "results database {} cannot be written now: {e}",
+            path.display()
+        ))
+    })
+}
+
+fn insert_bench(tx: &rusqlite::Transaction, b: &Bench) -> Result<i64> {
+    tx.execute(
+        "INSERT INTO bench (started, zpoolsim_version, pool, dataset, directory, system_toml) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![b.started, b.zpoolsim_version, b.pool, b.dataset, b.directory, b.system_toml],
+    )
+    .map_err(db)?;
+    Ok(tx.last_insert_rowid())
 }
 
 fn save_run(tx: &rusqlite::Transaction, bench_id: i64, r: &Run) -> Result<()> {
