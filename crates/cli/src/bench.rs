@@ -52,7 +52,7 @@ pub fn run(args: &Args) -> CliResult {
                     .into(),
             ));
         }
-        let store = Store::open_existing(&args.db.path())?;
+        let mut store = Store::open_existing(&args.db.location())?;
         let id = match args.id {
             Some(id) => id,
             None => store
@@ -77,10 +77,10 @@ pub fn run(args: &Args) -> CliResult {
         runtime_s: args.runtime,
     };
     // The store is checked first: a damaged or locked one costs no measurement.
-    let path = args.db.path();
-    Store::check(&path)?;
+    let at = args.db.location();
+    Store::check(&at)?;
     let ready = bench::prepare(&plan, catalog())?;
-    let mut store = Store::open(&path)?;
+    let mut store = Store::open(&at)?;
     let bar = progress_bar();
     measure::interrupt::catch();
     let result = bench::run(

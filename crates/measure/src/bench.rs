@@ -32,6 +32,10 @@ const SPACE_MARGIN: f64 = 1.1;
 pub struct Bench {
     /// Its row in the database (absent before it is stored).
     pub id: Option<i64>,
+    /// Its own id in every database it is copied to (`results --push`).
+    pub uid: String,
+    /// The machine it ran on.
+    pub host: crate::host::Host,
     /// UTC, RFC 3339.
     pub started: String,
     pub zpoolsim_version: String,
@@ -225,6 +229,8 @@ pub fn run(
     let work = WorkDir::create(&ready.directory)?;
     let mut bench = Bench {
         id: None,
+        uid: crate::store::new_uid(),
+        host: crate::host::this(),
         started: crate::store::utc(runner::now_unix()),
         zpoolsim_version: version.to_string(),
         pool: ready.pool.clone(),

@@ -16,6 +16,7 @@ pub mod discover;
 pub mod diskstats;
 pub mod fio_job;
 pub mod fio_json;
+pub mod host;
 pub mod interrupt;
 pub mod iostat;
 pub mod lsblk;
