@@ -7,9 +7,7 @@ use crate::error::{CliError, CliResult};
 use crate::files::{catalog, print_json};
 use crate::render;
 use indicatif::{ProgressBar, ProgressStyle};
-use measure::bench::{self, Plan, Progress};
-use measure::compare::{self, BenchComparison, DiskTraffic};
-use measure::store::Store;
+use measure::{compare, BenchComparison, DiskTraffic, Plan, Progress, Store};
 use std::path::PathBuf;
 
 /// Measure a pool: run fio with job files that are the model's workloads in a directory it
@@ -59,11 +57,11 @@ pub fn run(args: &Args) -> CliResult {
                 .latest()?
                 .ok_or_else(|| CliError("no bench stored yet".into()))?,
         };
-        return show_comparison(&compare::compare(&store.load(id)?), args.json);
+        return show_comparison(&compare(&store.load(id)?), args.json);
     };
     let data_bytes = size(&args.size)?;
     let workloads = if args.workloads.is_empty() {
-        bench::DEFAULT_WORKLOADS
+        measure::DEFAULT_WORKLOADS
             .iter()
             .map(|w| w.to_string())
             .collect()
@@ -79,11 +77,11 @@ pub fn run(args: &Args) -> CliResult {
     // The store is checked first: a damaged or locked one costs no measurement.
     let at = args.db.location();
     Store::check(&at)?;
-    let ready = bench::prepare(&plan, catalog())?;
+    let ready = measure::prepare(&plan, catalog())?;
     let mut store = Store::open(&at)?;
     let bar = progress_bar();
-    measure::interrupt::catch();
-    let result = bench::run(
+    measure::stop_on_signals();
+    let result = measure::bench(
         &ready,
         env!("CARGO_PKG_VERSION"),
         &mut |p| show(&bar, p),
@@ -92,7 +90,7 @@ pub fn run(args: &Args) -> CliResult {
     bar.finish_and_clear();
     let result = result?;
     if args.compare {
-        return show_comparison(&compare::compare(&result), args.json);
+        return show_comparison(&compare(&result), args.json);
     }
     if args.json {
         return print_json(&result);

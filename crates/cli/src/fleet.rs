@@ -4,7 +4,7 @@
 use crate::args::Db;
 use crate::error::{CliError, CliResult};
 use crate::files::{catalog, print_json};
-use measure::store::{FleetPage, FleetQuery, Store};
+use measure::{FleetPage, FleetQuery, Store};
 
 /// The fleet in one table: one row per host and pool (its newest bench), each workload's
 /// measured throughput over the prediction made at the time, flagged (!) where it falls below
@@ -79,7 +79,10 @@ fn since(age: &str) -> Result<String, CliError> {
                 model::input::echo(age)
             ))
         })?;
-    Ok(measure::store::utc(measure::runner::now_unix() - seconds))
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    Ok(measure::utc(now - seconds))
 }
 
 fn table(page: &FleetPage) -> String {

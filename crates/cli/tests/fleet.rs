@@ -9,10 +9,7 @@ use common::postgres::Server;
 use common::run;
 use common::shapes::{check, shapes};
 use common::skip;
-use measure::bench::{Bench, Run};
-use measure::fio_json::Measured;
-use measure::host::Host;
-use measure::store::{utc, Location, Store};
+use measure::{utc, Bench, Host, Location, Measured, Run, Sample, Store};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -43,7 +40,10 @@ impl Drop for Scratch {
 }
 
 fn now() -> i64 {
-    measure::runner::now_unix()
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64
 }
 
 /// A run of `workload`: `measured` against `predicted` MB/s, expected error `err` %.
@@ -73,7 +73,7 @@ fn run_of(workload: &str, measured: f64, predicted: f64, err: f64) -> Run {
 fn bench(host: &str, pool: &str, age_s: i64, runs: Vec<Run>) -> Bench {
     Bench {
         id: None,
-        uid: measure::store::new_uid(),
+        uid: measure::new_uid(),
         host: Host {
             name: host.into(),
             machine_id: format!("{host}-id"),
@@ -335,7 +335,7 @@ fn broken_rows_are_skipped(server: &Server, dir: &Scratch) {
         60,
         vec![run_of("dd-read:size=1G", 1.0, 1.0, 10.0)],
     );
-    nul.runs[0].samples.push(measure::bench::Sample {
+    nul.runs[0].samples.push(Sample {
         second: 0,
         device: "sd\0a".into(),
         vdev: None,

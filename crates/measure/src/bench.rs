@@ -4,13 +4,11 @@
 //! files are removed before the next), refused when the dataset has not that much room.
 
 use crate::discover::Leaf;
-use crate::fio_json::Measured;
-use crate::runner::{self, Background};
-use crate::{diskstats, fail, fio_job, fio_json, iostat, MeasureError, Result};
+use crate::record::{Bench, Run, Sample};
+use crate::runner::{self, Background, WorkDir};
+use crate::{diskstats, fio_job, fio_json, iostat, refuse, MeasureError, Result};
 use model::{System, Workload};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -26,55 +24,6 @@ pub const DEFAULT_WORKLOADS: &[&str] = &[
 
 /// Room kept free beyond the files: metadata, and the dataset's other users.
 const SPACE_MARGIN: f64 = 1.1;
-
-/// One bench: the machine as discovered, and a run per workload.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Bench {
-    /// Its row in the database (absent before it is stored).
-    pub id: Option<i64>,
-    /// Its own id in every database it is copied to (`results --push`).
-    pub uid: String,
-    /// The machine it ran on.
-    pub host: crate::host::Host,
-    /// UTC, RFC 3339.
-    pub started: String,
-    pub zpoolsim_version: String,
-    pub pool: String,
-    pub dataset: String,
-    pub directory: String,
-    pub system_toml: String,
-    pub runs: Vec<Run>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Run {
-    /// The workload as the model reads it, with the data set size the run used.
-    pub workload: String,
-    pub runtime_s: f64,
-    pub data_bytes: u64,
-    pub job_file: String,
-    pub measured: Measured,
-    /// `zpoolsim predict`'s JSON for this workload, made before the run.
-    pub prediction: serde_json::Value,
-    /// fio's JSON output, as fio printed it.
-    pub fio_json: String,
-    /// `zpool iostat` each second of the run, per disk.
-    pub samples: Vec<Sample>,
-    /// Busy fraction per disk over the run (/proc/diskstats; none for file vdevs).
-    pub busy: BTreeMap<String, f64>,
-}
-
-/// One disk in one second of a run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Sample {
-    pub second: u32,
-    pub device: String,
-    pub vdev: Option<String>,
-    pub read_ops_per_s: f64,
-    pub write_ops_per_s: f64,
-    pub read_bytes_per_s: f64,
-    pub write_bytes_per_s: f64,
-}
 
 /// What a run asks of the user.
 #[derive(Debug, Clone)]
@@ -135,23 +84,19 @@ pub fn with_size(spec: &str, data_bytes: u64) -> String {
 /// Checks everything before anything is written: fio, the dataset, each job, the space.
 pub fn prepare(plan: &Plan, catalog: &model::Catalog) -> Result<Ready> {
     if runner::which("fio").is_none() {
-        return fail("fio is not installed (the Debian package fio)");
+        return refuse("fio is not installed (the Debian package fio)");
     }
-    let dir = fs::canonicalize(&plan.directory)
-        .map_err(|e| MeasureError(format!("{}: {e}", plan.directory.display())))?;
-    if !dir.is_dir() {
-        return fail(format!("{} is not a directory", dir.display()));
-    }
+    let dir = runner::directory(&plan.directory)?;
     let mounts = runner::run("zfs", &["list", "-H", "-o", "name,mountpoint"])?;
     let Some(dataset) = crate::zfs_get::dataset_of(&mounts, &dir.to_string_lossy()) else {
-        return fail(format!("{} is not in a mounted ZFS dataset", dir.display()));
+        return refuse(format!("{} is not in a mounted ZFS dataset", dir.display()));
     };
     let pool = dataset.split('/').next().unwrap_or(&dataset).to_string();
     let captured = runner::capture(&pool)?;
     let system_toml = crate::discover::describe(&pool, Some(&dataset), &captured, catalog)?;
     let system = model::system_file::parse(&system_toml, "the discovered system", catalog)
         .map_err(|e| {
-            MeasureError(format!(
+            MeasureError::Failed(format!(
                 "the discovered system file does not read back: {e}"
             ))
         })?;
@@ -160,7 +105,7 @@ pub fn prepare(plan: &Plan, catalog: &model::Catalog) -> Result<Ready> {
     let mut need = 0u64;
     for spec in &plan.workloads {
         let spec = with_size(spec, plan.data_bytes);
-        let w = Workload::parse(&spec).map_err(|e| MeasureError(e.to_string()))?;
+        let w = Workload::parse(&spec).map_err(|e| MeasureError::Refused(e.to_string()))?;
         let job = fio_job::job(&w, &work, plan.data_bytes, plan.runtime_s)?;
         need = need.max(job.file_bytes);
         jobs.push(Job {
@@ -184,33 +129,22 @@ pub fn prepare(plan: &Plan, catalog: &model::Catalog) -> Result<Ready> {
 }
 
 fn predict(system: &System, w: &Workload) -> Result<serde_json::Value> {
-    let p = perf::predict(system, w).map_err(|e| MeasureError(format!("{}: {e}", w.kind)))?;
-    serde_json::to_value(&p).map_err(|e| MeasureError(e.to_string()))
+    let p =
+        perf::predict(system, w).map_err(|e| MeasureError::Failed(format!("{}: {e}", w.kind)))?;
+    serde_json::to_value(&p).map_err(|e| MeasureError::Failed(e.to_string()))
 }
 
 /// Refuses to start unless the dataset has room for the largest run's files and a margin.
 fn check_space(dir: &Path, need: u64) -> Result<()> {
-    let free = free_bytes(dir)?;
+    let free = runner::free_bytes(dir)?;
     let want = (need as f64 * SPACE_MARGIN) as u64;
     if free < want {
-        return fail(format!(
+        return refuse(format!(
             "{} has {free} bytes free; the bench needs {want} (--size and a 10% margin): give a smaller --size",
             dir.display()
         ));
     }
     Ok(())
-}
-
-fn free_bytes(dir: &Path) -> Result<u64> {
-    use std::os::unix::ffi::OsStrExt;
-    let path = std::ffi::CString::new(dir.as_os_str().as_bytes())
-        .map_err(|_| MeasureError(format!("{}: a NUL in the path", dir.display())))?;
-    // SAFETY: statvfs fills the struct it is given from a NUL-terminated path.
-    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
-    if unsafe { libc::statvfs(path.as_ptr(), &mut st) } != 0 {
-        return fail(format!("cannot read the free space of {}", dir.display()));
-    }
-    Ok(st.f_bavail as u64 * st.f_frsize as u64)
 }
 
 /// What becomes of each run the moment it finishes (the store keeps it, and gives the bench
@@ -260,7 +194,7 @@ pub fn run(
         };
         keep(&mut bench, &run)?;
         bench.runs.push(run);
-        clear(&ready.directory);
+        work.clear();
     }
     Ok(bench)
 }
@@ -276,7 +210,7 @@ fn interrupted(signal: &str, bench: &Bench, ready: &Ready) -> MeasureError {
         ),
         None => "no workload had finished, so nothing was stored".to_string(),
     };
-    MeasureError(format!(
+    MeasureError::Failed(format!(
         "stopped by {signal}: fio was stopped and {} removed; {kept}",
         ready.directory.display()
     ))
@@ -307,7 +241,7 @@ fn fio(args: &[&str], limit: f64, tick: &mut dyn FnMut(f64)) -> std::result::Res
         }
         if started.elapsed().as_secs_f64() > limit {
             fio.stop();
-            return Err(Stop::Failed(MeasureError(format!(
+            return Err(Stop::Failed(MeasureError::Failed(format!(
                 "fio ran past {limit:.0} s and was stopped"
             ))));
         }
@@ -321,8 +255,7 @@ fn fio(args: &[&str], limit: f64, tick: &mut dyn FnMut(f64)) -> std::result::Res
 fn one(ready: &Ready, job: &Job, tick: &mut dyn FnMut(f64)) -> std::result::Result<Run, Stop> {
     let job_path = ready.directory.join("job.fio");
     let out_path = ready.directory.join("fio.json");
-    fs::write(&job_path, &job.fio_job)
-        .map_err(|e| MeasureError(format!("{}: {e}", job_path.display())))?;
+    runner::write_file(&job_path, &job.fio_job)?;
     // fio lays files out before its clock starts: allow that at a slow 10 MB/s, and twice the
     // runtime, before giving up on it.
     let runtime = f64::from(ready.runtime_s);
@@ -330,7 +263,7 @@ fn one(ready: &Ready, job: &Job, tick: &mut dyn FnMut(f64)) -> std::result::Resu
     let job_arg = job_path.to_string_lossy();
     // Lay the files out first, so the samples show the workload and not the layout.
     if !fio(&["--create_only=1", &job_arg], layout, &mut |_| tick(0.0))? {
-        return Err(Stop::Failed(MeasureError(format!(
+        return Err(Stop::Failed(MeasureError::Failed(format!(
             "{}: fio could not lay out its files",
             job.spec
         ))));
@@ -342,8 +275,8 @@ fn one(ready: &Ready, job: &Job, tick: &mut dyn FnMut(f64)) -> std::result::Resu
     let args = ["--output-format=json", &output, &job_arg];
     let succeeded =
         fio(&args, 2.0 * runtime + layout, &mut |t| tick(t.min(runtime))).map_err(|e| match e {
-            Stop::Failed(MeasureError(why)) => {
-                Stop::Failed(MeasureError(format!("{}: {why}", job.spec)))
+            Stop::Failed(MeasureError::Failed(why)) => {
+                Stop::Failed(MeasureError::Failed(format!("{}: {why}", job.spec)))
             }
             e => e,
         })?;
@@ -355,7 +288,7 @@ fn one(ready: &Ready, job: &Job, tick: &mut dyn FnMut(f64)) -> std::result::Resu
         let why = fio_text
             .lines()
             .find(|l| l.contains("error") || l.starts_with("fio:"));
-        return Err(Stop::Failed(MeasureError(format!(
+        return Err(Stop::Failed(MeasureError::Failed(format!(
             "{}: fio failed: {}",
             job.spec,
             why.unwrap_or("no message")
@@ -423,30 +356,4 @@ fn busy_of_leaves(
             _ => None,
         })
         .collect()
-}
-
-/// Removes one run's files so the next starts with the dataset's room.
-fn clear(dir: &Path) {
-    if let Ok(entries) = fs::read_dir(dir) {
-        for e in entries.flatten() {
-            let _ = fs::remove_file(e.path());
-        }
-    }
-}
-
-/// The bench's own directory inside the dataset: made at the start, removed at the end.
-struct WorkDir(PathBuf);
-
-impl WorkDir {
-    fn create(dir: &Path) -> Result<WorkDir> {
-        fs::create_dir(dir)
-            .map_err(|e| MeasureError(format!("cannot create {}: {e}", dir.display())))?;
-        Ok(WorkDir(dir.to_path_buf()))
-    }
-}
-
-impl Drop for WorkDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
 }

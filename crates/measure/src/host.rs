@@ -2,9 +2,8 @@
 //! installation, which outlives a rename). `ZPOOLSIM_HOST` and `ZPOOLSIM_MACHINE_ID` stand in
 //! for both, so that tests (and a machine without a machine-id) can say who they are.
 
-use crate::runner::read_file;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::io::Read;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Host {
@@ -13,10 +12,17 @@ pub struct Host {
     pub machine_id: String,
 }
 
-/// The first line of a file, trimmed.
+/// The first line of a small file (its first 4 KiB), trimmed.
 fn first_line(path: &str) -> Option<String> {
-    read_file(Path::new(path))
-        .and_then(|t| t.lines().next().map(|l| l.trim().to_string()))
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(4096)
+        .read_to_string(&mut text)
+        .ok()?;
+    text.lines()
+        .next()
+        .map(|l| l.trim().to_string())
         .filter(|l| !l.is_empty())
 }
 

@@ -4,10 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use zpoolsim_measure::bench::{Bench, Run};
-use zpoolsim_measure::fio_json::Measured;
-use zpoolsim_measure::host::Host;
-use zpoolsim_measure::store::{Location, Store};
+use zpoolsim_measure::{Bench, FleetQuery, Host, Location, Measured, Run, Store};
 
 /// A directory of this test's own, removed at the end even when it fails.
 struct Scratch(PathBuf);
@@ -69,7 +66,9 @@ fn an_empty_file_is_refused_and_left_empty() {
     let dir = Scratch::new("store-empty");
     let path = dir.0.join("empty.sqlite");
     std::fs::write(&path, b"").unwrap();
-    let e = Store::open(&Location::Sqlite(path.clone())).unwrap_err().0;
+    let e = Store::open(&Location::Sqlite(path.clone()))
+        .unwrap_err()
+        .to_string();
     assert_eq!(
         e,
         format!(
@@ -78,7 +77,9 @@ fn an_empty_file_is_refused_and_left_empty() {
         )
     );
     assert_eq!(
-        Store::check(&Location::Sqlite(path.clone())).unwrap_err().0,
+        Store::check(&Location::Sqlite(path.clone()))
+            .unwrap_err()
+            .to_string(),
         e
     );
     assert_eq!(
@@ -86,7 +87,9 @@ fn an_empty_file_is_refused_and_left_empty() {
         0,
         "not made a database"
     );
-    let e = Store::open(&Location::Sqlite(dir.0.clone())).unwrap_err().0;
+    let e = Store::open(&Location::Sqlite(dir.0.clone()))
+        .unwrap_err()
+        .to_string();
     assert!(
         e.ends_with("is not a regular file: give a results database (a file bench made)"),
         "{e}"
@@ -98,7 +101,9 @@ fn a_file_that_is_not_a_database_is_refused() {
     let dir = Scratch::new("store-corrupt");
     let path = dir.0.join("corrupt.sqlite");
     std::fs::write(&path, vec![0x5a; 8192]).unwrap();
-    let e = Store::check(&Location::Sqlite(path.clone())).unwrap_err().0;
+    let e = Store::check(&Location::Sqlite(path.clone()))
+        .unwrap_err()
+        .to_string();
     assert_eq!(
         e,
         format!(
@@ -115,7 +120,9 @@ fn a_store_another_process_holds_is_refused() {
     drop(Store::open(&Location::Sqlite(path.clone())).unwrap());
     let holder = rusqlite::Connection::open(&path).unwrap();
     holder.execute_batch("BEGIN EXCLUSIVE").unwrap();
-    let e = Store::check(&Location::Sqlite(path.clone())).unwrap_err().0;
+    let e = Store::check(&Location::Sqlite(path.clone()))
+        .unwrap_err()
+        .to_string();
     assert!(
         e.starts_with(&format!("results database {}: ", path.display()))
             && e.contains("database is locked"),
@@ -185,7 +192,7 @@ fn a_version_1_store_is_migrated() {
     );
     let page = store
         .fleet(
-            &zpoolsim_measure::store::FleetQuery {
+            &FleetQuery {
                 limit: 10,
                 ..Default::default()
             },

@@ -104,7 +104,7 @@ impl FromStr for Compression {
             .ok_or_else(|| {
                 PropertyError(format!(
                     "compression '{}': expected off, on, lzjb, lz4, gzip[-1..9] or zstd[-1..19]",
-                    crate::units::clip(text, 20)
+                    crate::input::clip(text, 20)
                 ))
             })
     }
@@ -127,7 +127,7 @@ impl FromStr for Checksum {
             _ => {
                 return Err(PropertyError(format!(
                     "checksum '{}': expected on, off, fletcher2, fletcher4, sha256, sha512, skein, edonr or blake3",
-                    crate::units::clip(text, 20)
+                    crate::input::clip(text, 20)
                 )))
             }
         })
@@ -144,7 +144,7 @@ impl FromStr for SyncPolicy {
             "disabled" => Ok(SyncPolicy::Disabled),
             _ => Err(PropertyError(format!(
                 "sync '{}': expected standard, always or disabled",
-                crate::units::clip(text, 20)
+                crate::input::clip(text, 20)
             ))),
         }
     }
@@ -159,7 +159,7 @@ impl FromStr for Logbias {
             "throughput" => Ok(Logbias::Throughput),
             _ => Err(PropertyError(format!(
                 "logbias '{}': expected latency or throughput",
-                crate::units::clip(text, 20)
+                crate::input::clip(text, 20)
             ))),
         }
     }

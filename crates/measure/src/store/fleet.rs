@@ -182,12 +182,12 @@ impl Store {
         .text()?;
         let name = format!("the system file of bench {}", row.bench_id);
         let system = model::system_file::parse(&toml, &name, catalog)
-            .map_err(|e| MeasureError(format!("{name} does not read: {e}")))?;
+            .map_err(|e| MeasureError::Store(format!("{name} does not read: {e}")))?;
         for w in &mut row.workloads {
             let workload = model::Workload::parse(&w.workload)
-                .map_err(|e| MeasureError(format!("bench {}: {e}", row.bench_id)))?;
+                .map_err(|e| MeasureError::Store(format!("bench {}: {e}", row.bench_id)))?;
             let p = perf::predict(&system, &workload).map_err(|e| {
-                MeasureError(format!("bench {}: {}: {e}", row.bench_id, w.workload))
+                MeasureError::Store(format!("bench {}: {}: {e}", row.bench_id, w.workload))
             })?;
             let predicted = Predicted {
                 bytes_per_s: p.throughput_bytes_per_s,

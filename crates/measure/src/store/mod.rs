@@ -15,7 +15,7 @@ mod sqlite;
 pub use fleet::{FleetPage, FleetQuery, FleetRow, FleetWorkload};
 pub use push::Pushed;
 
-use crate::bench::{Bench, Run, Sample};
+use crate::record::{Bench, Run, Sample};
 use crate::{MeasureError, Result};
 use serde::Serialize;
 use serde_json::Value as Json;
@@ -165,7 +165,7 @@ impl Store {
     /// Opens a store that must exist, to read it (a role that may only read will do).
     pub fn open_existing(at: &Location) -> Result<Store> {
         if at.is_absent() {
-            return Err(MeasureError(format!(
+            return Err(MeasureError::Store(format!(
                 "no results at {at}: run `zpoolsim bench` first"
             )));
         }
@@ -240,7 +240,7 @@ impl Store {
         )?;
         let r = rows
             .first()
-            .ok_or_else(|| MeasureError(format!("no bench {id} in the results")))?;
+            .ok_or_else(|| MeasureError::Store(format!("no bench {id} in the results")))?;
         let mut b = Bench {
             id: Some(id),
             uid: r[0].text()?,
@@ -273,7 +273,7 @@ impl Store {
         )?;
         let r = rows
             .first()
-            .ok_or_else(|| MeasureError(format!("no run {run_id} in the results")))?;
+            .ok_or_else(|| MeasureError::Store(format!("no run {run_id} in the results")))?;
         let prediction = r[5].text()?;
         Ok(Run {
             workload: r[0].text()?,
@@ -282,7 +282,7 @@ impl Store {
             job_file: r[3].text()?,
             fio_json: r[4].text()?,
             prediction: serde_json::from_str(&prediction).map_err(|e| {
-                MeasureError(format!("run {run_id}: its prediction is not JSON: {e}"))
+                MeasureError::Store(format!("run {run_id}: its prediction is not JSON: {e}"))
             })?,
             measured: crate::fio_json::Measured {
                 read_bytes_per_s: r[6].real()?,

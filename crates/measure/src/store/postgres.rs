@@ -25,10 +25,10 @@ impl Postgres {
         let place = without_password(url);
         let mut config: Config = url
             .parse()
-            .map_err(|e| MeasureError(format!("results database {place}: {e}")))?;
+            .map_err(|e| MeasureError::Store(format!("results database {place}: {e}")))?;
         config.connect_timeout(CONNECT_WAIT);
         let client = config.connect(NoTls).map_err(|e| {
-            MeasureError(format!(
+            MeasureError::Store(format!(
                 "results database {place}: cannot connect: {}",
                 one_line(&e)
             ))
@@ -37,7 +37,7 @@ impl Postgres {
     }
 
     fn fail(&self, e: postgres::Error) -> MeasureError {
-        MeasureError(format!("results database {}: {}", self.place, one_line(&e)))
+        MeasureError::Store(format!("results database {}: {}", self.place, one_line(&e)))
     }
 }
 
@@ -148,7 +148,7 @@ impl Backend for Postgres {
         match (rows[0][0].int()?, rows[0][1].int()?) {
             (1, _) => super::schema::recorded(self),
             (0, 0) => Ok(0),
-            _ => Err(MeasureError(format!(
+            _ => Err(MeasureError::Store(format!(
                 "results database {} has a table 'bench' zpoolsim did not make: give another database",
                 self.place
             ))),
@@ -160,7 +160,7 @@ impl Backend for Postgres {
         let read_only =
             super::sql::scalar(self, "SELECT current_setting('transaction_read_only')", &[])?;
         if read_only.text()? == "on" {
-            return Err(MeasureError(format!(
+            return Err(MeasureError::Store(format!(
                 "results database {} is read-only for this session: give a role that may write",
                 self.place
             )));
@@ -172,7 +172,7 @@ impl Backend for Postgres {
                 &[table.into()],
             )?;
             if may.int()? != 1 {
-                return Err(MeasureError(format!(
+                return Err(MeasureError::Store(format!(
                     "results database {}: this role may not add rows to '{table}': grant it INSERT, or give a role that may write",
                     self.place
                 )));

@@ -81,7 +81,7 @@ fn id_column(dialect: Dialect) -> &'static str {
 pub fn migrate(db: &mut dyn Backend) -> Result<()> {
     let found = db.schema_version()?;
     if found > VERSION {
-        return Err(MeasureError(format!(
+        return Err(MeasureError::Store(format!(
             "{}: results of schema version {found}; this zpoolsim reads version {VERSION} (a newer zpoolsim made them)",
             db.place()
         )));

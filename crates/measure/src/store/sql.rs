@@ -45,7 +45,7 @@ impl Value {
 }
 
 fn kind(want: &str, got: &Value) -> MeasureError {
-    MeasureError(format!("results database: expected {want}, found {got:?}"))
+    MeasureError::Store(format!("results database: expected {want}, found {got:?}"))
 }
 
 impl From<i64> for Value {
@@ -128,5 +128,5 @@ pub fn scalar(db: &mut dyn Backend, sql: &str, params: &[Value]) -> Result<Value
         .into_iter()
         .next()
         .and_then(|r| r.into_iter().next())
-        .ok_or_else(|| MeasureError(format!("results database: no row from {sql}")))
+        .ok_or_else(|| MeasureError::Store(format!("results database: no row from {sql}")))
 }

@@ -23,12 +23,14 @@ impl Sqlite {
     /// Opens the file (creating it and its directory on first use) and checks it is whole.
     pub fn open(path: &Path) -> Result<Sqlite> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| MeasureError(format!("cannot create {}: {e}", dir.display())))?;
+            std::fs::create_dir_all(dir).map_err(|e| {
+                MeasureError::Store(format!("cannot create {}: {e}", dir.display()))
+            })?;
         }
         check_file(path)?;
-        let at =
-            |e: rusqlite::Error| MeasureError(format!("results database {}: {e}", path.display()));
+        let at = |e: rusqlite::Error| {
+            MeasureError::Store(format!("results database {}: {e}", path.display()))
+        };
         let conn = Connection::open(path).map_err(at)?;
         conn.busy_timeout(LOCK_WAIT).map_err(at)?;
         let mut db = Sqlite {
@@ -40,7 +42,7 @@ impl Sqlite {
     }
 
     fn fail(&self, e: rusqlite::Error) -> MeasureError {
-        MeasureError(format!("results database {}: {e}", self.path.display()))
+        MeasureError::Store(format!("results database {}: {e}", self.path.display()))
     }
 
     /// SQLite's own check of the file's pages and indexes.
@@ -50,7 +52,7 @@ impl Sqlite {
             .query_row("PRAGMA quick_check", [], |r| r.get(0))
             .map_err(|e| self.fail(e))?;
         if verdict != "ok" {
-            return Err(MeasureError(format!(
+            return Err(MeasureError::Store(format!(
                 "results database {} is damaged ({verdict}): restore it from a copy, or give another --db",
                 self.path.display()
             )));
@@ -66,13 +68,13 @@ fn check_file(path: &Path) -> Result<()> {
         return Ok(());
     };
     if !meta.is_file() {
-        return Err(MeasureError(format!(
+        return Err(MeasureError::Store(format!(
             "{} is not a regular file: give a results database (a file bench made)",
             path.display()
         )));
     }
     if meta.len() == 0 {
-        return Err(MeasureError(format!(
+        return Err(MeasureError::Store(format!(
             "{} is an empty file, not a results database: remove it, or give another --db",
             path.display()
         )));
@@ -141,7 +143,7 @@ impl Backend for Sqlite {
             .map_err(|e| self.fail(e))?;
         let tables = super::sql::scalar(self, "SELECT count(*) FROM sqlite_master", &[])?.int()?;
         if version == 0 && tables > 0 {
-            return Err(MeasureError(format!(
+            return Err(MeasureError::Store(format!(
                 "{} is a SQLite database zpoolsim did not make: give another --db",
                 self.path.display()
             )));
@@ -152,7 +154,7 @@ impl Backend for Sqlite {
     /// Takes the write lock and writes the header once, then rolls back.
     fn check_writable(&mut self) -> Result<()> {
         if self.conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(true) {
-            return Err(MeasureError(format!(
+            return Err(MeasureError::Store(format!(
                 "results database {} cannot be written (read-only)",
                 self.path.display()
             )));
@@ -160,7 +162,7 @@ impl Backend for Sqlite {
         let probe = "BEGIN IMMEDIATE; PRAGMA user_version = 2; ROLLBACK;";
         self.conn.execute_batch(probe).map_err(|e| {
             let _ = self.conn.execute_batch("ROLLBACK");
-            MeasureError(format!(
+            MeasureError::Store(format!(
                 "results database {} cannot be written now: {e}",
                 self.path.display()
             ))
