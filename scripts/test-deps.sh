@@ -2,9 +2,9 @@
 # Installs the Debian packages the end-to-end tests need: for the live ZFS tests
 # (crates/cli/tests/zfs_fuse.rs, measure_zfs_fuse.rs) zfs-fuse (the daemon, zpool, zfs, zdb), fio
 # (the bench and calibrate) and util-linux (losetup, lsblk for discover and calibrate); for the
-# web page's test (web_page.rs) chromium, run headless; for the fleet's tests postgresql. Only when one is missing and we are root;
-# otherwise it does nothing, and the tests themselves say loudly that they skipped (and fail
-# under CI=true).
+# web page's test (web_page.rs) chromium, run headless; for the fleet's tests (fleet.rs,
+# fleet_zfs_fuse.rs) postgresql. Only when one is missing and we are root; otherwise it does
+# nothing, and the tests themselves say loudly that they skipped (and fail under CI=true).
 set -euo pipefail
 missing=()
 command -v zfs-fuse >/dev/null 2>&1 || [ -x /usr/sbin/zfs-fuse ] || missing+=(zfs-fuse)

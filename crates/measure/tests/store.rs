@@ -150,7 +150,7 @@ fn each_run_is_kept_as_it_finishes() {
         .unwrap()
         .load(1)
         .unwrap();
-    assert_eq!(seen.runs, [first.clone()]);
+    assert_eq!(seen.runs, std::slice::from_ref(&first));
     b.runs.push(first);
     store.keep(&mut b, &run("dd-write:size=32M")).unwrap();
     let list = Store::open_existing(&Location::Sqlite(path.clone()))
