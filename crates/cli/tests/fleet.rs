@@ -6,38 +6,15 @@
 mod common;
 
 use common::postgres::Server;
-use common::run;
 use common::shapes::{check, shapes};
 use common::skip;
+use common::{run, Scratch};
 use measure::{utc, Bench, Host, Location, Measured, Run, Sample, Store};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 const MB: f64 = 1e6;
 const DAY: i64 = 86_400;
-
-/// A directory of this test's own, removed at the end even when it fails.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("zpoolsim-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn now() -> i64 {
     std::time::SystemTime::now()

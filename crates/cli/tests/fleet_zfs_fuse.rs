@@ -10,9 +10,9 @@ mod common;
 use common::postgres::Server;
 use common::run;
 use common::skip;
-use common::zfs::{must, prerequisites, retry, Daemon};
+use common::zfs::{prerequisites, Daemon, Lab};
 use serde_json::{json, Value};
-use std::fs::{self, File};
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -21,60 +21,36 @@ const MIB: u64 = 1 << 20;
 const THROTTLE: u64 = 4 << 20;
 const BLKIO: &str = "/sys/fs/cgroup/blkio";
 
-/// The pools, loop device and cgroup of this test, undone on drop (before the daemon).
-struct Lab {
-    dir: PathBuf,
-    pools: Vec<String>,
-    loop_device: Option<String>,
+/// The lab of this test (its pools, files and loop device), and the throttling cgroup,
+/// undone on drop (before the lab, and the lab before the daemon).
+struct Throttled {
+    lab: Lab,
     cgroup: Option<PathBuf>,
 }
 
-impl Drop for Lab {
+impl Drop for Throttled {
     fn drop(&mut self) {
         if let Some(cgroup) = &self.cgroup {
             // Back to the root group, then the group goes.
-            for pid in fs::read_to_string(cgroup.join("cgroup.procs"))
-                .unwrap_or_default()
-                .lines()
-            {
+            let procs = fs::read_to_string(cgroup.join("cgroup.procs")).unwrap_or_default();
+            for pid in procs.lines() {
                 let _ = fs::write(Path::new(BLKIO).join("cgroup.procs"), pid);
             }
             let _ = fs::remove_dir(cgroup);
         }
-        for pool in &self.pools {
-            let _ = retry("zpool", &["destroy", "-f", pool]);
-        }
-        if let Some(dev) = &self.loop_device {
-            let _ = Command::new("losetup").args(["-d", dev]).status();
-        }
-        let _ = fs::remove_dir_all(&self.dir);
     }
 }
 
-impl Lab {
-    fn path(&self, name: &str) -> String {
-        self.dir.join(name).display().to_string()
-    }
-
-    fn sparse(&self, name: &str, bytes: u64) -> String {
-        let path = self.path(name);
-        File::create(&path)
-            .and_then(|f| f.set_len(bytes))
-            .expect("sparse file");
-        path
-    }
-
-    /// A pool on `vdev`, mounted in the lab; its mountpoint.
+impl Throttled {
+    /// A pool on `vdev`; its mountpoint.
     fn pool(&mut self, name: &str, vdev: &str) -> String {
-        let mountpoint = self.path(&format!("mnt-{name}"));
-        must("zpool", &["create", "-f", "-m", &mountpoint, name, vdev]);
-        self.pools.push(name.to_string());
-        mountpoint
+        self.lab.create(name, &[vdev.to_string()]);
+        self.lab.path(&format!("mnt-{name}"))
     }
 
     /// A loop device over a new file.
     fn loop_device(&mut self, bytes: u64) -> String {
-        let image = self.sparse("slow.img", bytes);
+        let image = self.lab.file("slow.img", bytes);
         let out = Command::new("losetup")
             .args(["-f", "--show", &image])
             .output()
@@ -85,17 +61,15 @@ impl Lab {
             "losetup: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        self.loop_device = Some(dev.clone());
+        self.lab.loop_device = Some(dev.clone());
         dev
     }
 
     /// Every zfs-fuse process into a blkio group that holds `dev` to `THROTTLE` each way.
     fn throttle(&mut self, dev: &str) {
-        let numbers = fs::read_to_string(format!(
-            "/sys/class/block/{}/dev",
-            dev.trim_start_matches("/dev/")
-        ))
-        .expect("the device's numbers");
+        let name = dev.trim_start_matches("/dev/");
+        let numbers = fs::read_to_string(format!("/sys/class/block/{name}/dev"))
+            .expect("the device's numbers");
         let cgroup = Path::new(BLKIO).join(format!("zpoolsim-slow-{}", std::process::id()));
         fs::create_dir_all(&cgroup).expect("a blkio cgroup");
         self.cgroup = Some(cgroup.clone());
@@ -173,14 +147,12 @@ fn two_hosts_bench_into_one_postgresql_and_the_slow_pool_is_flagged() {
     let dir = std::env::temp_dir().join(format!("zpoolsim-fleet-zfs-{}", std::process::id()));
     fs::create_dir_all(&dir).expect("temp dir");
     let _daemon = Daemon::start(&dir);
-    let mut lab = Lab {
-        dir,
-        pools: Vec::new(),
-        loop_device: None,
+    let mut lab = Throttled {
+        lab: Lab::new(dir),
         cgroup: None,
     };
     let id = std::process::id();
-    let file = lab.sparse("fast.img", 192 * MIB);
+    let file = lab.lab.file("fast.img", 192 * MIB);
     let fast = lab.pool(&format!("zpfast{id}"), &file);
     let dev = lab.loop_device(192 * MIB);
     let slow = lab.pool(&format!("zpslow{id}"), &dev);

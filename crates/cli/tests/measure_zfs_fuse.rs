@@ -11,56 +11,13 @@ mod common;
 use common::run;
 use common::shapes::{assert_shape, check, shapes};
 use common::skip;
-use common::zfs::{must, prerequisites, retry, Daemon};
-use std::fs::{self, File};
-use std::path::{Path, PathBuf};
+use common::zfs::{prerequisites, Daemon, Lab};
+use std::fs;
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
 const MIB: u64 = 1 << 20;
-
-/// The pool, its files and a loop device of this test; all of it goes away on drop, before the
-/// daemon (declared after it).
-struct Lab {
-    dir: PathBuf,
-    pools: Vec<String>,
-    loop_device: Option<String>,
-}
-
-impl Lab {
-    fn path(&self, name: &str) -> String {
-        self.dir.join(name).display().to_string()
-    }
-
-    /// A new sparse file of `bytes`.
-    fn file(&self, name: &str, bytes: u64) -> String {
-        let path = self.path(name);
-        File::create(&path)
-            .and_then(|f| f.set_len(bytes))
-            .expect("sparse file");
-        path
-    }
-
-    fn create(&mut self, name: &str, args: &[String]) {
-        let mountpoint = self.path(&format!("mnt-{name}"));
-        let mut all = vec!["create", "-f", "-m", &mountpoint, name];
-        all.extend(args.iter().map(String::as_str));
-        must("zpool", &all);
-        self.pools.push(name.to_string());
-    }
-}
-
-impl Drop for Lab {
-    fn drop(&mut self) {
-        for pool in &self.pools {
-            let _ = retry("zpool", &["destroy", "-f", pool]);
-        }
-        if let Some(dev) = &self.loop_device {
-            let _ = Command::new("losetup").args(["-d", dev]).status();
-        }
-        let _ = fs::remove_dir_all(&self.dir);
-    }
-}
 
 /// `zpoolsim ARGS` must fail with one line naming `says`, exit code 2.
 fn refused(args: &[&str], says: &str) {
@@ -91,11 +48,7 @@ fn measure_a_zfs_fuse_pool() {
     let dir = std::env::temp_dir().join(format!("zpoolsim-measure-{}", std::process::id()));
     fs::create_dir_all(&dir).expect("temp dir");
     let _daemon = Daemon::start(&dir);
-    let mut lab = Lab {
-        dir,
-        pools: Vec::new(),
-        loop_device: None,
-    };
+    let mut lab = Lab::new(dir);
     let pool = format!("zpmeasure{}", std::process::id());
     let f = |i: usize| lab.file(&format!("d{i}"), 192 * MIB);
     let files: Vec<String> = (0..6).map(f).collect();

@@ -4,30 +4,7 @@
 
 mod common;
 
-use common::run;
-use std::path::PathBuf;
-
-/// A directory of this test's own, removed at the end even when it fails.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("zpoolsim-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::{run, Scratch};
 
 /// `bench` at a directory that is no ZFS dataset, with `db`: the store's refusal must come
 /// first (it is checked before the dataset), as one line and exit code 2.
