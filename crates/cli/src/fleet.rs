@@ -118,3 +118,69 @@ fn table(page: &FleetPage) -> String {
     }
     out
 }
+
+/// The results store as `serve --db` shows it (web::Fleet): one connection, one request at a
+/// time.
+pub struct StoreView(std::sync::Mutex<Store>);
+
+impl StoreView {
+    /// Opens the store (it must exist) before the server starts.
+    pub fn open(db: &str) -> Result<StoreView, CliError> {
+        let at = measure::Location::from_flag(Some(db));
+        Ok(StoreView(std::sync::Mutex::new(Store::open_existing(&at)?)))
+    }
+
+    fn with<T: serde::Serialize>(
+        &self,
+        work: impl FnOnce(&mut Store) -> measure::Result<T>,
+    ) -> Result<serde_json::Value, String> {
+        let mut store = self
+            .0
+            .lock()
+            .map_err(|_| "the store is unusable".to_string())?;
+        let answer = work(&mut store).map_err(|e| e.to_string())?;
+        serde_json::to_value(answer).map_err(|e| e.to_string())
+    }
+}
+
+impl web::Fleet for StoreView {
+    fn page(
+        &self,
+        host: Option<&str>,
+        pool: Option<&str>,
+        offset: u32,
+    ) -> Result<serde_json::Value, String> {
+        let query = FleetQuery {
+            host: host.map(str::to_string),
+            pool: pool.map(str::to_string),
+            since: None,
+            limit: 100,
+            offset,
+        };
+        self.with(|s| s.fleet(&query, None))
+    }
+
+    fn history(
+        &self,
+        host: &str,
+        machine_id: &str,
+        pool: &str,
+        limit: u32,
+    ) -> Result<serde_json::Value, String> {
+        self.with(|s| s.history(host, machine_id, pool, limit))
+    }
+
+    fn bench(&self, id: i64) -> Result<serde_json::Value, String> {
+        self.with(|s| {
+            let b = s.load(id)?;
+            Ok(serde_json::json!({
+                "id": id,
+                "host": b.host.name,
+                "pool": b.pool,
+                "started": b.started,
+                "zpoolsim_version": b.zpoolsim_version,
+                "comparison": measure::compare(&b),
+            }))
+        })
+    }
+}

@@ -18,6 +18,10 @@ pub struct Args {
     /// let other machines of the network in.
     #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
     pub listen: String,
+    /// A results store (a SQLite file or a postgres:// URL) to show as the fleet view at
+    /// /fleet: every host's pools, each pool's history, each bench's detail.
+    #[arg(long, value_name = "FILE|URL")]
+    pub db: Option<String>,
 }
 
 pub fn run(args: &Args) -> CliResult {
@@ -27,7 +31,10 @@ pub fn run(args: &Args) -> CliResult {
             args.listen
         ))
     })?;
-    let server = web::Server::bind(SocketAddr::new(ip, args.port), catalog())?;
+    let mut server = web::Server::bind(SocketAddr::new(ip, args.port), catalog())?;
+    if let Some(db) = &args.db {
+        server = server.with_fleet(std::sync::Arc::new(crate::fleet::StoreView::open(db)?));
+    }
     println!("zpoolsim: serving http://{}/", server.address());
     std::io::stdout().flush()?;
     Ok(server.run()?)

@@ -266,6 +266,54 @@ fn fleet_of_a_sqlite_store() {
     assert!(err.contains("from 1h to 3650d"), "{err}");
 }
 
+/// `serve --db` shows the fleet: the page, its table's JSON, a pool's history and a bench's
+/// detail; without a store the view says how to get one.
+#[test]
+fn serve_shows_the_fleet_of_a_store() {
+    let dir = Scratch::new("fleet-serve");
+    let db = dir.path("results.sqlite");
+    sqlite_store(&db);
+    let served = common::serve::Served::start_with(&["--db", &db]);
+    let (status, page) = served.get("/fleet");
+    assert_eq!(status, 200);
+    assert!(page.contains("<script src=\"/fleet.js\">"), "{page}");
+    let (status, script) = served.get("/fleet.js");
+    assert!(status == 200 && script.contains("/api/fleet/history"));
+    let (status, body) = served.get("/api/fleet?pool=tank");
+    assert_eq!(status, 200, "{body}");
+    let fleet: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(keys(&fleet), [key("alpha", "tank"), key("beta", "tank")]);
+    let (_, body) = served.get("/api/fleet/history?host=alpha&machine_id=alpha-id&pool=tank");
+    let history: Value = serde_json::from_str(&body).unwrap();
+    let ratios: Vec<Value> = history
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["workloads"][0]["ratio"].clone())
+        .collect();
+    assert_eq!(ratios, [json!(0.4), json!(0.96)], "oldest first");
+    let (status, body) = served.get("/api/fleet/bench?id=5");
+    assert_eq!(status, 200, "{body}");
+    let detail: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        (detail["host"].clone(), detail["pool"].clone()),
+        (json!("beta"), json!("tank"))
+    );
+    check(
+        &detail["comparison"],
+        "BenchComparison",
+        "/api/fleet/bench",
+        &shapes(),
+    );
+    assert_eq!(detail["comparison"]["workloads"][0]["ratio"], json!(0.4));
+    assert_eq!(served.get("/api/fleet/bench?id=x").0, 400);
+    drop(served);
+    let plain = common::serve::Served::start();
+    let (status, body) = plain.get("/api/fleet");
+    assert_eq!(status, 404);
+    assert!(body.contains("zpoolsim serve --db FILE|URL"), "{body}");
+}
+
 #[test]
 fn fleet_of_a_postgresql_store_the_benches_were_pushed_to() {
     let server = match Server::start("fleet") {

@@ -3,9 +3,11 @@
 //! `--json` prints, through the same request types (crates/request); the page is plain HTML,
 //! CSS and JavaScript compiled into the binary, and asks nothing of any other machine.
 
+mod fleet;
 mod limits;
 mod posted;
 mod routes;
 mod server;
 
+pub use fleet::Fleet;
 pub use server::{ServeError, Server};

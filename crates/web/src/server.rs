@@ -1,6 +1,7 @@
 //! The HTTP server (axum on a tokio runtime of its own): every request answered by `routes`;
 //! the API's work on the blocking pool, under the time limit and the cap on requests at work.
 
+use crate::fleet::Fleet;
 use crate::limits::{MAX_AT_WORK, MAX_BODY_BYTES, TIME_LIMIT};
 use crate::routes::{self, Reply};
 use axum::body::Body;
@@ -28,6 +29,7 @@ pub struct Server {
     runtime: tokio::runtime::Runtime,
     listener: std::net::TcpListener,
     catalog: &'static Catalog,
+    fleet: Option<Arc<dyn Fleet>>,
 }
 
 /// What every request shares: the catalog, and the permits of the requests at work.
@@ -35,6 +37,8 @@ pub struct Server {
 struct Shared {
     catalog: &'static Catalog,
     at_work: Arc<Semaphore>,
+    /// The results store of the fleet view, when one was given.
+    fleet: Option<Arc<dyn Fleet>>,
 }
 
 impl Server {
@@ -51,7 +55,14 @@ impl Server {
             runtime,
             listener,
             catalog,
+            fleet: None,
         })
+    }
+
+    /// Serves the fleet view (`/fleet`) over this results store.
+    pub fn with_fleet(mut self, fleet: Arc<dyn Fleet>) -> Server {
+        self.fleet = Some(fleet);
+        self
     }
 
     /// The address it listens on.
@@ -66,6 +77,7 @@ impl Server {
         let shared = Shared {
             catalog: self.catalog,
             at_work: Arc::new(Semaphore::new(MAX_AT_WORK)),
+            fleet: self.fleet,
         };
         let app = axum::Router::new().fallback(answer).with_state(shared);
         self.runtime.block_on(async move {
@@ -81,6 +93,17 @@ impl Server {
 async fn answer(State(shared): State<Shared>, request: Request) -> Response {
     let method = request.method().to_string();
     let path = request.uri().path().to_string();
+    if crate::fleet::is_fleet_path(&path) {
+        let query = request.uri().query().unwrap_or("").to_string();
+        let fleet = shared.fleet.clone();
+        let asked = tokio::task::spawn_blocking(move || {
+            crate::fleet::reply(fleet.as_deref(), &method, &path, &query)
+        });
+        return asked
+            .await
+            .unwrap_or_else(|_| Reply::error(500, "internal error (a defect: please report it)"))
+            .into_response();
+    }
     let body = match read_body(request.into_body()).await {
         Ok(body) => body,
         Err(reply) => return reply.into_response(),

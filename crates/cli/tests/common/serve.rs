@@ -13,8 +13,14 @@ pub struct Served {
 impl Served {
     /// Starts `zpoolsim serve --port 0` and reads the address it prints.
     pub fn start() -> Served {
+        Served::start_with(&[])
+    }
+
+    /// `start` with more flags (`--db FILE`).
+    pub fn start_with(flags: &[&str]) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_zpoolsim"))
             .args(["serve", "--port", "0"])
+            .args(flags)
             .stdout(Stdio::piped())
             .spawn()
             .expect("zpoolsim serve starts");

@@ -135,6 +135,28 @@ impl Store {
         })
     }
 
+    /// One host's pool: its newest `limit` benches as fleet rows, oldest first (for a chart).
+    pub fn history(
+        &mut self,
+        host: &str,
+        machine_id: &str,
+        pool: &str,
+        limit: u32,
+    ) -> Result<Vec<FleetRow>> {
+        let ids = self
+            .db
+            .rows(
+                "SELECT id FROM bench WHERE host = $1 AND machine_id = $2 AND pool = $3 ORDER BY started DESC, id DESC LIMIT $4",
+                &[host.into(), machine_id.into(), pool.into(), i64::from(limit).into()],
+            )?
+            .iter()
+            .map(|r| r[0].int())
+            .collect::<Result<Vec<_>>>()?;
+        let mut rows = self.fleet_rows(&ids)?;
+        rows.sort_by(|a, b| (&a.started, a.bench_id).cmp(&(&b.started, b.bench_id)));
+        Ok(rows)
+    }
+
     fn fleet_rows(&mut self, ids: &[i64]) -> Result<Vec<FleetRow>> {
         if ids.is_empty() {
             return Ok(Vec::new());
