@@ -40,7 +40,8 @@ async function loadFleet(append) {
     if (!append) body.replaceChildren();
     for (const pool of page.pools) addPool(body, pool);
     const flagged = page.pools.filter((p) => p.flagged).length;
-    $("status").textContent = `${page.pools.length} pools shown, ${flagged} flagged.`;
+    const n = page.pools.length;
+    $("status").textContent = `${n} pool${n === 1 ? "" : "s"} shown, ${flagged} flagged.`;
     $("more").hidden = !page.more;
     offset = page.offset + page.limit;
   } catch (e) {

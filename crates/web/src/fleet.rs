@@ -1,5 +1,5 @@
-//! The fleet view, when `serve` is given a results store: the page `/fleet` (its script
-//! `/fleet.js`) and three GET endpoints over the store, answered as JSON: `/api/fleet` (a page
+//! The fleet view, when `serve` is given a results store: the page `/fleet` (`/fleet.js`,
+//! `/fleet.css`) and three GET endpoints over the store, answered as JSON: `/api/fleet` (a page
 //! of host and pool rows, `host`, `pool` and `offset` in the query), `/api/fleet/history`
 //! (`host`, `machine_id`, `pool`: that pool's benches, oldest first) and `/api/fleet/bench`
 //! (`id`: one bench, measured beside predicted, per workload and disk). The store is behind
@@ -9,6 +9,7 @@ use crate::routes::Reply;
 
 const PAGE: &str = include_str!("../page/fleet.html");
 const SCRIPT: &str = include_str!("../page/fleet.js");
+const STYLE: &str = include_str!("../page/fleet.css");
 
 /// Benches of one pool a history shows at most.
 const HISTORY: u32 = 200;
@@ -34,7 +35,7 @@ pub trait Fleet: Send + Sync {
 
 /// Whether the path is the fleet view's.
 pub fn is_fleet_path(path: &str) -> bool {
-    path == "/fleet" || path == "/fleet.js" || path.starts_with("/api/fleet")
+    matches!(path, "/fleet" | "/fleet.js" | "/fleet.css") || path.starts_with("/api/fleet")
 }
 
 /// The answer to a request of the fleet view (blocking: the store is asked synchronously).
@@ -52,6 +53,7 @@ pub fn reply(fleet: Option<&dyn Fleet>, method: &str, path: &str, query: &str) -
     let answer = match path {
         "/fleet" => return Reply::page("text/html; charset=utf-8", PAGE),
         "/fleet.js" => return Reply::page("text/javascript; charset=utf-8", SCRIPT),
+        "/fleet.css" => return Reply::page("text/css; charset=utf-8", STYLE),
         "/api/fleet" => match q.get("offset").map(|o| o.parse::<u32>()) {
             Some(Err(_)) => Err("offset: give a whole number of pools".to_string()),
             offset => fleet.page(
