@@ -11,6 +11,9 @@
 #   scripts/openzfs-oracle.sh record [VERSION...] run crates/space/oracle/pools.txt with each
 #                                                 release (default: all) and write the outputs
 #                                                 to crates/space/tests/data/openzfs_oracle.json
+#   scripts/openzfs-oracle.sh record-expansion [VERSION...]  the same for the raidz expansions
+#                                                 of crates/space/oracle/expansions.txt (2.3 on)
+#                                                 into tests/data/openzfs_expansion.json
 #
 # The source tarball is looked for in $ZPOOLSIM_OPENZFS_SRC (a directory of tarballs, or one
 # tarball), in two optional local caches of a development machine (../shared/vendor next to the
@@ -201,12 +204,24 @@ prepare() {
 
 # The recorded outputs: {"releases": {"VERSION": [one pool per line, ...], ...}}.
 record() {
-    local out=$root/crates/space/tests/data/openzfs_oracle.json version lines sep=""
-    local pools=$root/crates/space/oracle/pools.txt
+    record_pools pools.txt openzfs_oracle.json record "$@"
+}
+
+# The raidz expansions: OpenZFS 2.3 brought them.
+record_expansion() {
+    [ $# -gt 0 ] || set -- 2.3.2 2.4.4
+    record_pools expansions.txt openzfs_expansion.json record-expansion "$@"
+}
+
+# POOLS (in crates/space/oracle) run by each release into OUT (in crates/space/tests/data).
+record_pools() {
+    local pools=$root/crates/space/oracle/$1 out=$root/crates/space/tests/data/$2 how=$3
+    local version lines sep=""
+    shift 3
     [ $# -gt 0 ] || set -- $(versions)
     {
         echo '{'
-        echo '  "source": "scripts/openzfs-oracle.sh record: crates/space/oracle/oracle.c on libzpool of each release, pools of crates/space/oracle/pools.txt",'
+        echo "  \"source\": \"scripts/openzfs-oracle.sh $how: crates/space/oracle/oracle.c on libzpool of each release, pools of crates/space/oracle/$(basename "$pools")\","
         echo '  "releases": {'
         for version in "$@"; do
             lines=$(run "$version" <"$pools")
@@ -230,5 +245,9 @@ record)
     shift
     record "$@"
     ;;
-*) fail "usage: $0 build VERSION | run VERSION < POOLS | prepare | versions | record [VERSION...]" ;;
+record-expansion)
+    shift
+    record_expansion "$@"
+    ;;
+*) fail "usage: $0 build VERSION | run VERSION < POOLS | prepare | versions | record [VERSION...] | record-expansion [VERSION...]" ;;
 esac

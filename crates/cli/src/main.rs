@@ -10,6 +10,7 @@ mod catalog;
 mod compare;
 mod discover;
 mod error;
+mod expansion;
 mod files;
 mod fleet;
 mod plan;

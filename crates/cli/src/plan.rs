@@ -7,7 +7,9 @@ use crate::files::{print_json, write, Files, PlotTo};
 use crate::progress::while_working;
 use crate::render::{columns_note, table};
 use crate::svg::{Chart, Series};
-use ::plan::{format_probability, DiskPlan, Evaluation, Metric, Plan, DEFAULT_LOSS_TARGET};
+use ::plan::{
+    format_probability, DiskPlan, Evaluation, GrowthOption, Metric, Plan, DEFAULT_LOSS_TARGET,
+};
 use request::PlanRequest;
 
 /// Plan a pool: enumerate layouts (stripe, mirrors, raidz1-3, dRAID, with spares), keep those
@@ -41,17 +43,53 @@ pub struct Args {
 
 pub fn run(args: &Args) -> CliResult {
     let plot = args.plot.file()?;
-    let planned = while_working("planning: every layout of these disks", || {
+    let answer = while_working("planning: every layout of these disks", || {
         args.request.answer(&Files)
     })?;
+    let planned = &answer.plan;
     if let Some(file) = plot {
-        write(file, &chart(&planned).render())?;
+        write(file, &chart(planned).render())?;
     }
     if args.json {
-        return print_json(&planned);
+        return print_json(&answer);
     }
-    print_plan(&planned, args.all);
+    print_plan(planned, args.all);
+    if let Some(growth) = &answer.growth {
+        print_growth(growth, &args.request.grow_fill);
+    }
     Ok(())
+}
+
+/// The layouts grown by raidz expansion, most space at the end first (the first ten).
+fn print_growth(options: &[GrowthOption], fill: &str) {
+    use model::units::format_bytes;
+    println!();
+    let Some(first) = options.first() else {
+        println!("no raidz layout of these disks grows to that many one disk per vdev at a time");
+        return;
+    };
+    println!(
+        "grown by raidz expansion (OpenZFS 2.3 on), one disk per vdev at a time, the pool {fill} \
+         full at each step; \"holds\" is the data plus the new 128K records that still fit \
+         (zfs list AVAIL keeps the original width's ratio and shows less):"
+    );
+    let disks = first.steps.last().map_or(0, |s| s.disks);
+    for o in options.iter().take(10) {
+        let steps: Vec<String> = o
+            .steps
+            .iter()
+            .map(|s| format!("{}: {}", s.disks, format_bytes(s.capacity_bytes)))
+            .collect();
+        println!(
+            "  {} -> {}: AVAIL {} empty; holds {}; rewritten {}; created on {disks} disks {}",
+            o.start,
+            o.end,
+            format_bytes(o.start_avail_bytes),
+            steps.join(", "),
+            format_bytes(o.rewritten_capacity_bytes),
+            format_bytes(o.native_avail_bytes)
+        );
+    }
 }
 
 fn recommended(plan: &Plan) -> &Evaluation {

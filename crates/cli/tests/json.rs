@@ -36,6 +36,19 @@ fn capacity() {
         &["capacity", "examples/modern-12x20tb-special.toml", "--json"],
         "SpaceReport",
     );
+    assert_shape(
+        &[
+            "capacity",
+            "--layout",
+            "raidz1-4",
+            "--disk",
+            "16TB",
+            "--expand",
+            "raidz1-4 -> raidz1-5 at 70%",
+            "--json",
+        ],
+        "SpaceReport",
+    );
 }
 
 #[test]
@@ -71,6 +84,10 @@ fn plan() {
         "bonnie-seeks",
     ];
     assert_shape(&[&args[..], &["--json"]].concat(), "DiskPlan");
+    assert_shape(
+        &[&args[..], &["--grow-to", "10", "--json"]].concat(),
+        "DiskPlan",
+    );
 }
 
 #[test]

@@ -124,7 +124,7 @@ fn bad_input_is_400_with_one_sentence() {
         ("/api/plan", "{\"disks\": 24,", "malformed request: EOF while parsing a value at line 1 column 13; expected a JSON object whose keys are the command's flags"),
         ("/api/plan", r#"{"disks": 1000000, "disk": "16TB"}"#, "disks: 1000000; a web request takes at most 200 (the command line takes more)"),
         ("/api/plan", r#"{"disks": 24, "disk": "seagate-exos-x99"}"#, "--disk seagate-exos-x99: no disk 'seagate-exos-x99' in the catalog; did you mean 'seagate-exos-x14-14tb' or 'seagate-exos-x16-16tb' or 'seagate-exos-x18-18tb'? (`zpoolsim catalog --kind disk` lists them)"),
-        ("/api/plan", r#"{"disks": 24, "disk": "16TB", "nedd": "loss<=1%"}"#, "unknown key 'nedd'; the keys are system, disks, disk, price, spares, min-redundancy, need, read, write, random, workload, fill, years"),
+        ("/api/plan", r#"{"disks": 24, "disk": "16TB", "nedd": "loss<=1%"}"#, "unknown key 'nedd'; the keys are system, disks, disk, price, spares, min-redundancy, need, read, write, random, workload, fill, years, grow-to, grow-fill"),
         ("/api/plan", r#"{"disks": 24, "disk": "16TB", "read": "my.toml"}"#, "workload 'my.toml': the web page reads no files; give NAME[:key=value,...]"),
         ("/api/reliability", r#"{"trials": 50000000}"#, "trials: 50000000; a web request takes at most 1000000 (the command line takes more)"),
         ("/api/capacity", r#"{"layout": "400x mirror-2", "disk": "4TB"}"#, "layout: disks: 800; a web request takes at most 200 (the command line takes more)"),
@@ -185,4 +185,29 @@ fn a_planned_layout_as_a_system_file() {
         write["throughput_bytes_per_s"],
         picked["write"]["bytes_per_s"]
     );
+}
+
+/// `capacity --expand` through the API: the steps as a list under "expand", the answer what
+/// the command line prints.
+#[test]
+fn capacity_with_a_raidz_expansion() {
+    let served = Served::start();
+    let body = json!({"layout": "raidz1-4", "disk": "16TB", "expand": ["raidz1-4 -> raidz1-5 at 70%", "raidz1-6 at 80%"]});
+    let (status, answer) = served.post("/api/capacity", &body.to_string());
+    assert_eq!(status, 200, "{answer}");
+    let args = [
+        "capacity",
+        "--layout",
+        "raidz1-4",
+        "--disk",
+        "16TB",
+        "--expand",
+        "raidz1-4 -> raidz1-5 at 70%",
+        "--expand",
+        "raidz1-6 at 80%",
+        "--json",
+    ];
+    assert_eq!(answer, cli(&args));
+    let v: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(v["expansion"]["steps"][1]["to"], "raidz1-6");
 }

@@ -7,6 +7,7 @@
 mod capacity;
 mod criteria;
 mod error;
+mod expand;
 mod flags;
 mod inputs;
 mod plan;
@@ -19,7 +20,7 @@ pub use criteria::{parse_fill, Criteria};
 pub use error::Error;
 pub use flags::from_json;
 pub use inputs::{system_or_default, Inputs};
-pub use plan::{DiskFlags, PlanRequest};
+pub use plan::{DiskFlags, PlanAnswer, PlanRequest};
 pub use predict::{PredictAnswer, PredictRequest, Predicted, Sweep, Swept};
 pub use reliability::{ReliabilityAnswer, ReliabilityRequest};
 pub use system::SystemRequest;

@@ -2,7 +2,11 @@
 //! Pareto front and one recommendation.
 
 use crate::{Criteria, Error, Inputs};
-use ::plan::{parse_needs, DiskPlan, DiskRequest, Disks};
+use ::plan::{parse_needs, DiskPlan, DiskRequest, Disks, GrowthOption};
+use model::pool::auto_ashift;
+use model::Leaf;
+use serde::Serialize;
+use space::Profile;
 
 /// The disks to plan for, as plan and the system of a planned layout take them.
 #[derive(clap::Args, Debug)]
@@ -52,10 +56,28 @@ pub struct PlanRequest {
     pub need: String,
     #[command(flatten)]
     pub criteria: Criteria,
+    /// Start with --disks and grow to this many by raidz expansion (OpenZFS 2.3 on: zpool
+    /// attach, one disk per vdev at a time): the raidz layouts that can, and the space each
+    /// step really gives.
+    #[arg(long, value_name = "DISKS")]
+    pub grow_to: Option<u32>,
+    /// With --grow-to: how full the pool is (zpool list CAP) at each widening.
+    #[arg(long, default_value = "80%", value_name = "SHARE")]
+    pub grow_fill: String,
+}
+
+/// The plan, and with --grow-to the layouts grown by raidz expansion.
+#[derive(Serialize)]
+pub struct PlanAnswer {
+    #[serde(flatten)]
+    pub plan: DiskPlan,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub growth: Option<Vec<GrowthOption>>,
 }
 
 impl PlanRequest {
-    pub fn answer(&self, inputs: &dyn Inputs) -> Result<DiskPlan, Error> {
+    pub fn answer(&self, inputs: &dyn Inputs) -> Result<PlanAnswer, Error> {
+        let fill = self.grow_fill()?;
         let request = DiskRequest {
             disks: self.disks.disks(inputs)?,
             hot_spares: self.spares,
@@ -63,6 +85,58 @@ impl PlanRequest {
             needs: parse_needs(&self.need)?,
             settings: self.criteria.settings(inputs)?,
         };
-        Ok(::plan::plan_disks(&request, inputs.catalog())?)
+        let plan = ::plan::plan_disks(&request, inputs.catalog())?;
+        let growth = match self.grow_to {
+            Some(end) => Some(self.growth(&plan, end, fill)?),
+            None => None,
+        };
+        Ok(PlanAnswer { plan, growth })
+    }
+
+    /// The raidz layouts of the planned disks (less the spares) grown to `end` disks.
+    /// --grow-fill as a share: at most 90%, so that every layout can take it.
+    fn grow_fill(&self) -> Result<f64, Error> {
+        crate::parse_fill(&self.grow_fill)
+            .ok()
+            .filter(|f| *f <= 0.9)
+            .ok_or_else(|| {
+                Error(format!(
+                    "--grow-fill '{}': expected a share of the pool from 0% to 90% (zpool list CAP)",
+                    self.grow_fill
+                ))
+            })
+    }
+
+    fn growth(&self, plan: &DiskPlan, end: u32, fill: f64) -> Result<Vec<GrowthOption>, Error> {
+        let start = (plan.disks as u32).saturating_sub(self.spares);
+        if end <= start || end > ::plan::MAX_DISKS {
+            return Err(Error(format!(
+                "--grow-to {end}: expected more disks than the {start} planned, at most {}",
+                ::plan::MAX_DISKS
+            )));
+        }
+        let release = plan.machine.host.zfs;
+        let profile = Profile::of(release);
+        if !profile.raidz_expansion {
+            return Err(Error(format!(
+                "--grow-to: raidz expansion needs OpenZFS 2.3 or later, the system runs {release}"
+            )));
+        }
+        let model = &plan.machine.disks[0].model;
+        let leaf = Leaf {
+            capacity_bytes: model.capacity_bytes,
+            logical_sector: model.logical_sector,
+            whole_disk: true,
+        };
+        let ashift = auto_ashift(model.logical_sector, model.physical_sector, release);
+        let parity = self.min_redundancy;
+        Ok(::plan::grow(
+            leaf,
+            ashift,
+            &profile,
+            (start, end),
+            parity,
+            fill,
+        ))
     }
 }
