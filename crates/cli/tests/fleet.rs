@@ -345,7 +345,73 @@ fn fleet_of_a_postgresql_store_the_benches_were_pushed_to() {
     );
     check_fleet(&url);
     broken_rows_are_skipped(&server, &dir);
+    a_killed_push_leaves_no_partial_bench(&server, &dir);
     refusals(&server);
+}
+
+/// A push killed (SIGKILL) partway leaves only whole benches, each with both its runs and
+/// their samples; pushed again, every bench is there once.
+fn a_killed_push_leaves_no_partial_bench(server: &Server, dir: &Scratch) {
+    let local = dir.path("many.sqlite");
+    let mut store = Store::open(&Location::Sqlite(local.clone().into())).unwrap();
+    for i in 0..100 {
+        let mut b = bench(
+            &format!("h{i:03}"),
+            "tank",
+            60,
+            vec![
+                run_of("dd-read:size=1G", 200.0, 250.0, 12.7),
+                run_of("dd-write:size=1G", 100.0, 250.0, 12.7),
+            ],
+        );
+        for r in &mut b.runs {
+            r.samples = (0..30)
+                .map(|s| Sample {
+                    second: s,
+                    device: "sda".into(),
+                    vdev: Some("mirror-0".into()),
+                    read_ops_per_s: 1.0,
+                    write_ops_per_s: 1.0,
+                    read_bytes_per_s: 1.0,
+                    write_bytes_per_s: 1.0,
+                })
+                .collect();
+        }
+        store.save(&b).unwrap();
+    }
+    drop(store);
+    let url = server.database("killed", "postgres");
+    let mut push = std::process::Command::new(env!("CARGO_BIN_EXE_zpoolsim"))
+        .args(["results", "--db", &local, "--push", &url])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed once the first benches are in, well before the 100th.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let stored = || {
+        let made = server.sql("killed", "SELECT to_regclass('bench') IS NOT NULL");
+        made.trim() == "t" && server.sql("killed", "SELECT count(*) FROM bench").trim() != "0"
+    };
+    while !stored() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the push stored nothing in 30 s"
+        );
+    }
+    push.kill().unwrap();
+    push.wait().unwrap();
+    let whole = "SELECT count(*) || ' ' || count(*) FILTER (WHERE (SELECT count(*) FROM run r WHERE r.bench_id = b.id) = 2 AND (SELECT count(*) FROM disk_sample s JOIN run r ON s.run_id = r.id WHERE r.bench_id = b.id) = 60) FROM bench b";
+    let counts = server.sql("killed", whole);
+    let (benches, complete) = counts.trim().split_once(' ').unwrap();
+    eprintln!("killed push: {benches} of 100 benches stored, {complete} whole");
+    assert_eq!(benches, complete, "every stored bench is whole");
+    let (code, out, err) = run(&["results", "--db", &local, "--push", &url]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(&format!("{benches} were there already; 0 skipped")),
+        "{out}"
+    );
+    assert_eq!(server.sql("killed", whole).trim(), "100 100");
 }
 
 /// A bench whose prediction is not JSON cannot be read, and one with a NUL in a disk's name
