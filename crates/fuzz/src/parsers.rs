@@ -1,5 +1,6 @@
 //! The parsers of user input, each with its seeds and the promise it keeps on any text: it
-//! returns, and an error is one line (located within the text, for TOML files).
+//! returns, and an error is one line (located within the text, for TOML files); the web API's
+//! bodies answer 200, or 400 with one sentence about one field.
 
 use model::{system_file, Catalog, Layout, Workload};
 
@@ -80,7 +81,57 @@ pub fn parsers() -> Vec<Parser> {
             seeds: owned(&CATALOGS),
             run: catalog,
         },
+        Parser {
+            name: "api plan",
+            seeds: owned(&[
+                r#"{"disks": 6, "disk": "4TB"}"#,
+                r#"{"disks": 8, "disk": "seagate-exos-x16-16tb", "need": "avail>=40TB,loss<=1%", "spares": 1}"#,
+                r#"{"disks": 6, "disk": "16TB", "min_redundancy": 2, "fill": "50%", "years": 3, "price": 300}"#,
+                r#"{"disks": 6, "disk": "16TB", "read": "fio-read:bs=1M", "workload": ["bonnie-seeks"]}"#,
+            ]),
+            run: api_plan,
+        },
+        Parser {
+            name: "api capacity",
+            seeds: owned(&[
+                r#"{"layout": "3x raidz1-5", "disk": "750GB", "files": ["1K", "10M"], "compression": true}"#,
+                r#"{"layout": "draid2:8d:24c:2s", "disk": "16TB", "ashift": 12, "zfs": "zol-0.6.5"}"#,
+                r#"{"layout": "mirror-2", "disk": "4TB", "sector": 4096, "recordsize": "1M", "file_vdevs": true}"#,
+            ]),
+            run: api_capacity,
+        },
+        Parser {
+            name: "api predict",
+            seeds: vec![
+                api_with_system(r#""workload": "fio-randread:qd=32""#),
+                api_with_system(r#""workload": "dd-read", "sweep": "bs=128K..1M""#),
+            ],
+            run: api_predict,
+        },
+        Parser {
+            name: "api reliability",
+            seeds: vec![
+                api_with_system(r#""trials": 2000, "fill": "50%", "replacement_hours": 24"#),
+                r#"{"trials": 1000, "weibull": 1.5, "years": 3, "load": "fio-randread", "seed": 7}"#
+                    .to_string(),
+            ],
+            run: api_reliability,
+        },
+        Parser {
+            name: "api system",
+            seeds: owned(&[
+                r#"{"disks": 12, "disk": "16TB", "layout": "2x raidz2-6"}"#,
+                r#"{"disks": 10, "disk": "4TB", "layout": "draid1:4d:10c:1s", "price": 90}"#,
+            ]),
+            run: api_system,
+        },
     ]
+}
+
+/// A request body of an example system file's text and `rest`.
+fn api_with_system(rest: &str) -> String {
+    let system = serde_json::Value::from(SYSTEM_FILES[4]);
+    format!("{{\"system\": {system}, {rest}}}")
 }
 
 /// The example machines, every one a seed of the system-file parser.
@@ -170,4 +221,71 @@ fn catalog(text: &str) -> Result<(), String> {
     Catalog::default()
         .merge_file(text, "fuzz.toml")
         .map_or_else(|e| located(&e, text), |()| Ok(()))
+}
+
+/// The API's promise on any body: 200 with JSON (or a system file's TOML), or 400 with
+/// `{"error": one sentence, "field"?: a key}` naming no command-line flag.
+fn api(path: &str, body: &str) -> Result<(), String> {
+    let (status, text) = web::post(path, body);
+    match status {
+        200 if path == "/api/system" => Ok(()),
+        200 => serde_json::from_str::<serde_json::Value>(&text)
+            .map(|_| ())
+            .map_err(|e| format!("200 with a body that is not JSON ({e}): {text}")),
+        400 => refusal(&text),
+        _ => Err(format!("status {status}: {text}")),
+    }
+}
+
+/// A 400's body: an object of one error sentence and, maybe, the field it is about.
+fn refusal(text: &str) -> Result<(), String> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("a 400 that is not JSON ({e}): {text}"))?;
+    let error = value["error"].as_str().ok_or(format!("no error: {text}"))?;
+    if value
+        .as_object()
+        .is_some_and(|o| o.keys().any(|k| k != "error" && k != "field"))
+    {
+        return Err(format!("keys beside error and field: {text}"));
+    }
+    if value.get("field").is_some_and(|f| !f.is_string()) {
+        return Err(format!("a field that is not a key: {text}"));
+    }
+    if has_flag_with_value_name(error) {
+        return Err(format!("a command line's words: {error}"));
+    }
+    one_line(error.to_string())
+}
+
+/// Whether `text` names a flag as clap writes it, `--disks <DISKS>`.
+fn has_flag_with_value_name(text: &str) -> bool {
+    text.match_indices(" <").any(|(at, _)| {
+        let flag = text[..at].rsplit(' ').next().unwrap_or("");
+        let name = text[at + 2..].split_once('>').map_or("", |(name, _)| name);
+        flag.trim_start_matches('\'').starts_with("--")
+            && !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_' || c == '.')
+    })
+}
+
+fn api_plan(body: &str) -> Result<(), String> {
+    api("/api/plan", body)
+}
+
+fn api_capacity(body: &str) -> Result<(), String> {
+    api("/api/capacity", body)
+}
+
+fn api_predict(body: &str) -> Result<(), String> {
+    api("/api/predict", body)
+}
+
+fn api_reliability(body: &str) -> Result<(), String> {
+    api("/api/reliability", body)
+}
+
+fn api_system(body: &str) -> Result<(), String> {
+    api("/api/system", body)
 }

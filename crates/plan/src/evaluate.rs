@@ -201,6 +201,7 @@ pub fn monte_carlo(
     system: &System,
     evaluation: &Evaluation,
     settings: &Settings,
+    cancel: &model::cancel::Cancel,
 ) -> Result<Option<reliability::MonteCarloReport>, PlanError> {
     let candidate = &evaluation.candidate;
     let planned = machine::with_candidate(system, candidate)?;
@@ -228,7 +229,7 @@ pub fn monte_carlo(
             .map_or(model::pool::DEFAULT_RECORDSIZE, |d| d.recordsize) as f64,
         mission_hours: reliability::mission_hours(settings.years).map_err(engine)?,
     };
-    reliability::simulate(&scenario, MONTE_CARLO_TRIALS, SEED)
+    reliability::simulate_cancellable(&scenario, MONTE_CARLO_TRIALS, SEED, cancel)
         .map(Some)
         .map_err(engine)
 }

@@ -31,5 +31,6 @@ pub use needs::{format_probability, parse_needs, Metric, Need, NeedError};
 pub use recommend::{NearMiss, Recommendation, DEFAULT_LOSS_TARGET};
 pub use report::{report, Report};
 pub use search::{
-    plan, plan_disks, DiskPlan, DiskRequest, Plan, Request, MAX_DISKS, MAX_PLAN_WORK,
+    plan, plan_cancellable, plan_disks, plan_disks_cancellable, DiskPlan, DiskRequest, Plan,
+    Request, MAX_DISKS, MAX_PLAN_WORK,
 };

@@ -8,6 +8,7 @@ use crate::evaluation::Evaluation;
 use crate::needs::Need;
 use crate::pareto;
 use crate::recommend::{closest, draid_caveats, meets, recommend, Recommendation};
+use model::cancel::Cancel;
 use model::{Catalog, System, VdevType};
 use serde::Serialize;
 
@@ -79,6 +80,12 @@ pub struct Plan {
 /// Evaluates every candidate for the request's disks; errs when none exists or none meets the
 /// needs (naming the closest).
 pub fn plan(request: &Request) -> Result<Plan, PlanError> {
+    plan_cancellable(request, &Cancel::never())
+}
+
+/// [`plan`], stopping with [`PlanError::Cancelled`] at the first layout after `cancel` is
+/// raised.
+pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, PlanError> {
     let disks = u32::try_from(request.system.disks.len()).unwrap_or(u32::MAX);
     if disks > MAX_DISKS {
         return Err(PlanError::TooManyDisks { disks });
@@ -105,7 +112,10 @@ pub fn plan(request: &Request) -> Result<Plan, PlanError> {
     check_work(all.len(), disks as usize, &request.settings)?;
     let evaluated = all
         .iter()
-        .map(|c| evaluate(&request.system, c, &request.settings))
+        .map(|c| {
+            cancel.check()?;
+            evaluate(&request.system, c, &request.settings)
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let considered = evaluated.len();
     let (passing, failing): (Vec<_>, Vec<_>) = evaluated
@@ -126,6 +136,7 @@ pub fn plan(request: &Request) -> Result<Plan, PlanError> {
         &request.system,
         &passing[recommendation.index],
         &request.settings,
+        cancel,
     )?;
     Ok(Plan {
         considered,
@@ -165,14 +176,24 @@ pub struct DiskPlan {
 
 /// Assembles the machine for `request`'s disks and plans it.
 pub fn plan_disks(request: &DiskRequest, catalog: &Catalog) -> Result<DiskPlan, PlanError> {
+    plan_disks_cancellable(request, catalog, &Cancel::never())
+}
+
+/// [`plan_disks`], stopping with [`PlanError::Cancelled`] soon after `cancel` is raised.
+pub fn plan_disks_cancellable(
+    request: &DiskRequest,
+    catalog: &Catalog,
+    cancel: &Cancel,
+) -> Result<DiskPlan, PlanError> {
     let assembled = assemble(&request.disks, catalog)?;
-    let result = plan(&Request {
+    let request_for_machine = Request {
         system: assembled.system.clone(),
         hot_spares: request.hot_spares,
         min_redundancy: request.min_redundancy,
         needs: request.needs.clone(),
         settings: request.settings.clone(),
-    })?;
+    };
+    let result = plan_cancellable(&request_for_machine, cancel)?;
     let machine = assembled.system;
     Ok(DiskPlan {
         system: machine.name.clone(),

@@ -218,3 +218,13 @@ fn a_recommended_draid_says_what_the_table_does_not() {
         p.recommendation.reason
     );
 }
+
+/// A raised flag stops the plan before its next layout.
+#[test]
+fn a_cancelled_plan_stops() {
+    use model::cancel::{Cancel, Cancelled};
+    let cancel = Cancel::new();
+    cancel.cancel();
+    let stopped = zpoolsim_plan::plan_cancellable(&request(12, ""), &cancel);
+    assert_eq!(stopped.unwrap_err(), PlanError::Cancelled(Cancelled));
+}

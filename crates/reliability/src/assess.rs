@@ -3,13 +3,15 @@
 
 use crate::lifetime::{disk_lifetime, Lifetime};
 use crate::montecarlo::{
-    check_simulation, mission_hours, simulate, MonteCarloReport, RepairTime, Scenario, MAX_TRIALS,
+    check_simulation, mission_hours, simulate_cancellable, MonteCarloReport, RepairTime, Scenario,
+    MAX_TRIALS,
 };
 use crate::mttdl::{pool_mttdl, Mttdl, Odds};
 use crate::rates::rebuild_rates;
 use crate::repair::{distributed_spares, GroupRepair};
 use crate::resilver::{group_repair, rebuild, Rebuild, RebuildKind};
 use crate::Error;
+use model::cancel::Cancel;
 use model::pool::DEFAULT_RECORDSIZE;
 use model::{Layout, System, VdevGroup, VdevType, Workload};
 
@@ -69,6 +71,15 @@ pub struct Assessment {
 
 /// Assesses the normal-class pool of `system`, using its first disk's figures.
 pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
+    assess_cancellable(system, mission, &Cancel::never())
+}
+
+/// [`assess`], stopping with [`Error::Cancelled`] soon after `cancel` is raised.
+pub fn assess_cancellable(
+    system: &System,
+    mission: &Mission,
+    cancel: &Cancel,
+) -> Result<Assessment, Error> {
     let disk = &system
         .disks
         .first()
@@ -156,7 +167,12 @@ pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
                     as f64,
                 mission_hours,
             };
-            Some(simulate(&scenario, mission.trials, mission.seed)?)
+            Some(simulate_cancellable(
+                &scenario,
+                mission.trials,
+                mission.seed,
+                cancel,
+            )?)
         }
         _ => None,
     };

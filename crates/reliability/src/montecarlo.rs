@@ -30,6 +30,7 @@ use crate::mttdl::p_ure;
 use crate::repair::{distributed_spares, GroupRepair};
 use crate::rng::Rng;
 use crate::{non_negative, positive, Error};
+use model::cancel::Cancel;
 use model::Layout;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -140,6 +141,16 @@ pub fn check_simulation(
 
 /// Runs `trials` missions of `scenario` from `seed`.
 pub fn simulate(scenario: &Scenario, trials: u64, seed: u64) -> Result<MonteCarloReport, Error> {
+    simulate_cancellable(scenario, trials, seed, &Cancel::never())
+}
+
+/// [`simulate`], stopping with [`Error::Cancelled`] at the first trial after `cancel` is raised.
+pub fn simulate_cancellable(
+    scenario: &Scenario,
+    trials: u64,
+    seed: u64,
+    cancel: &Cancel,
+) -> Result<MonteCarloReport, Error> {
     if !(1..=MAX_TRIALS).contains(&trials) {
         return Err(Error::Invalid(format!(
             "a simulation runs 1 to {MAX_TRIALS} trials, not {trials}"
@@ -150,6 +161,7 @@ pub fn simulate(scenario: &Scenario, trials: u64, seed: u64) -> Result<MonteCarl
     let mut sim = Simulator::new(scenario, seed)?;
     let (mut pools, mut losses, mut bytes, mut bytes_sq) = (0, 0, 0.0, 0.0);
     for _ in 0..trials {
+        cancel.check()?;
         let outcome = sim.trial();
         pools += outcome.pool_lost as u64;
         losses += outcome.data_lost as u64;

@@ -131,3 +131,18 @@ fn a_simulation_past_its_budget_is_refused_before_it_starts() {
     let e = assess(&default_system(), &m).unwrap_err();
     assert!(matches!(e, Error::OverBudget(_)), "{e}");
 }
+
+/// A raised flag stops the Monte Carlo at its next trial; a flag never raised changes nothing.
+#[test]
+fn a_cancelled_assessment_stops_and_an_uncancelled_one_is_the_same() {
+    use model::cancel::{Cancel, Cancelled};
+    use zpoolsim_reliability::{assess_cancellable, Error};
+    let system = default_system();
+    let cancel = Cancel::new();
+    let running = assess_cancellable(&system, &mission(None, 20_000), &cancel).unwrap();
+    assert_eq!(running, assess(&system, &mission(None, 20_000)).unwrap());
+    cancel.cancel();
+    let stopped = assess_cancellable(&system, &mission(None, 20_000), &cancel);
+    assert_eq!(stopped, Err(Error::Cancelled(Cancelled)));
+    assert!(assess_cancellable(&system, &mission(None, 0), &cancel).is_ok());
+}

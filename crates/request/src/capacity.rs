@@ -3,6 +3,7 @@
 
 use crate::{Error, Inputs};
 use model::hardware::DiskModel;
+use model::input::echo;
 use model::pool::{auto_ashift, ASSUMED_ASHIFT};
 use model::units::parse_size;
 use model::ZfsRelease;
@@ -127,7 +128,8 @@ impl CapacityRequest {
         let ashift = match &self.ashift {
             Some(text) => Some(text.trim().parse::<u8>().map_err(|_| {
                 Error(format!(
-                    "--ashift '{text}': expected a whole number from 9 to 16"
+                    "--ashift '{}': expected a whole number from 9 to 16",
+                    echo(text)
                 ))
             })?),
             None => None,
@@ -210,7 +212,7 @@ impl CapacityRequest {
             Some(s) => Some(
                 s.trim()
                     .parse::<u32>()
-                    .map_err(|_| Error(format!("--sector '{s}': expected 512 or 4096")))?,
+                    .map_err(|_| Error(format!("--sector '{}': expected 512 or 4096", echo(s))))?,
             ),
             None => None,
         };

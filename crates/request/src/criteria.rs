@@ -1,9 +1,10 @@
 //! The criteria each layout is judged by (plan, compare): the workloads, the fill and the
 //! mission.
 
-use crate::{Error, Inputs};
+use crate::{about, Error, Inputs, Refusal};
 use ::plan::policy::{FILL, STANDARD_WORKLOADS, YEARS};
 use ::plan::{LabelledWorkload, Settings};
+use model::input::echo;
 
 #[derive(clap::Args, Debug)]
 pub struct Criteria {
@@ -28,24 +29,27 @@ pub struct Criteria {
 }
 
 impl Criteria {
-    pub fn settings(&self, inputs: &dyn Inputs) -> Result<Settings, Error> {
-        let labelled = |spec: &String| -> Result<LabelledWorkload, Error> {
-            Ok(LabelledWorkload {
-                label: spec.clone(),
-                workload: inputs.workload(spec)?,
-            })
+    pub fn settings(&self, inputs: &dyn Inputs) -> Result<Settings, Refusal> {
+        let labelled = |field: &'static str| {
+            move |spec: &String| -> Result<LabelledWorkload, Refusal> {
+                Ok(LabelledWorkload {
+                    label: spec.clone(),
+                    workload: inputs.workload(spec).map_err(about(field))?,
+                })
+            }
         };
-        reliability::mission_hours(self.years).map_err(|e| Error(format!("--years: {e}")))?;
+        reliability::mission_hours(self.years)
+            .map_err(|e| Error(format!("--years: {e}")).about("years"))?;
         Ok(Settings {
-            read: labelled(&self.read)?,
-            write: labelled(&self.write)?,
-            random: labelled(&self.random)?,
+            read: labelled("read")(&self.read)?,
+            write: labelled("write")(&self.write)?,
+            random: labelled("random")(&self.random)?,
             extra: self
                 .workloads
                 .iter()
-                .map(labelled)
+                .map(labelled("workload"))
                 .collect::<Result<_, _>>()?,
-            fill: parse_fill(&self.fill)?,
+            fill: parse_fill(&self.fill).map_err(about("fill"))?,
             years: self.years,
         })
     }
@@ -65,7 +69,8 @@ pub fn parse_fill(text: &str) -> Result<f64, Error> {
         .filter(|f| (0.0..=1.0).contains(f))
         .ok_or_else(|| {
             Error(format!(
-                "--fill '{text}': expected a share of the pool like 80% or 0.8"
+                "--fill '{}': expected a share of the pool like 80% or 0.8",
+                echo(text)
             ))
         })
 }

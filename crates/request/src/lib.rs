@@ -14,11 +14,12 @@ mod plan;
 mod predict;
 mod reliability;
 mod system;
+mod words;
 
 pub use capacity::{CapacityAnswer, CapacityRequest};
 pub use criteria::{parse_fill, Criteria};
-pub use error::Error;
-pub use flags::from_json;
+pub use error::{about, Error, Refusal};
+pub use flags::{from_json, in_fields};
 pub use inputs::{system_or_default, Inputs};
 pub use plan::{DiskFlags, PlanAnswer, PlanRequest};
 pub use predict::{PredictAnswer, PredictRequest, Predicted, Sweep, Swept};

@@ -1,8 +1,8 @@
 //! `plan`: every sensible layout for the disks on the hardware, those that meet the needs, the
 //! Pareto front and one recommendation.
 
-use crate::{Criteria, Error, Inputs};
-use ::plan::{parse_needs, DiskPlan, DiskRequest, Disks, GrowthOption};
+use crate::{about, Criteria, Error, Inputs, Refusal};
+use ::plan::{parse_needs, DiskPlan, DiskRequest, Disks, GrowthOption, PlanError};
 use model::pool::auto_ashift;
 use model::Leaf;
 use serde::Serialize;
@@ -27,13 +27,14 @@ pub struct DiskFlags {
 
 impl DiskFlags {
     /// The disks as given: the system file, the disk, how many and at what price.
-    pub fn disks(&self, inputs: &dyn Inputs) -> Result<Disks, Error> {
+    pub fn disks(&self, inputs: &dyn Inputs) -> Result<Disks, Refusal> {
         Ok(Disks {
             system: self
                 .system
                 .as_deref()
                 .map(|s| inputs.system(s))
-                .transpose()?,
+                .transpose()
+                .map_err(about("system"))?,
             disk: self.disk.clone(),
             count: self.disks,
             price_usd: self.price,
@@ -76,18 +77,20 @@ pub struct PlanAnswer {
 }
 
 impl PlanRequest {
-    pub fn answer(&self, inputs: &dyn Inputs) -> Result<PlanAnswer, Error> {
-        let fill = self.grow_fill()?;
+    pub fn answer(&self, inputs: &dyn Inputs) -> Result<PlanAnswer, Refusal> {
+        let fill = self.grow_fill().map_err(about("grow_fill"))?;
         let request = DiskRequest {
             disks: self.disks.disks(inputs)?,
             hot_spares: self.spares,
             min_redundancy: self.min_redundancy,
-            needs: parse_needs(&self.need)?,
+            needs: parse_needs(&self.need).map_err(about("need"))?,
             settings: self.criteria.settings(inputs)?,
         };
-        let plan = ::plan::plan_disks(&request, inputs.catalog())?;
+        let cancel = inputs.cancel();
+        let plan =
+            ::plan::plan_disks_cancellable(&request, inputs.catalog(), &cancel).map_err(refused)?;
         let growth = match self.grow_to {
-            Some(end) => Some(self.growth(&plan, end, fill)?),
+            Some(end) => Some(self.growth(&plan, end, fill).map_err(about("grow_to"))?),
             None => None,
         };
         Ok(PlanAnswer { plan, growth })
@@ -138,5 +141,30 @@ impl PlanRequest {
             parity,
             fill,
         ))
+    }
+}
+
+/// A planner's refusal, about the field whose value it turns down.
+pub(crate) fn refused(e: PlanError) -> Refusal {
+    let field = match &e {
+        PlanError::NotEnoughBays { .. }
+        | PlanError::NoCountGiven
+        | PlanError::TooManyDisks { .. }
+        | PlanError::ReportTooManyDisks { .. }
+        | PlanError::NoDisks => Some("disks"),
+        PlanError::UnknownDisk { .. } | PlanError::NoDiskGiven { .. } => Some("disk"),
+        PlanError::BadPrice { .. } => Some("price"),
+        PlanError::NoCandidates {
+            disks, hot_spares, ..
+        } if hot_spares >= disks => Some("spares"),
+        PlanError::NoCandidates { .. } => Some("min_redundancy"),
+        PlanError::NothingMeetsNeeds { .. } => Some("need"),
+        PlanError::OverBudget(_) => Some("workload"),
+        PlanError::LayoutDoesNotFit { .. } => Some("layout"),
+        _ => None,
+    };
+    Refusal {
+        field: field.map(str::to_string),
+        error: e.into(),
     }
 }

@@ -1,9 +1,18 @@
 //! `reliability`: how long a rebuild leaves the pool exposed and how likely it is to lose data
 //! over a mission: every rebuild explained, the closed form and a seeded Monte Carlo.
 
-use crate::{parse_fill, system_or_default, Error, Inputs};
+use crate::{about, parse_fill, system_or_default, Inputs, Refusal};
 use ::plan::policy::{FILL, REPLACEMENT_HOURS, SEED, YEARS};
-use reliability::{assess, Assessment, Mission};
+use reliability::{assess_cancellable, Assessment, Mission};
+
+/// The reliability engine's refusal: a simulation past its budget is about the trials.
+fn refused(e: reliability::Error) -> Refusal {
+    let field = matches!(e, reliability::Error::OverBudget(_)).then_some("trials");
+    Refusal {
+        field: field.map(str::to_string),
+        error: e.into(),
+    }
+}
 use serde::Serialize;
 
 /// Monte Carlo missions simulated when none are asked for.
@@ -51,15 +60,16 @@ pub struct ReliabilityAnswer {
 }
 
 impl ReliabilityRequest {
-    pub fn answer(&self, inputs: &dyn Inputs) -> Result<ReliabilityAnswer, Error> {
-        let system = system_or_default(inputs, self.system.as_deref())?;
+    pub fn answer(&self, inputs: &dyn Inputs) -> Result<ReliabilityAnswer, Refusal> {
+        let system = system_or_default(inputs, self.system.as_deref()).map_err(about("system"))?;
         let load = self
             .load
             .as_deref()
             .map(|l| inputs.workload(l))
-            .transpose()?;
+            .transpose()
+            .map_err(about("load"))?;
         let mission = Mission {
-            fill: parse_fill(&self.fill)?,
+            fill: parse_fill(&self.fill).map_err(about("fill"))?,
             years: self.years,
             replacement_hours: self.replacement_hours,
             user: load.as_ref(),
@@ -69,7 +79,7 @@ impl ReliabilityRequest {
             seed: self.seed,
         };
         Ok(ReliabilityAnswer {
-            assessment: assess(&system, &mission)?,
+            assessment: assess_cancellable(&system, &mission, &inputs.cancel()).map_err(refused)?,
             layout: system.pool.normal_layout(),
             system: system.name,
         })

@@ -124,10 +124,17 @@ pub struct CrossValidation {
     pub cases: Vec<HeldOut>,
     /// Median |error| over every held-out case (calibrations aside).
     pub median_abs_error_pct: f64,
-    /// Per source: its file and the median |error| of its cases held out.
-    pub by_source: Vec<(String, f64)>,
+    /// Per source: the median |error| of its cases held out.
+    pub by_source: Vec<SourceError>,
     /// Per class of workload and medium: median |error|, cases and sources.
     pub by_class: Vec<Band>,
+}
+
+/// One source held out: its case file and the median |error| of its cases, percent.
+#[derive(Debug, Clone, Serialize)]
+pub struct SourceError {
+    pub source: String,
+    pub median_pct: f64,
 }
 
 /// Cross-validates the corpus.
@@ -143,10 +150,10 @@ pub fn cross_validate(corpus: &Corpus) -> CrossValidation {
             .collect();
         let constants = fit(&others);
         let errors = held_out(held, &constants);
-        by_source.push((
-            held.file.clone(),
-            median_abs(&errors.iter().map(|h| h.error_pct).collect::<Vec<_>>()),
-        ));
+        by_source.push(SourceError {
+            source: held.file.clone(),
+            median_pct: median_abs(&errors.iter().map(|h| h.error_pct).collect::<Vec<_>>()),
+        });
         cases.extend(errors);
     }
     let all: Vec<f64> = cases.iter().map(|h| h.error_pct).collect();

@@ -4,10 +4,13 @@
 //! CSS and JavaScript compiled into the binary, and asks nothing of any other machine.
 
 mod fleet;
+mod gate;
+mod heavy;
 mod limits;
 mod posted;
 mod routes;
 mod server;
 
 pub use fleet::Fleet;
+pub use routes::post;
 pub use server::{ServeError, Server};
