@@ -218,3 +218,28 @@ fn a_version_1_store_is_migrated() {
         .unwrap();
     assert_eq!(again.uid, b.uid);
 }
+
+#[test]
+fn a_url_is_a_server_and_anything_else_a_file() {
+    let url = "postgres://team:secret@db/zpoolsim";
+    assert_eq!(
+        Location::from_flag(Some(url)),
+        Location::Postgres(url.into())
+    );
+    assert_eq!(
+        Location::from_flag(Some(url)).to_string(),
+        "postgres://team:***@db/zpoolsim"
+    );
+    assert!(matches!(
+        Location::from_flag(Some("postgresql://h/d")),
+        Location::Postgres(_)
+    ));
+    assert_eq!(
+        Location::from_flag(Some("postgres.sqlite")),
+        Location::Sqlite("postgres.sqlite".into())
+    );
+    assert!(
+        !Location::Postgres(url.into()).is_absent(),
+        "a server is always there to ask"
+    );
+}

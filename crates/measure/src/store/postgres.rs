@@ -185,3 +185,22 @@ impl Backend for Postgres {
         self.place.clone()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::without_password;
+
+    #[test]
+    fn a_password_never_reaches_a_message() {
+        assert_eq!(
+            without_password("postgres://team:s3cr3t@db.example.net:5433/zpoolsim"),
+            "postgres://team:***@db.example.net:5433/zpoolsim"
+        );
+        assert_eq!(
+            without_password("postgresql://a:b:c@h/d"),
+            "postgresql://a:***@h/d"
+        );
+        let plain = "postgres://team@db/zpoolsim";
+        assert_eq!(without_password(plain), plain);
+    }
+}
