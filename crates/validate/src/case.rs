@@ -32,7 +32,8 @@ pub struct Case {
     pub layout: Option<String>,
     /// The workload, as `zpoolsim predict --workload` takes it.
     pub workload: String,
-    /// `throughput` (bytes/s), `iops` or `device-throughput` (bytes/s per disk).
+    /// `throughput` (bytes/s), `iops`, `device-throughput` (bytes/s per disk), or
+    /// `read-throughput` / `write-throughput` (one side of a mixed workload).
     pub metric: Metric,
     /// `MB/s`, `MiB/s` or `ops/s`.
     pub unit: String,
@@ -65,6 +66,10 @@ pub enum Metric {
     Iops,
     /// Bytes per second one disk moves, averaged over the disks in use.
     DeviceThroughput,
+    /// The read side of a mixed workload, application bytes per second (fio's `read:` line).
+    ReadThroughput,
+    /// The write side of a mixed workload (fio's `write:` line).
+    WriteThroughput,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]

@@ -66,6 +66,8 @@ pub fn predicted_value(case: &Case, p: &Prediction) -> f64 {
     let raw = match case.metric {
         Metric::Throughput => p.throughput_bytes_per_s,
         Metric::Iops => p.iops,
+        Metric::ReadThroughput => p.read_bytes_per_s,
+        Metric::WriteThroughput => p.write_bytes_per_s,
         Metric::DeviceThroughput => {
             let total: f64 = p
                 .devices

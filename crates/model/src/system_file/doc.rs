@@ -118,4 +118,8 @@ pub struct DatasetDoc {
     pub checksum: Option<Spanned<String>>,
     pub sync: Option<Spanned<String>>,
     pub logbias: Option<Spanned<String>>,
+    /// A size (`"64K"`), at most the recordsize; 0 or absent: metadata only.
+    pub special_small_blocks: Option<Spanned<toml::Value>>,
+    pub primarycache: Option<Spanned<String>>,
+    pub encryption: Option<Spanned<String>>,
 }
