@@ -2,6 +2,7 @@
 //! embedded hardware catalog. No I/O beyond parsing text handed in; nothing here computes
 //! space or speed.
 
+pub mod appliance;
 pub mod budget;
 pub mod dataset;
 pub mod input;

@@ -34,6 +34,9 @@ pub struct HostDoc {
     /// A size: `"64GiB"` or bytes.
     pub ram: Spanned<toml::Value>,
     pub zfs: Option<ZfsRelease>,
+    /// FreeNAS / TrueNAS and its version: its release, ashift 12 and lz4 where the file is
+    /// silent.
+    pub appliance: Option<Spanned<String>>,
     #[serde(default)]
     pub nics: Vec<Spanned<Nic>>,
     pub tunables: Option<TunablesDoc>,
