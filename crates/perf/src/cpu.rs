@@ -113,9 +113,23 @@ pub fn compress_byte(algorithm: Compression, data: Data, ratio: f64) -> (f64, f6
         Compression::Gzip { .. } => (100.0, 13.0),
         Compression::Zstd { .. } => (12.0, 4.0),
     };
+    let zeros = (0.5, 0.5);
     match data {
-        Data::Zeros | Data::Pattern => (0.5, 0.5),
+        Data::Zeros | Data::Pattern => zeros,
         Data::Random if algorithm == Compression::Lz4 && ratio <= 1.0 => (1.4, 0.0),
+        // Random blocks among zeros: each part at its own cost.
+        Data::Sparse { fill_pct } => {
+            let random = f64::from(fill_pct) / 100.0;
+            let blocks = if algorithm == Compression::Lz4 {
+                (1.4, 0.0)
+            } else {
+                text
+            };
+            (
+                random * blocks.0 + (1.0 - random) * zeros.0,
+                random * blocks.1 + (1.0 - random) * zeros.1,
+            )
+        }
         _ => text,
     }
 }

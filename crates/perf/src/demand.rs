@@ -369,7 +369,7 @@ impl<'a> Pool<'a> {
         let population = if seq {
             self.stream_population(stream_bytes, device_bytes)
         } else {
-            app::outstanding(w, self.release)
+            app::outstanding(w, self.release).max(self.writeback_in_flight(&rec))
         };
         let loads = Loads {
             vdev_of_disk: work.vdev_of_disk,
@@ -600,6 +600,21 @@ impl<'a> Pool<'a> {
             });
         }
         out
+    }
+
+    /// Jobs the syncing txg keeps in flight for random writes nobody waits for: a buffered
+    /// write returns once its record is dirty in the ARC, and the txg writes the dirty records
+    /// back with up to async_write_max_active I/Os per leaf (vdev_queue.c), whatever the
+    /// application's own depth. Only where no request waits on a disk otherwise: its writes
+    /// are not synchronous and its reads (a partial record's, a mix's) find the ARC.
+    fn writeback_in_flight(&self, rec: &Records) -> u32 {
+        if rec.written <= 0.0 || self.sync.is_some() || rec.read > 1e-9 {
+            return 0;
+        }
+        let leaves: usize = self.vdevs.iter().map(|v| v.leaves.len()).sum();
+        self.release
+            .async_write_active
+            .saturating_mul(leaves as u32)
     }
 
     /// Records a stream keeps in flight: what the leaves' queues hold in aggregated I/Os, up

@@ -185,13 +185,21 @@ fn load(
             if let Some(ashift) = case.ashift {
                 resolved.pool.ashift = ashift;
             }
+
             if let Some(layout) = &case.layout {
                 let layout = layout
                     .parse()
                     .map_err(|e: model::LayoutError| bad(e.to_string()))?;
                 with_layout(&mut resolved, layout).map_err(bad)?;
             }
-            let workload = Workload::parse(&case.workload).map_err(|e| bad(e.to_string()))?;
+            let mut workload = Workload::parse(&case.workload).map_err(|e| bad(e.to_string()))?;
+            if let Some(ratio) = case.compressratio {
+                if workload.data != model::workload::Data::Random {
+                    return Err(bad("compressratio is for a run of random buffers".into()));
+                }
+                let fill_pct = (100.0 / ratio).round().clamp(1.0, 100.0) as u8;
+                workload.data = model::workload::Data::Sparse { fill_pct };
+            }
             Ok(Loaded {
                 system: resolved,
                 workload,

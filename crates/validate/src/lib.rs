@@ -10,7 +10,7 @@ mod score;
 pub use case::{unit_scale, Case, Excluded, Measured, Metric};
 pub use corpus::{Corpus, Loaded, Source};
 pub use refit::{all_cases, cross_validate, fit, CrossValidation, HeldOut};
-pub use score::{error_pct, median_abs, CaseResult, Summary};
+pub use score::{error_pct, median_abs, percentile_abs, CaseResult, Summary};
 
 use std::fmt;
 

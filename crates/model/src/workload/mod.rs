@@ -109,6 +109,10 @@ pub enum Data {
     Pattern,
     /// Compressible to `percent` less than its size (fio buffer_compress_percentage).
     Compressible { percent: u8 },
+    /// Random data filling `fill_pct` percent of each record, zeros the rest: small writes
+    /// into a file nobody laid out (fio does not lay out a file a job only writes), so each
+    /// record the txg writes holds the blocks written so far and holes.
+    Sparse { fill_pct: u8 },
 }
 
 /// What the ARC holds of the data set when the timed phase starts.

@@ -108,11 +108,20 @@ impl Workload {
                 }
             }
             "data" => {
-                self.data = match value {
-                    "random" => Data::Random,
-                    "zeros" | "zero" => Data::Zeros,
-                    "pattern" => Data::Pattern,
-                    _ => return Err(bad("expected random, zeros or pattern")),
+                let sparse = value
+                    .strip_prefix("sparse-")
+                    .and_then(|p| p.parse::<u8>().ok())
+                    .filter(|p| (1..=100).contains(p));
+                self.data = match (value, sparse) {
+                    ("random", _) => Data::Random,
+                    ("zeros" | "zero", _) => Data::Zeros,
+                    ("pattern", _) => Data::Pattern,
+                    (_, Some(fill_pct)) => Data::Sparse { fill_pct },
+                    _ => {
+                        return Err(bad(
+                            "expected random, zeros, pattern or sparse-N (N% of each record written)",
+                        ))
+                    }
                 }
             }
             "cache" => {
