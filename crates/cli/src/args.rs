@@ -13,6 +13,6 @@ impl Db {
     pub fn path(&self) -> std::path::PathBuf {
         self.file
             .as_ref()
-            .map_or_else(measure::store::default_path, std::path::PathBuf::from)
+            .map_or_else(measure::default_path, std::path::PathBuf::from)
     }
 }

@@ -7,9 +7,7 @@ use crate::error::{CliError, CliResult};
 use crate::files::{catalog, print_json};
 use crate::render;
 use indicatif::{ProgressBar, ProgressStyle};
-use measure::bench::{self, Plan, Progress};
-use measure::compare::{self, BenchComparison, DiskTraffic};
-use measure::store::Store;
+use measure::{compare, BenchComparison, DiskTraffic, Plan, Progress, Store};
 use std::path::PathBuf;
 
 /// Measure a pool: run fio with job files that are the model's workloads in a directory it
@@ -59,11 +57,11 @@ pub fn run(args: &Args) -> CliResult {
                 .latest()?
                 .ok_or_else(|| CliError("no bench stored yet".into()))?,
         };
-        return show_comparison(&compare::compare(&store.load(id)?), args.json);
+        return show_comparison(&compare(&store.load(id)?), args.json);
     };
     let data_bytes = size(&args.size)?;
     let workloads = if args.workloads.is_empty() {
-        bench::DEFAULT_WORKLOADS
+        measure::DEFAULT_WORKLOADS
             .iter()
             .map(|w| w.to_string())
             .collect()
@@ -76,14 +74,14 @@ pub fn run(args: &Args) -> CliResult {
         data_bytes,
         runtime_s: args.runtime,
     };
-    let ready = bench::prepare(&plan, catalog())?;
+    let ready = measure::prepare(&plan, catalog())?;
     let mut store = Store::open(&args.db.path())?;
     let bar = progress_bar();
-    let mut result = bench::run(&ready, env!("CARGO_PKG_VERSION"), &mut |p| show(&bar, p))?;
+    let mut result = measure::bench(&ready, env!("CARGO_PKG_VERSION"), &mut |p| show(&bar, p))?;
     bar.finish_and_clear();
     result.id = Some(store.save(&result)?);
     if args.compare {
-        return show_comparison(&compare::compare(&result), args.json);
+        return show_comparison(&compare(&result), args.json);
     }
     if args.json {
         return print_json(&result);

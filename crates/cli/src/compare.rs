@@ -8,7 +8,7 @@ use crate::progress::while_working;
 use crate::render::{columns_note, figure, table};
 use ::plan::Evaluation;
 use model::Layout;
-use request::Measure;
+use request::Criteria;
 use std::path::Path;
 
 /// Compare layouts on one machine's disks (disks a layout leaves over become hot spares).
@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long = "layout", required = true)]
     pub layouts: Vec<String>,
     #[command(flatten)]
-    pub measure: Measure,
+    pub criteria: Criteria,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -33,7 +33,7 @@ pub fn run(args: &Args) -> CliResult {
         .iter()
         .map(|l| l.parse::<Layout>())
         .collect::<Result<Vec<_>, _>>()?;
-    let settings = args.measure.settings(&Files)?;
+    let settings = args.criteria.settings(&Files)?;
     let comparison = while_working("comparing the layouts", || {
         ::plan::compare(&system, &layouts, &settings)
     })?;

@@ -3,7 +3,6 @@
 
 use crate::error::{CliError, CliResult};
 use crate::files::{catalog, print_json, write, WriteTo};
-use measure::runner;
 use serde::Serialize;
 
 /// Write a system file (the format of examples/) for this machine and one of its pools:
@@ -34,8 +33,7 @@ pub fn run(args: &Args) -> CliResult {
         Some(p) => p.clone(),
         None => only_pool()?,
     };
-    let captured = runner::capture(&pool)?;
-    let text = measure::discover::describe(&pool, None, &captured, catalog())?;
+    let text = measure::discover(&pool, catalog())?;
     model::system_file::parse(&text, "the discovered system file", catalog())
         .map_err(|e| CliError(format!("{e} (a defect of discover: please report it)")))?;
     if let Some(file) = file {
@@ -55,7 +53,7 @@ pub fn run(args: &Args) -> CliResult {
 }
 
 fn only_pool() -> Result<String, CliError> {
-    let pools = runner::pools()?;
+    let pools = measure::pools()?;
     match pools.as_slice() {
         [one] => Ok(one.clone()),
         [] => Err(CliError("no pool is imported: nothing to discover".into())),

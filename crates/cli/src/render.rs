@@ -229,7 +229,7 @@ pub fn short(bytes_per_s: f64) -> String {
 }
 
 /// A stored bench: each run's workload, what fio measured and what was predicted before it.
-pub fn bench(b: &measure::bench::Bench) -> String {
+pub fn bench(b: &measure::Bench) -> String {
     let id = b.id.map_or(String::new(), |i| format!(" {i}"));
     let mut out = format!(
         "bench{id}: {} ({}), {}, zpoolsim {}\n{:<40} {:>10} {:>10} {:>9} {:>12}  samples\n",
@@ -276,7 +276,7 @@ mod tests {
 
     #[test]
     fn table_of_two_layouts() {
-        let measure = request::Measure {
+        let criteria = request::Criteria {
             read: "dd-read".into(),
             write: "dd-write".into(),
             random: "fio-randread:qd=32".into(),
@@ -284,7 +284,7 @@ mod tests {
             fill: "80%".into(),
             years: 5.0,
         };
-        let settings = measure.settings(&crate::files::Files).unwrap();
+        let settings = criteria.settings(&crate::files::Files).unwrap();
         let row = |layout: &str, spares, loss: Option<f64>| Evaluation {
             candidate: Candidate {
                 layout: layout.parse().unwrap(),

@@ -4,7 +4,7 @@ use crate::args::Db;
 use crate::error::CliResult;
 use crate::files::print_json;
 use crate::render;
-use measure::store::Store;
+use measure::Store;
 
 /// List the benches in the results database, or show one: each run's workload, what fio
 /// measured and what the model predicted before the run.

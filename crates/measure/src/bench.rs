@@ -4,13 +4,11 @@
 //! files are removed before the next), refused when the dataset has not that much room.
 
 use crate::discover::Leaf;
-use crate::fio_json::Measured;
-use crate::runner::{self, Background};
-use crate::{diskstats, fail, fio_job, fio_json, iostat, MeasureError, Result};
+use crate::record::{Bench, Run, Sample};
+use crate::runner::{self, Background, WorkDir};
+use crate::{diskstats, fail, fio_job, fio_json, iostat, refuse, MeasureError, Result};
 use model::{System, Workload};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -26,51 +24,6 @@ pub const DEFAULT_WORKLOADS: &[&str] = &[
 
 /// Room kept free beyond the files: metadata, and the dataset's other users.
 const SPACE_MARGIN: f64 = 1.1;
-
-/// One bench: the machine as discovered, and a run per workload.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Bench {
-    /// Its row in the database (absent before it is stored).
-    pub id: Option<i64>,
-    /// UTC, RFC 3339.
-    pub started: String,
-    pub zpoolsim_version: String,
-    pub pool: String,
-    pub dataset: String,
-    pub directory: String,
-    pub system_toml: String,
-    pub runs: Vec<Run>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Run {
-    /// The workload as the model reads it, with the data set size the run used.
-    pub workload: String,
-    pub runtime_s: f64,
-    pub data_bytes: u64,
-    pub job_file: String,
-    pub measured: Measured,
-    /// `zpoolsim predict`'s JSON for this workload, made before the run.
-    pub prediction: serde_json::Value,
-    /// fio's JSON output, as fio printed it.
-    pub fio_json: String,
-    /// `zpool iostat` each second of the run, per disk.
-    pub samples: Vec<Sample>,
-    /// Busy fraction per disk over the run (/proc/diskstats; none for file vdevs).
-    pub busy: BTreeMap<String, f64>,
-}
-
-/// One disk in one second of a run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Sample {
-    pub second: u32,
-    pub device: String,
-    pub vdev: Option<String>,
-    pub read_ops_per_s: f64,
-    pub write_ops_per_s: f64,
-    pub read_bytes_per_s: f64,
-    pub write_bytes_per_s: f64,
-}
 
 /// What a run asks of the user.
 #[derive(Debug, Clone)]
@@ -131,23 +84,19 @@ pub fn with_size(spec: &str, data_bytes: u64) -> String {
 /// Checks everything before anything is written: fio, the dataset, each job, the space.
 pub fn prepare(plan: &Plan, catalog: &model::Catalog) -> Result<Ready> {
     if runner::which("fio").is_none() {
-        return fail("fio is not installed (the Debian package fio)");
+        return refuse("fio is not installed (the Debian package fio)");
     }
-    let dir = fs::canonicalize(&plan.directory)
-        .map_err(|e| MeasureError(format!("{}: {e}", plan.directory.display())))?;
-    if !dir.is_dir() {
-        return fail(format!("{} is not a directory", dir.display()));
-    }
+    let dir = runner::directory(&plan.directory)?;
     let mounts = runner::run("zfs", &["list", "-H", "-o", "name,mountpoint"])?;
     let Some(dataset) = crate::zfs_get::dataset_of(&mounts, &dir.to_string_lossy()) else {
-        return fail(format!("{} is not in a mounted ZFS dataset", dir.display()));
+        return refuse(format!("{} is not in a mounted ZFS dataset", dir.display()));
     };
     let pool = dataset.split('/').next().unwrap_or(&dataset).to_string();
     let captured = runner::capture(&pool)?;
     let system_toml = crate::discover::describe(&pool, Some(&dataset), &captured, catalog)?;
     let system = model::system_file::parse(&system_toml, "the discovered system", catalog)
         .map_err(|e| {
-            MeasureError(format!(
+            MeasureError::Failed(format!(
                 "the discovered system file does not read back: {e}"
             ))
         })?;
@@ -156,7 +105,7 @@ pub fn prepare(plan: &Plan, catalog: &model::Catalog) -> Result<Ready> {
     let mut need = 0u64;
     for spec in &plan.workloads {
         let spec = with_size(spec, plan.data_bytes);
-        let w = Workload::parse(&spec).map_err(|e| MeasureError(e.to_string()))?;
+        let w = Workload::parse(&spec).map_err(|e| MeasureError::Refused(e.to_string()))?;
         let job = fio_job::job(&w, &work, plan.data_bytes, plan.runtime_s)?;
         need = need.max(job.file_bytes);
         jobs.push(Job {
@@ -180,16 +129,17 @@ pub fn prepare(plan: &Plan, catalog: &model::Catalog) -> Result<Ready> {
 }
 
 fn predict(system: &System, w: &Workload) -> Result<serde_json::Value> {
-    let p = perf::predict(system, w).map_err(|e| MeasureError(format!("{}: {e}", w.kind)))?;
-    serde_json::to_value(&p).map_err(|e| MeasureError(e.to_string()))
+    let p =
+        perf::predict(system, w).map_err(|e| MeasureError::Failed(format!("{}: {e}", w.kind)))?;
+    serde_json::to_value(&p).map_err(|e| MeasureError::Failed(e.to_string()))
 }
 
 /// Refuses to start unless the dataset has room for the largest run's files and a margin.
 fn check_space(dir: &Path, need: u64) -> Result<()> {
-    let free = free_bytes(dir)?;
+    let free = runner::free_bytes(dir)?;
     let want = (need as f64 * SPACE_MARGIN) as u64;
     if free < want {
-        return fail(format!(
+        return refuse(format!(
             "{} has {free} bytes free; the bench needs {want} (--size and a 10% margin): give a smaller --size",
             dir.display()
         ));
@@ -197,21 +147,9 @@ fn check_space(dir: &Path, need: u64) -> Result<()> {
     Ok(())
 }
 
-fn free_bytes(dir: &Path) -> Result<u64> {
-    use std::os::unix::ffi::OsStrExt;
-    let path = std::ffi::CString::new(dir.as_os_str().as_bytes())
-        .map_err(|_| MeasureError(format!("{}: a NUL in the path", dir.display())))?;
-    // SAFETY: statvfs fills the struct it is given from a NUL-terminated path.
-    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
-    if unsafe { libc::statvfs(path.as_ptr(), &mut st) } != 0 {
-        return fail(format!("cannot read the free space of {}", dir.display()));
-    }
-    Ok(st.f_bavail as u64 * st.f_frsize as u64)
-}
-
 /// Runs every job; the work directory is removed afterwards, whatever happens.
 pub fn run(ready: &Ready, version: &str, progress: &mut dyn FnMut(&Progress)) -> Result<Bench> {
-    let _cleanup = WorkDir::create(&ready.directory)?;
+    let work = WorkDir::create(&ready.directory)?;
     let started = crate::store::utc(runner::now_unix());
     let mut runs = Vec::new();
     let total_s = f64::from(ready.runtime_s) * ready.jobs.len() as f64;
@@ -226,7 +164,7 @@ pub fn run(ready: &Ready, version: &str, progress: &mut dyn FnMut(&Progress)) ->
             })
         };
         runs.push(one(ready, job, &mut tick)?);
-        clear(&ready.directory);
+        work.clear();
     }
     Ok(Bench {
         id: None,
@@ -244,8 +182,7 @@ pub fn run(ready: &Ready, version: &str, progress: &mut dyn FnMut(&Progress)) ->
 fn one(ready: &Ready, job: &Job, tick: &mut dyn FnMut(f64)) -> Result<Run> {
     let job_path = ready.directory.join("job.fio");
     let out_path = ready.directory.join("fio.json");
-    fs::write(&job_path, &job.fio_job)
-        .map_err(|e| MeasureError(format!("{}: {e}", job_path.display())))?;
+    runner::write_file(&job_path, &job.fio_job)?;
     // Lay the files out first, so the samples show the workload and not the layout.
     runner::run("fio", &["--create_only=1", &job_path.to_string_lossy()])?;
     let sampler = iostat_sampler(&ready.pool)?;
@@ -347,30 +284,4 @@ fn busy_of_leaves(
             _ => None,
         })
         .collect()
-}
-
-/// Removes one run's files so the next starts with the dataset's room.
-fn clear(dir: &Path) {
-    if let Ok(entries) = fs::read_dir(dir) {
-        for e in entries.flatten() {
-            let _ = fs::remove_file(e.path());
-        }
-    }
-}
-
-/// The bench's own directory inside the dataset: made at the start, removed at the end.
-struct WorkDir(PathBuf);
-
-impl WorkDir {
-    fn create(dir: &Path) -> Result<WorkDir> {
-        fs::create_dir(dir)
-            .map_err(|e| MeasureError(format!("cannot create {}: {e}", dir.display())))?;
-        Ok(WorkDir(dir.to_path_buf()))
-    }
-}
-
-impl Drop for WorkDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
 }

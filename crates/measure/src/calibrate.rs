@@ -5,7 +5,7 @@
 
 use crate::lsblk::BlockDevice;
 use crate::runner;
-use crate::{fail, lsblk, zpool_status, MeasureError, Result};
+use crate::{fail, lsblk, refuse, zpool_status, MeasureError, Result};
 use model::hardware::ZoneRate;
 use serde::Serialize;
 use serde_json::Value;
@@ -14,10 +14,10 @@ use serde_json::Value;
 pub fn check(device: &str, devices: &[BlockDevice], pool_status: &str) -> Result<BlockDevice> {
     let name = device.trim_start_matches("/dev/");
     let Some(d) = find(devices, name) else {
-        return fail(format!("{device} is not a block device lsblk knows"));
+        return refuse(format!("{device} is not a block device lsblk knows"));
     };
     if d.mounted() {
-        return fail(format!(
+        return refuse(format!(
             "{device} is mounted: calibrate reads only a disk nothing uses"
         ));
     }
@@ -28,10 +28,10 @@ pub fn check(device: &str, devices: &[BlockDevice], pool_status: &str) -> Result
         })
     });
     if let Some(pool) = in_pool {
-        return fail(format!("{device} is part of the pool '{}'", pool.name));
+        return refuse(format!("{device} is part of the pool '{}'", pool.name));
     }
     if d.zfs_member() {
-        return fail(format!(
+        return refuse(format!(
             "{device} carries a ZFS label (a pool that is not imported?)"
         ));
     }
@@ -86,7 +86,7 @@ pub fn calibration(
     when: &str,
 ) -> Result<Calibration> {
     let v: Value = serde_json::from_str(&fio_json[fio_json.find('{').unwrap_or(0)..])
-        .map_err(|e| MeasureError(format!("fio printed no JSON: {e}")))?;
+        .map_err(|e| MeasureError::Failed(format!("fio printed no JSON: {e}")))?;
     let jobs = v["jobs"].as_array().cloned().unwrap_or_default();
     let mut zones = Vec::new();
     let mut random_read_ms = None;
@@ -236,13 +236,13 @@ fn round(x: f64) -> f64 {
 /// Reads the device with fio (read-only) and makes its catalog entry.
 pub fn run(device: &str, zones: u32, runtime_s: u32) -> Result<Calibration> {
     if runner::which("fio").is_none() {
-        return fail("fio is not installed (the Debian package fio)");
+        return refuse("fio is not installed (the Debian package fio)");
     }
     let devices = lsblk::parse(&runner::run("lsblk", &["-J", "-b", "-O"])?)?;
     let status = runner::run("zpool", &["status"]).unwrap_or_default();
     let d = check(device, &devices, &status)?;
     if d.size_bytes < u64::from(zones) << 20 {
-        return fail(format!(
+        return refuse(format!(
             "{device} is smaller than {zones} MiB: too small for {zones} zones"
         ));
     }
@@ -250,22 +250,6 @@ pub fn run(device: &str, zones: u32, runtime_s: u32) -> Result<Calibration> {
         .ok()
         .and_then(|j| crate::smartctl::parse(&j).ok())
         .and_then(|s| s.rotation_rate);
-    let dir = std::env::temp_dir().join(format!("zpoolsim-calibrate-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| MeasureError(format!("{}: {e}", dir.display())))?;
-    let job_file = dir.join("calibrate.fio");
-    let written = std::fs::write(&job_file, job(&d, zones, runtime_s));
-    let result = written
-        .map_err(|e| MeasureError(e.to_string()))
-        .and_then(|()| {
-            runner::run(
-                "fio",
-                &[
-                    "--readonly",
-                    "--output-format=json",
-                    &job_file.to_string_lossy(),
-                ],
-            )
-        });
-    let _ = std::fs::remove_dir_all(&dir);
+    let result = runner::fio_readonly(&job(&d, zones, runtime_s));
     calibration(&d, rpm, &result?, &crate::store::utc(runner::now_unix()))
 }

@@ -3,7 +3,7 @@
 //! that moved much less (or more) than its vdev peers, a disk far busier than them, reads the
 //! disks never saw (the ARC), records much larger than the random requests.
 
-use crate::bench::{Bench, Run};
+use crate::record::{Bench, Run};
 use model::{Access, Workload};
 use serde::Serialize;
 use serde_json::Value;

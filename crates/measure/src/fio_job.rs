@@ -5,7 +5,7 @@
 //! io_uring: the model takes the queue depth as real at ZFS, which io_uring makes it on a
 //! buffered file (its workers block in its place), where libaio would run one at a time.
 
-use crate::{fail, Result};
+use crate::{refuse, Result};
 use model::{Access, Target, Workload};
 use std::path::Path;
 
@@ -20,7 +20,7 @@ pub struct Job {
 /// threads), for `runtime_s` seconds.
 pub fn job(w: &Workload, dir: &Path, data_bytes: u64, runtime_s: u32) -> Result<Job> {
     if w.target != Target::Pool {
-        return fail(format!(
+        return refuse(format!(
             "{}: bench runs workloads on the pool; raw-device reads are `zpoolsim calibrate --raw`",
             w.kind
         ));
@@ -28,7 +28,7 @@ pub fn job(w: &Workload, dir: &Path, data_bytes: u64, runtime_s: u32) -> Result<
     let (rw, jobs, per_file) = match w.access {
         Access::SeqWrite | Access::SeqRead => {
             if w.queue_depth > 1 {
-                return fail(format!("{}: a sequential workload runs one request at a time per thread; qd is for fio-rand*", w.kind));
+                return refuse(format!("{}: a sequential workload runs one request at a time per thread; qd is for fio-rand*", w.kind));
             }
             let rw = if w.access == Access::SeqRead { "read" } else { "write" };
             (rw.to_string(), w.threads, data_bytes / u64::from(w.threads))
@@ -42,7 +42,7 @@ pub fn job(w: &Workload, dir: &Path, data_bytes: u64, runtime_s: u32) -> Result<
             (rw, w.threads, data_bytes)
         }
         Access::Rewrite | Access::Seeks { .. } => {
-            return fail(format!(
+            return refuse(format!(
                 "{}: bench runs the dd-*, iozone-* and fio-rand* workloads (Bonnie's rewrite and seeks are not fio jobs)",
                 w.kind
             ))
@@ -51,7 +51,7 @@ pub fn job(w: &Workload, dir: &Path, data_bytes: u64, runtime_s: u32) -> Result<
     let block = w.block_size;
     let per_file = per_file / block * block;
     if per_file < block {
-        return fail(format!(
+        return refuse(format!(
             "{}: --size {data_bytes} bytes is less than one {block}-byte block per thread",
             w.kind
         ));

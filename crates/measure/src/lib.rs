@@ -3,41 +3,68 @@
 //! The parsers (`lsblk`, `sysfs`, `smartctl`, `lspci`, `cpuinfo`, `release`, `zpool_status`,
 //! `zpool_list`, `zfs_get`, `iostat`, `diskstats`, `fio_json`) are pure functions over text a
 //! tool printed, so they are tested on captured outputs of real machines. Only `runner` touches
-//! the machine: it reads /sys and /proc and runs the tools, each output bounded in size.
-//! `discover`, `bench` and `calibrate` join the two; `system_toml` and `fio_job` write what the
-//! model reads and what fio runs; `store` keeps results in SQLite; `compare` sets measured
-//! beside predicted.
+//! the machine: it reads /sys and /proc, asks the kernel about files and file systems, makes
+//! and removes our own files and runs the tools, each output bounded in size. `discover`,
+//! `bench` and `calibrate` join the two; `system_toml` and `fio_job` write what the model reads
+//! and what fio runs; `record` is what a bench keeps, `store` keeps it in SQLite; `compare`
+//! sets measured beside predicted.
+//!
+//! The surface is small: [`discover`], [`prepare`] and [`bench`], [`calibrate`], [`compare`],
+//! the [`Store`], their types, and one error, [`MeasureError`].
 
-pub mod bench;
-pub mod calibrate;
-pub mod compare;
-pub mod cpuinfo;
-pub mod discover;
-pub mod diskstats;
-pub mod fio_job;
-pub mod fio_json;
-pub mod iostat;
-pub mod lsblk;
-pub mod lspci;
-pub mod release;
-pub mod runner;
-pub mod smartctl;
-pub mod store;
-pub mod sysfs;
-pub mod system_toml;
-pub mod zfs_get;
-pub mod zpool_list;
-pub mod zpool_status;
+mod bench;
+mod calibrate;
+mod compare;
+mod cpuinfo;
+mod discover;
+mod diskstats;
+mod fio_job;
+mod fio_json;
+mod iostat;
+mod lsblk;
+mod lspci;
+mod record;
+mod release;
+mod runner;
+mod smartctl;
+mod store;
+mod sysfs;
+mod system_toml;
+#[cfg(test)]
+mod tests;
+mod zfs_get;
+mod zpool_list;
+mod zpool_status;
+
+pub use bench::{prepare, run as bench, with_size, Plan, Progress, Ready, DEFAULT_WORKLOADS};
+pub use calibrate::{run as calibrate, Calibration};
+pub use compare::{compare, BenchComparison, DiskComparison, DiskTraffic, WorkloadComparison};
+pub use fio_json::Measured;
+pub use record::{Bench, Run, Sample};
+pub use runner::pools;
+pub use store::{default_path, BenchSummary, Store};
 
 use std::fmt;
 
 /// Why a measurement could not be made or read: one sentence for the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MeasureError(pub String);
+pub enum MeasureError {
+    /// Refused before anything ran: a device in use, a directory not on ZFS, a missing tool,
+    /// a workload fio cannot run as the model means it.
+    Refused(String),
+    /// A tool, fio or a file of the machine failed, or printed what cannot be read.
+    Failed(String),
+    /// The results database.
+    Store(String),
+}
 
 impl fmt::Display for MeasureError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            MeasureError::Refused(s) | MeasureError::Failed(s) | MeasureError::Store(s) => {
+                f.write_str(s)
+            }
+        }
     }
 }
 
@@ -45,7 +72,18 @@ impl std::error::Error for MeasureError {}
 
 pub type Result<T> = std::result::Result<T, MeasureError>;
 
-/// An error from a sentence.
+/// The system file of this machine and one of its pools, in the format of examples/.
+pub fn discover(pool: &str, catalog: &model::Catalog) -> Result<String> {
+    let captured = runner::capture(pool)?;
+    discover::describe(pool, None, &captured, catalog)
+}
+
+/// A failure, from a sentence.
 pub(crate) fn fail<T>(message: impl Into<String>) -> Result<T> {
-    Err(MeasureError(message.into()))
+    Err(MeasureError::Failed(message.into()))
+}
+
+/// A refusal, from a sentence.
+pub(crate) fn refuse<T>(message: impl Into<String>) -> Result<T> {
+    Err(MeasureError::Refused(message.into()))
 }

@@ -51,7 +51,7 @@ pub fn parse(json: &str) -> Result<Vec<BlockDevice>> {
 
 fn device(v: &Value) -> Result<BlockDevice> {
     let name = text(v, "name")
-        .ok_or_else(|| crate::MeasureError("lsblk: a device without a name".into()))?;
+        .ok_or_else(|| crate::MeasureError::Failed("lsblk: a device without a name".into()))?;
     let mut mountpoints: Vec<String> = v
         .get("mountpoints")
         .and_then(Value::as_array)

@@ -2,7 +2,7 @@
 //! and /proc, spawns fio and `zpool iostat`. Everything it returns is text for the parsers.
 
 use crate::discover::{Captured, Leaf};
-use crate::{fail, zpool_list, zpool_status, MeasureError, Result};
+use crate::{fail, refuse, zpool_list, zpool_status, MeasureError, Result};
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Read;
@@ -33,7 +33,7 @@ pub fn run(tool: &str, args: &[&str]) -> Result<String> {
     let out = child.stdout.take().map(bounded).unwrap_or_default();
     let status = child
         .wait()
-        .map_err(|e| MeasureError(format!("{tool}: {e}")))?;
+        .map_err(|e| MeasureError::Failed(format!("{tool}: {e}")))?;
     let err = err.and_then(|h| h.join().ok()).unwrap_or_default();
     if status.success() {
         Ok(out)
@@ -48,14 +48,15 @@ pub fn run(tool: &str, args: &[&str]) -> Result<String> {
 
 /// Starts a tool with its stdout piped to us.
 fn spawn(tool: &str, args: &[&str], stderr: Stdio) -> Result<Child> {
-    let program = which(tool).ok_or_else(|| MeasureError(format!("{tool} is not installed")))?;
+    let program =
+        which(tool).ok_or_else(|| MeasureError::Refused(format!("{tool} is not installed")))?;
     Command::new(program)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(stderr)
         .spawn()
-        .map_err(|e| MeasureError(format!("cannot run {tool}: {e}")))
+        .map_err(|e| MeasureError::Failed(format!("cannot run {tool}: {e}")))
 }
 
 /// The first of several argument lists the tool accepts (newer flags first: zfs-fuse's zpool
@@ -96,14 +97,14 @@ pub fn check_pool(pool: &str) -> Result<()> {
     } else {
         format!("pools here: {}", pools.join(", "))
     };
-    fail(format!("no pool '{pool}' ({have})"))
+    refuse(format!("no pool '{pool}' ({have})"))
 }
 
 /// Everything `discover` reads for `pool`.
 pub fn capture(pool: &str) -> Result<Captured> {
     check_pool(pool)?;
     let status = first_accepted("zpool", &[&["status", "-P", pool], &["status", pool]])
-        .ok_or_else(|| MeasureError(format!("zpool status {pool} failed")))?;
+        .ok_or_else(|| MeasureError::Failed(format!("zpool status {pool} failed")))?;
     let leaves = leaves(&status, pool);
     Ok(Captured {
         lsblk: run("lsblk", &["-J", "-b", "-O"]).ok(),
@@ -333,5 +334,81 @@ impl Drop for Background {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// A directory the user named, as its canonical path; refused when it is not a directory.
+pub fn directory(path: &Path) -> Result<PathBuf> {
+    let dir = fs::canonicalize(path)
+        .map_err(|e| MeasureError::Failed(format!("{}: {e}", path.display())))?;
+    if !dir.is_dir() {
+        return refuse(format!("{} is not a directory", dir.display()));
+    }
+    Ok(dir)
+}
+
+/// A path as the C string the kernel's calls take.
+fn c_path(path: &Path) -> Result<std::ffi::CString> {
+    use std::os::unix::ffi::OsStrExt;
+    std::ffi::CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| MeasureError::Refused(format!("{}: a NUL in the path", path.display())))
+}
+
+/// Bytes an unprivileged writer may still put in the file system of `dir`.
+pub fn free_bytes(dir: &Path) -> Result<u64> {
+    let path = c_path(dir)?;
+    // SAFETY: statvfs fills the struct it is given from a NUL-terminated path.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(path.as_ptr(), &mut st) } != 0 {
+        return fail(format!("cannot read the free space of {}", dir.display()));
+    }
+    Ok(st.f_bavail as u64 * st.f_frsize as u64)
+}
+
+/// Writes a file of ours (a job file in our own directory).
+pub fn write_file(path: &Path, text: &str) -> Result<()> {
+    fs::write(path, text).map_err(|e| MeasureError::Failed(format!("{}: {e}", path.display())))
+}
+
+/// Runs fio read-only on a job file of its own in a private temporary directory, removed after.
+pub fn fio_readonly(job: &str) -> Result<String> {
+    let dir = std::env::temp_dir().join(format!("zpoolsim-calibrate-{}", std::process::id()));
+    let work = WorkDir::create(&dir)?;
+    let job_file = work.0.join("calibrate.fio");
+    write_file(&job_file, job)?;
+    run(
+        "fio",
+        &[
+            "--readonly",
+            "--output-format=json",
+            &job_file.to_string_lossy(),
+        ],
+    )
+}
+
+/// A directory of ours (the bench's inside the dataset, calibrate's for its job file): made at
+/// the start, removed with everything in it at the end.
+pub struct WorkDir(PathBuf);
+
+impl WorkDir {
+    pub fn create(dir: &Path) -> Result<WorkDir> {
+        fs::create_dir(dir)
+            .map_err(|e| MeasureError::Failed(format!("cannot create {}: {e}", dir.display())))?;
+        Ok(WorkDir(dir.to_path_buf()))
+    }
+
+    /// Removes one run's files so the next starts with the dataset's room.
+    pub fn clear(&self) {
+        if let Ok(entries) = fs::read_dir(&self.0) {
+            for e in entries.flatten() {
+                let _ = fs::remove_file(e.path());
+            }
+        }
+    }
+}
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
     }
 }

@@ -2,7 +2,7 @@
 //! run with fio's JSON and the prediction made before it, a row per disk and second of
 //! `zpool iostat`, and each disk's busy fraction. Schema in docs/measure.md.
 
-use crate::bench::{Bench, Run, Sample};
+use crate::record::{Bench, Run, Sample};
 use crate::{MeasureError, Result};
 use rusqlite::{params, Connection};
 use serde::Serialize;
@@ -79,18 +79,19 @@ pub struct BenchSummary {
 pub struct Store(Connection);
 
 fn db(e: rusqlite::Error) -> MeasureError {
-    MeasureError(format!("results database: {e}"))
+    MeasureError::Store(format!("results database: {e}"))
 }
 
 impl Store {
     /// Opens the database, creating it (and its directory) on first use.
     pub fn open(path: &Path) -> Result<Store> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| MeasureError(format!("cannot create {}: {e}", dir.display())))?;
+            std::fs::create_dir_all(dir).map_err(|e| {
+                MeasureError::Store(format!("cannot create {}: {e}", dir.display()))
+            })?;
         }
-        let conn =
-            Connection::open(path).map_err(|e| MeasureError(format!("{}: {e}", path.display())))?;
+        let conn = Connection::open(path)
+            .map_err(|e| MeasureError::Store(format!("{}: {e}", path.display())))?;
         let version: i64 = conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .map_err(db)?;
@@ -102,7 +103,7 @@ impl Store {
             }
             SCHEMA_VERSION => {}
             v => {
-                return Err(MeasureError(format!(
+                return Err(MeasureError::Store(format!(
                 "{}: results of schema version {v}; this zpoolsim reads version {SCHEMA_VERSION}",
                 path.display()
             )))
@@ -114,7 +115,7 @@ impl Store {
     /// Opens a database that must exist (for reading results).
     pub fn open_existing(path: &Path) -> Result<Store> {
         if !path.exists() {
-            return Err(MeasureError(format!(
+            return Err(MeasureError::Store(format!(
                 "no results at {}: run `zpoolsim bench` first",
                 path.display()
             )));
@@ -204,7 +205,7 @@ impl Store {
                 },
             )
             .map_err(|e| match e {
-                rusqlite::Error::QueryReturnedNoRows => MeasureError(format!("no bench {id} in the results")),
+                rusqlite::Error::QueryReturnedNoRows => MeasureError::Store(format!("no bench {id} in the results")),
                 e => db(e),
             })?;
         let ids = self.all(

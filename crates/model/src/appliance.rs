@@ -47,7 +47,7 @@ impl FromStr for Appliance {
             _ => {
                 return Err(PropertyError(format!(
                     "appliance '{}': expected one of {APPLIANCE_FORMS}",
-                    crate::units::clip(text, 30)
+                    crate::input::clip(text, 30)
                 )))
             }
         };

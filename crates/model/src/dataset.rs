@@ -126,7 +126,7 @@ impl FromStr for Compression {
             .ok_or_else(|| {
                 PropertyError(format!(
                     "compression '{}': expected off, on, lzjb, lz4, gzip[-1..9] or zstd[-1..19]",
-                    crate::units::clip(text, 20)
+                    crate::input::clip(text, 20)
                 ))
             })
     }
@@ -149,7 +149,7 @@ impl FromStr for Checksum {
             _ => {
                 return Err(PropertyError(format!(
                     "checksum '{}': expected on, off, fletcher2, fletcher4, sha256, sha512, skein, edonr or blake3",
-                    crate::units::clip(text, 20)
+                    crate::input::clip(text, 20)
                 )))
             }
         })
@@ -166,7 +166,7 @@ impl FromStr for SyncPolicy {
             "disabled" => Ok(SyncPolicy::Disabled),
             _ => Err(PropertyError(format!(
                 "sync '{}': expected standard, always or disabled",
-                crate::units::clip(text, 20)
+                crate::input::clip(text, 20)
             ))),
         }
     }
@@ -181,7 +181,7 @@ impl FromStr for Logbias {
             "throughput" => Ok(Logbias::Throughput),
             _ => Err(PropertyError(format!(
                 "logbias '{}': expected latency or throughput",
-                crate::units::clip(text, 20)
+                crate::input::clip(text, 20)
             ))),
         }
     }
@@ -197,7 +197,7 @@ impl FromStr for PrimaryCache {
             "none" => Ok(PrimaryCache::None),
             _ => Err(PropertyError(format!(
                 "primarycache '{}': expected all, metadata or none",
-                crate::units::clip(text, 20)
+                crate::input::clip(text, 20)
             ))),
         }
     }
@@ -229,7 +229,7 @@ impl FromStr for Encryption {
         parsed.ok_or_else(|| {
             PropertyError(format!(
                 "encryption '{}': expected off, on or aes-128|192|256-ccm|gcm",
-                crate::units::clip(text, 20)
+                crate::input::clip(text, 20)
             ))
         })
     }

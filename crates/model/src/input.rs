@@ -67,7 +67,18 @@ pub const ECHO_CHARS: usize = 80;
 /// User text echoed in a message: at most `ECHO_CHARS` characters, control characters (a
 /// newline that would break the one-line message) escaped, an ellipsis where it was cut.
 pub fn echo(text: &str) -> String {
-    crate::units::clip(text, ECHO_CHARS)
+    clip(text, ECHO_CHARS)
+}
+
+/// User input echoed in a message: at most `max` characters, control characters (a newline
+/// would break the one-line message) escaped, and an ellipsis where it was cut.
+pub fn clip(text: &str, max: usize) -> String {
+    let cut = text.char_indices().nth(max).map_or(text.len(), |(i, _)| i);
+    let mut out = escape_controls(&text[..cut]);
+    if cut < text.len() {
+        out.push('…');
+    }
+    out
 }
 
 /// Text with its control characters escaped (`\n`, `\t`, `\u{1b}`): a message stays one line.

@@ -128,7 +128,7 @@ impl FromStr for ZfsRelease {
         let bad = || {
             ReleaseError(format!(
                 "unknown ZFS release '{}': expected {RELEASE_FORMS}",
-                crate::units::clip(text, 40)
+                crate::input::clip(text, 40)
             ))
         };
         // The names of earlier versions of the system file.

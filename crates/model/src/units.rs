@@ -95,17 +95,6 @@ pub fn parse_size(input: &str) -> Result<u64, UnitError> {
     u64::try_from(numerator / scale).map_err(|_| too_big())
 }
 
-/// User input echoed in a message: at most `max` characters, control characters (a newline
-/// would break the one-line message) escaped, and an ellipsis where it was cut.
-pub fn clip(text: &str, max: usize) -> String {
-    let cut = text.char_indices().nth(max).map_or(text.len(), |(i, _)| i);
-    let mut out = crate::input::escape_controls(&text[..cut]);
-    if cut < text.len() {
-        out.push('…');
-    }
-    out
-}
-
 /// Bytes in binary units with three significant decimals, as `zfs list` would round them.
 pub fn format_bytes(bytes: u64) -> String {
     const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];

@@ -1,8 +1,7 @@
 //! The bottleneck in one plain sentence with its numbers, and the headroom to the next limit.
 
-use crate::demand::Loads;
-use crate::path::Kind;
-use crate::predict::Utilization;
+use crate::load::Loads;
+use crate::station::{Kind, Utilization};
 use model::system::System;
 use serde::Serialize;
 
@@ -57,7 +56,7 @@ pub fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bottleneck
         Kind::Cpu => {
             let cpu = &system.host.cpu;
             let cores = cpu.cores * system.host.sockets.max(1);
-            let per_byte = loads.cpu_cycles / loads.user_bytes;
+            let per_byte = loads.cpu.cycles / loads.user_bytes;
             format!(
                 "the CPU limits the pool: {cores} cores x {} GHz = {:.1} G cycles/s, and each byte \
                  costs {per_byte:.1} cycles (checksums, copies, parity and the zio pipeline): {limit_text}",

@@ -5,9 +5,53 @@
 //! 2012, scaled to the host's core by its generation and clock.
 
 use crate::release::Release;
+use crate::station::{Kind, Station};
 use model::dataset::{Checksum, Compression};
 use model::hardware::{CpuModel, Simd};
+use model::system::Host;
 use model::workload::Data;
+
+/// The CPU's work per job.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct CpuWork {
+    /// Reference cycles per job on all cores: the kernel's work and the application's.
+    pub cycles: f64,
+    /// Of which the application's own threads spend, and how many threads there are.
+    pub app_cycles: f64,
+    pub app_threads: u32,
+    /// Whether the application waits on each job (random I/O, synchronous writes): its threads
+    /// are then part of the cycle; for a stream, prefetch and the txg decouple them.
+    pub app_in_cycle: bool,
+}
+
+/// The application's threads and the CPU as stations. The application's own cycles are its
+/// threads' station when it waits on each job: the CPU station then carries the kernel's
+/// work alone, so a job's time counts them once.
+pub fn stations(host: &Host, work: &CpuWork) -> [Station; 2] {
+    let cpu = &host.cpu;
+    let cores = cpu.cores * host.sockets.max(1);
+    let threads = work.app_threads.min(cores).max(1);
+    let detail = format!(
+        "{threads} thread(s) making their system calls and copying their data at {} GHz",
+        cpu.ghz
+    );
+    let app = Station::new(
+        "application threads",
+        Kind::Thread,
+        detail,
+        seconds(cpu, work.app_cycles),
+    )
+    .servers(threads)
+    .in_cycle(work.app_in_cycle);
+    let kernel = if work.app_in_cycle {
+        work.cycles - work.app_cycles
+    } else {
+        work.cycles
+    };
+    let detail = format!("{}: {cores} cores x {} GHz", cpu.name, cpu.ghz);
+    let kernel = Station::new("cpu", Kind::Cpu, detail, seconds(cpu, kernel)).servers(cores);
+    [app, kernel]
+}
 
 /// How much longer a core of `year` takes than a 2012 core (Sandy/Ivy Bridge) at the same
 /// clock for the same kernel code. An APPROXIMATION from the trend of SPEC CPU integer

@@ -5,10 +5,14 @@
 //! (`app`), the ARC's hits (`arc`), the txg's writes and the write throttle (`txg`, `release`),
 //! the ZIL (`zil`), compression (`compress`), the records' fan-out over raidz, dRAID and
 //! mirror vdevs (`zio`, `vdev`), the leaves' service times and command queueing (`leaf`),
-//! the paths from the disks to memory (`path`, `bus`) and the CPU's costs by part (`cpu`);
-//! `demand` gathers each resource's work per job, `predict` solves the closed network by Mean
-//! Value Analysis (`mva`) and names the bottleneck (`bottleneck`). Fitted constants live in
-//! `constants`, what each release does differently in `release`.
+//! the paths from the disks to memory (`path`, `bus`), memory (`memory`), the network (`nic`)
+//! and the CPU's costs by part (`cpu`).
+//!
+//! A prediction (`predict`) is a pipeline read top to bottom: `load` gathers each resource's
+//! work per job, stage by stage; each resource's module makes it a `station`; `mva` solves the
+//! closed network; `figures` turns the solution into throughput, utilisations and the
+//! bottleneck (`bottleneck`). Errors are `error`'s; fitted constants live in `constants`,
+//! what each release does differently in `release`.
 
 mod app;
 mod arc;
@@ -19,13 +23,18 @@ mod bus;
 mod compress;
 mod constants;
 mod cpu;
-mod demand;
+mod error;
+mod figures;
 mod leaf;
+mod load;
+mod memory;
 mod mva;
+mod nic;
 mod path;
 mod predict;
 mod rebuild;
 mod release;
+mod station;
 #[cfg(test)]
 mod testkit;
 mod txg;
@@ -38,34 +47,8 @@ pub use band::{Band, ErrorClass, Pattern, BANDS, OVERALL};
 pub use baseline::rule_of_thumb;
 pub use bottleneck::{named, Bottleneck};
 pub use constants::{Constants, Param, PARAMS};
-pub use path::Kind;
-pub use predict::{
-    predict, predict_with, sweep, DeviceFigures, Prediction, Utilization, VdevFigures,
-    MAX_SWEEP_WORK,
-};
+pub use error::PerfError;
+pub use figures::{DeviceFigures, Prediction, VdevFigures};
+pub use predict::{predict, predict_with, sweep, MAX_SWEEP_WORK};
 pub use rebuild::{rebuild_path, RebuildPath, SharedPath};
-
-use std::fmt;
-
-/// Why a prediction could not be made.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PerfError {
-    /// The system description cannot carry the workload (missing disks, dangling links).
-    System(String),
-    /// The workload makes no sense on this system.
-    Workload(String),
-    /// A sweep past its work budget ([`MAX_SWEEP_WORK`]).
-    OverBudget(model::budget::OverBudget),
-}
-
-impl fmt::Display for PerfError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PerfError::System(m) => write!(f, "system: {m}"),
-            PerfError::Workload(m) => write!(f, "workload: {m}"),
-            PerfError::OverBudget(why) => write!(f, "sweep: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for PerfError {}
+pub use station::{Kind, Utilization};

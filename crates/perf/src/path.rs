@@ -3,67 +3,12 @@
 //! (each way where the link is full duplex). Which disk sits behind which comes from the system.
 
 use crate::bus;
+use crate::leaf::load::DiskLoad;
+use crate::station::{Kind, Station};
 use crate::PerfError;
-use model::hardware::{Interface, LinkKind};
-use model::system::{Attach, Controller, System, Upstream};
-use serde::Serialize;
-
-/// What a service centre is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Kind {
-    Disk,
-    /// A solid-state disk's bandwidth: however many requests its flash serves at once, its
-    /// bytes pass its controller and interface at its sequential rate.
-    Media,
-    /// A raidz or dRAID vdev serving a small random block: all its data disks at once.
-    Vdev,
-    Port,
-    Controller,
-    /// A SAS expander's wide link, shared by every disk behind it.
-    Expander,
-    Link,
-    Memory,
-    Network,
-    Cpu,
-    /// The application's threads, each copying its data on one core.
-    Thread,
-}
-
-impl Kind {
-    /// Whether it only moves bytes alongside other work (DMA, copies): such a resource
-    /// bounds throughput but adds no service time of its own (the application's copies are
-    /// already in the CPU's demand).
-    pub fn is_pipe(&self) -> bool {
-        matches!(
-            self,
-            Kind::Port
-                | Kind::Media
-                | Kind::Controller
-                | Kind::Expander
-                | Kind::Link
-                | Kind::Memory
-                | Kind::Network
-                | Kind::Thread
-        )
-    }
-
-    pub fn word(&self) -> &'static str {
-        match self {
-            Kind::Disk => "disk",
-            Kind::Media => "media",
-            Kind::Vdev => "vdev",
-            Kind::Port => "port",
-            Kind::Controller => "controller",
-            Kind::Expander => "expander",
-            Kind::Link => "bus",
-            Kind::Memory => "memory",
-            Kind::Network => "network",
-            Kind::Cpu => "CPU",
-            Kind::Thread => "application",
-        }
-    }
-}
+use model::hardware::{Interface, Link, LinkKind};
+use model::system::{Attach, Controller, Disk, System, Upstream};
+use std::collections::HashMap;
 
 /// A byte-carrying centre: a port, a controller chip or one direction of a link.
 #[derive(Debug, Clone)]
@@ -95,158 +40,211 @@ fn port_bytes_per_s(gbps: f64, interface: Interface) -> f64 {
 }
 
 impl Machine {
+    /// The pipes of `system` and the path of each of its disks.
     pub fn new(system: &System) -> Result<Machine, PerfError> {
-        let mut pipes: Vec<Pipe> = Vec::new();
-        let mut link_pipes: Vec<(String, Vec<usize>)> = Vec::new();
+        let mut wiring = Wiring {
+            pipes: Vec::new(),
+            links: HashMap::new(),
+            controllers: HashMap::new(),
+            loop_bound: (system.links.len(), system.controllers.len()),
+        };
         for link in &system.links {
-            let mut ids = Vec::new();
-            let full_duplex = !matches!(link.kind, LinkKind::Pci { .. } | LinkKind::PciX { .. });
-            let directions: &[(bool, bool)] = if full_duplex {
-                &[(true, false), (false, true)]
-            } else {
-                &[(true, true)]
+            let ids = wiring.link_pipes(link);
+            wiring
+                .links
+                .insert(link.id.as_str(), (ids, link.parent.as_deref()));
+        }
+        for c in &system.controllers {
+            let ids = wiring.controller_pipes(c);
+            wiring.controllers.insert(c.id.as_str(), (c, ids));
+        }
+        let mut paths = Vec::with_capacity(system.disks.len());
+        for disk in &system.disks {
+            paths.push(match &disk.attach {
+                Attach::Link(l) => wiring.link_chain(l)?,
+                Attach::Controller(cid) => wiring.port_path(disk, cid)?,
+            });
+        }
+        Ok(Machine {
+            pipes: wiring.pipes,
+            paths,
+        })
+    }
+
+    /// Every pipe's station: the bytes the disks' work per job sends through it.
+    pub fn stations(&self, disks: &[DiskLoad]) -> Vec<Station> {
+        let mut bytes = vec![0.0f64; self.pipes.len()];
+        let mut demand = vec![0.0f64; self.pipes.len()];
+        for (path, load) in self.paths.iter().zip(disks) {
+            for &p in path {
+                let pipe = &self.pipes[p];
+                let moved = if pipe.reads { load.read_bytes } else { 0.0 }
+                    + if pipe.writes { load.write_bytes } else { 0.0 };
+                bytes[p] += moved;
+                demand[p] += moved / pipe.rate;
+            }
+        }
+        self.pipes
+            .iter()
+            .zip(bytes.iter().zip(&demand))
+            .map(|(pipe, (&bytes, &demand))| {
+                Station::new(pipe.name.clone(), pipe.kind, pipe.detail.clone(), demand)
+                    .moving(bytes)
+            })
+            .collect()
+    }
+}
+
+/// The pipes as they are built, and each link's and controller's own, by id (so a chain of
+/// links costs its length, not its length times the links).
+struct Wiring<'s> {
+    pipes: Vec<Pipe>,
+    links: HashMap<&'s str, (Vec<usize>, Option<&'s str>)>,
+    controllers: HashMap<&'s str, (&'s Controller, Vec<usize>)>,
+    /// Links and controllers: a chain longer than these loops.
+    loop_bound: (usize, usize),
+}
+
+impl<'s> Wiring<'s> {
+    fn push(&mut self, pipe: Pipe) -> usize {
+        self.pipes.push(pipe);
+        self.pipes.len() - 1
+    }
+
+    /// A link's pipes: one each way where it is full duplex, one for both on PCI and PCI-X.
+    fn link_pipes(&mut self, link: &Link) -> Vec<usize> {
+        let full_duplex = !matches!(link.kind, LinkKind::Pci { .. } | LinkKind::PciX { .. });
+        let directions: &[(bool, bool)] = if full_duplex {
+            &[(true, false), (false, true)]
+        } else {
+            &[(true, true)]
+        };
+        let mut ids = Vec::new();
+        for &(reads, writes) in directions {
+            let rate = bus::usable_bytes_per_s(&link.kind, reads);
+            let way = match (full_duplex, reads) {
+                (false, _) => "",
+                (true, true) => " (to memory)",
+                (true, false) => " (from memory)",
             };
-            for &(reads, writes) in directions {
-                let rate = bus::usable_bytes_per_s(&link.kind, reads);
-                let way = match (full_duplex, reads) {
-                    (false, _) => "",
-                    (true, true) => " (to memory)",
-                    (true, false) => " (from memory)",
-                };
-                ids.push(pipes.len());
-                pipes.push(Pipe {
-                    name: format!("{}{way}", link.id),
-                    kind: Kind::Link,
+            ids.push(self.push(Pipe {
+                name: format!("{}{way}", link.id),
+                kind: Kind::Link,
+                detail: format!(
+                    "{}: {:.0} MB/s usable of {:.0}",
+                    bus::describe(&link.kind),
+                    rate / 1e6,
+                    bus::raw_mb_s(&link.kind)
+                ),
+                rate,
+                reads,
+                writes,
+            }));
+        }
+        ids
+    }
+
+    /// A controller's own pipes: its chip's ceiling, and for an expander its wide link to the
+    /// controller it is cabled to, each way (SAS lanes are full duplex).
+    fn controller_pipes(&mut self, c: &Controller) -> Vec<usize> {
+        let mut ids = Vec::new();
+        if let Some(limit) = c.model.chip_limit_mb_s {
+            ids.push(self.push(Pipe {
+                name: c.id.clone(),
+                kind: Kind::Controller,
+                detail: format!("{}: {limit:.0} MB/s", c.model.name),
+                rate: limit * 1e6,
+                reads: true,
+                writes: true,
+            }));
+        }
+        if let Some(lanes) = c.model.uplink_lanes {
+            let rate = f64::from(lanes) * port_bytes_per_s(c.model.port_gbps, c.model.interface);
+            for (reads, way) in [(true, "to the HBA"), (false, "from the HBA")] {
+                ids.push(self.push(Pipe {
+                    name: format!("{} uplink ({way})", c.id),
+                    kind: Kind::Expander,
                     detail: format!(
-                        "{}: {:.0} MB/s usable of {:.0}",
-                        bus::describe(&link.kind),
-                        rate / 1e6,
-                        bus::raw_mb_s(&link.kind)
+                        "{}: {lanes} x {} Gb/s wide link, {:.0} MB/s each way",
+                        c.model.name,
+                        c.model.port_gbps,
+                        rate / 1e6
                     ),
                     rate,
                     reads,
-                    writes,
-                });
+                    writes: !reads,
+                }));
             }
-            link_pipes.push((link.id.clone(), ids));
         }
-        // By id, so a chain of links costs its length, not its length times the links.
-        let by_id: std::collections::HashMap<&str, (&Vec<usize>, Option<&str>)> = link_pipes
-            .iter()
-            .zip(&system.links)
-            .map(|((id, ids), link)| (id.as_str(), (ids, link.parent.as_deref())))
-            .collect();
-        let link_chain = |start: &str| -> Result<Vec<usize>, PerfError> {
-            let mut out = Vec::new();
-            let mut cur = Some(start);
-            let mut hops = 0;
-            while let Some(id) = cur {
-                let (ids, parent) = by_id
-                    .get(id)
-                    .ok_or_else(|| PerfError::System(format!("no link named '{id}'")))?;
-                out.extend(*ids);
-                cur = *parent;
-                hops += 1;
-                if hops > system.links.len() {
-                    return Err(PerfError::System(format!("links loop through '{id}'")));
-                }
-            }
-            Ok(out)
-        };
-        // Each controller's own pipes: its chip's ceiling, and for an expander its wide link
-        // to the controller it is cabled to, each way (SAS lanes are full duplex).
-        let mut own: Vec<(String, Vec<usize>)> = Vec::new();
-        for c in &system.controllers {
-            let mut ids = Vec::new();
-            if let Some(limit) = c.model.chip_limit_mb_s {
-                ids.push(pipes.len());
-                pipes.push(Pipe {
-                    name: c.id.clone(),
-                    kind: Kind::Controller,
-                    detail: format!("{}: {limit:.0} MB/s", c.model.name),
-                    rate: limit * 1e6,
-                    reads: true,
-                    writes: true,
-                });
-            }
-            if let Some(lanes) = c.model.uplink_lanes {
-                let rate =
-                    f64::from(lanes) * port_bytes_per_s(c.model.port_gbps, c.model.interface);
-                for (reads, way) in [(true, "to the HBA"), (false, "from the HBA")] {
-                    ids.push(pipes.len());
-                    pipes.push(Pipe {
-                        name: format!("{} uplink ({way})", c.id),
-                        kind: Kind::Expander,
-                        detail: format!(
-                            "{}: {lanes} x {} Gb/s wide link, {:.0} MB/s each way",
-                            c.model.name,
-                            c.model.port_gbps,
-                            rate / 1e6
-                        ),
-                        rate,
-                        reads,
-                        writes: !reads,
-                    });
-                }
-            }
-            own.push((c.id.clone(), ids));
-        }
-        // From a controller up to memory: its pipes, then its upstream's, to a link.
-        let controllers: std::collections::HashMap<&str, (&Controller, &Vec<usize>)> = system
-            .controllers
-            .iter()
-            .zip(&own)
-            .map(|(c, (_, ids))| (c.id.as_str(), (c, ids)))
-            .collect();
-        let controller = |id: &str| {
-            controllers
+        ids
+    }
+
+    /// The pipes from link `start` up to memory.
+    fn link_chain(&self, start: &str) -> Result<Vec<usize>, PerfError> {
+        let mut out = Vec::new();
+        let mut cur = Some(start);
+        let mut hops = 0;
+        while let Some(id) = cur {
+            let (ids, parent) = self
+                .links
                 .get(id)
-                .copied()
-                .ok_or_else(|| PerfError::System(format!("no controller named '{id}'")))
-        };
-        let controller_chain = |start: &str| -> Result<Vec<usize>, PerfError> {
-            let mut out = Vec::new();
-            let mut id = start;
-            for _ in 0..=system.controllers.len() {
-                let (c, ids) = controller(id)?;
-                out.extend(ids);
-                match &c.upstream {
-                    Upstream::Link(link) => {
-                        out.extend(link_chain(link)?);
-                        return Ok(out);
-                    }
-                    Upstream::Controller(up) => id = up,
-                }
+                .ok_or_else(|| PerfError::System(format!("no link named '{id}'")))?;
+            out.extend(ids);
+            cur = *parent;
+            hops += 1;
+            if hops > self.loop_bound.0 {
+                return Err(PerfError::System(format!("links loop through '{id}'")));
             }
-            Err(PerfError::System(format!(
-                "controllers loop through '{start}'"
-            )))
-        };
-        let mut paths = Vec::with_capacity(system.disks.len());
-        for disk in &system.disks {
-            let path = match &disk.attach {
-                Attach::Link(l) => link_chain(l)?,
-                Attach::Controller(cid) => {
-                    let (c, _) = controller(cid)?;
-                    let line = port_bytes_per_s(c.model.port_gbps, c.model.interface).min(
-                        port_bytes_per_s(disk.model.interface_gbps, disk.model.interface),
-                    );
-                    let rate = c.model.port_limit_mb_s.map_or(line, |l| line.min(l * 1e6));
-                    let mut path = vec![pipes.len()];
-                    pipes.push(Pipe {
-                        name: format!("{} port", disk.name),
-                        kind: Kind::Port,
-                        detail: format!("{} port: {:.0} MB/s", c.model.name, rate / 1e6),
-                        rate,
-                        reads: true,
-                        writes: true,
-                    });
-                    path.extend(controller_chain(cid)?);
-                    path
-                }
-            };
-            paths.push(path);
         }
-        Ok(Machine { pipes, paths })
+        Ok(out)
+    }
+
+    fn controller(&self, id: &str) -> Result<(&'s Controller, &Vec<usize>), PerfError> {
+        self.controllers
+            .get(id)
+            .map(|(c, ids)| (*c, ids))
+            .ok_or_else(|| PerfError::System(format!("no controller named '{id}'")))
+    }
+
+    /// From controller `start` up to memory: its pipes, then its upstream's, to a link.
+    fn controller_chain(&self, start: &str) -> Result<Vec<usize>, PerfError> {
+        let mut out = Vec::new();
+        let mut id = start;
+        for _ in 0..=self.loop_bound.1 {
+            let (c, ids) = self.controller(id)?;
+            out.extend(ids);
+            match &c.upstream {
+                Upstream::Link(link) => {
+                    out.extend(self.link_chain(link)?);
+                    return Ok(out);
+                }
+                Upstream::Controller(up) => id = up,
+            }
+        }
+        Err(PerfError::System(format!(
+            "controllers loop through '{start}'"
+        )))
+    }
+
+    /// A disk's own port on controller `cid` (the slower of the two ends' lines, and the
+    /// controller's per-port ceiling), then the controller's chain.
+    fn port_path(&mut self, disk: &Disk, cid: &str) -> Result<Vec<usize>, PerfError> {
+        let (c, _) = self.controller(cid)?;
+        let line = port_bytes_per_s(c.model.port_gbps, c.model.interface).min(port_bytes_per_s(
+            disk.model.interface_gbps,
+            disk.model.interface,
+        ));
+        let rate = c.model.port_limit_mb_s.map_or(line, |l| line.min(l * 1e6));
+        let detail = format!("{} port: {:.0} MB/s", c.model.name, rate / 1e6);
+        let mut path = vec![self.push(Pipe {
+            name: format!("{} port", disk.name),
+            kind: Kind::Port,
+            detail,
+            rate,
+            reads: true,
+            writes: true,
+        })];
+        path.extend(self.controller_chain(cid)?);
+        Ok(path)
     }
 }

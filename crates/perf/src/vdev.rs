@@ -1,6 +1,10 @@
 //! The pool's top-level vdevs as I/O sees them: each with its leaves (indices into
-//! `system.disks`, which fill the vdevs in order) and the share of new blocks it receives.
+//! `system.disks`, which fill the vdevs in order) and the share of new blocks it receives;
+//! and a raidz or dRAID vdev's work per job where its disks serve a block together, which
+//! makes it a station of its own.
 
+use crate::leaf::DiskTiming;
+use crate::station::{Kind, Station};
 use crate::PerfError;
 use model::hardware::Medium;
 use model::{System, VdevClass, VdevType};
@@ -64,4 +68,41 @@ pub fn vdevs(system: &System, class: VdevClass) -> Result<Vec<Vdev>, PerfError> 
         v.share /= total;
     }
     Ok(out)
+}
+
+/// A raidz or dRAID vdev serving small random blocks: every data disk at once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VdevLoad {
+    pub name: String,
+    pub members: Vec<usize>,
+    pub busy_s: f64,
+    /// `busy_s` with 1, 2, ... blocks queued at it (see `DiskLoad`).
+    pub busy_queued_s: Vec<f64>,
+    /// Random blocks it reads per job.
+    pub blocks: f64,
+    /// Of `busy_s`, the seconds per job its slowest disk spends on other work (writes).
+    pub other_s: f64,
+    /// Disks each random block waits for (its data columns), or all of the vdev's disks
+    /// when it serves log blocks alone.
+    pub width: u32,
+}
+
+/// The stations of the vdevs whose disks work together.
+pub fn stations(system: &System, loads: &[VdevLoad]) -> Vec<Station> {
+    loads
+        .iter()
+        .map(|v| {
+            // Solid-state members serve as many blocks at once as each serves requests.
+            let servers = v
+                .members
+                .iter()
+                .map(|&i| DiskTiming::new(&system.disks[i].model, 0.0).parallelism())
+                .min()
+                .unwrap_or(1);
+            let detail = format!("{} data disks per random block", v.width);
+            Station::new(v.name.clone(), Kind::Vdev, detail, v.busy_s)
+                .servers(servers)
+                .queued(&v.busy_queued_s)
+        })
+        .collect()
 }

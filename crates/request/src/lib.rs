@@ -5,20 +5,20 @@
 //! answer; neither computes.
 
 mod capacity;
+mod criteria;
 mod error;
 mod flags;
 mod inputs;
-mod measure;
 mod plan;
 mod predict;
 mod reliability;
 mod system;
 
 pub use capacity::{CapacityAnswer, CapacityRequest};
+pub use criteria::{parse_fill, Criteria};
 pub use error::Error;
 pub use flags::from_json;
 pub use inputs::{system_or_default, Inputs};
-pub use measure::{parse_fill, Measure};
 pub use plan::{DiskFlags, PlanRequest};
 pub use predict::{PredictAnswer, PredictRequest, Predicted, Sweep, Swept};
 pub use reliability::{ReliabilityAnswer, ReliabilityRequest};

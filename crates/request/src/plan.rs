@@ -1,7 +1,7 @@
 //! `plan`: every sensible layout for the disks on the hardware, those that meet the needs, the
 //! Pareto front and one recommendation.
 
-use crate::{Error, Inputs, Measure};
+use crate::{Criteria, Error, Inputs};
 use ::plan::{parse_needs, DiskPlan, DiskRequest, Disks};
 
 /// The disks to plan for, as plan and the system of a planned layout take them.
@@ -51,7 +51,7 @@ pub struct PlanRequest {
     #[arg(long, default_value = "")]
     pub need: String,
     #[command(flatten)]
-    pub measure: Measure,
+    pub criteria: Criteria,
 }
 
 impl PlanRequest {
@@ -61,7 +61,7 @@ impl PlanRequest {
             hot_spares: self.spares,
             min_redundancy: self.min_redundancy,
             needs: parse_needs(&self.need)?,
-            settings: self.measure.settings(inputs)?,
+            settings: self.criteria.settings(inputs)?,
         };
         Ok(::plan::plan_disks(&request, inputs.catalog())?)
     }

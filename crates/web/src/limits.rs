@@ -35,7 +35,7 @@ fn at_most(what: &str, given: u64, cap: u64) -> Result<(), Error> {
 
 pub fn plan(r: &PlanRequest) -> Result<(), Error> {
     at_most("disks", r.disks.disks.unwrap_or(0).into(), MAX_DISKS.into())?;
-    let extra = r.measure.workloads.len() as u64;
+    let extra = r.criteria.workloads.len() as u64;
     at_most("workload", extra, MAX_EXTRA_WORKLOADS as u64)
 }
 

@@ -14,9 +14,9 @@ pub(crate) use checks::{
 pub use checks::{DEFAULT_SOURCE, INNER_TRACK_FRACTION};
 pub(crate) use fields::field_names;
 
+use crate::file_error::FileError;
+use crate::file_error::Source;
 use crate::hardware::{ControllerModel, CpuModel, DiskModel, LinkModel};
-use crate::system_file::error::Source;
-use crate::system_file::FileError;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;

@@ -2,7 +2,7 @@
 //! described in docs/system-file.md. Every error is one line naming the file, line and column.
 
 mod doc;
-pub(crate) mod error;
+pub(crate) use crate::file_error as error;
 mod hardware;
 mod implied;
 pub use implied::IMPLIED;

@@ -1,7 +1,8 @@
 //! Command lines as a shell splits them, and the tool that leads one.
 
 use super::WorkloadError;
-use crate::units::{clip, parse_size};
+use crate::input::clip;
+use crate::units::parse_size;
 
 /// Splits `text` into words as a POSIX shell does for plain words and single or double quotes
 /// (no expansions): `fio --name='a b' --bs=4k` gives `fio`, `--name=a b`, `--bs=4k`.

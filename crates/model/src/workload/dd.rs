@@ -7,7 +7,7 @@
 
 use super::args::{size_in, unsupported, words};
 use super::{Access, CacheState, Data, Durability, Engine, Target, Workload, WorkloadError};
-use crate::units::clip;
+use crate::input::clip;
 
 /// dd's block size when none is given (coreutils: "bs=BYTES ... (default: 512)").
 const DD_BS: u64 = 512;

@@ -10,7 +10,7 @@
 use super::args::{count, size_in, unsupported, words};
 use super::params::engine;
 use super::{Access, CacheState, Data, Durability, Engine, Target, Workload, WorkloadError};
-use crate::units::clip;
+use crate::input::clip;
 
 /// Options that change nothing the model sees.
 const PASSED_OVER: &[&str] = &[

@@ -8,7 +8,8 @@
 
 use super::args::{count, size_in, unsupported, words};
 use super::{Access, CacheState, Data, Durability, Engine, Target, Workload, WorkloadError};
-use crate::units::{clip, KIB};
+use crate::input::clip;
+use crate::units::KIB;
 
 /// iozone's defaults: a 512 KiB file, 4 KiB records (iozone -h: "-s #  file size in Kb",
 /// "-r #  record size in Kb"; its KILOBYTES and RECLEN defaults).

@@ -210,7 +210,7 @@ pub fn parse_phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
     let at = names.iter().position(|n| n == name).ok_or_else(|| {
         WorkloadError(format!(
             "no phase '{}' in this run; it has: {}",
-            crate::units::clip(name, 40),
+            crate::input::clip(name, 40),
             names.join(", ")
         ))
     })?;

@@ -1,7 +1,8 @@
 //! The `key=value` parameters of a preset: one place sets each, and the whole is checked once.
 
 use super::{Access, CacheState, Data, Durability, Engine, Target, Workload, WorkloadError};
-use crate::units::{clip, format_bytes, parse_size};
+use crate::input::clip;
+use crate::units::{format_bytes, parse_size};
 
 /// The parameters a preset takes, for messages.
 pub const KEYS: &str = "bs, threads, qd, size, rwmix, offset, wcache, net, engine, direct, sync, \

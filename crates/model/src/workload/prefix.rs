@@ -5,7 +5,7 @@
 
 use super::args::{count, words};
 use super::{CacheState, Workload, WorkloadError};
-use crate::units::clip;
+use crate::input::clip;
 
 /// What leads a command line, and the command.
 #[derive(Debug, Clone, PartialEq)]

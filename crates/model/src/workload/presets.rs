@@ -195,7 +195,7 @@ impl Workload {
             let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
             return Err(WorkloadError(format!(
                 "unknown workload '{}'; known: {}, or a command line of {}",
-                crate::units::clip(kind, 60),
+                crate::input::clip(kind, 60),
                 names.join(", "),
                 super::TOOLS.join(", ")
             )));
@@ -229,7 +229,7 @@ impl Workload {
                 let (key, value) = pair.split_once('=').ok_or_else(|| {
                     WorkloadError(format!(
                         "'{}' is not key=value",
-                        crate::units::clip(pair, 40)
+                        crate::input::clip(pair, 40)
                     ))
                 })?;
                 Ok((key.trim(), value.trim().to_string()))

@@ -2,6 +2,7 @@
 //! Hard disks are timed mechanically (zoned media rate, seek curve, rotation, command
 //! overhead; `ncq` for how they reorder a queue); solid state by latency and IOPS.
 
+pub mod load;
 pub mod ncq;
 
 use model::hardware::{DiskModel, Medium};

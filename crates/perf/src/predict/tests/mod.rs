@@ -5,8 +5,11 @@ mod flash;
 mod zil;
 
 use super::*;
+use crate::leaf::DiskTiming;
+use crate::station::{Kind, Utilization};
 use crate::testkit::{fast_link, system};
 use model::hardware::LinkKind;
+use model::workload::Workload;
 
 fn mb_s(p: &Prediction) -> f64 {
     p.throughput_bytes_per_s / 1e6
@@ -145,7 +148,7 @@ fn a_raidz_disk_is_one_server_for_reads_and_writes() {
     // the mean rate of the whole disk.
     let c = Constants::fitted();
     let release = Release::of(s.host.zfs, &s.host.tunables);
-    let loads = crate::demand::loads(&s, &w, &release, &c).unwrap();
+    let loads = crate::load::loads(&s, &w, &release, &c).unwrap();
     let t = DiskTiming::new(&s.disks[0].model, c.disk_command_overhead_s());
     let rate = t.mean_rate(0.0, 1.0, true) * c.hdd_write_efficiency();
     let write_s = 44.0 * 4096.0 / 4.0 * (1.0 + 256.0 / 131072.0) / rate;

@@ -1,10 +1,10 @@
 //! Whole machines described from captured outputs: the system file `discover` writes must read
 //! back through the model's parser with the disks, links, controllers and pool the tools showed.
 
+use crate::discover::{describe, Captured, Leaf};
 use model::system::Attach;
 use model::{Catalog, System};
 use std::collections::BTreeMap;
-use zpoolsim_measure::discover::{describe, Captured, Leaf};
 
 fn fixture(path: &str) -> String {
     let file = format!("{}/tests/fixtures/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -157,7 +157,7 @@ fn an_unknown_pool_is_refused() {
         ..Captured::default()
     };
     let e = describe("tank", None, &c, Catalog::embedded()).unwrap_err();
-    assert_eq!(e.0, "no pool 'tank' in zpool status");
+    assert_eq!(e.to_string(), "no pool 'tank' in zpool status");
 }
 
 /// An OpenZFS 2.x pool of every class with dRAID (a built status, see the fixtures' README):
@@ -166,7 +166,7 @@ fn an_unknown_pool_is_refused() {
 #[test]
 fn draid_with_special_log_cache_and_spares() {
     let status = fixture("built/openzfs-draid-classes-status.txt");
-    let leaves = zpoolsim_measure::zpool_status::parse(&status)[0]
+    let leaves = crate::zpool_status::parse(&status)[0]
         .leaves_in_fill_order()
         .iter()
         .map(|(_, l)| (l.to_string(), Leaf::Missing))

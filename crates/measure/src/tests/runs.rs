@@ -1,12 +1,13 @@
 //! The bench's job files, the results database, the comparison and calibration, on fixed
 //! inputs (the fio outputs are this VM's, see fixtures/README.md).
 
+use crate::bench::with_size;
+use crate::fio_json::Measured;
+use crate::record::{Bench, Run, Sample};
+use crate::*;
 use model::Workload;
 use std::collections::BTreeMap;
 use std::path::Path;
-use zpoolsim_measure::bench::{with_size, Bench, Run, Sample};
-use zpoolsim_measure::fio_json::Measured;
-use zpoolsim_measure::*;
 
 fn fixture(path: &str) -> String {
     let file = format!("{}/tests/fixtures/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -54,7 +55,7 @@ fn job_files_are_the_models_workloads() {
             5,
         )
         .unwrap_err()
-        .0
+        .to_string()
     };
     assert!(refuse("raw-read").contains("calibrate --raw"));
     assert!(refuse("bonnie-rewrite").contains("not fio jobs"));
@@ -143,14 +144,14 @@ fn the_database_keeps_what_was_measured() {
     assert_eq!(again, b);
     assert!(store::Store::open_existing(&dir.join("none.sqlite"))
         .unwrap_err()
-        .0
+        .to_string()
         .contains("run `zpoolsim bench` first"));
     assert_eq!(
         store::Store::open_existing(&path)
             .unwrap()
             .load(7)
             .unwrap_err()
-            .0,
+            .to_string(),
         "no bench 7 in the results"
     );
     std::fs::remove_dir_all(&dir).unwrap();
@@ -186,22 +187,24 @@ fn comparison_names_the_slow_disk_and_the_records() {
 fn calibrate_refuses_what_is_in_use_and_reads_its_zones() {
     let desk = lsblk::parse(&fixture("lsblk/multi-devs-bcachefs.json")).unwrap();
     assert_eq!(
-        calibrate::check("/dev/sda", &desk, "").unwrap_err().0,
-        "/dev/sda is mounted: calibrate reads only a disk nothing uses"
+        calibrate::check("/dev/sda", &desk, "").unwrap_err(),
+        MeasureError::Refused(
+            "/dev/sda is mounted: calibrate reads only a disk nothing uses".into()
+        )
     );
     assert!(calibrate::check("/dev/sdz", &desk, "")
         .unwrap_err()
-        .0
+        .to_string()
         .contains("not a block device"));
     let big = lsblk::parse(&fixture("built/expander-lsblk.json")).unwrap();
     let status = fixture("built/expander-status.txt");
     assert_eq!(
-        calibrate::check("/dev/sdc", &big, &status).unwrap_err().0,
-        "/dev/sdc is part of the pool 'big'"
+        calibrate::check("/dev/sdc", &big, &status).unwrap_err(),
+        MeasureError::Refused("/dev/sdc is part of the pool 'big'".into())
     );
     assert!(calibrate::check("/dev/sdc", &big, "")
         .unwrap_err()
-        .0
+        .to_string()
         .contains("carries a ZFS label"));
 
     let vm = lsblk::parse(&fixture("lsblk/this-vm.json")).unwrap();

@@ -1,7 +1,7 @@
 //! Every parser on captured outputs of real machines (tests/fixtures/README.md says where each
 //! was captured), asserting the exact figures the tools printed.
 
-use zpoolsim_measure::*;
+use crate::*;
 
 fn fixture(path: &str) -> String {
     let file = format!("{}/tests/fixtures/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -54,7 +54,7 @@ fn smartctl_reads_sata_sas_scsi_and_nvme_drives_of_four_vendors() {
 
     assert!(smartctl::parse("{}")
         .unwrap_err()
-        .0
+        .to_string()
         .contains("names no model"));
     assert!(smartctl::parse("smartctl: not JSON").is_err());
 }

@@ -1,11 +1,12 @@
-//! What each layout is measured by (plan, compare): the workloads, the fill and the mission.
+//! The criteria each layout is judged by (plan, compare): the workloads, the fill and the
+//! mission.
 
 use crate::{Error, Inputs};
 use ::plan::policy::{FILL, STANDARD_WORKLOADS, YEARS};
 use ::plan::{LabelledWorkload, Settings};
 
 #[derive(clap::Args, Debug)]
-pub struct Measure {
+pub struct Criteria {
     /// The sequential-read workload (the READ column, `read>=` needs).
     #[arg(long, default_value = STANDARD_WORKLOADS[0])]
     pub read: String,
@@ -26,7 +27,7 @@ pub struct Measure {
     pub years: f64,
 }
 
-impl Measure {
+impl Criteria {
     pub fn settings(&self, inputs: &dyn Inputs) -> Result<Settings, Error> {
         let labelled = |spec: &String| -> Result<LabelledWorkload, Error> {
             Ok(LabelledWorkload {

@@ -1,0 +1,67 @@
+//! The ZIL's writes a synchronous writer waits for: each commit's log block, on the pool's
+//! vdevs or on a separate log device, and for indirect writes (zfs_log_write with
+//! WR_INDIRECT) the record written in place first (dmu_sync).
+
+use super::stages::Stages;
+use super::work::Work;
+use crate::vdev::Vdev;
+use crate::zio::{fanout, Fanout, Op};
+
+/// Writes a writer waits for per job on one vdev (the ZIL's).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Waited {
+    /// Seconds per job: one leaf's service, the leaves working at once.
+    pub seconds: f64,
+    pub bytes_per_leaf: f64,
+    pub ops_per_leaf: f64,
+    pub zios: f64,
+}
+
+impl Stages<'_> {
+    /// What the ZIL makes a writer of `writes` requests per job wait for on `v` (the pool's
+    /// normal vdevs when `log` is false, a separate log vdev when true): each commit's log
+    /// block, unless a log device takes them, and for indirect writes the record written in
+    /// place first. The leaves work at once, so the wait is one leaf's service.
+    pub fn waited(&self, v: &Vdev, writes: f64, log: bool) -> Waited {
+        let Some(sync) = self.sync else {
+            return Waited::default();
+        };
+        let n = v.leaves.len() as u32;
+        let ashift = self.system.pool.ashift;
+        let lead = self.timing(&self.system.disks[v.leaves[0]].model);
+        let data = fanout(v.vtype, n, self.psize.max(1), ashift, Op::Write);
+        let span = self.span(v, &data);
+        let mut out = Waited::default();
+        let mut add = |f: &Fanout, per_job: f64, service: &dyn Fn(f64) -> f64| {
+            let size = f.bytes_per_child / f.ios_per_child.max(1e-9);
+            out.seconds += per_job * service(size);
+            out.bytes_per_leaf += per_job * f.bytes_per_child;
+            out.ops_per_leaf += per_job * f.ios_per_child;
+            out.zios += per_job * (f.upper_zios + f.ios_per_child * f64::from(n));
+        };
+        if log || self.logs.is_empty() {
+            let lwb = fanout(v.vtype, n, sync.lwb_bytes as u64, ashift, Op::Write);
+            let commits = writes * sync.commits_per_write * v.share;
+            add(&lwb, commits, &|size| lead.sync_write_s(size, span));
+        }
+        if sync.indirect && !log {
+            // dmu_sync: the record goes to its place before the commit that points to it.
+            add(&data, writes * v.share, &|size| {
+                lead.random_io_s(size, span, 1, true)
+            });
+        }
+        out
+    }
+
+    /// A separate log device's part of a job: the commits' log blocks on each of its leaves.
+    pub fn log_device(&self, work: &mut Work, v: &Vdev, writes: f64) {
+        let wait = self.waited(v, writes, true);
+        work.cycles += wait.zios * self.constants.zio_cycles(self.release.era);
+        for &leaf in &v.leaves {
+            let d = work.disk(leaf, &v.name);
+            d.write_bytes += wait.bytes_per_leaf;
+            d.write_ops += wait.ops_per_leaf;
+            d.add(wait.seconds, &[]);
+        }
+    }
+}

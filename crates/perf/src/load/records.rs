@@ -1,0 +1,85 @@
+//! What one job asks of the pool in records once the ARC has served its share: read from the
+//! disks, written by the txg, and read to complete a partial write (dbuf_will_dirty's read of
+//! a record before part of it changes).
+
+use super::stages::Stages;
+use model::workload::Access;
+
+/// Records a job reads and writes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Records {
+    pub read: f64,
+    pub written: f64,
+    /// Of `read`, those read to modify part of them (a partial-record write).
+    pub rmw: f64,
+    /// Records one request spans (random I/O).
+    pub per_request: f64,
+}
+
+impl Records {
+    /// A request's share of a stream's record: `records` of it.
+    fn per_request(self, records: f64) -> Records {
+        Records {
+            read: self.read * records,
+            written: self.written * records,
+            rmw: self.rmw * records,
+            per_request: records,
+        }
+    }
+}
+
+impl Stages<'_> {
+    /// Records a job reads and writes: a record for a stream (`seq`), a request's share of
+    /// one for a stream that waits on each request, a request's records otherwise.
+    pub fn records(&self, seq: bool) -> Records {
+        let per_job = self.records_per_job();
+        if seq || !self.w.access.is_sequential() {
+            per_job
+        } else {
+            per_job.per_request(self.w.block_size as f64 / self.recordsize as f64)
+        }
+    }
+
+    fn records_per_job(&self) -> Records {
+        let (rs, bs) = (self.recordsize as f64, self.w.block_size as f64);
+        let miss = 1.0 - self.hit;
+        match self.w.access {
+            Access::SeqRead => Records {
+                read: miss,
+                ..Records::default()
+            },
+            Access::SeqWrite => Records {
+                written: 1.0,
+                ..Records::default()
+            },
+            Access::Rewrite => Records {
+                read: miss,
+                written: 1.0,
+                ..Records::default()
+            },
+            Access::Random { read_pct } => {
+                let r = f64::from(read_pct) / 100.0;
+                let per_request = (bs / rs).ceil().max(1.0);
+                // A write of part of a record reads the rest first, unless cached.
+                let rmw = if bs < rs {
+                    (1.0 - r) * miss * per_request
+                } else {
+                    0.0
+                };
+                Records {
+                    read: r * miss * per_request + rmw,
+                    written: (1.0 - r) * per_request,
+                    rmw,
+                    per_request,
+                }
+            }
+            // Bonnie's chunk is read within its record; the updated records are written back.
+            Access::Seeks { write_pct } => Records {
+                read: miss,
+                written: f64::from(write_pct) / 100.0,
+                rmw: 0.0,
+                per_request: 1.0,
+            },
+        }
+    }
+}

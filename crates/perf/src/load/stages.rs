@@ -1,0 +1,249 @@
+//! A workload on the pool with what every stage decided about it (the record size, the
+//! compressed size, the ARC's hits, the ZIL's commits, the CPU's costs per byte), and the
+//! assembly of a job's loads: each vdev's reads and writes, the log devices' commits, then
+//! the CPU's and memory's shares.
+
+use super::records::Records;
+use super::work::Work;
+use super::{Loads, MAX_POPULATION};
+use crate::app::{self, Calls};
+use crate::arc;
+use crate::compress::psize;
+use crate::constants::Constants;
+use crate::cpu::{self, CpuWork};
+use crate::leaf::DiskTiming;
+use crate::release::Release;
+use crate::txg;
+use crate::vdev::{vdevs, Vdev};
+use crate::zil::{self, SyncWrites};
+use crate::zio::{fanout, Fanout, Op};
+use crate::PerfError;
+use model::hardware::DiskModel;
+use model::workload::{Access, Workload};
+use model::{System, VdevClass, VdevType};
+
+/// A workload on the pool, with what every stage decided about it.
+pub struct Stages<'a> {
+    pub system: &'a System,
+    pub w: &'a Workload,
+    pub release: &'a Release,
+    pub constants: &'a Constants,
+    pub vdevs: Vec<Vdev>,
+    /// Log devices, if the pool has any.
+    pub logs: Vec<Vdev>,
+    pub recordsize: u64,
+    /// Bytes a record occupies after compression (0: a hole).
+    pub psize: u64,
+    /// Share of block reads the ARC serves.
+    pub hit: f64,
+    pub sync: Option<SyncWrites>,
+    checksum_byte: f64,
+    compress_byte: (f64, f64),
+    /// Metadata bytes the txg writes per data byte.
+    pub meta: f64,
+}
+
+/// One top-level vdev's part of a job: how a record fans out over its children to be read
+/// and written, the part of its leaves' stroke the data lies on, and the records it reads
+/// and writes per job.
+pub struct Share<'v> {
+    pub v: &'v Vdev,
+    pub fr: Fanout,
+    pub fw: Fanout,
+    pub span: f64,
+    pub reads: f64,
+    pub writes: f64,
+}
+
+impl<'a> Stages<'a> {
+    pub fn new(
+        system: &'a System,
+        w: &'a Workload,
+        release: &'a Release,
+        constants: &'a Constants,
+    ) -> Result<Stages<'a>, PerfError> {
+        let ds = system
+            .pool
+            .datasets
+            .first()
+            .ok_or_else(|| PerfError::System("the pool has no dataset".into()))?;
+        let normal = vdevs(system, VdevClass::Normal)?;
+        if normal.is_empty() {
+            return Err(PerfError::System("the pool has no data vdevs".into()));
+        }
+        let logs = vdevs(system, VdevClass::Log)?;
+        let algorithm = cpu::algorithm(ds.compression, release);
+        let sector = 1u64 << system.pool.ashift;
+        let capacity = arc::data_capacity(system, release, constants);
+        Ok(Stages {
+            system,
+            w,
+            release,
+            constants,
+            recordsize: ds.recordsize,
+            psize: psize(
+                ds.recordsize,
+                w.data,
+                ds.compression_ratio,
+                algorithm,
+                sector,
+            ),
+            hit: arc::hit_ratio(w, release, capacity, constants.arc_scan_retention()),
+            sync: zil::sync_writes(w, ds, release, !logs.is_empty()),
+            checksum_byte: cpu::checksum_byte(ds.checksum, release, &system.host.cpu),
+            compress_byte: cpu::compress_byte(algorithm, w.data, ds.compression_ratio),
+            meta: txg::metadata_per_data_byte(ds.recordsize),
+            vdevs: normal,
+            logs,
+        })
+    }
+
+    /// A job's loads. A stream with synchronous writes waits on each request: it is served
+    /// like random I/O, a job per request, its records the request's share of one.
+    pub fn loads(&self) -> Loads {
+        let seq = self.w.access.is_sequential() && self.sync.is_none();
+        let rec = self.records(seq);
+        let calls = Calls::of_request(self.w, self.recordsize);
+        let mut work = Work::new(self.system);
+        for v in &self.vdevs {
+            self.vdev(&mut work, v, &rec, seq, calls.writes);
+        }
+        for v in &self.logs {
+            self.log_device(&mut work, v, calls.writes);
+        }
+        let (compress, decompress) = self.compress_byte;
+        let (psize, rs) = (self.psize as f64, self.recordsize as f64);
+        work.cycles += (rec.read * psize) * self.checksum_byte
+            + rec.written * (psize * self.checksum_byte + rs * compress)
+            + rec.read * rs * decompress;
+        self.gather(work, &rec, &calls, seq)
+    }
+
+    /// `v`'s part of a job: a stream's records or a random request's, and the zios and
+    /// parity they cost the CPU.
+    fn vdev(&self, work: &mut Work, v: &Vdev, rec: &Records, seq: bool, writes: f64) {
+        let zio = self.constants.zio_cycles(self.release.era);
+        let n = v.leaves.len() as u32;
+        let ashift = self.system.pool.ashift;
+        let fr = fanout(v.vtype, n, self.psize.max(1), ashift, Op::Read);
+        let fw = fanout(v.vtype, n, self.psize.max(1), ashift, Op::Write);
+        let (reads, written) = if self.psize == 0 {
+            (0.0, 0.0)
+        } else {
+            (rec.read * v.share, rec.written * v.share)
+        };
+        let span = self.span(v, &fw);
+        let share = Share {
+            v,
+            fr,
+            fw,
+            span,
+            reads,
+            writes: written,
+        };
+        if seq {
+            work.queued_bytes += self.stream(work, &share);
+        } else {
+            let wait = self.waited(v, writes, false);
+            work.cycles += wait.zios * zio;
+            self.random(work, &share, rec, &wait);
+        }
+        let zios = |f: &Fanout| f.upper_zios + f.ios_per_child * f64::from(n);
+        work.cycles += reads * zios(&fr) * zio + written * zios(&fw) * zio;
+        let parity = match v.vtype {
+            VdevType::Raidz { parity } | VdevType::Draid { parity, .. } => parity,
+            _ => 0,
+        };
+        work.cycles += written
+            * self.psize as f64
+            * cpu::parity_byte(parity, self.release, &self.system.host.cpu);
+    }
+
+    /// The loads from the work gathered: the application's bytes, requests and cycles, the
+    /// bytes crossing memory and the jobs in flight.
+    fn gather(&self, work: Work, rec: &Records, calls: &Calls, seq: bool) -> Loads {
+        let w = self.w;
+        let rs = self.recordsize as f64;
+        // A stream's job is a record: recordsize / bs requests of it; otherwise a request.
+        let requests = if seq { rs / w.block_size as f64 } else { 1.0 };
+        let (user_read, user_write) = if seq {
+            (
+                if calls.reads > 0.0 { rs } else { 0.0 },
+                if calls.writes > 0.0 { rs } else { 0.0 },
+            )
+        } else {
+            let bs = w.block_size as f64;
+            (calls.reads * bs, calls.writes * bs)
+        };
+        let overwrites = matches!(
+            w.access,
+            Access::Rewrite | Access::Random { .. } | Access::Seeks { .. }
+        );
+        let app_cycles = requests * calls.cycles(self.release, self.constants, overwrites);
+        let device_bytes = work.device_bytes();
+        let population = if seq {
+            self.stream_population(work.queued_bytes, device_bytes)
+        } else {
+            app::outstanding(w, self.release).max(self.writeback_in_flight(rec))
+        };
+        let loads = Loads {
+            vdev_of_disk: work.vdev_of_disk,
+            vdevs: work.vdevs,
+            disks: work.disks,
+            cpu: CpuWork {
+                cycles: work.cycles + app_cycles,
+                app_cycles,
+                app_threads: w.threads,
+                app_in_cycle: !seq,
+            },
+            // Bonnie reports a rewrite by the bytes rewritten, each read once and written once.
+            user_bytes: if w.access == Access::Rewrite {
+                rs
+            } else {
+                user_read + user_write
+            },
+            user_read_bytes: user_read,
+            user_write_bytes: user_write,
+            memory_bytes: device_bytes
+                + 3.0 * (user_read + user_write)
+                + rec.written * self.psize as f64,
+            requests,
+            population: population.clamp(1, MAX_POPULATION),
+            random: !w.access.is_sequential(),
+            arc_hit: self.hit,
+        };
+        if seq {
+            loads
+        } else {
+            loads.split(work.parts)
+        }
+    }
+
+    /// The fraction of each leaf's stroke the data lies on: from the outer edge (an empty pool
+    /// allocates the outer metaslabs first) as far as the data set reaches; random requests
+    /// over an unknown data set range over the whole disk.
+    pub fn span(&self, v: &Vdev, fw: &Fanout) -> f64 {
+        let cap = self.system.disks[v.leaves[0]].model.capacity_bytes as f64;
+        match self.w.total_bytes() {
+            Some(d) => {
+                let records = d as f64 / self.recordsize as f64;
+                (records * fw.bytes_per_child * v.share / cap).clamp(1e-6, 1.0)
+            }
+            None if self.w.access.is_sequential() => 0.0,
+            None => 1.0,
+        }
+    }
+
+    /// The largest I/O the vdev queue aggregates neighbours into on `v`'s leaves.
+    pub fn aggregation(&self, v: &Vdev) -> u64 {
+        if v.rotating {
+            self.release.aggregation_hdd
+        } else {
+            self.release.aggregation_ssd
+        }
+    }
+
+    pub fn timing<'m>(&self, model: &'m DiskModel) -> DiskTiming<'m> {
+        DiskTiming::new(model, self.constants.disk_command_overhead_s())
+    }
+}

@@ -1,0 +1,91 @@
+//! A sequential stream's records on a vdev's leaves: prefetch's reads (a mirror's sides
+//! passing over each other's runs) and the txg's writes, aggregated by the vdev queue into
+//! large I/Os, with the seeks between a rewrite's reads and writes; and the records a stream
+//! keeps in flight.
+
+use super::stages::{Share, Stages};
+use super::work::Work;
+use crate::app;
+use crate::leaf::load::DiskLoad;
+use crate::leaf::DiskTiming;
+use crate::txg;
+use crate::zio::mirror::passed_share;
+use model::workload::Access;
+use model::VdevType;
+
+impl Stages<'_> {
+    /// A stream's per-record work on `s.v`'s leaves; returns the bytes its leaves' queues hold.
+    pub fn stream(&self, work: &mut Work, s: &Share) -> f64 {
+        let v = s.v;
+        let agg = self.aggregation(v) as f64;
+        let n = v.leaves.len() as u32;
+        let active = if s.writes > 0.0 {
+            self.release.async_write_active
+        } else {
+            self.release.async_read_active
+        };
+        for &leaf in &v.leaves {
+            let model = &self.system.disks[leaf].model;
+            let t = self.timing(model);
+            let d = work.disk(leaf, &v.name);
+            let (mut read_s, mut write_s) = (0.0, 0.0);
+            if s.reads > 0.0 {
+                let bytes = s.reads * s.fr.bytes_per_child;
+                d.read_bytes += bytes;
+                d.read_ops += bytes / s.fr.bytes_per_child.max(agg);
+                let rate = t.mean_rate(0.0, s.span, false);
+                let media = if v.rotating && v.vtype == VdevType::Mirror {
+                    let skip_s = t.seek_s(0.0, false) + t.revolution_s() / 2.0;
+                    let block = s.fr.bytes_per_child * f64::from(n);
+                    let runs = self.release.mirror_runs;
+                    block * passed_share(runs, n, rate, skip_s, self.w.threads)
+                } else {
+                    s.fr.media_per_child
+                };
+                read_s = s.reads * media / rate;
+            }
+            if s.writes > 0.0 {
+                write_s = self.txg_writes(d, s, &t);
+            }
+            let switching = if read_s > 0.0 && write_s > 0.0 && v.rotating {
+                let turns = 1.0 / self.constants.rewrite_records_in_flight();
+                txg::switching_s(&t, s.span, turns, read_s, write_s)
+            } else {
+                0.0
+            };
+            d.busy_s += read_s + write_s + switching;
+        }
+        f64::from(n * active) * agg
+    }
+
+    /// A leaf's share of the records the txg writes, metadata with them, as sequential
+    /// writes (copy on write makes random record writes sequential too); returns its seconds.
+    pub fn txg_writes(&self, d: &mut DiskLoad, s: &Share, t: &DiskTiming) -> f64 {
+        let agg = self.aggregation(s.v) as f64;
+        let efficiency = txg::write_efficiency(s.v.rotating, self.constants);
+        let bytes = s.writes * s.fw.media_per_child * (1.0 + self.meta);
+        d.write_bytes += bytes;
+        d.write_ops += bytes / (s.fw.bytes_per_child / s.fw.ios_per_child).max(agg);
+        bytes / (t.mean_rate(0.0, s.span, true) * efficiency)
+    }
+
+    /// Records a stream keeps in flight: what the leaves' queues hold in aggregated I/Os, up
+    /// to what prefetch (or the syncing txg) has issued, for each of the application's streams.
+    pub fn stream_population(&self, queued: f64, device_bytes: f64) -> u32 {
+        let blocks = ((queued / device_bytes.max(1.0)).round() as u32).max(1);
+        let streams = if self.w.shared_file {
+            1
+        } else {
+            self.w.threads
+        };
+        let reach = if self.w.access == Access::SeqRead {
+            self.release.prefetch_blocks(self.recordsize)
+        } else {
+            u32::MAX
+        };
+        blocks
+            .min(reach)
+            .saturating_mul(streams)
+            .max(app::outstanding(self.w, self.release))
+    }
+}

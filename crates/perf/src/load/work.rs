@@ -1,0 +1,49 @@
+//! The per-job work being gathered, disk by disk, as each stage adds its part.
+
+use super::random::ReadTables;
+use crate::leaf::load::DiskLoad;
+use crate::vdev::VdevLoad;
+use model::System;
+
+/// The per-job work being gathered.
+pub struct Work {
+    pub disks: Vec<DiskLoad>,
+    pub vdev_of_disk: Vec<String>,
+    pub vdevs: Vec<VdevLoad>,
+    pub tables: ReadTables,
+    /// Disk (or fork-join vdev) stations one random request reaches: its parts run at once.
+    pub parts: f64,
+    /// Reference cycles per job the kernel spends so far.
+    pub cycles: f64,
+    /// Bytes a stream's leaves' queues hold.
+    pub queued_bytes: f64,
+}
+
+impl Work {
+    pub fn new(system: &System) -> Work {
+        Work {
+            disks: vec![DiskLoad::default(); system.disks.len()],
+            vdev_of_disk: vec![String::new(); system.disks.len()],
+            vdevs: Vec::new(),
+            tables: ReadTables::default(),
+            parts: 0.0,
+            cycles: 0.0,
+            queued_bytes: 0.0,
+        }
+    }
+
+    /// Disk `leaf`'s load, noting the vdev it serves first.
+    pub fn disk(&mut self, leaf: usize, vdev: &str) -> &mut DiskLoad {
+        if self.vdev_of_disk[leaf].is_empty() {
+            self.vdev_of_disk[leaf] = vdev.to_string();
+        }
+        &mut self.disks[leaf]
+    }
+
+    pub fn device_bytes(&self) -> f64 {
+        self.disks
+            .iter()
+            .map(|d| d.read_bytes + d.write_bytes)
+            .sum()
+    }
+}
