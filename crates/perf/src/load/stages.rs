@@ -90,7 +90,9 @@ impl<'a> Stages<'a> {
             ),
             hit: arc::hit_ratio(w, release, capacity, constants.arc_scan_retention()),
             sync: zil::sync_writes(w, ds, release, !logs.is_empty()),
-            checksum_byte: cpu::checksum_byte(ds.checksum, release, &system.host.cpu),
+            // Encryption authenticates and ciphers every block's bytes, like its checksum.
+            checksum_byte: cpu::checksum_byte(ds.checksum, release, &system.host.cpu)
+                + cpu::encrypt_byte(ds.encryption, release, &system.host.cpu),
             compress_byte: cpu::compress_byte(algorithm, w.data, ds.compression_ratio),
             meta: txg::metadata_per_data_byte(ds.recordsize),
             vdevs: normal,

@@ -89,18 +89,22 @@ pub fn fanout(vtype: VdevType, children: u32, size: u64, ashift: u8, op: Op) -> 
         }
         VdevType::Draid { parity, data, .. } => {
             // dRAID rows of `data` sectors each get `parity` parity sectors (vdev_draid.c);
-            // its permutations spread the groups over all children.
+            // its permutations spread the groups over all children. A group keeps its parity
+            // in its first columns, on the same children for every block of a permutation row
+            // (VDEV_DRAID_ROWHEIGHT, 16 MiB a child), so a sequential pass reads the data
+            // children's runs end to end and the parity children serve other rows' data:
+            // unlike raidz, no child turns past parity between the data it reads.
             let s = size.div_ceil(sector);
             let rows = s.div_ceil(u64::from(data));
             let parity_sectors = rows * u64::from(parity);
             let width = (s.min(u64::from(data)) + u64::from(parity)) as u32;
-            let (sectors, touched) = match op {
-                Op::Read => (s, width - parity),
-                Op::Write => (s + parity_sectors, width),
+            let (sectors, touched, passed) = match op {
+                Op::Read => (s, width - parity, rows * u64::from(data)),
+                Op::Write => (s + parity_sectors, width, rows * u64::from(data + parity)),
             };
             Fanout {
                 bytes_per_child: (sectors * sector) as f64 / n,
-                media_per_child: (rows * u64::from(data + parity) * sector) as f64 / n,
+                media_per_child: (passed * sector) as f64 / n,
                 ios_per_child: f64::from(touched) / n,
                 fork_width: touched,
                 parity_bytes: if op == Op::Write {
