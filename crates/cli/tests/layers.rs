@@ -27,7 +27,12 @@ fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
     rust_files(src, &mut files);
     let top = |p: &Path| {
         let rel = p.strip_prefix(src).unwrap();
-        let first = rel.components().next().unwrap().as_os_str().to_string_lossy();
+        let first = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy();
         first.trim_end_matches(".rs").to_string()
     };
     let modules: BTreeSet<String> = files

@@ -78,9 +78,13 @@ pub enum PrimaryCache {
 pub enum Encryption {
     Off,
     /// AES in Galois/Counter mode, key bits 128, 192 or 256.
-    Gcm { bits: u16 },
+    Gcm {
+        bits: u16,
+    },
     /// AES in CCM mode, key bits 128, 192 or 256.
-    Ccm { bits: u16 },
+    Ccm {
+        bits: u16,
+    },
 }
 
 /// Why a property value could not be read.

@@ -122,7 +122,9 @@ impl FromStr for ZfsRelease {
 
     fn from_str(text: &str) -> Result<ZfsRelease, ReleaseError> {
         if text.len() > 64 {
-            return Err(ReleaseError("a ZFS release is at most 64 characters".into()));
+            return Err(ReleaseError(
+                "a ZFS release is at most 64 characters".into(),
+            ));
         }
         let lower = rough(text);
         let bad = || {
@@ -349,7 +351,13 @@ mod tests {
 
     #[test]
     fn rough_names_as_sources_write_them() {
-        assert_eq!(r("FreeBSD 10"), ZfsRelease::FreeBsd { major: 10, minor: 0 });
+        assert_eq!(
+            r("FreeBSD 10"),
+            ZfsRelease::FreeBsd {
+                major: 10,
+                minor: 0
+            }
+        );
         assert_eq!(r("ZoL"), r("zol-0.7"));
         assert_eq!(r("ZFS on Linux"), r("zol-0.7"));
         assert_eq!(r("ZFS on Linux 0.6.5"), r("zol-0.6.5"));

@@ -155,7 +155,10 @@ mod tests {
         assert_eq!(back, usable_bytes_per_s(&pcie(1, 1, 64), true));
         // PCIe 3.0 x8 at 256 bytes: 7877 x 0.997 x 256 / (256 + 16 + 6 + 4).
         let gen3 = usable_bytes_per_s(&pcie(3, 8, 256), true) / 1e6;
-        assert!((gen3 - 7880.0 * 0.997 * 256.0 / 282.0).abs() < 1e-6, "{gen3}");
+        assert!(
+            (gen3 - 7880.0 * 0.997 * 256.0 / 282.0).abs() < 1e-6,
+            "{gen3}"
+        );
         // PCIe 4.0 x4 at 256 bytes: 7876 MB/s raw, 90.5% in memory writes, 91.5% in
         // completions: a 990 PRO's 7,450 MB/s reads land within 5%, its 6,900 writes fit.
         let to = usable_bytes_per_s(&pcie(4, 4, 256), true) / 1e6;

@@ -5,8 +5,8 @@
 //! sheet when nothing else limits.
 
 use model::{Catalog, System, Workload};
-use zpoolsim_perf as perf;
 use proptest::prelude::*;
+use zpoolsim_perf as perf;
 
 /// The media of the grid: a catalog disk each.
 const MEDIA: [&str; 3] = [

@@ -113,7 +113,9 @@ pub fn parse(name: &str, text: &str) -> Result<CaseFile, ValidateError> {
     };
     let file: CaseFile = toml::from_str(text).map_err(|e| bad(e.message().to_string()))?;
     for c in &file.cases {
-        if c.compressratio.is_some_and(|r| !(1.0..=1000.0).contains(&r)) {
+        if c.compressratio
+            .is_some_and(|r| !(1.0..=1000.0).contains(&r))
+        {
             return Err(bad(format!(
                 "case {}: compressratio is 1.0 to 1000, as zfs get compressratio reports it",
                 c.id

@@ -118,11 +118,9 @@ impl Workload {
                     ("zeros" | "zero", _) => Data::Zeros,
                     ("pattern", _) => Data::Pattern,
                     (_, Some(fill_pct)) => Data::Sparse { fill_pct },
-                    _ => {
-                        return Err(bad(
-                            "expected random, zeros, pattern or sparse-N (N% of each record written)",
-                        ))
-                    }
+                    _ => return Err(bad(
+                        "expected random, zeros, pattern or sparse-N (N% of each record written)",
+                    )),
                 }
             }
             "cache" => {

@@ -116,12 +116,12 @@ mod tests {
 
     #[test]
     fn a_cold_cache_is_said_before_the_command() {
-        let cold = Workload::parse("cache=cold dd if=/tank/f of=/dev/null bs=1M count=100").unwrap();
+        let cold =
+            Workload::parse("cache=cold dd if=/tank/f of=/dev/null bs=1M count=100").unwrap();
         assert_eq!(cold.cache, CacheState::Cold);
         let warm = Workload::parse("dd if=/tank/f of=/dev/null bs=1M count=100").unwrap();
         assert_eq!(warm.cache, CacheState::Warm);
-        let both =
-            Workload::parse("copies=2 cache=cold fio --rw=read --bs=1M --size=1G").unwrap();
+        let both = Workload::parse("copies=2 cache=cold fio --rw=read --bs=1M --size=1G").unwrap();
         assert_eq!((both.threads, both.cache), (2, CacheState::Cold));
         let phase = Workload::parse("cache=cold bonnie++ -s 1g -f -b @read").unwrap();
         assert_eq!(phase.cache, CacheState::Cold);
