@@ -18,6 +18,7 @@ use crate::vdev::{vdevs, Vdev};
 use crate::zil::{self, SyncWrites};
 use crate::zio::{fanout, Fanout, Op};
 use crate::PerfError;
+use model::dataset::PrimaryCache;
 use model::hardware::DiskModel;
 use model::workload::{Access, Workload};
 use model::{System, VdevClass, VdevType};
@@ -75,27 +76,44 @@ impl<'a> Stages<'a> {
         let algorithm = cpu::algorithm(ds.compression, release);
         let sector = 1u64 << system.pool.ashift;
         let capacity = arc::data_capacity(system, release, constants);
+        let psize = psize(
+            ds.recordsize,
+            w.data,
+            ds.compression_ratio,
+            algorithm,
+            sector,
+        );
+        // spa_preferred_class: a block of at most special_small_blocks goes to the special
+        // class where the pool has one (metadata always would: not modelled).
+        let special = vdevs(system, VdevClass::Special)?;
+        let small = psize > 0 && psize <= ds.special_small_blocks;
+        let data_vdevs = if small && !special.is_empty() {
+            special
+        } else {
+            normal
+        };
+        // primarycache=metadata or none: the ARC keeps none of the dataset's data.
+        let hit = match ds.primarycache {
+            PrimaryCache::All => {
+                arc::hit_ratio(w, release, capacity, constants.arc_scan_retention())
+            }
+            PrimaryCache::Metadata | PrimaryCache::None => 0.0,
+        };
         Ok(Stages {
             system,
             w,
             release,
             constants,
             recordsize: ds.recordsize,
-            psize: psize(
-                ds.recordsize,
-                w.data,
-                ds.compression_ratio,
-                algorithm,
-                sector,
-            ),
-            hit: arc::hit_ratio(w, release, capacity, constants.arc_scan_retention()),
+            psize,
+            hit,
             sync: zil::sync_writes(w, ds, release, !logs.is_empty()),
             // Encryption authenticates and ciphers every block's bytes, like its checksum.
             checksum_byte: cpu::checksum_byte(ds.checksum, release, &system.host.cpu)
                 + cpu::encrypt_byte(ds.encryption, release, &system.host.cpu),
             compress_byte: cpu::compress_byte(algorithm, w.data, ds.compression_ratio),
             meta: txg::metadata_per_data_byte(ds.recordsize),
-            vdevs: normal,
+            vdevs: data_vdevs,
             logs,
         })
     }
