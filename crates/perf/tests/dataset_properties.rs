@@ -68,3 +68,15 @@ fn encryption_costs_cpu_per_byte() {
         plain.throughput_bytes_per_s
     );
 }
+
+#[test]
+fn from_2_4_the_zil_writes_to_the_special_vdev() {
+    // Synchronous 4K writes on hard disks: OpenZFS 2.2 commits them to the raidz2; 2.4 to the
+    // NVMe special mirror, as it would to a log device.
+    let w = "fio-randwrite:bs=4K,sync=on,threads=4,size=10G";
+    let v22 = pool("", "amd-epyc-7313p");
+    let mut v24 = v22.clone();
+    v24.host.zfs = "openzfs-2.4".parse().unwrap();
+    let (old, new) = (iops(&v22, w), iops(&v24, w));
+    assert!(new > 3.0 * old, "2.4 {new} vs 2.2 {old}");
+}

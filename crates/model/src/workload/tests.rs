@@ -289,3 +289,15 @@ fn fio_as_a_2025_nas_benchmark_runs_it() {
     assert!(Workload::parse("fio --rw=trim").is_err());
     assert!(Workload::parse("fio --rw=write --bogus=1").is_err());
 }
+
+#[test]
+fn sparse_records_by_their_fill() {
+    let w = Workload::parse("fio-randwrite:data=sparse-12").unwrap();
+    assert_eq!(w.data, Data::Sparse { fill_pct: 12 });
+    for bad in ["sparse-0", "sparse-101", "sparse", "holes"] {
+        assert!(
+            Workload::parse(&format!("fio-randwrite:data={bad}")).is_err(),
+            "{bad}"
+        );
+    }
+}

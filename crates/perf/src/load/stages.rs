@@ -68,11 +68,6 @@ impl<'a> Stages<'a> {
             .datasets
             .first()
             .ok_or_else(|| PerfError::System("the pool has no dataset".into()))?;
-        let normal = vdevs(system, VdevClass::Normal)?;
-        if normal.is_empty() {
-            return Err(PerfError::System("the pool has no data vdevs".into()));
-        }
-        let logs = vdevs(system, VdevClass::Log)?;
         let algorithm = cpu::algorithm(ds.compression, release);
         let sector = 1u64 << system.pool.ashift;
         let capacity = arc::data_capacity(system, release, constants);
@@ -83,15 +78,7 @@ impl<'a> Stages<'a> {
             algorithm,
             sector,
         );
-        // spa_preferred_class: a block of at most special_small_blocks goes to the special
-        // class where the pool has one (metadata always would: not modelled).
-        let special = vdevs(system, VdevClass::Special)?;
-        let small = psize > 0 && psize <= ds.special_small_blocks;
-        let data_vdevs = if small && !special.is_empty() {
-            special
-        } else {
-            normal
-        };
+        let (data_vdevs, logs) = classes(system, psize, ds.special_small_blocks)?;
         // primarycache=metadata or none: the ARC keeps none of the dataset's data.
         let hit = match ds.primarycache {
             PrimaryCache::All => {
@@ -266,4 +253,32 @@ impl<'a> Stages<'a> {
     pub fn timing<'m>(&self, model: &'m DiskModel) -> DiskTiming<'m> {
         DiskTiming::new(model, self.constants.disk_command_overhead_s())
     }
+}
+
+/// The vdevs that take a job's records and those that take its log blocks.
+/// spa_preferred_class: a block of at most special_small_blocks bytes goes to the special class
+/// where the pool has one (metadata always would: not modelled). The ZIL writes to the log
+/// class; from OpenZFS 2.4, without log devices, to the special class (zil_alloc falls back
+/// to it before the normal class).
+fn classes(
+    system: &System,
+    psize: u64,
+    special_small_blocks: u64,
+) -> Result<(Vec<Vdev>, Vec<Vdev>), PerfError> {
+    let normal = vdevs(system, VdevClass::Normal)?;
+    if normal.is_empty() {
+        return Err(PerfError::System("the pool has no data vdevs".into()));
+    }
+    let special = vdevs(system, VdevClass::Special)?;
+    let mut logs = vdevs(system, VdevClass::Log)?;
+    if logs.is_empty() && system.host.zfs.at_least(2, 4) {
+        logs = special.clone();
+    }
+    let small = psize > 0 && psize <= special_small_blocks;
+    let data = if small && !special.is_empty() {
+        special
+    } else {
+        normal
+    };
+    Ok((data, logs))
 }
