@@ -269,11 +269,6 @@ pub fn expected_error(class: ErrorClass) -> (f64, f64) {
     }
 }
 
-/// The expected median |error| of a prediction of `class`, percent (`expected_error`'s p50).
-pub fn expected_error_pct(class: ErrorClass) -> f64 {
-    expected_error(class).0
-}
-
 /// The largest class figures, or the overall ones where there are no classes.
 fn unmeasured() -> (f64, f64) {
     BANDS.iter().fold((OVERALL.0, OVERALL.1), |(m, p), b| {
