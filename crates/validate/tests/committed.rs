@@ -56,3 +56,21 @@ fn cross_validation_gives_the_committed_bands_within_the_bar() {
         );
     }
 }
+
+#[test]
+fn every_case_missed_by_more_than_half_is_explained() {
+    // Issue #17: no case over 50% without a sentence in validation/README.md naming it.
+    let summary = zpoolsim_validate::validate(&corpus()).expect("the corpus predicts");
+    let readme = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../validation/README.md"),
+    )
+    .expect("validation/README.md");
+    let unexplained: Vec<String> = summary
+        .cases
+        .iter()
+        .filter(|c| !c.calibration && c.error_pct.abs() > 50.0)
+        .filter(|c| !readme.contains(&format!("`{}`", c.id)))
+        .map(|c| format!("{} ({:+.0}%)", c.id, c.error_pct))
+        .collect();
+    assert!(unexplained.is_empty(), "{unexplained:?}");
+}
