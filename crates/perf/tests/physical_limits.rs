@@ -69,7 +69,7 @@ fn layout(family: usize, n: usize) -> (String, usize) {
             let k = (n / 2).max(1);
             (format!("{k}x mirror-2"), 2 * k)
         }
-        2 | 3 | 4 => {
+        2..=4 => {
             let parity = family - 1;
             let width = (parity + 4).min(96);
             let k = (n / width).max(1);

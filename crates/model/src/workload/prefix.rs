@@ -108,7 +108,7 @@ mod tests {
         let four = Workload::parse("4 x 'dd if=/dev/zero of=/tank/f bs=1M count=1000'").unwrap();
         assert_eq!(one.threads, 1);
         assert_eq!(four.threads, 4);
-        assert_eq!(four.total_bytes(), Some(4 * 1000 << 20));
+        assert_eq!(four.total_bytes(), Some((4 * 1000) << 20));
         let same = Workload::parse("copies=4 dd if=/dev/zero of=/tank/f bs=1M count=1000").unwrap();
         assert_eq!(same.threads, four.threads);
         assert_eq!(same.access, Access::SeqWrite);
