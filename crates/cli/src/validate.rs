@@ -167,8 +167,11 @@ fn cross_validate(corpus: &Corpus, json: bool) -> CliResult {
         return print_json(&cv);
     }
     println!("leave one source out: refit on the others, predict it");
-    for (file, median, p90) in &cv.by_source {
-        println!("  {file:<40} median |error| {median:.1}%, p90 {p90:.1}%");
+    for s in &cv.by_source {
+        println!(
+            "  {:<40} median |error| {:.1}%, p90 {:.1}%",
+            s.file, s.median_pct, s.p90_pct
+        );
     }
     println!("by class:");
     for b in &cv.by_class {

@@ -117,6 +117,15 @@ pub struct HeldOut {
     pub error_pct: f64,
 }
 
+/// One source's cases held out.
+#[derive(Debug, Clone, Serialize)]
+pub struct SourceError {
+    /// Its case file.
+    pub file: String,
+    pub median_pct: f64,
+    pub p90_pct: f64,
+}
+
 /// Leave-one-source-out cross-validation: for each source, the constants refitted on the
 /// others, and its cases predicted with them.
 #[derive(Debug, Clone, Serialize)]
@@ -126,8 +135,8 @@ pub struct CrossValidation {
     pub median_abs_error_pct: f64,
     /// 90th percentile of the same.
     pub p90_abs_error_pct: f64,
-    /// Per source: its file and the median and 90th percentile |error| of its cases held out.
-    pub by_source: Vec<(String, f64, f64)>,
+    /// Per source: the median and 90th percentile |error| of its cases held out.
+    pub by_source: Vec<SourceError>,
     /// Per class of workload and medium: median |error|, cases and sources.
     pub by_class: Vec<Band>,
 }
@@ -146,11 +155,11 @@ pub fn cross_validate(corpus: &Corpus) -> CrossValidation {
         let constants = fit(&others);
         let errors = held_out(held, &constants);
         let pct: Vec<f64> = errors.iter().map(|h| h.error_pct).collect();
-        by_source.push((
-            held.file.clone(),
-            median_abs(&pct),
-            percentile_abs(&pct, 0.9),
-        ));
+        by_source.push(SourceError {
+            file: held.file.clone(),
+            median_pct: median_abs(&pct),
+            p90_pct: percentile_abs(&pct, 0.9),
+        });
         cases.extend(errors);
     }
     let all: Vec<f64> = cases.iter().map(|h| h.error_pct).collect();
