@@ -59,7 +59,7 @@ pub fn run(args: &Args) -> CliResult {
         };
         return show_comparison(&compare(&store.load(id)?), args.json);
     };
-    let data_bytes = size(&args.size)?;
+    let data_bytes = measure::data_size(&args.size)?;
     let workloads = if args.workloads.is_empty() {
         measure::DEFAULT_WORKLOADS
             .iter()
@@ -88,16 +88,6 @@ pub fn run(args: &Args) -> CliResult {
     }
     print!("{}", render::bench(&result));
     Ok(())
-}
-
-/// `--size`: a size with its unit, from 1 MiB to 1 TiB.
-fn size(text: &str) -> Result<u64, CliError> {
-    let bytes =
-        model::units::parse_size(text).map_err(|e| CliError(format!("--size {text}: {e}")))?;
-    if !(1 << 20..=1 << 40).contains(&bytes) {
-        return Err(CliError(format!("--size {text}: give 1M to 1T")));
-    }
-    Ok(bytes)
 }
 
 /// A bar of the bench's seconds with the time left; indicatif draws nothing when stderr is

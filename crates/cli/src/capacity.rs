@@ -3,10 +3,12 @@
 
 use crate::error::CliResult;
 use crate::files::{print_json, Files};
+use crate::render::grouped;
 use model::units::format_bytes;
 use model::Pool;
 use request::CapacityRequest;
 use space::{Compression, FileCost, Op, SpaceReport};
+use std::fmt::Write;
 
 /// Pool capacity: zpool list SIZE, zfs list AVAIL, and every byte in between.
 ///
@@ -20,6 +22,8 @@ use space::{Compression, FileCost, Op, SpaceReport};
 /// - zpoolsim capacity --layout raidz2-6 --disk seagate-exos-x18-18tb --recordsize 1M --json
 ///
 /// - zpoolsim capacity examples/seed-000-1320-box.toml --files 1K,64K,10M
+///
+/// - zpoolsim capacity --layout raidz1-4 --disk 16TB --expand "raidz1-4 -> raidz1-5 at 70%"
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
@@ -39,20 +43,10 @@ pub fn run(args: &Args) -> CliResult {
         "{}",
         render(&answer.report, &answer.pool, files, answer.compression)
     );
-    Ok(())
-}
-
-/// 1234567 -> "1,234,567".
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
+    if let Some(x) = &answer.expansion {
+        print!("{}", crate::expansion::render(x));
     }
-    out
+    Ok(())
 }
 
 /// A record size the way `zfs set recordsize` writes it: 4K, 128K, 1M.
@@ -61,38 +55,58 @@ fn short_size(bytes: u64) -> String {
 }
 
 fn render(r: &SpaceReport, pool: &Pool, files: &[FileCost], compression: Compression) -> String {
-    use std::fmt::Write;
     let mut o = String::new();
-    let disks: Vec<String> = {
-        let mut seen: Vec<(u64, bool, u32)> = Vec::new();
-        for t in &pool.vdevs {
-            let key = (
-                t.leaf.capacity_bytes,
-                t.leaf.whole_disk,
-                t.leaf.logical_sector,
-            );
-            if !seen.contains(&key) {
-                seen.push(key);
-            }
+    render_header(&mut o, r, pool);
+    render_breakdown(&mut o, r);
+    render_vdevs(&mut o, r);
+    render_efficiency(&mut o, r);
+    if !files.is_empty() {
+        render_files(&mut o, r, files, compression);
+    }
+    let file_warnings = files.iter().filter_map(|f| f.warning.as_ref());
+    let warnings: Vec<&String> = r.warnings.iter().chain(file_warnings).collect();
+    if !warnings.is_empty() {
+        let _ = writeln!(o);
+        for w in warnings {
+            let _ = writeln!(o, "warning: {w}");
         }
-        seen.iter()
-            .map(|(b, whole, sector)| {
-                format!(
-                    "{} B ({}) {}{}",
-                    grouped(*b),
-                    format_bytes(*b),
-                    if *whole { "whole disks" } else { "file vdevs" },
-                    if *sector != 512 {
-                        format!(", {sector} B sectors")
-                    } else {
-                        String::new()
-                    }
-                )
-            })
-            .collect()
-    };
+    }
+    o
+}
+
+/// Each distinct kind of leaf: "18,000,207,937,536 B (16.37 TiB) whole disks".
+fn disk_kinds(pool: &Pool) -> Vec<String> {
+    let mut seen: Vec<(u64, bool, u32)> = Vec::new();
+    for t in &pool.vdevs {
+        let key = (
+            t.leaf.capacity_bytes,
+            t.leaf.whole_disk,
+            t.leaf.logical_sector,
+        );
+        if !seen.contains(&key) {
+            seen.push(key);
+        }
+    }
+    seen.iter()
+        .map(|(b, whole, sector)| {
+            format!(
+                "{} B ({}) {}{}",
+                grouped(*b),
+                format_bytes(*b),
+                if *whole { "whole disks" } else { "file vdevs" },
+                if *sector != 512 {
+                    format!(", {sector} B sectors")
+                } else {
+                    String::new()
+                }
+            )
+        })
+        .collect()
+}
+
+fn render_header(o: &mut String, r: &SpaceReport, pool: &Pool) {
     let _ = writeln!(o, "pool:     {}", r.layout);
-    let _ = writeln!(o, "disks:    {}", disks.join("; "));
+    let _ = writeln!(o, "disks:    {}", disk_kinds(pool).join("; "));
     let _ = writeln!(
         o,
         "settings: ashift {}, recordsize {}, {} rules ({})",
@@ -102,6 +116,10 @@ fn render(r: &SpaceReport, pool: &Pool, files: &[FileCost], compression: Compres
         r.profile_description
     );
     let _ = writeln!(o);
+}
+
+/// The lines from raw bytes to AVAIL, then SIZE and AVAIL as zpool and zfs print them.
+fn render_breakdown(o: &mut String, r: &SpaceReport) {
     let _ = writeln!(o, "from raw bytes to AVAIL:");
     let width = r
         .breakdown
@@ -136,6 +154,9 @@ fn render(r: &SpaceReport, pool: &Pool, files: &[FileCost], compression: Compres
         r.usable_share * 100.0
     );
     let _ = writeln!(o);
+}
+
+fn render_vdevs(o: &mut String, r: &SpaceReport) {
     let _ = writeln!(o, "vdevs:");
     for g in &r.groups {
         let zil = if g.embedded_log_metaslabs > 0 {
@@ -157,6 +178,9 @@ fn render(r: &SpaceReport, pool: &Pool, files: &[FileCost], compression: Compres
         );
     }
     let _ = writeln!(o);
+}
+
+fn render_efficiency(o: &mut String, r: &SpaceReport) {
     let _ = writeln!(
         o,
         "efficiency by recordsize (full records, ashift {}):",
@@ -184,44 +208,36 @@ fn render(r: &SpaceReport, pool: &Pool, files: &[FileCost], compression: Compres
             format_bytes(e.fits_bytes)
         );
     }
-    if !files.is_empty() {
-        let _ = writeln!(o);
-        let _ = writeln!(
-            o,
-            "what files cost (recordsize {}, compression {}; data blocks only):",
-            short_size(r.recordsize),
-            if compression == Compression::On {
-                "on"
-            } else {
-                "off"
-            }
-        );
+}
+
+fn render_files(o: &mut String, r: &SpaceReport, files: &[FileCost], compression: Compression) {
+    let _ = writeln!(o);
+    let _ = writeln!(
+        o,
+        "what files cost (recordsize {}, compression {}; data blocks only):",
+        short_size(r.recordsize),
+        if compression == Compression::On {
+            "on"
+        } else {
+            "off"
+        }
+    );
+    let _ = writeln!(
+        o,
+        "  {:>14}  {:>7}  {:>16}  {:>16}  {:>16}  {:>8}",
+        "file bytes", "blocks", "allocated", "on the disks", "zfs list USED", "USED/size"
+    );
+    for f in files {
         let _ = writeln!(
             o,
             "  {:>14}  {:>7}  {:>16}  {:>16}  {:>16}  {:>8}",
-            "file bytes", "blocks", "allocated", "on the disks", "zfs list USED", "USED/size"
+            grouped(f.file_bytes),
+            f.blocks,
+            grouped(f.allocated_bytes),
+            grouped(f.raw_bytes),
+            grouped(f.used_bytes),
+            f.used_per_byte
+                .map_or("-".into(), |share| format!("{share:.2}"))
         );
-        for f in files {
-            let _ = writeln!(
-                o,
-                "  {:>14}  {:>7}  {:>16}  {:>16}  {:>16}  {:>8}",
-                grouped(f.file_bytes),
-                f.blocks,
-                grouped(f.allocated_bytes),
-                grouped(f.raw_bytes),
-                grouped(f.used_bytes),
-                f.used_per_byte
-                    .map_or("-".into(), |share| format!("{share:.2}"))
-            );
-        }
     }
-    let file_warnings = files.iter().filter_map(|f| f.warning.as_ref());
-    let warnings: Vec<&String> = r.warnings.iter().chain(file_warnings).collect();
-    if !warnings.is_empty() {
-        let _ = writeln!(o);
-        for w in warnings {
-            let _ = writeln!(o, "warning: {w}");
-        }
-    }
-    o
 }

@@ -1,5 +1,5 @@
 //! The user's files: system and workload files read with their names in every error, and
-//! output files that are never overwritten without `--force`.
+//! output files that are never overwritten without `--force` and are only ever regular files.
 
 use crate::error::{CliError, CliResult};
 use model::input::{check_size, echo, read_bounded};
@@ -142,7 +142,7 @@ pub struct PlotTo {
     /// Draw the chart into this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<String>,
-    /// Overwrite the --plot file if it exists.
+    /// Replace the --plot file if it exists (a regular file only: never a device or a FIFO).
     #[arg(long)]
     pub force: bool,
 }
@@ -166,7 +166,7 @@ pub struct WriteTo {
     /// Write it to this file instead of printing it.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<String>,
-    /// Overwrite the -o file if it exists.
+    /// Replace the -o file if it exists (a regular file only: never a device or a FIFO).
     #[arg(long)]
     pub force: bool,
 }
@@ -181,25 +181,73 @@ impl WriteTo {
     }
 }
 
-/// Refuses to replace an existing file unless the user said `--force`.
+/// Refuses, before any work, an output path that is not a regular file (a block or character
+/// device, a FIFO, a socket, a directory, or a link to one), with or without `--force`; and an
+/// existing file unless the user said `--force`.
 fn refuse_overwrite(file: &str, force: bool) -> CliResult {
-    if !force && Path::new(file).exists() {
-        return Err(CliError(format!(
-            "{file} exists; give --force to overwrite it"
-        )));
+    match std::fs::metadata(file) {
+        Ok(meta) if !meta.is_file() => Err(not_regular(file, &meta)),
+        Ok(_) if !force => Err(CliError(format!(
+            "{} exists; give --force to overwrite it",
+            echo(file)
+        ))),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
-/// Writes a new output file (after `refuse_overwrite` said it may), making its directory
-/// (`out/` of the README's examples) when it is missing.
+fn not_regular(file: &str, meta: &std::fs::Metadata) -> CliError {
+    CliError(format!(
+        "cannot write {}: a {}, not a regular file (zpoolsim writes only regular files, even with --force)",
+        echo(file),
+        file_kind(&meta.file_type())
+    ))
+}
+
+/// Writes an output file (after `refuse_overwrite` said it may): into a new temporary file in
+/// the same directory, renamed over the path, so a reader never sees half a file and no device
+/// or FIFO is ever opened for writing. A link to a regular file is followed (the file it names
+/// is replaced, the link kept); the directory is made when missing (`out/` of the README).
 pub fn write(file: &str, contents: &str) -> CliResult {
     let cannot = |e: std::io::Error| CliError(format!("cannot write {}: {e}", echo(file)));
-    if let Some(dir) = Path::new(file)
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-    {
-        std::fs::create_dir_all(dir).map_err(cannot)?;
+    let target = std::fs::canonicalize(file).unwrap_or_else(|_| file.into());
+    let existing = std::fs::metadata(&target).ok();
+    if let Some(meta) = existing.as_ref().filter(|m| !m.is_file()) {
+        return Err(not_regular(file, meta));
     }
-    std::fs::write(file, contents).map_err(cannot)
+    let dir = match target.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).map_err(cannot)?;
+            dir.to_path_buf()
+        }
+        None => ".".into(),
+    };
+    let base = target
+        .file_name()
+        .map_or("output".into(), |n| n.to_string_lossy());
+    let temp = dir.join(format!(".{base}.zpoolsim-{}.tmp", std::process::id()));
+    let written = write_new(&temp, contents, existing.as_ref())
+        .and_then(|()| std::fs::rename(&temp, &target));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    written.map_err(cannot)
+}
+
+/// A new file (never an existing one: `create_new`) with the contents, on disk before it is
+/// renamed into place, with the permissions of the file it replaces.
+fn write_new(
+    temp: &Path,
+    contents: &str,
+    replaces: Option<&std::fs::Metadata>,
+) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(temp)?;
+    f.write_all(contents.as_bytes())?;
+    if let Some(meta) = replaces {
+        f.set_permissions(meta.permissions())?;
+    }
+    f.sync_all()
 }

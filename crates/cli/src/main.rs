@@ -10,6 +10,7 @@ mod catalog;
 mod compare;
 mod discover;
 mod error;
+mod expansion;
 mod files;
 mod plan;
 mod predict;
@@ -26,6 +27,7 @@ use clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use model::input::escape_controls;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// ZFS pool space, speed and safety, from a description of the hardware and the pool.
 ///
@@ -93,6 +95,22 @@ fn panics_as_one_line() {
     }));
 }
 
+/// Whether standard output was closed when the process started (`>&-`). Rust's runtime then
+/// reopens descriptor 1 on /dev/null before `main`, and every line would be dropped silently;
+/// so it is looked at earlier, by an ELF initializer, which the C library runs before the
+/// runtime starts.
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+#[used]
+#[link_section = ".init_array"]
+static LOOK_AT_STDOUT: extern "C" fn() = look_at_stdout;
+
+extern "C" fn look_at_stdout() {
+    // SAFETY: F_GETFD only reads the descriptor's flags; -1 means it is not open.
+    let closed = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } == -1;
+    STDOUT_CLOSED.store(closed, Ordering::Relaxed);
+}
+
 /// The command line, every subcommand taking negative numbers as values (`--trials -1` is
 /// then refused as a bad number rather than as an unknown option).
 fn parse_arguments() -> Result<Cli, clap::Error> {
@@ -110,6 +128,10 @@ fn parse_arguments() -> Result<Cli, clap::Error> {
 fn main() -> ExitCode {
     end_quietly_on_closed_pipe();
     panics_as_one_line();
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        eprintln!("zpoolsim: cannot write the output: standard output is closed");
+        return ExitCode::from(2);
+    }
     let cli = match parse_arguments() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() || e.kind() == DisplayHelpOnMissingArgumentOrSubcommand => {
@@ -140,6 +162,12 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(args),
         Command::Validate(args) => validate::run(args),
     };
+    let result = result.and_then(|()| {
+        use std::io::Write;
+        std::io::stdout()
+            .flush()
+            .map_err(|e| error::CliError(format!("cannot write the output: {e}")))
+    });
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

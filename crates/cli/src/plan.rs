@@ -7,17 +7,25 @@ use crate::files::{print_json, write, Files, PlotTo};
 use crate::progress::while_working;
 use crate::render::{columns_note, table};
 use crate::svg::{Chart, Series};
-use ::plan::{format_probability, DiskPlan, Evaluation, Metric, Plan, DEFAULT_LOSS_TARGET};
+use ::plan::{format_probability, DiskPlan, Evaluation, GrowthOption, Plan};
 use request::PlanRequest;
 
 /// Plan a pool: enumerate layouts (stripe, mirrors, raidz1-3, dRAID, with spares), keep those
 /// that meet --need, mark the Pareto front, recommend one.
 ///
 /// Layouts: stripe, Kx mirror-2/3, Kx raidz1-3 from p+2 to p+16 wide, one dRAID over all disks
-/// (parity 1-3, 2-16 data, 0-3 distributed spares); disks left over become hot spares. The
-/// recommendation is the most usable space whose P(data loss) over --years (the pool, or
-/// blocks to unrecoverable read errors) stays under the loss<= need (0.1% without one), with a
-/// Monte Carlo check. DEGRADED is the hours a vdev runs
+/// (parity 1-3, 2-16 data, 0-3 distributed spares); disks left over become hot spares.
+///
+/// Policy (docs/assumptions.md, "The planner's policy"): ruled out unless --consider-all:
+/// dRAID without a distributed spare or with fewer children than two redundancy groups and
+/// its spares, raidz wider than 12, single parity (raidz1, draid1) on disks over 4 TB in pools
+/// of more than 6 disks (kept on smaller pools, with a caveat). Of the layouts whose P(data
+/// loss) over --years (the pool, or blocks to latent sector errors) stays under the loss<= need
+/// (0.1% without one), the pick is the best by --rank: balanced (default: the geometric mean of
+/// usable space, random reads and sequential writes, each as a share of the best), space, iops
+/// or write; a Monte Carlo checks it, and each caveat of the pick is printed on its own line.
+///
+/// DEGRADED is the hours a vdev runs
 /// with less redundancy after a disk fails (for dRAID with a distributed spare, the short
 /// sequential rebuild); P(BLOCK LOSS) the chance that an unrecoverable read error loses blocks
 /// (not the pool) while a vdev has no redundancy left.
@@ -41,17 +49,75 @@ pub struct Args {
 
 pub fn run(args: &Args) -> CliResult {
     let plot = args.plot.file()?;
-    let planned = while_working("planning: every layout of these disks", || {
+    let answer = while_working("planning: every layout of these disks", || {
         args.request.answer(&Files)
     })?;
+    let planned = &answer.plan;
     if let Some(file) = plot {
-        write(file, &chart(&planned).render())?;
+        write(file, &chart(planned).render())?;
     }
     if args.json {
-        return print_json(&planned);
+        return print_json(&answer);
     }
-    print_plan(&planned, args.all);
+    print_plan(planned, args.all);
+    if let Some(growth) = &answer.growth {
+        print_growth(growth, &args.request.grow_fill);
+    }
     Ok(())
+}
+
+/// Why the pick, then each of its caveats on a line of its own.
+fn because(plan: &Plan) -> String {
+    let r = &plan.recommendation;
+    let caveats: String = r.caveats.iter().map(|c| format!("caveat: {c}\n")).collect();
+    format!("because: {}\n{caveats}", r.reason)
+}
+
+/// One line per policy rule that removed layouts.
+fn ruled_out(plan: &Plan) -> String {
+    plan.ruled_out
+        .iter()
+        .map(|r| {
+            format!(
+                "ruled out by policy (--consider-all keeps them): {} layout{}, {}\n",
+                r.layouts,
+                if r.layouts == 1 { "" } else { "s" },
+                r.why
+            )
+        })
+        .collect()
+}
+
+/// The layouts grown by raidz expansion, most space at the end first (the first ten).
+fn print_growth(options: &[GrowthOption], fill: &str) {
+    use model::units::format_bytes;
+    println!();
+    let Some(first) = options.first() else {
+        println!("no raidz layout of these disks grows to that many one disk per vdev at a time");
+        return;
+    };
+    println!(
+        "grown by raidz expansion (OpenZFS 2.3 on), one disk per vdev at a time, the pool {fill} \
+         full at each step; \"holds\" is the data plus the new 128K records that still fit \
+         (zfs list AVAIL keeps the original width's ratio and shows less):"
+    );
+    let disks = first.steps.last().map_or(0, |s| s.disks);
+    for o in options.iter().take(10) {
+        let steps: Vec<String> = o
+            .steps
+            .iter()
+            .map(|s| format!("{}: {}", s.disks, format_bytes(s.capacity_bytes)))
+            .collect();
+        println!(
+            "  {} -> {}: AVAIL {} empty; holds {}; rewritten {}; created on {disks} disks {}",
+            o.start,
+            o.end,
+            format_bytes(o.start_avail_bytes),
+            steps.join(", "),
+            format_bytes(o.rewritten_capacity_bytes),
+            format_bytes(o.native_avail_bytes)
+        );
+    }
 }
 
 fn recommended(plan: &Plan) -> &Evaluation {
@@ -88,14 +154,16 @@ fn print_plan(planned: &DiskPlan, all: bool) {
         format!("{} meet {}", plan.evaluations.len(), needs.join(", "))
     };
     println!(
-        "{} layouts evaluated; {needs}; {front} on the Pareto front (*){}",
+        "{} layout{} evaluated; {needs}; {front} on the Pareto front (*){}",
         plan.considered,
+        if plan.considered == 1 { "" } else { "s" },
         if all {
             ""
         } else {
             ", shown (--all for every one)"
         }
     );
+    print!("{}", ruled_out(plan));
     println!();
     let shown: Vec<usize> = (0..plan.evaluations.len())
         .filter(|&i| all || plan.on_front[i] || i == plan.recommendation.index)
@@ -122,7 +190,7 @@ fn print_plan(planned: &DiskPlan, all: bool) {
             n => format!(" + {n} hot spare{}", if n == 1 { "" } else { "s" }),
         }
     );
-    println!("because: {}", plan.recommendation.reason);
+    print!("{}", because(plan));
     if let Some(mc) = &plan.monte_carlo {
         let d = &mc.pool_loss;
         println!(
@@ -140,34 +208,23 @@ fn print_plan(planned: &DiskPlan, all: bool) {
     }
 }
 
-/// The chart's classes of P(data loss), by the target the plan applied (the loss<= need, or
-/// the recommendation's default): a tenth of it, up to it, past it, and unknown. Label and
-/// upper bound of each.
-fn loss_bands(planned: &DiskPlan) -> [(String, f64); 4] {
-    let (target, what) = planned
-        .needs
-        .iter()
-        .find(|n| n.metric == Metric::Loss)
-        .map_or((DEFAULT_LOSS_TARGET, "the default target"), |n| {
-            (n.bound, "the need")
-        });
-    let p = format_probability;
+/// The chart's classes of P(data loss), by the plan's bands (the loss<= need, or the
+/// recommendation's default target): a tenth of it, up to it, past it, and unknown. The label
+/// of each, in the order of `LossBands::class`.
+fn loss_labels(planned: &DiskPlan) -> [String; 4] {
+    let bands = &planned.plan.loss_bands;
+    let what = if bands.from_need {
+        "the need"
+    } else {
+        "the default target"
+    };
+    let [tenth, target] = bands.limits.map(format_probability);
     [
-        (
-            format!("P(data loss) <= {}", p(target / 10.0)),
-            target / 10.0,
-        ),
-        (format!("P(data loss) <= {} ({what})", p(target)), target),
-        (format!("P(data loss) > {}", p(target)), f64::INFINITY),
-        ("P(data loss) unknown".to_string(), f64::NAN),
+        format!("P(data loss) <= {tenth}"),
+        format!("P(data loss) <= {target} ({what})"),
+        format!("P(data loss) > {target}"),
+        "P(data loss) unknown".to_string(),
     ]
-}
-
-/// The index of a probability's band: the first whose bound it is within, the last (unknown)
-/// without one.
-fn band_of(bands: &[(String, f64)], p: Option<f64>) -> usize {
-    p.and_then(|p| bands.iter().position(|b| p <= b.1))
-        .unwrap_or(bands.len() - 1)
 }
 
 /// Usable space against sequential write, coloured by data-loss probability; the planner's
@@ -175,16 +232,15 @@ fn band_of(bands: &[(String, f64)], p: Option<f64>) -> usize {
 fn chart(planned: &DiskPlan) -> Chart {
     let plan = &planned.plan;
     let point = |e: &Evaluation| (e.avail_bytes as f64 / 1e12, e.write.bytes_per_s / 1e6);
-    let bands = loss_bands(planned);
-    let series: Vec<Series> = bands
-        .iter()
+    let series: Vec<Series> = loss_labels(planned)
+        .into_iter()
         .enumerate()
-        .map(|(band, (label, _))| Series {
-            label: label.clone(),
+        .map(|(band, label)| Series {
+            label,
             points: plan
                 .evaluations
                 .iter()
-                .filter(|e| band_of(&bands, e.data_loss()) == band)
+                .filter(|e| plan.loss_bands.class(e.data_loss()) == band)
                 .map(point)
                 .collect(),
             line: false,

@@ -1,4 +1,4 @@
-//! `zpoolsim predict SYSTEM.toml --workload W`: how fast the pool will be under a workload,
+//! `zpoolsim predict [SYSTEM.toml] --workload W`: how fast the pool will be under a workload,
 //! which resource limits it and by how much, and per-device figures like `zpool iostat -v`.
 
 use crate::error::{CliError, CliResult};
@@ -55,6 +55,12 @@ pub fn run(args: &Args) -> CliResult {
     }
     if args.json {
         return print_json(&answer);
+    }
+    if args.request.system.is_none() {
+        println!(
+            "assumed:   no system file: the embedded default system ({})",
+            answer.system.name
+        );
     }
     match &answer.predicted {
         Predicted::One(p) => print_prediction(&answer.workloads[0], p),

@@ -8,8 +8,12 @@ use reliability::{Assessment, Lifetime, RebuildKind};
 
 /// What the DEGRADED and loss columns mean, in one line.
 pub fn columns_note(settings: &Settings) -> String {
+    let load = settings
+        .load
+        .as_ref()
+        .map_or("idle".to_string(), |l| format!("under {}", l.label));
     format!(
-        "DEGRADED: hours a vdev runs with less redundancy after a disk fails, pool {:.0}% full (dRAID with a distributed spare: its sequential rebuild; else the resilver, after {REPLACEMENT_HOURS} h for a new disk when there is no hot spare); over {} years, P(POOL LOSS): the pool is lost, P(BLOCK LOSS): an unrecoverable read error loses blocks while a vdev has no redundancy left (one without any: at its monthly scrub)",
+        "DEGRADED: hours a vdev runs with less redundancy after a disk fails, pool {:.0}% full, {load} (dRAID with a distributed spare: its sequential rebuild; else the resilver, after {REPLACEMENT_HOURS} h for a new disk when there is no hot spare); over {} years, P(POOL LOSS): the pool is lost, P(BLOCK LOSS): an unrecoverable read error loses blocks while a vdev has no redundancy left (one without any: at its monthly scrub)",
         settings.fill * 100.0,
         settings.years
     )
@@ -95,7 +99,17 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
         out.push_str(cells.join("  ").trim_end());
         out.push('\n');
     }
-    out
+    out + &unknown_losses(rows)
+}
+
+/// Why a row's loss figures are unknown, one line per such row.
+fn unknown_losses(rows: &[&Evaluation]) -> String {
+    rows.iter()
+        .filter_map(|e| {
+            let why = e.loss_unknown.as_ref()?;
+            Some(format!("loss unknown for {}: {why}\n", e.candidate.layout))
+        })
+        .collect()
 }
 
 /// A workload's figure as the table shows it: a rate for a stream, operations a second for
@@ -181,12 +195,20 @@ pub fn assessment(report: &Assessment) -> String {
 /// The failure figures the loss figures use: the disk's AFR and URE rate, the lifetimes, and
 /// the share of disks they fail over the mission.
 fn failure_figures(report: &Assessment, lifetime: &Lifetime) -> String {
-    let afr = report
-        .afr_pct
-        .map_or("no AFR".to_string(), |a| format!("AFR {a:.2}%"));
-    let ure = report.uer_per_bit.map_or(
-        "no unrecoverable read error rate (taken as none)".to_string(),
-        |u| format!("{u:e} unrecoverable read errors per bit read"),
+    let f = &report.figures;
+    let sheet_afr = f
+        .datasheet_afr_pct
+        .map_or("none".to_string(), |a| format!("{a:.2}%"));
+    let afr = format!(
+        "AFR {:.2}% ({}; the data sheet's: {sheet_afr})",
+        f.afr_pct, f.afr_source
+    );
+    let sheet_ure = f
+        .datasheet_uer_per_bit
+        .map_or("none".to_string(), |u| format!("{u:e}, a bound"));
+    let ure = format!(
+        "{:.2e} latent errors per bit a rebuild reads ({}; the data sheet's: {sheet_ure})",
+        f.uer_per_bit, f.uer_source
     );
     let lifetimes = match lifetime {
         Lifetime::Exponential { mtbf_hours } => {
@@ -260,6 +282,19 @@ pub fn bench(b: &measure::Bench) -> String {
     out
 }
 
+/// 1234567 -> "1,234,567".
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,6 +318,8 @@ mod tests {
             workloads: vec!["bonnie-seeks".into()],
             fill: "80%".into(),
             years: 5.0,
+            afr: None,
+            load: None,
         };
         let settings = criteria.settings(&crate::files::Files).unwrap();
         let row = |layout: &str, spares, loss: Option<f64>| Evaluation {
@@ -302,6 +339,9 @@ mod tests {
                 block_loss: p / 4.0,
                 data_loss: 1.0 - (1.0 - p) * (1.0 - p / 4.0),
             }),
+            loss_unknown: loss
+                .is_none()
+                .then(|| "a repair is long beside the mission".to_string()),
             usd_per_usable_tb: Some(12.3),
         };
         let rows = [
@@ -319,6 +359,7 @@ mod tests {
 LAYOUT         SPARES   AVAIL        READ       WRITE  RAND/s  DEGRADED  P(POOL LOSS)  P(BLOCK LOSS)  $/TB  bonnie-seeks
 > 3x raidz1-5       0  5.9 TB  516.5 MB/s  412.4 MB/s     223     1.9 h       unknown        unknown    12         154/s
 * stripe-15         1  5.9 TB  516.5 MB/s  412.4 MB/s     223         -          1.2%          0.31%    12         154/s
+loss unknown for 3x raidz1-5: a repair is long beside the mission
 "
         );
     }

@@ -14,6 +14,10 @@ use model::units::{format_bytes, format_decimal};
 pub struct Args {
     /// The system file; default: the embedded default system.
     pub system: Option<String>,
+    /// Yearly failure rate of a disk, percent (default: the field rate of its class,
+    /// docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs).
+    #[arg(long)]
+    pub afr: Option<f64>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -22,7 +26,7 @@ pub struct Args {
 pub fn run(args: &Args) -> CliResult {
     let system = request::system_or_default(&Files, args.system.as_deref())?;
     let r = while_working("space, speed, safety and the planner's pick", || {
-        ::plan::report(&system)
+        ::plan::report(&system, args.afr)
     })?;
     if args.json {
         return print_json(&r);
@@ -38,19 +42,48 @@ pub fn run(args: &Args) -> CliResult {
         format_bytes(r.capacity.avail_bytes)
     );
     println!("\nspeed (zpoolsim predict for the details):");
-    for w in &r.workloads {
+    print!("{}", speeds(&r.workloads));
+    if !r.over_network.is_empty() {
+        let nics: Vec<String> = system
+            .host
+            .nics
+            .iter()
+            .map(|n| format!("{} x {} ({} Gb/s)", n.ports, n.name, n.gbps))
+            .collect();
         println!(
-            "  {:<20} {:>12}/s {:>10.0} IOPS   {}",
-            w.workload,
-            format_decimal(w.bytes_per_s),
-            w.iops,
-            w.bottleneck
+            "\nspeed a client gets over the network ({}):",
+            nics.join(", ")
         );
+        print!("{}", speeds(&r.over_network));
     }
     print!("{}", assessment(&r.reliability));
+    let roles = if r.roles.is_empty() {
+        String::new()
+    } else {
+        format!("; keeping their roles: {}", r.roles.join(", "))
+    };
     println!(
-        "\nplanner's pick for these {} disks ({} layouts considered): {}\n  {}",
-        r.disks, r.considered, r.recommendation.layout, r.recommendation.reason
+        "\nplanner's pick for the {} data disks{roles} ({} layouts considered): {}\n  {}",
+        r.planned_disks, r.considered, r.recommendation.layout, r.recommendation.reason
     );
+    for c in &r.recommendation.caveats {
+        println!("  caveat: {c}");
+    }
     Ok(())
+}
+
+/// One line per workload: its figures and what limits it.
+fn speeds(workloads: &[::plan::WorkloadFigures]) -> String {
+    workloads
+        .iter()
+        .map(|w| {
+            format!(
+                "  {:<24} {:>12}/s {:>10.0} IOPS   {}\n",
+                w.workload,
+                format_decimal(w.bytes_per_s),
+                w.iops,
+                w.bottleneck
+            )
+        })
+        .collect()
 }

@@ -18,6 +18,12 @@ pub struct Args {
     /// let other machines of the network in.
     #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
     pub listen: String,
+    /// Plans, predictions and reliability assessments worked on at once (1 to 256; default:
+    /// one per core). Twice as many more wait their turn; beyond that, or after 20 s, a
+    /// request is answered 503 with Retry-After. The page, the disks, capacity and system
+    /// files are answered at once whatever the load.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub workers: Option<u16>,
 }
 
 pub fn run(args: &Args) -> CliResult {
@@ -27,7 +33,10 @@ pub fn run(args: &Args) -> CliResult {
             args.listen
         ))
     })?;
-    let server = web::Server::bind(SocketAddr::new(ip, args.port), catalog())?;
+    let mut server = web::Server::bind(SocketAddr::new(ip, args.port), catalog())?;
+    if let Some(workers) = args.workers {
+        server = server.with_workers(workers.into());
+    }
     println!("zpoolsim: serving http://{}/", server.address());
     std::io::stdout().flush()?;
     Ok(server.run()?)

@@ -66,48 +66,66 @@ fn text_width(label: &str) -> f64 {
     6.5 * label.chars().count() as f64
 }
 
+/// The plot's geometry: the x range (after the log, if any), the y axis' top and tick step,
+/// and the sizes, to map data to pixels.
+struct Frame {
+    x_log2: bool,
+    x0: f64,
+    x1: f64,
+    y1: f64,
+    step: f64,
+    /// Plot width and height, whole width.
+    pw: f64,
+    ph: f64,
+    w: f64,
+}
+
+impl Frame {
+    fn tx(&self, x: f64) -> f64 {
+        if self.x_log2 {
+            x.max(f64::MIN_POSITIVE).log2()
+        } else {
+            x
+        }
+    }
+
+    fn px(&self, x: f64) -> f64 {
+        LEFT + (self.tx(x) - self.x0) / (self.x1 - self.x0) * self.pw
+    }
+
+    fn py(&self, y: f64) -> f64 {
+        TOP + self.ph - y / self.y1 * self.ph
+    }
+
+    /// The x ticks from the data: powers of two on a log axis, round steps otherwise.
+    fn x_ticks(&self) -> Vec<(f64, String)> {
+        let (x0, x1) = (self.x0, self.x1);
+        let mut t = Vec::new();
+        if self.x_log2 {
+            let mut e = x0.ceil();
+            while e <= x1 + 1e-9 {
+                let v = 2f64.powf(e);
+                t.push((v, label_number(v, v)));
+                e += ((x1 - x0) / 8.0).ceil().max(1.0);
+            }
+        } else {
+            let st = nice_step(x1 - x0, 6.0);
+            let mut v = (x0 / st).ceil() * st;
+            while v <= x1 + 1e-9 {
+                t.push((v, label_number(v, st)));
+                v += st;
+            }
+        }
+        t
+    }
+}
+
 impl Chart {
     /// The chart as an SVG document.
     pub fn render(&self) -> String {
-        let all = || {
-            self.series
-                .iter()
-                .flat_map(|s| s.points.iter().copied())
-                .chain(self.highlights.iter().map(|h| (h.0, h.1)))
-        };
-        let tx = |x: f64| {
-            if self.x_log2 {
-                x.max(f64::MIN_POSITIVE).log2()
-            } else {
-                x
-            }
-        };
-        let (mut x0, mut x1) = all().fold((f64::MAX, f64::MIN), |(a, b), (x, _)| {
-            (a.min(tx(x)), b.max(tx(x)))
-        });
-        if x0 > x1 {
-            (x0, x1) = (0.0, 1.0);
-        }
-        if x1 - x0 < 1e-12 {
-            (x0, x1) = (x0 - 0.5, x1 + 0.5);
-        }
-        let y_max = all().map(|p| p.1).fold(0.0, f64::max);
-        let step = nice_step(if y_max > 0.0 { y_max } else { 1.0 }, 5.0);
-        let y1 = (y_max / step).ceil().max(1.0) * step;
-        let pw = PLOT_W;
-        let legend = self
-            .series
-            .iter()
-            .map(|s| s.label.as_str())
-            .chain(self.ring_legend.as_deref())
-            .map(text_width)
-            .fold(0.0, f64::max);
-        let w = LEFT + pw + RIGHT.max(42.0 + legend);
-        let ph = H - TOP - BOTTOM;
-        let px = |x: f64| LEFT + (tx(x) - x0) / (x1 - x0) * pw;
-        let py = |y: f64| TOP + ph - y / y1 * ph;
-
+        let f = self.frame();
         let mut s = String::new();
+        let w = f.w;
         let _ = writeln!(
             s,
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{H}" viewBox="0 0 {w} {H}" font-family="sans-serif" font-size="12">"#
@@ -116,46 +134,85 @@ impl Chart {
         let _ = writeln!(
             s,
             r#"<text x="{}" y="22" text-anchor="middle" font-size="15">{}</text>"#,
-            LEFT + pw / 2.0,
+            LEFT + f.pw / 2.0,
             escape(&self.title)
         );
-        // Axes, grid and ticks.
+        self.axes(&f, &mut s);
+        for (i, series) in self.series.iter().enumerate() {
+            series_svg(&f, series, i, &mut s);
+        }
+        self.rings(&f, &mut s);
+        s.push_str("</svg>\n");
+        s
+    }
+
+    /// Every point drawn, series and highlights.
+    fn points(&self) -> impl Iterator<Item = (f64, f64)> + '_ {
+        self.series
+            .iter()
+            .flat_map(|s| s.points.iter().copied())
+            .chain(self.highlights.iter().map(|h| (h.0, h.1)))
+    }
+
+    /// The geometry that holds every point, the legend right of the plot.
+    fn frame(&self) -> Frame {
+        let mut f = Frame {
+            x_log2: self.x_log2,
+            x0: 0.0,
+            x1: 0.0,
+            y1: 0.0,
+            step: 0.0,
+            pw: PLOT_W,
+            ph: H - TOP - BOTTOM,
+            w: 0.0,
+        };
+        let (mut x0, mut x1) = self.points().fold((f64::MAX, f64::MIN), |(a, b), (x, _)| {
+            (a.min(f.tx(x)), b.max(f.tx(x)))
+        });
+        if x0 > x1 {
+            (x0, x1) = (0.0, 1.0);
+        }
+        if x1 - x0 < 1e-12 {
+            (x0, x1) = (x0 - 0.5, x1 + 0.5);
+        }
+        let y_max = self.points().map(|p| p.1).fold(0.0, f64::max);
+        let step = nice_step(if y_max > 0.0 { y_max } else { 1.0 }, 5.0);
+        let legend = self
+            .series
+            .iter()
+            .map(|s| s.label.as_str())
+            .chain(self.ring_legend.as_deref())
+            .map(text_width)
+            .fold(0.0, f64::max);
+        f.w = LEFT + f.pw + RIGHT.max(42.0 + legend);
+        (f.x0, f.x1, f.step) = (x0, x1, step);
+        f.y1 = (y_max / step).ceil().max(1.0) * step;
+        f
+    }
+
+    /// The y grid with its labels, the x ticks, the axes and their labels.
+    fn axes(&self, f: &Frame, s: &mut String) {
+        let (pw, ph) = (f.pw, f.ph);
         let mut y = 0.0;
-        while y <= y1 + step / 2.0 {
+        while y <= f.y1 + f.step / 2.0 {
             let _ = writeln!(
                 s,
                 r##"<line x1="{LEFT}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#ddd"/><text x="{2}" y="{3:.1}" text-anchor="end">{4}</text>"##,
-                py(y),
+                f.py(y),
                 LEFT + pw,
                 LEFT - 6.0,
-                py(y) + 4.0,
-                label_number(y, step)
+                f.py(y) + 4.0,
+                label_number(y, f.step)
             );
-            y += step;
+            y += f.step;
         }
-        let ticks: Vec<(f64, String)> = if self.x_ticks.is_empty() {
-            let mut t = Vec::new();
-            if self.x_log2 {
-                let mut e = x0.ceil();
-                while e <= x1 + 1e-9 {
-                    let v = 2f64.powf(e);
-                    t.push((v, label_number(v, v)));
-                    e += ((x1 - x0) / 8.0).ceil().max(1.0);
-                }
-            } else {
-                let st = nice_step(x1 - x0, 6.0);
-                let mut v = (x0 / st).ceil() * st;
-                while v <= x1 + 1e-9 {
-                    t.push((v, label_number(v, st)));
-                    v += st;
-                }
-            }
-            t
+        let ticks = if self.x_ticks.is_empty() {
+            f.x_ticks()
         } else {
             self.x_ticks.clone()
         };
         for (v, label) in &ticks {
-            let x = px(*v);
+            let x = f.px(*v);
             let _ = writeln!(
                 s,
                 r##"<line x1="{x:.1}" y1="{0}" x2="{x:.1}" y2="{1}" stroke="#333"/><text x="{x:.1}" y="{2}" text-anchor="middle">{3}</text>"##,
@@ -184,40 +241,13 @@ impl Chart {
             TOP + ph / 2.0,
             escape(&self.y_label)
         );
-        // Series and legend.
-        for (i, series) in self.series.iter().enumerate() {
-            let colour = COLOURS[i % COLOURS.len()];
-            let pts: Vec<String> = series
-                .points
-                .iter()
-                .map(|&(x, y)| format!("{:.1},{:.1}", px(x), py(y)))
-                .collect();
-            if series.line && pts.len() > 1 {
-                let _ = writeln!(
-                    s,
-                    r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2"/>"#,
-                    pts.join(" ")
-                );
-            }
-            for &(x, y) in &series.points {
-                let _ = writeln!(
-                    s,
-                    r#"<circle cx="{:.1}" cy="{:.1}" r="3" fill="{colour}"/>"#,
-                    px(x),
-                    py(y)
-                );
-            }
-            let ly = TOP + 10.0 + 18.0 * i as f64;
-            let _ = writeln!(
-                s,
-                r#"<rect x="{0}" y="{1}" width="12" height="12" fill="{colour}"/><text x="{2}" y="{3}">{4}</text>"#,
-                LEFT + pw + 12.0,
-                ly - 10.0,
-                LEFT + pw + 30.0,
-                ly,
-                escape(&series.label)
-            );
-        }
+    }
+
+    /// The ring legend's entry, and each highlighted point's ring with its label, right of
+    /// its ring, or left of it where it would run past the plot into the legend, and below it
+    /// near the top.
+    fn rings(&self, f: &Frame, s: &mut String) {
+        let pw = f.pw;
         if let Some(label) = &self.ring_legend {
             let ly = TOP + 10.0 + 18.0 * self.series.len() as f64;
             let _ = writeln!(
@@ -231,9 +261,7 @@ impl Chart {
             );
         }
         for (x, y, label) in &self.highlights {
-            // The label sits right of its ring, or left of it where it would run past the
-            // plot into the legend, and below it near the top.
-            let (cx, cy) = (px(*x), py(*y));
+            let (cx, cy) = (f.px(*x), f.py(*y));
             let (lx, anchor) = if cx + 8.0 + text_width(label) > LEFT + pw {
                 (cx - 8.0, "end")
             } else {
@@ -250,9 +278,42 @@ impl Chart {
                 escape(label)
             );
         }
-        s.push_str("</svg>\n");
-        s
     }
+}
+
+/// Series `i`: its line, its markers and its legend entry.
+fn series_svg(f: &Frame, series: &Series, i: usize, s: &mut String) {
+    let colour = COLOURS[i % COLOURS.len()];
+    let pts: Vec<String> = series
+        .points
+        .iter()
+        .map(|&(x, y)| format!("{:.1},{:.1}", f.px(x), f.py(y)))
+        .collect();
+    if series.line && pts.len() > 1 {
+        let _ = writeln!(
+            s,
+            r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2"/>"#,
+            pts.join(" ")
+        );
+    }
+    for &(x, y) in &series.points {
+        let _ = writeln!(
+            s,
+            r#"<circle cx="{:.1}" cy="{:.1}" r="3" fill="{colour}"/>"#,
+            f.px(x),
+            f.py(y)
+        );
+    }
+    let ly = TOP + 10.0 + 18.0 * i as f64;
+    let _ = writeln!(
+        s,
+        r#"<rect x="{0}" y="{1}" width="12" height="12" fill="{colour}"/><text x="{2}" y="{3}">{4}</text>"#,
+        LEFT + f.pw + 12.0,
+        ly - 10.0,
+        LEFT + f.pw + 30.0,
+        ly,
+        escape(&series.label)
+    );
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! the model's prediction and the rule-of-thumb baseline.
 
 use crate::error::{CliError, CliResult};
-use crate::files::{catalog, print_json, read};
+use crate::files::{catalog, print_json, read, write, WriteTo};
 use crate::progress::while_working;
 use std::path::{Path, PathBuf};
 use validate::{CaseResult, Corpus};
@@ -14,8 +14,8 @@ pub struct Args {
     /// repository's validation/).
     #[arg(long)]
     pub dir: Option<String>,
-    /// Refit the model's global constants to the corpus and print them (what
-    /// crates/perf/src/constants.rs commits).
+    /// Refit the model's global constants to the corpus and print them beside the committed
+    /// ones; with -o, write the constants file (crates/perf/data/constants.toml).
     #[arg(long, conflicts_with = "cv")]
     pub refit: bool,
     /// Leave-one-source-out cross-validation: refit without each source, predict it.
@@ -24,6 +24,9 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// With --refit: where to write the constants file.
+    #[command(flatten)]
+    pub write: WriteTo,
 }
 
 pub fn run(args: &Args) -> CliResult {
@@ -32,7 +35,12 @@ pub fn run(args: &Args) -> CliResult {
         None => Corpus::embedded(catalog())?,
     };
     if args.refit {
-        return refit(&corpus, args.json);
+        return refit(&corpus, args);
+    }
+    if args.write.output.is_some() {
+        return Err(CliError(
+            "-o writes the constants file of --refit; add --refit".into(),
+        ));
     }
     if args.cv {
         return cross_validate(&corpus, args.json);
@@ -132,31 +140,31 @@ fn from_dir(dir: &Path) -> Result<Corpus, CliError> {
     })?)
 }
 
-/// The refit constants beside their priors.
-fn refit(corpus: &Corpus, json: bool) -> CliResult {
-    let fitted = while_working("refitting the constants", || {
-        validate::fit(&validate::all_cases(corpus))
-    });
-    if json {
-        let rows: Vec<_> = perf::PARAMS
-            .iter()
-            .zip(fitted.0)
-            .map(|(p, v)| serde_json::json!({"name": p.name, "about": p.about, "prior": p.prior, "fitted": v}))
-            .collect();
-        return print_json(&rows);
+/// The refit constants beside their priors and the committed values; with -o, the constants
+/// file written.
+fn refit(corpus: &Corpus, args: &Args) -> CliResult {
+    let file = args.write.file()?;
+    let refit = while_working("refitting the constants", || validate::refit(corpus));
+    if let Some(file) = file {
+        write(file, &refit.file)?;
+    }
+    if args.json {
+        return print_json(&refit);
     }
     println!(
-        "{:<28} {:>14} {:>14}  what it is",
-        "constant", "prior", "fitted"
+        "{:<28} {:>14} {:>14} {:>14}  what it is",
+        "constant", "prior", "committed", "fitted"
     );
-    for (p, v) in perf::PARAMS.iter().zip(fitted.0) {
+    for c in &refit.constants {
         println!(
-            "{:<28} {:>14.6e} {:>14.6e}  {}",
-            p.name, p.prior, v, p.about
+            "{:<28} {:>14.6e} {:>14.6e} {:>14.6e}  {}",
+            c.name, c.prior, c.committed, c.fitted, c.about
         );
     }
-    let values: Vec<String> = fitted.0.iter().map(|v| format!("{v:e}")).collect();
-    println!("\nconstants.rs FITTED: [{}]", values.join(", "));
+    match file {
+        Some(file) => println!("\nwrote {file}"),
+        None => println!("\n-o crates/perf/data/constants.toml --force writes them for the model"),
+    }
     Ok(())
 }
 
@@ -170,7 +178,7 @@ fn cross_validate(corpus: &Corpus, json: bool) -> CliResult {
     for s in &cv.by_source {
         println!(
             "  {:<40} median |error| {:.1}%, p90 {:.1}%",
-            s.file, s.median_pct, s.p90_pct
+            s.source, s.median_pct, s.p90_pct
         );
     }
     println!("by class:");

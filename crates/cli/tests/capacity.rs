@@ -87,7 +87,7 @@ fn catalog_disk_and_system_file() {
     assert_eq!(v["profile"], "openzfs-2.4");
     let v = json(&["examples/modern-12x20tb-special.toml", "--zfs", "2.3"]);
     assert_eq!(v["slop_bytes"], 114_554_830_848u64);
-    assert_eq!(v["profile"], "openzfs-2.2");
+    assert_eq!(v["profile"], "openzfs-2.3");
     let v = json(&["examples/seed-000-1320-box.toml", "--zfs", "modern"]);
     assert_eq!(v["profile"], "openzfs-2.4");
 }
@@ -269,4 +269,86 @@ fn malformed_system_file_names_file_line_and_column() {
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     let location = format!("{}:3:10:", path.display());
     assert!(err.contains(&location), "{err}");
+}
+
+/// `--expand` on the oracle's pool x01 (crates/space/oracle/expansions.txt): raidz1-4 of
+/// 512 MiB files holding 1,600 records of 128 KiB (200 MiB), widened to raidz1-5. libzpool
+/// 2.3.2 and 2.4.4 read SIZE 2,013,265,920 -> 2,550,136,832 (15 -> 19 metaslabs of 128 MiB),
+/// dspace 1,462,763,520 -> 1,852,833,792 at the original ratio 372/512 (raidz1-5's own would
+/// be 409), old records 176 KiB charged 130,944 B, new ones 160 KiB charged 119,040 B. A
+/// rewrite frees 1,600 x 16 KiB = 26,214,400 B of ALLOC and gives 1,600 x 11,904 =
+/// 19,046,400 B of AVAIL.
+#[test]
+fn raidz_expansion_of_the_oracle_pool() {
+    let args = [
+        "--layout",
+        "raidz1-4",
+        "--disk",
+        "536870912",
+        "--file-vdevs",
+        "--expand",
+        "raidz1-4 -> raidz1-5 at 200MiB",
+    ];
+    let v = json(&args);
+    let x = &v["expansion"];
+    assert_eq!(
+        (
+            x["deflate_ratio"].as_u64(),
+            x["native_deflate_ratio"].as_u64()
+        ),
+        (Some(372), Some(409))
+    );
+    let step = &x["steps"][0];
+    assert_eq!(
+        (step["from"].as_str(), step["to"].as_str()),
+        (Some("raidz1-4"), Some("raidz1-5"))
+    );
+    assert_eq!(step["data_bytes"], 209_715_200u64);
+    assert_eq!(step["before"]["size_bytes"], 2_013_265_920u64);
+    assert_eq!(step["after"]["size_bytes"], 2_550_136_832u64);
+    assert_eq!(step["after"]["dspace_bytes"], 1_852_833_792u64);
+    assert_eq!(step["after"]["metaslabs"], 19);
+    let cost = |i: usize| {
+        let r = &step["records"][i];
+        (
+            r["width"].as_u64().unwrap(),
+            r["records"].as_u64().unwrap(),
+            r["asize_bytes"].as_u64().unwrap(),
+            r["charged_bytes"].as_u64().unwrap(),
+        )
+    };
+    assert_eq!(cost(0), (4, 1_600, 180_224, 130_944));
+    assert_eq!(cost(1), (5, 0, 163_840, 119_040));
+    assert_eq!(x["rewrite"]["records"], 1_600);
+    assert_eq!(x["rewrite"]["alloc_freed_bytes"], 26_214_400u64);
+    assert_eq!(x["rewrite"]["avail_gained_bytes"], 19_046_400u64);
+    let (code, out, _) = run(&args);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("step 1: raidz1-4 -> raidz1-5, 1 disk attached"),
+        "{out}"
+    );
+    assert!(
+        out.contains("deflate ratio of the original width, 372/512"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "width  5, 128K:    160K allocated (80.0% data), charged    116K  new records"
+        ),
+        "{out}"
+    );
+    let (code, _, err) = run(&[
+        "--layout", "mirror-2", "--disk", "4TB", "--expand", "raidz1-5",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--expand: zpool attach widens raidz vdevs"),
+        "{err}"
+    );
+    let (code, _, err) = run(&[
+        "--layout", "raidz1-4", "--disk", "4TB", "--zfs", "2.2", "--expand", "raidz1-5",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("raidz expansion (zpool attach to a raidz vdev) does not exist in the 'openzfs-2.2' ZFS profile"), "{err}");
 }

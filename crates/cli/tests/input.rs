@@ -6,16 +6,13 @@
 mod common;
 
 use common::run;
+use common::scratch::Scratch;
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-/// A fresh directory of this test's own.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zpoolsim-input-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory of this test's own, removed when the test ends, also when it fails.
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("input-{name}"))
 }
 
 fn refused_in_one_line(args: &[&str], says: &str) {

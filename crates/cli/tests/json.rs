@@ -5,6 +5,7 @@
 mod common;
 
 use common::json;
+use common::scratch::Scratch;
 use common::shapes::{assert_shape, shapes};
 
 #[test]
@@ -36,6 +37,19 @@ fn capacity() {
         &["capacity", "examples/modern-12x20tb-special.toml", "--json"],
         "SpaceReport",
     );
+    assert_shape(
+        &[
+            "capacity",
+            "--layout",
+            "raidz1-4",
+            "--disk",
+            "16TB",
+            "--expand",
+            "raidz1-4 -> raidz1-5 at 70%",
+            "--json",
+        ],
+        "SpaceReport",
+    );
 }
 
 #[test]
@@ -59,6 +73,43 @@ fn validate() {
     assert_shape(&["validate", "--json"], "Validation");
 }
 
+/// A corpus of two small sources (seeds 000 and 004, 19 cases) in a directory of its own, so
+/// a refit and a cross-validation take seconds; their systems named by absolute path.
+fn small_corpus() -> Scratch {
+    let top = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let top = top.canonicalize().expect("the repository");
+    let dir = Scratch::new("corpus");
+    std::fs::create_dir(dir.join("cases")).unwrap();
+    for file in ["000-zfs-box-2008.toml", "004-128k-record-2006.toml"] {
+        let text = std::fs::read_to_string(top.join("validation").join(file)).unwrap();
+        let examples = format!("system = \"{}/examples/", top.display());
+        let text = text.replace("system = \"../examples/", &examples);
+        std::fs::write(dir.join("cases").join(file), text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn validate_refit_and_cross_validation() {
+    let dir = small_corpus();
+    let d = &dir.path("cases");
+    assert_shape(&["validate", "--dir", d, "--refit", "--json"], "Refit");
+    assert_shape(
+        &["validate", "--dir", d, "--cv", "--json"],
+        "CrossValidation",
+    );
+    // -o writes the constants file the JSON carries, and will not replace it unasked.
+    let out = dir.join("constants.toml");
+    let o = out.to_str().unwrap();
+    let refit = common::json(&["validate", "--dir", d, "--refit", "--json", "-o", o]);
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(refit["file"].as_str(), Some(written.as_str()));
+    assert_eq!(written.lines().filter(|l| l.contains(" = ")).count(), 15);
+    let (code, _, err) = common::run(&["validate", "--dir", d, "--refit", "-o", o]);
+    assert_eq!(code, 2);
+    assert!(err.contains("give --force"), "{err}");
+}
+
 #[test]
 fn plan() {
     let args = [
@@ -71,6 +122,10 @@ fn plan() {
         "bonnie-seeks",
     ];
     assert_shape(&[&args[..], &["--json"]].concat(), "DiskPlan");
+    assert_shape(
+        &[&args[..], &["--grow-to", "10", "--json"]].concat(),
+        "DiskPlan",
+    );
 }
 
 #[test]

@@ -25,6 +25,8 @@ struct Lab {
     dir: PathBuf,
     pools: Vec<String>,
     loop_device: Option<String>,
+    /// File systems mounted by the test (inside a dataset), unmounted first.
+    mounts: Vec<String>,
 }
 
 impl Lab {
@@ -52,6 +54,9 @@ impl Lab {
 
 impl Drop for Lab {
     fn drop(&mut self) {
+        for m in &self.mounts {
+            let _ = Command::new("umount").arg(m).status();
+        }
         for pool in &self.pools {
             let _ = retry("zpool", &["destroy", "-f", pool]);
         }
@@ -81,7 +86,7 @@ fn ok(args: &[&str]) -> String {
 
 #[test]
 fn measure_a_zfs_fuse_pool() {
-    if let Err(why) = prerequisites(&["fio", "losetup"]) {
+    if let Err(why) = prerequisites(&["fio", "losetup", "mkfs.ext4", "mount"]) {
         return skip(
             "measure live test (discover, bench, calibrate on zfs-fuse)",
             &why,
@@ -95,6 +100,7 @@ fn measure_a_zfs_fuse_pool() {
         dir,
         pools: Vec::new(),
         loop_device: None,
+        mounts: Vec::new(),
     };
     let pool = format!("zpmeasure{}", std::process::id());
     let f = |i: usize| lab.file(&format!("d{i}"), 192 * MIB);
@@ -109,6 +115,7 @@ fn measure_a_zfs_fuse_pool() {
     let mount = lab.path(&format!("mnt-{pool}"));
 
     discover(&lab, &pool);
+    not_zfs_inside_a_dataset(&mut lab, &mount);
     bench(&lab, &pool, &mount);
     calibrate(&mut lab);
     eprintln!(
@@ -143,6 +150,33 @@ fn discover(lab: &Lab, pool: &str) {
         "Prediction",
     );
     assert_shape(&["discover", pool, "--json"], "Discovered");
+}
+
+/// An ext4 file system mounted in a directory of the dataset is not the dataset: bench refuses
+/// it by the file system the directory is on, though its path is under the mountpoint.
+fn not_zfs_inside_a_dataset(lab: &mut Lab, mount: &str) {
+    let image = lab.file("ext4.img", 32 * MIB);
+    must_run("mkfs.ext4", &["-q", "-F", &image]);
+    let inner = format!("{mount}/ext4");
+    fs::create_dir(&inner).expect("a directory in the dataset");
+    must_run("mount", &["-o", "loop", &image, &inner]);
+    lab.mounts.push(inner.clone());
+    refused(
+        &["bench", &inner, "--db", &lab.path("results.sqlite")],
+        &format!("{inner} is not in a mounted ZFS dataset: it is on ext4 (/dev/loop"),
+    );
+    must_run("umount", &[&inner]);
+    lab.mounts.clear();
+    fs::remove_dir(&inner).expect("the directory is empty again");
+}
+
+fn must_run(tool: &str, args: &[&str]) {
+    let out = Command::new(tool).args(args).output().expect(tool);
+    assert!(
+        out.status.success(),
+        "{tool} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 fn bench(lab: &Lab, pool: &str, mount: &str) {
@@ -249,5 +283,13 @@ fn calibrate(lab: &mut Lab) {
     refused(
         &["calibrate", "--raw", &dev],
         &format!("{dev} is part of the pool '{pool}'"),
+    );
+    // Destroyed, the pool's labels stay on the disk (zpool import -D finds them), and lsblk
+    // here has no udev to say zfs_member: calibrate reads them itself.
+    retry("zpool", &["destroy", "-f", &pool]).expect("destroy");
+    lab.pools.retain(|p| p != &pool);
+    refused(
+        &["calibrate", "--raw", &dev],
+        &format!("{dev} carries a ZFS label ({dev} holds one"),
     );
 }

@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::scratch::Scratch;
 use common::{json, run};
 
 #[test]
@@ -71,7 +72,8 @@ fn a_benchmark_command_line_predicts_every_timed_phase() {
 
 #[test]
 fn sweep_prints_the_curve_and_plots_it() {
-    let svg = std::env::temp_dir().join(format!("zpoolsim-sweep-{}.svg", std::process::id()));
+    let dir = Scratch::new("sweep");
+    let svg = dir.join("sweep.svg");
     let (code, out, err) = run(&[
         "predict",
         "examples/seed-004-dk32ej.toml",
@@ -98,14 +100,14 @@ fn sweep_prints_the_curve_and_plots_it() {
     let drawn = std::fs::read_to_string(&svg).unwrap();
     assert!(drawn.starts_with("<svg") && drawn.contains(">8M<"));
     assert!(drawn.contains(">MB/s</text>"), "{drawn}");
-    let _ = std::fs::remove_file(svg);
 }
 
 /// Issue #10: the README's qd chart of 4K random reads plotted MB/s (0.25 to 0.82, labelled
 /// "1 MB/s"); random I/O is plotted in IOPS, the figure the table prints.
 #[test]
 fn a_sweep_of_random_reads_is_plotted_in_iops() {
-    let svg = std::env::temp_dir().join(format!("zpoolsim-qd-{}.svg", std::process::id()));
+    let dir = Scratch::new("qd");
+    let svg = dir.join("qd.svg");
     let (code, out, err) = run(&[
         "predict",
         "examples/modern-12x20tb-special.toml",
@@ -123,7 +125,6 @@ fn a_sweep_of_random_reads_is_plotted_in_iops() {
         .map(|l| l.split_whitespace().nth(2).unwrap().parse().unwrap())
         .collect();
     let drawn = std::fs::read_to_string(&svg).unwrap();
-    let _ = std::fs::remove_file(&svg);
     assert!(drawn.contains(">IOPS</text>"), "{drawn}");
     let best = iops.iter().copied().fold(0.0, f64::max);
     assert!(best > 100.0, "{iops:?}");
@@ -211,4 +212,18 @@ fn bad_input_is_one_line_and_exit_2() {
         assert!(out.is_empty());
         assert_eq!(err.trim().lines().count(), 1, "{err}");
     }
+}
+
+/// Issue #18: predict needed a system file where report and reliability take the embedded
+/// default; it takes it too, and says so.
+#[test]
+fn without_a_system_file_predict_uses_the_embedded_default_and_says_so() {
+    let (code, out, err) = run(&["predict", "-w", "dd-read"]);
+    assert_eq!(code, 0, "{err}");
+    let first = out.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("assumed:   no system file: the embedded default system (default: 8 x Exos X16 16 TB raidz2-8"),
+        "{out}"
+    );
+    assert!(out.contains("predicted: "), "{out}");
 }

@@ -3,6 +3,9 @@
 //! measuring commands need a real pool and fio: they are the measure tests' (measure_zfs_fuse.rs);
 //! `serve` runs until stopped: it is web_api.rs's and web_page.rs's.
 
+mod common;
+
+use common::scratch::Scratch;
 use std::path::Path;
 use std::process::Command;
 
@@ -48,9 +51,7 @@ fn the_readme_splits_like_a_shell() {
 fn every_command_of_the_readme_works_as_written() {
     let top = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let readme = std::fs::read_to_string(top.join("README.md")).unwrap();
-    let dir = std::env::temp_dir().join(format!("zpoolsim-readme-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("readme");
     std::os::unix::fs::symlink(
         top.join("examples").canonicalize().unwrap(),
         dir.join("examples"),
@@ -76,5 +77,4 @@ fn every_command_of_the_readme_works_as_written() {
     for chart in ["out/qd.svg", "out/plan.svg"] {
         assert!(dir.join(chart).is_file(), "{chart}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -117,26 +117,50 @@ fn each_endpoint_answers_what_json_prints() {
     }
 }
 
+/// Bad input is HTTP 400 with `{"error": one sentence, "field": the request's key it is
+/// about}`, in the words of the request's fields (the page shows it beside that field), never
+/// a command line's (`--disks <DISKS>`).
 #[test]
-fn bad_input_is_400_with_one_sentence() {
+fn bad_input_is_400_with_one_sentence_about_one_field() {
     let served = Served::start();
     let cases = [
-        ("/api/plan", "{\"disks\": 24,", "malformed request: EOF while parsing a value at line 1 column 13; expected a JSON object whose keys are the command's flags"),
-        ("/api/plan", r#"{"disks": 1000000, "disk": "16TB"}"#, "disks: 1000000; a web request takes at most 200 (the command line takes more)"),
-        ("/api/plan", r#"{"disks": 24, "disk": "seagate-exos-x99"}"#, "--disk seagate-exos-x99: no disk 'seagate-exos-x99' in the catalog; did you mean 'seagate-exos-x14-14tb' or 'seagate-exos-x16-16tb' or 'seagate-exos-x18-18tb'? (`zpoolsim catalog --kind disk` lists them)"),
-        ("/api/plan", r#"{"disks": 24, "disk": "16TB", "nedd": "loss<=1%"}"#, "unknown key 'nedd'; the keys are system, disks, disk, price, spares, min-redundancy, need, read, write, random, workload, fill, years"),
-        ("/api/plan", r#"{"disks": 24, "disk": "16TB", "read": "my.toml"}"#, "workload 'my.toml': the web page reads no files; give NAME[:key=value,...]"),
-        ("/api/reliability", r#"{"trials": 50000000}"#, "trials: 50000000; a web request takes at most 1000000 (the command line takes more)"),
-        ("/api/capacity", r#"{"layout": "400x mirror-2", "disk": "4TB"}"#, "layout: disks: 800; a web request takes at most 200 (the command line takes more)"),
-        ("/api/predict", r#"{"system": "name = 1", "workload": "dd-read"}"#, "system:1:8: invalid type: integer `1`, expected a string"),
+        ("/api/plan", "{\"disks\": 24,", None, "malformed request: EOF while parsing a value at line 1 column 13; expected a JSON object whose keys are the request's fields"),
+        ("/api/plan", r#"{"disks": "many", "disk": "16TB"}"#, Some("disks"), "disks: 'many' is not a whole number"),
+        ("/api/plan", r#"{"disks": 1000000, "disk": "16TB"}"#, Some("disks"), "disks: 1000000; a web request takes at most 200 (the command line takes more)"),
+        ("/api/plan", r#"{"disk": "16TB"}"#, Some("disks"), "give disks N or a system file"),
+        ("/api/plan", r#"{"disks": 24, "disk": "seagate-exos-x99"}"#, Some("disk"), "disk seagate-exos-x99: no disk 'seagate-exos-x99' in the catalog; did you mean 'seagate-exos-x14-14tb' or 'seagate-exos-x16-16tb' or 'seagate-exos-x18-18tb'? (`zpoolsim catalog --kind disk` lists them)"),
+        ("/api/plan", r#"{"disks": 24, "disk": "16TB", "price": -3}"#, Some("price"), "price: '-3' is refused: give 1 to 100000 US dollars per disk (a dollar to the dearest enterprise drive and well past it)"),
+        ("/api/plan", r#"{"disks": 24, "disk": "16TB", "spares": 24}"#, Some("spares"), "no disks left for a pool after 24 hot spares of 24 disks"),
+        ("/api/plan", r#"{"disks": 3, "disk": "16TB", "min_redundancy": 3}"#, Some("min_redundancy"), "no layout of 3 disks survives 3 failures per vdev: a raidz3 of 5 disks is the smallest that does"),
+        ("/api/plan", r#"{"disks": 24, "disk": "16TB", "need": "speed>=9"}"#, Some("need"), "bad need 'speed>=9': unknown figure 'speed' (read, write, iops, avail or loss); terms look like read>=500MB/s, write>=300MB/s, iops>=2000, avail>=40TB, loss<=1%"),
+        ("/api/plan", r#"{"disks": 24, "disk": "16TB", "fill": "120%"}"#, Some("fill"), "fill '120%': give a share of the pool from 1% to 100%, like 80% or 0.8"),
+        ("/api/plan", r#"{"disks": 24, "disk": "16TB", "nedd": "loss<=1%"}"#, None, "unknown key 'nedd'; the keys are system, disks, disk, price, spares, min_redundancy, need, read, write, random, workload, fill, years, afr, load, grow_to, grow_fill, rank, consider_all"),
+        ("/api/plan", r#"{"disks": 24, "disk": "16TB", "read": "my.toml"}"#, Some("read"), "workload 'my.toml': the web page reads no files; give NAME[:key=value,...]"),
+        ("/api/plan", r#"{"disks": 24, "disk": "16TB", "system": "name = 1"}"#, Some("system"), "system:1:8: invalid type: integer `1`, expected a string"),
+        ("/api/system", r#"{"disks": 12, "disk": "16TB", "layout": "4x raidz2-6"}"#, Some("layout"), "4x raidz2-6 needs 24 disks; the machine has 12"),
+        ("/api/reliability", r#"{"trials": 5000000}"#, Some("trials"), "trials: 5000000; a web request takes at most 1000000 (the command line takes more)"),
+        ("/api/reliability", r#"{"weibull": "x"}"#, Some("weibull"), "weibull: 'x' is refused: not a number; give 0.2 to 5"),
+        ("/api/capacity", r#"{"layout": "400x mirror-2", "disk": "4TB"}"#, Some("layout"), "layout: disks: 800; a web request takes at most 200 (the command line takes more)"),
+        ("/api/capacity", r#"{"layout": "raidz1-3", "disk": "4QB"}"#, Some("disk"), "disk: bad size '4QB': expected a number with an optional unit: B, K/KiB, M/MiB, G/GiB, T/TiB (binary) or KB, MB, GB, TB (decimal)"),
+        ("/api/predict", r#"{"workload": "dd-read", "system": "name = 1"}"#, Some("system"), "system:1:8: invalid type: integer `1`, expected a string"),
     ];
-    for (path, body, says) in cases {
+    for (path, body, field, says) in cases {
         let (status, answer) = served.post(path, body);
         assert_eq!(status, 400, "{path} {body}: {answer}");
         let error: Value = serde_json::from_str(&answer).expect("a JSON error");
-        assert_eq!(error, json!({ "error": says }), "{path} {body}");
+        let expected = match field {
+            Some(f) => json!({ "error": says, "field": f }),
+            None => json!({ "error": says }),
+        };
+        assert_eq!(error, expected, "{path} {body}");
+        let sentence = error["error"].as_str().unwrap();
+        assert!(
+            !sentence.contains(" <") && !sentence.contains("'--"),
+            "{sentence}"
+        );
     }
-    assert_eq!(served.get("/api/plan").0, 404);
+    assert_eq!(served.get("/api/plan").0, 405);
+    assert_eq!(served.get("/api/plann").0, 404);
     assert_eq!(served.post("/page.js", "{}").0, 405);
 }
 
@@ -180,9 +204,34 @@ fn a_planned_layout_as_a_system_file() {
     assert_eq!(space["avail_bytes"], picked["avail_bytes"]);
     assert_eq!(space["layout"].as_str(), Some(layout));
     let write: Value =
-        serde_json::from_str(&cli(&["predict", file, "-w", "dd-write", "--json"])).unwrap();
+        serde_json::from_str(&cli(&["predict", file, "-w", "fio-write", "--json"])).unwrap();
     assert_eq!(
         write["throughput_bytes_per_s"],
         picked["write"]["bytes_per_s"]
     );
+}
+
+/// `capacity --expand` through the API: the steps as a list under "expand", the answer what
+/// the command line prints.
+#[test]
+fn capacity_with_a_raidz_expansion() {
+    let served = Served::start();
+    let body = json!({"layout": "raidz1-4", "disk": "16TB", "expand": ["raidz1-4 -> raidz1-5 at 70%", "raidz1-6 at 80%"]});
+    let (status, answer) = served.post("/api/capacity", &body.to_string());
+    assert_eq!(status, 200, "{answer}");
+    let args = [
+        "capacity",
+        "--layout",
+        "raidz1-4",
+        "--disk",
+        "16TB",
+        "--expand",
+        "raidz1-4 -> raidz1-5 at 70%",
+        "--expand",
+        "raidz1-6 at 80%",
+        "--json",
+    ];
+    assert_eq!(answer, cli(&args));
+    let v: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(v["expansion"]["steps"][1]["to"], "raidz1-6");
 }

@@ -1,5 +1,6 @@
 //! The parsers of user input, each with its seeds and the promise it keeps on any text: it
-//! returns, and an error is one line (located within the text, for TOML files).
+//! returns, and an error is one line (located within the text, for TOML files); the web API's
+//! bodies answer 200, or 400 with one sentence about one field.
 
 use model::{system_file, Catalog, Layout, Workload};
 
@@ -12,6 +13,14 @@ pub struct Parser {
 
 /// Every parser of user input.
 pub fn parsers() -> Vec<Parser> {
+    [text_parsers(), measure_parsers(), api_parsers()]
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// The parsers of what a person types or writes in a file.
+fn text_parsers() -> Vec<Parser> {
     let owned = |texts: &[&str]| texts.iter().map(|t| t.to_string()).collect::<Vec<_>>();
     vec![
         Parser {
@@ -81,6 +90,92 @@ pub fn parsers() -> Vec<Parser> {
             run: catalog,
         },
     ]
+}
+
+/// The measurement commands' flags and what they read from a disk.
+fn measure_parsers() -> Vec<Parser> {
+    let owned = |texts: &[&str]| texts.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+    vec![
+        Parser {
+            name: "bench flags",
+            seeds: owned(&[
+                "dd-write dd-read fio-randwrite:qd=8 fio-randread:qd=8 fio-randrw:qd=8|1G|30",
+                "fio-randread:bs=4K,qd=32,threads=2|64M|2",
+                "iozone-write:bs=1M,threads=4|512M|3600",
+                "fio-randwrite:engine=libaio,direct=1|1G|30",
+                "dd-read:size=2G|1T|1",
+                "bonnie-seeks raw-read|1M|5",
+            ]),
+            run: bench_flags,
+        },
+        Parser {
+            name: "zfs label",
+            seeds: owned(&[
+                "\u{c}\u{b1}\u{ba}\0\0\0\0\0",
+                "\0\0\0\0\0\u{ba}\u{b1}\u{c}",
+                "\u{1}\u{1}\0\0\0\0\0\0\0\0\0\u{1}\0\0\0$\0\0\0 \0\0\0\u{7}version\0",
+                "",
+            ]),
+            run: zfs_label,
+        },
+    ]
+}
+
+/// The web API's JSON bodies.
+fn api_parsers() -> Vec<Parser> {
+    let owned = |texts: &[&str]| texts.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+    vec![
+        Parser {
+            name: "api plan",
+            seeds: owned(&[
+                r#"{"disks": 6, "disk": "4TB"}"#,
+                r#"{"disks": 8, "disk": "seagate-exos-x16-16tb", "need": "avail>=40TB,loss<=1%", "spares": 1}"#,
+                r#"{"disks": 6, "disk": "16TB", "min_redundancy": 2, "fill": "50%", "years": 3, "price": 300}"#,
+                r#"{"disks": 6, "disk": "16TB", "read": "fio-read:bs=1M", "workload": ["bonnie-seeks"]}"#,
+            ]),
+            run: api_plan,
+        },
+        Parser {
+            name: "api capacity",
+            seeds: owned(&[
+                r#"{"layout": "3x raidz1-5", "disk": "750GB", "files": ["1K", "10M"], "compression": true}"#,
+                r#"{"layout": "draid2:8d:24c:2s", "disk": "16TB", "ashift": 12, "zfs": "zol-0.6.5"}"#,
+                r#"{"layout": "mirror-2", "disk": "4TB", "sector": 4096, "recordsize": "1M", "file_vdevs": true}"#,
+            ]),
+            run: api_capacity,
+        },
+        Parser {
+            name: "api predict",
+            seeds: vec![
+                api_with_system(r#""workload": "fio-randread:qd=32""#),
+                api_with_system(r#""workload": "dd-read", "sweep": "bs=128K..1M""#),
+            ],
+            run: api_predict,
+        },
+        Parser {
+            name: "api reliability",
+            seeds: vec![
+                api_with_system(r#""trials": 2000, "fill": "50%", "replacement_hours": 24"#),
+                r#"{"trials": 1000, "weibull": 1.5, "years": 3, "load": "fio-randread", "seed": 7}"#
+                    .to_string(),
+            ],
+            run: api_reliability,
+        },
+        Parser {
+            name: "api system",
+            seeds: owned(&[
+                r#"{"disks": 12, "disk": "16TB", "layout": "2x raidz2-6"}"#,
+                r#"{"disks": 10, "disk": "4TB", "layout": "draid1:4d:10c:1s", "price": 90}"#,
+            ]),
+            run: api_system,
+        },
+    ]
+}
+
+/// A request body of an example system file's text and `rest`.
+fn api_with_system(rest: &str) -> String {
+    let system = serde_json::Value::from(SYSTEM_FILES[4]);
+    format!("{{\"system\": {system}, {rest}}}")
 }
 
 /// The example machines, every one a seed of the system-file parser.
@@ -166,8 +261,142 @@ fn system(text: &str) -> Result<(), String> {
     }
 }
 
+/// `bench --workloads W... --size S --runtime R` as `W W ...|S|R`: refused in one line, or
+/// jobs whose every line is fio's (a section, a key=value, a comment), so no workload text
+/// can put a line of its own into a job file.
+fn bench_flags(text: &str) -> Result<(), String> {
+    let mut parts = text.splitn(3, '|');
+    let workloads: Vec<String> = parts
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let data_bytes = match measure::data_size(parts.next().unwrap_or_default()) {
+        Ok(bytes) => bytes,
+        Err(e) => return one_line(e.to_string()),
+    };
+    let Ok(runtime_s) = parts.next().unwrap_or_default().trim().parse::<u32>() else {
+        return Ok(());
+    };
+    let plan = measure::Plan {
+        directory: "/tank/bench".into(),
+        workloads,
+        data_bytes,
+        runtime_s,
+    };
+    match measure::job_files(&plan) {
+        Ok(jobs) => jobs.iter().try_for_each(|job| fio_lines(job)),
+        Err(e) => one_line(e.to_string()),
+    }
+}
+
+fn fio_lines(job: &str) -> Result<(), String> {
+    let bad = job.lines().find(|l| {
+        !(l.is_empty()
+            || l.starts_with(';')
+            || (l.starts_with('[') && l.ends_with(']'))
+            || l.split_once('=').is_some_and(|(k, _)| {
+                !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            }))
+    });
+    match bad {
+        Some(line) => Err(format!("a job file line fio does not read: {line:?}")),
+        None => Ok(()),
+    }
+}
+
+/// A label's 256 KiB as calibrate reads them from a disk: the text (each character one byte,
+/// its low eight bits) at the label's start, its nvlist, its uberblock ring and its last slot.
+/// Hostile disk contents are read, never trusted: it returns, and a seed holding the magic or
+/// the nvlist's head is a label.
+fn zfs_label(text: &str) -> Result<(), String> {
+    let bytes: Vec<u8> = text.chars().map(|c| c as u32 as u8).collect();
+    let mut label = vec![0u8; 256 << 10];
+    for at in [0usize, 16 << 10, 128 << 10, (256 << 10) - 1024] {
+        let n = bytes.len().min(label.len() - at);
+        label[at..at + n].copy_from_slice(&bytes[..n]);
+    }
+    let _ = measure::is_zfs_label(&bytes);
+    let magic = bytes.len() >= 8
+        && [0x00ba_b10c_u64.to_le_bytes(), 0x00ba_b10c_u64.to_be_bytes()]
+            .iter()
+            .any(|m| bytes[..8] == m[..]);
+    if magic && !measure::is_zfs_label(&label) {
+        return Err("an uberblock magic at the ring's start is not seen".into());
+    }
+    Ok(())
+}
+
 fn catalog(text: &str) -> Result<(), String> {
     Catalog::default()
         .merge_file(text, "fuzz.toml")
         .map_or_else(|e| located(&e, text), |()| Ok(()))
+}
+
+/// The API's promise on any body: 200 with JSON (or a system file's TOML), or 400 with
+/// `{"error": one sentence, "field"?: a key}` naming no command-line flag.
+fn api(path: &str, body: &str) -> Result<(), String> {
+    let (status, text) = web::post(path, body);
+    match status {
+        200 if path == "/api/system" => Ok(()),
+        200 => serde_json::from_str::<serde_json::Value>(&text)
+            .map(|_| ())
+            .map_err(|e| format!("200 with a body that is not JSON ({e}): {text}")),
+        400 => refusal(&text),
+        _ => Err(format!("status {status}: {text}")),
+    }
+}
+
+/// A 400's body: an object of one error sentence and, maybe, the field it is about.
+fn refusal(text: &str) -> Result<(), String> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("a 400 that is not JSON ({e}): {text}"))?;
+    let error = value["error"].as_str().ok_or(format!("no error: {text}"))?;
+    if value
+        .as_object()
+        .is_some_and(|o| o.keys().any(|k| k != "error" && k != "field"))
+    {
+        return Err(format!("keys beside error and field: {text}"));
+    }
+    if value.get("field").is_some_and(|f| !f.is_string()) {
+        return Err(format!("a field that is not a key: {text}"));
+    }
+    if has_flag_with_value_name(error) {
+        return Err(format!("a command line's words: {error}"));
+    }
+    one_line(error.to_string())
+}
+
+/// Whether `text` names a flag as clap writes it, `--disks <DISKS>`.
+fn has_flag_with_value_name(text: &str) -> bool {
+    text.match_indices(" <").any(|(at, _)| {
+        let flag = text[..at].rsplit(' ').next().unwrap_or("");
+        let name = text[at + 2..].split_once('>').map_or("", |(name, _)| name);
+        flag.trim_start_matches('\'').starts_with("--")
+            && !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_' || c == '.')
+    })
+}
+
+fn api_plan(body: &str) -> Result<(), String> {
+    api("/api/plan", body)
+}
+
+fn api_capacity(body: &str) -> Result<(), String> {
+    api("/api/capacity", body)
+}
+
+fn api_predict(body: &str) -> Result<(), String> {
+    api("/api/predict", body)
+}
+
+fn api_reliability(body: &str) -> Result<(), String> {
+    api("/api/reliability", body)
+}
+
+fn api_system(body: &str) -> Result<(), String> {
+    api("/api/system", body)
 }

@@ -83,14 +83,23 @@ pub fn with_size(spec: &str, data_bytes: u64) -> String {
 
 /// Checks everything before anything is written: fio, the dataset, each job, the space.
 pub fn prepare(plan: &Plan, catalog: &model::Catalog) -> Result<Ready> {
+    // The flags first: a workload bench cannot run is refused before the machine is asked.
+    workloads(plan, &plan.directory)?;
     if runner::which("fio").is_none() {
         return refuse("fio is not installed (the Debian package fio)");
     }
     let dir = runner::directory(&plan.directory)?;
-    let mounts = runner::run("zfs", &["list", "-H", "-o", "name,mountpoint"])?;
-    let Some(dataset) = crate::zfs_get::dataset_of(&mounts, &dir.to_string_lossy()) else {
-        return refuse(format!("{} is not in a mounted ZFS dataset", dir.display()));
-    };
+    let mount = runner::mount_of(&dir)?;
+    if !mount.is_zfs() {
+        return refuse(format!(
+            "{} is not in a mounted ZFS dataset: it is on {} ({} at {})",
+            dir.display(),
+            mount.fs_type,
+            mount.source,
+            mount.mount_point
+        ));
+    }
+    let dataset = mount.source;
     let pool = dataset.split('/').next().unwrap_or(&dataset).to_string();
     let captured = runner::capture(&pool)?;
     let system_toml = crate::discover::describe(&pool, Some(&dataset), &captured, catalog)?;
@@ -103,10 +112,7 @@ pub fn prepare(plan: &Plan, catalog: &model::Catalog) -> Result<Ready> {
     let work = dir.join(format!("zpoolsim-bench-{}", std::process::id()));
     let mut jobs = Vec::new();
     let mut need = 0u64;
-    for spec in &plan.workloads {
-        let spec = with_size(spec, plan.data_bytes);
-        let w = Workload::parse(&spec).map_err(|e| MeasureError::Refused(e.to_string()))?;
-        let job = fio_job::job(&w, &work, plan.data_bytes, plan.runtime_s)?;
+    for (spec, w, job) in workloads(plan, &work)? {
         need = need.max(job.file_bytes);
         jobs.push(Job {
             prediction: predict(&system, &w)?,
@@ -126,6 +132,43 @@ pub fn prepare(plan: &Plan, catalog: &model::Catalog) -> Result<Ready> {
         runtime_s: plan.runtime_s,
         data_bytes: plan.data_bytes,
     })
+}
+
+/// Each workload of the plan with the bench's data set size, read and made a fio job in `work`.
+fn workloads(plan: &Plan, work: &Path) -> Result<Vec<(String, Workload, fio_job::Job)>> {
+    plan.workloads
+        .iter()
+        .map(|spec| {
+            let spec = with_size(spec, plan.data_bytes);
+            let w = Workload::parse(&spec).map_err(|e| MeasureError::Refused(e.to_string()))?;
+            let job = fio_job::job(&w, work, plan.data_bytes, plan.runtime_s)?;
+            Ok((spec, w, job))
+        })
+        .collect()
+}
+
+/// The fio job file of each workload of the plan, as bench writes them in its directory:
+/// what `bench` runs, checked, without touching the machine.
+pub fn job_files(plan: &Plan) -> Result<Vec<String>> {
+    let work = plan.directory.join("zpoolsim-bench-PID");
+    Ok(workloads(plan, &work)?
+        .into_iter()
+        .map(|(_, _, job)| job.text)
+        .collect())
+}
+
+/// `--size`: the bytes of files each workload works on, a size with its unit from 1 MiB to
+/// 1 TiB.
+pub fn data_size(text: &str) -> Result<u64> {
+    let bytes = model::units::parse_size(text)
+        .map_err(|e| MeasureError::Refused(format!("--size {}: {e}", model::input::echo(text))))?;
+    if !(1 << 20..=1 << 40).contains(&bytes) {
+        return refuse(format!(
+            "--size {}: give 1M to 1T",
+            model::input::echo(text)
+        ));
+    }
+    Ok(bytes)
 }
 
 fn predict(system: &System, w: &Workload) -> Result<serde_json::Value> {

@@ -5,7 +5,7 @@
 
 use crate::lsblk::BlockDevice;
 use crate::runner;
-use crate::{fail, lsblk, refuse, zpool_status, MeasureError, Result};
+use crate::{fail, lsblk, refuse, zfs_label, zpool_status, MeasureError, Result};
 use model::hardware::ZoneRate;
 use serde::Serialize;
 use serde_json::Value;
@@ -36,6 +36,21 @@ pub fn check(device: &str, devices: &[BlockDevice], pool_status: &str) -> Result
         ));
     }
     Ok(d.clone())
+}
+
+/// Refuses a device whose own bytes (or a partition's) hold a ZFS label, which udev may not
+/// have seen: a pool not imported, or destroyed, that `zpool import` could still bring back.
+fn refuse_labelled(device: &str, d: &BlockDevice) -> Result<()> {
+    for part in std::iter::once(d).chain(&d.children) {
+        let labels = runner::read_labels(&part.path, part.size_bytes)?;
+        if labels.iter().any(|l| zfs_label::is_label(l)) {
+            return refuse(format!(
+                "{device} carries a ZFS label ({} holds one: a pool that is not imported, or destroyed)",
+                part.path
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn find<'a>(list: &'a [BlockDevice], name: &str) -> Option<&'a BlockDevice> {
@@ -241,6 +256,7 @@ pub fn run(device: &str, zones: u32, runtime_s: u32) -> Result<Calibration> {
     let devices = lsblk::parse(&runner::run("lsblk", &["-J", "-b", "-O"])?)?;
     let status = runner::run("zpool", &["status"]).unwrap_or_default();
     let d = check(device, &devices, &status)?;
+    refuse_labelled(device, &d)?;
     if d.size_bytes < u64::from(zones) << 20 {
         return refuse(format!(
             "{device} is smaller than {zones} MiB: too small for {zones} zones"

@@ -16,12 +16,37 @@ pub struct Job {
     pub file_bytes: u64,
 }
 
+/// The first setting of `w`, as a workload names it, that the job file below does not carry
+/// (it runs psync, or io_uring past qd=1, buffered, with an end fsync for writes, on fresh
+/// files): bench refuses it rather than store fio's run under a label it did not run.
+fn unhonoured(w: &Workload) -> Option<&'static str> {
+    let plain = Workload::parse(&w.kind).ok()?;
+    [
+        ("engine", w.engine != plain.engine),
+        ("direct", w.direct != plain.direct),
+        ("sync, fsync or end_fsync", w.durability != plain.durability),
+        ("data", w.data != plain.data),
+        ("cache", w.cache != plain.cache),
+        ("offset", w.offset_bytes != plain.offset_bytes),
+        ("net", w.network != plain.network),
+        ("shared", w.shared_file != plain.shared_file),
+    ]
+    .into_iter()
+    .find_map(|(key, differs)| differs.then_some(key))
+}
+
 /// The job for `w` in `dir`, touching `data_bytes` (the data set, split between sequential
 /// threads), for `runtime_s` seconds.
 pub fn job(w: &Workload, dir: &Path, data_bytes: u64, runtime_s: u32) -> Result<Job> {
     if w.target != Target::Pool {
         return refuse(format!(
             "{}: bench runs workloads on the pool; raw-device reads are `zpoolsim calibrate --raw`",
+            w.kind
+        ));
+    }
+    if let Some(key) = unhonoured(w) {
+        return refuse(format!(
+            "{}: bench's fio job does not carry {key} (docs/measure.md: the job file): leave it out, or predict it with zpoolsim predict",
             w.kind
         ));
     }

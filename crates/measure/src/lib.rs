@@ -1,7 +1,7 @@
 //! Measuring a real pool: what `zpoolsim discover`, `bench`, `results` and `calibrate` do.
 //!
 //! The parsers (`lsblk`, `sysfs`, `smartctl`, `lspci`, `cpuinfo`, `release`, `zpool_status`,
-//! `zpool_list`, `zfs_get`, `iostat`, `diskstats`, `fio_json`) are pure functions over text a
+//! `zpool_list`, `zfs_get`, `mountinfo`, `iostat`, `diskstats`, `fio_json`) are pure functions over text a
 //! tool printed, so they are tested on captured outputs of real machines. Only `runner` touches
 //! the machine: it reads /sys and /proc, asks the kernel about files and file systems, makes
 //! and removes our own files and runs the tools, each output bounded in size. `discover`,
@@ -23,6 +23,7 @@ mod fio_json;
 mod iostat;
 mod lsblk;
 mod lspci;
+mod mountinfo;
 mod record;
 mod release;
 mod runner;
@@ -33,16 +34,21 @@ mod system_toml;
 #[cfg(test)]
 mod tests;
 mod zfs_get;
+mod zfs_label;
 mod zpool_list;
 mod zpool_status;
 
-pub use bench::{prepare, run as bench, with_size, Plan, Progress, Ready, DEFAULT_WORKLOADS};
+pub use bench::{
+    data_size, job_files, prepare, run as bench, with_size, Plan, Progress, Ready,
+    DEFAULT_WORKLOADS,
+};
 pub use calibrate::{run as calibrate, Calibration};
 pub use compare::{compare, BenchComparison, DiskComparison, DiskTraffic, WorkloadComparison};
 pub use fio_json::Measured;
 pub use record::{Bench, Run, Sample};
 pub use runner::pools;
 pub use store::{default_path, BenchSummary, Store};
+pub use zfs_label::is_label as is_zfs_label;
 
 use std::fmt;
 

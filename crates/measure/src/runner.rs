@@ -2,7 +2,8 @@
 //! and /proc, spawns fio and `zpool iostat`. Everything it returns is text for the parsers.
 
 use crate::discover::{Captured, Leaf};
-use crate::{fail, refuse, zpool_list, zpool_status, MeasureError, Result};
+use crate::mountinfo::{self, Mount};
+use crate::{fail, refuse, zfs_label, zpool_list, zpool_status, MeasureError, Result};
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Read;
@@ -411,4 +412,64 @@ impl Drop for WorkDir {
     fn drop(&mut self) {
         let _ = fs::remove_dir_all(&self.0);
     }
+}
+
+/// The mount a directory (canonical) is on, from /proc/self/mountinfo: found by the mount id
+/// statx gives (Linux 5.8 and later), else by the deepest mount point above it; and checked
+/// against the file system type statfs reports for the directory itself.
+pub fn mount_of(dir: &Path) -> Result<Mount> {
+    let text = read_file(Path::new("/proc/self/mountinfo"))
+        .ok_or_else(|| MeasureError::Failed("cannot read /proc/self/mountinfo".into()))?;
+    let mounts = mountinfo::parse(&text);
+    let path = c_path(dir)?;
+    let found = mountinfo::mount_of(&mounts, &dir.to_string_lossy(), mount_id(&path))
+        .ok_or_else(|| MeasureError::Failed(format!("{}: no mount holds it", dir.display())))?;
+    let mut mount = found.clone();
+    // SAFETY: statfs fills the struct it is given from a NUL-terminated path.
+    let mut st: libc::statfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statfs(path.as_ptr(), &mut st) } != 0 {
+        return fail(format!("cannot read the file system of {}", dir.display()));
+    }
+    // OpenZFS's super block magic, and FUSE's (zfs-fuse): anything else is not ZFS, whatever
+    // mountinfo's line says.
+    if mount.is_zfs() && !matches!(st.f_type as u64, 0x2fc1_2fc1 | 0x6573_5546) {
+        mount.fs_type = format!("a file system of statfs type {:#x}", st.f_type);
+    }
+    Ok(mount)
+}
+
+/// The id of the mount a path is on, where the kernel's statx gives it.
+fn mount_id(path: &std::ffi::CStr) -> Option<u64> {
+    // SAFETY: statx fills the struct it is given from a NUL-terminated path.
+    let mut st: libc::statx = unsafe { std::mem::zeroed() };
+    let ok = unsafe {
+        libc::statx(
+            libc::AT_FDCWD,
+            path.as_ptr(),
+            0,
+            libc::STATX_MNT_ID,
+            &mut st,
+        )
+    } == 0;
+    (ok && st.stx_mask & libc::STATX_MNT_ID != 0).then_some(st.stx_mnt_id)
+}
+
+/// The bytes of each place a ZFS label may be on a device (or a partition) of `size` bytes:
+/// four reads of 256 KiB, opened read-only.
+pub fn read_labels(path: &str, size: u64) -> Result<Vec<Vec<u8>>> {
+    use std::io::{Seek, SeekFrom};
+    let cannot = |e: std::io::Error| MeasureError::Failed(format!("cannot read {path}: {e}"));
+    let mut device = fs::File::open(path).map_err(cannot)?;
+    zfs_label::offsets(size)
+        .into_iter()
+        .map(|offset| {
+            device.seek(SeekFrom::Start(offset)).map_err(cannot)?;
+            let mut label = Vec::new();
+            (&mut device)
+                .take(zfs_label::LABEL_BYTES)
+                .read_to_end(&mut label)
+                .map_err(cannot)?;
+            Ok(label)
+        })
+        .collect()
 }

@@ -1,6 +1,5 @@
-//! `zfs get -H -p -r -o name,property,value recordsize,compression,compressratio,sync POOL`
-//! and `zfs list -H -o name,mountpoint`: the datasets' properties that change how their data
-//! is written, and where each is mounted.
+//! `zfs get -H -p -r -o name,property,value recordsize,compression,compressratio,sync POOL`:
+//! the datasets' properties that change how their data is written.
 
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -46,19 +45,4 @@ pub fn parse(text: &str) -> Vec<DatasetProps> {
         .into_iter()
         .filter_map(|n| by_name.remove(&n))
         .collect()
-}
-
-/// The dataset mounted deepest above `dir` (a canonical path), from `zfs list -H -o
-/// name,mountpoint`: the dataset a benchmark directory is in.
-pub fn dataset_of(mounts: &str, dir: &str) -> Option<String> {
-    mounts
-        .lines()
-        .filter_map(|l| l.split_once('\t'))
-        .filter(|(_, m)| m.starts_with('/'))
-        .filter(|(_, m)| {
-            let m = m.trim_end_matches('/');
-            dir == m || dir.starts_with(&format!("{m}/"))
-        })
-        .max_by_key(|(_, m)| m.len())
-        .map(|(n, _)| n.to_string())
 }

@@ -1,13 +1,17 @@
 //! The pure domain model of zpoolsim: units, pool layouts, hardware, workloads and the
 //! embedded hardware catalog. No I/O beyond parsing text handed in; nothing here computes
-//! space or speed.
+//! space or speed, but for one block's sectors on a raidz or dRAID vdev (`geometry`), which
+//! the space and performance engines share.
 
 pub mod appliance;
 pub mod budget;
+pub mod cancel;
 pub mod dataset;
+pub mod geometry;
 pub mod input;
 pub mod layout;
 pub mod pool;
+pub mod range;
 pub mod release;
 pub mod units;
 

@@ -2,7 +2,8 @@
 //! gives: each has a prior (a documented approximation, below) and bounds, and is fitted by
 //! code over the whole validation corpus (`zpoolsim validate --refit`, crates/validate), one
 //! value for every system and case. A constant no case informs keeps its prior (the fit pulls
-//! each gently towards it). `Constants::fitted()` holds the values the refit gives; a test in
+//! each gently towards it). `Constants::fitted()` reads the values the refit gives from the
+//! data file crates/perf/data/constants.toml, which `validate --refit -o` writes; a test in
 //! crates/validate checks that they are the refit's. Constants derived exactly from a stated
 //! fact (the PCIe and parallel-bus efficiencies of bus.rs) are not here: no case moves them.
 //!
@@ -12,6 +13,19 @@
 //! FreeBSD 12+).
 
 use crate::release::Era;
+use std::sync::OnceLock;
+
+/// The committed refit (`Constants::fitted`).
+const FITTED_FILE: &str = include_str!("../data/constants.toml");
+
+/// The constants file's first lines.
+const FILE_HEADER: &str = "\
+# The performance model's fitted constants: what `zpoolsim validate --refit` gives on the
+# committed validation corpus. crates/perf/src/constants.rs says what each stands for, with its
+# prior and bounds. Rewritten by
+#   zpoolsim validate --refit -o crates/perf/data/constants.toml --force
+# and checked by crates/validate/tests/committed.rs; review the diff.
+";
 
 /// One fitted constant: its name, its prior and its bounds, and whether it is fitted on a
 /// logarithmic scale (a positive figure) or a linear one (a share that may be 0).
@@ -183,9 +197,50 @@ impl Constants {
         Constants(PARAMS.map(|p| p.prior))
     }
 
-    /// The values `zpoolsim validate --refit` gives on the committed corpus.
+    /// The values `zpoolsim validate --refit` gives on the committed corpus: the constants
+    /// file crates/perf/data/constants.toml, read once.
     pub fn fitted() -> Constants {
-        FITTED
+        static FITTED: OnceLock<Constants> = OnceLock::new();
+        *FITTED.get_or_init(|| {
+            Constants::from_toml(FITTED_FILE)
+                .expect("crates/perf/data/constants.toml holds every constant (a test reads it)")
+        })
+    }
+
+    /// Reads a constants file: every constant of [`PARAMS`] by name, each within its bounds,
+    /// and nothing else.
+    pub fn from_toml(text: &str) -> Result<Constants, String> {
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| e.to_string())?;
+        if let Some(key) = table.keys().find(|k| !PARAMS.iter().any(|p| p.name == *k)) {
+            return Err(format!("{key}: not a constant of the model"));
+        }
+        let mut values = [0.0; PARAMS.len()];
+        for (value, p) in values.iter_mut().zip(&PARAMS) {
+            *value = match table.get(p.name) {
+                Some(toml::Value::Float(v)) => *v,
+                Some(toml::Value::Integer(v)) => *v as f64,
+                Some(_) => return Err(format!("{}: expected a number", p.name)),
+                None => return Err(format!("{}: missing", p.name)),
+            };
+            if !(p.min..=p.max).contains(value) {
+                return Err(format!(
+                    "{} = {value}: outside {}..={}",
+                    p.name, p.min, p.max
+                ));
+            }
+        }
+        Ok(Constants(values))
+    }
+
+    /// The constants file of these values, as `from_toml` reads it: a header, then one
+    /// `name = value` line per constant in the order of [`PARAMS`], each value in the shortest
+    /// notation that reads back to the same bits.
+    pub fn to_toml(&self) -> String {
+        let mut out = String::from(FILE_HEADER);
+        for (p, v) in PARAMS.iter().zip(self.0) {
+            out += &format!("{} = {v:e}\n", p.name);
+        }
+        out
     }
 
     pub fn disk_command_overhead_s(&self) -> f64 {
@@ -217,21 +272,36 @@ impl Constants {
     }
 }
 
-/// The committed refit (`zpoolsim validate --refit` prints these).
-const FITTED: Constants = Constants([
-    1.0239485201315427e-4,
-    7.00263831759309e-1,
-    7.915878945865775e-1,
-    1.0365609605265855e-1,
-    1.9970510621548696e4,
-    6.645418598871679e3,
-    7.999197463937598e3,
-    3.6559003965915916e4,
-    2.2609388878265192e4,
-    1.5000102312677833e4,
-    1.0000059292104928e0,
-    7.066160940453283e-1,
-    1.0639117104117402e5,
-    6.262914098006136e4,
-    1.4989421612313616e4,
-]);
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The committed file reads, and writing its values gives it back byte for byte: a refit
+    /// that finds the same values leaves the file unchanged.
+    #[test]
+    fn the_constants_file_reads_and_writes_back() {
+        let fitted = Constants::fitted();
+        assert_eq!(fitted.to_toml(), FITTED_FILE);
+        assert_eq!(fitted.disk_command_overhead_s(), 1.1142456364367665e-4);
+        assert_eq!(fitted.zio_cycles(Era::Modern), 15_000.0);
+    }
+
+    #[test]
+    fn a_constants_file_names_every_constant_within_its_bounds() {
+        let file = Constants::priors().to_toml();
+        assert_eq!(Constants::from_toml(&file), Ok(Constants::priors()));
+        let missing = file.replace("zio_cycles_modern = 1.5e4\n", "");
+        assert_eq!(
+            Constants::from_toml(&missing),
+            Err("zio_cycles_modern: missing".into())
+        );
+        let unknown = format!("{file}zio_cycles_future = 1\n");
+        assert!(Constants::from_toml(&unknown)
+            .unwrap_err()
+            .contains("not a constant"));
+        let outside = file.replace("hdd_write_efficiency = 8.5e-1", "hdd_write_efficiency = 2");
+        assert!(Constants::from_toml(&outside)
+            .unwrap_err()
+            .contains("outside 0.3..=1"));
+    }
+}

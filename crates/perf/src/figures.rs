@@ -79,6 +79,7 @@ pub fn prediction(
     utilizations.sort_by(|a, b| b.utilization.total_cmp(&a.utilization));
     let devices = devices(system, loads, x, &utilizations);
     let mut bottleneck = bottleneck::find(&utilizations, loads, system);
+    bottleneck.sentence += crate::compress::holes_clause(system, workload, release).unwrap_or("");
     // A write phase the dirty-data buffer absorbs in part runs faster than the pool.
     let rate = absorbed(system, workload, release, loads, x, &utilizations);
     let boost = rate / x;
@@ -130,10 +131,11 @@ fn absorbed(
     if loads.user_write_bytes <= 0.0 || loads.user_read_bytes > 0.0 || w.target != Target::Pool {
         return x;
     }
-    // The application alone: its threads and the CPU, the disks out of the way.
+    // The application alone: its threads, the CPU and the network its data crosses (an
+    // absorbed write still comes over the NIC), the disks out of the way.
     let app = utils
         .iter()
-        .filter(|u| matches!(u.kind, Kind::Thread | Kind::Cpu))
+        .filter(|u| matches!(u.kind, Kind::Thread | Kind::Cpu | Kind::Network))
         .map(|u| u.max_jobs_per_s)
         .fold(f64::INFINITY, f64::min);
     let per_job = loads.user_write_bytes;

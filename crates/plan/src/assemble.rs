@@ -83,7 +83,11 @@ pub fn assemble(disks: &Disks, catalog: &Catalog) -> Result<Assembled, PlanError
         base
     } else {
         let (grown, added) = with_controllers_for(&base, &disk, count)?;
-        if added > 0 {
+        if added > 0 && disk.interface == model::hardware::Interface::Nvme {
+            assumed.push(format!(
+                "{added} PCIe 3.0 x4 links (nvme-slot0..), one per NVMe disk, as a system file that names none implies"
+            ));
+        } else if added > 0 {
             let new = &grown.controllers[base.controllers.len()..];
             let ids: Vec<&str> = new.iter().map(|c| c.id.as_str()).collect();
             assumed.push(format!(

@@ -51,6 +51,8 @@ pub enum PlanError {
     UnknownDisk { text: String, message: String },
     /// A price that is not a number of dollars.
     BadPrice { usd: f64 },
+    /// Stopped before the end: the answer was no longer wanted.
+    Cancelled(model::cancel::Cancelled),
 }
 
 impl fmt::Display for PlanError {
@@ -135,11 +137,18 @@ impl fmt::Display for PlanError {
             PlanError::BadPrice { usd } => {
                 write!(f, "--price {usd}: expected US dollars per disk")
             }
+            PlanError::Cancelled(why) => why.fmt(f),
         }
     }
 }
 
 impl std::error::Error for PlanError {}
+
+impl From<model::cancel::Cancelled> for PlanError {
+    fn from(c: model::cancel::Cancelled) -> Self {
+        PlanError::Cancelled(c)
+    }
+}
 
 /// An engine's own error, kept typed as it crosses into the planner.
 #[derive(Debug, Clone, PartialEq)]

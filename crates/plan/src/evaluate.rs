@@ -35,6 +35,11 @@ pub struct Settings {
     pub fill: f64,
     /// The mission over which the loss probability is given.
     pub years: f64,
+    /// Yearly failure rate of a disk, percent (`--afr`); `None`: the field rate of the disk's
+    /// class (`reliability::failure_figures`).
+    pub afr_pct: Option<f64>,
+    /// User load running during rebuilds (`--load`); `None`: an idle pool.
+    pub load: Option<LabelledWorkload>,
 }
 
 impl Settings {
@@ -49,6 +54,8 @@ impl Settings {
             extra: Vec::new(),
             fill,
             years,
+            afr_pct: None,
+            load: None,
         }
     }
 
@@ -61,6 +68,17 @@ impl Settings {
 }
 
 impl LabelledWorkload {
+    /// The same workload run by clients across the network (`net=on`).
+    pub fn over_network(&self) -> LabelledWorkload {
+        let sep = if self.label.contains(':') { ',' } else { ':' };
+        let mut workload = self.workload.clone();
+        workload.network = true;
+        LabelledWorkload {
+            label: format!("{}{sep}net=on", self.label),
+            workload,
+        }
+    }
+
     /// A workload from its command-line text (`fio-randread:qd=32`), labelled with that text.
     pub fn parse(spec: &str) -> Result<LabelledWorkload, model::WorkloadError> {
         Ok(LabelledWorkload {
@@ -102,26 +120,27 @@ pub fn evaluate(
             .collect::<Result<_, _>>()?,
         degraded_hours: risk.degraded_hours,
         closed_form: risk.closed_form,
+        loss_unknown: risk.loss_unknown,
         usd_per_usable_tb: disk
             .price_usd
             .filter(|_| usable_tb > 0.0)
-            .map(|p| p * planned.disks.len() as f64 / usable_tb),
+            .map(|p| p * f64::from(candidate.disks()) / usable_tb),
     })
 }
 
 struct Risk {
     degraded_hours: f64,
     closed_form: Option<reliability::Odds>,
+    loss_unknown: Option<String>,
 }
 
 /// What the reliability engine needs to know about a candidate on its machine.
 struct Exposure {
     /// One per layout group.
     repairs: Vec<reliability::GroupRepair>,
-    /// Exponential, from the disk's AFR or MTBF (`reliability::disk_afr_pct`);
-    /// `None` when it has neither.
-    lifetime: Option<reliability::Lifetime>,
-    /// Unrecoverable read errors per bit; a disk without the figure is taken to have none.
+    /// Exponential, from `--afr` or the field rate of the disk's class.
+    lifetime: reliability::Lifetime,
+    /// Latent errors a rebuild meets per bit read (`reliability::failure_figures`).
     uer_per_bit: f64,
 }
 
@@ -130,10 +149,13 @@ struct Exposure {
 fn exposure(
     planned: &System,
     candidate: &Candidate,
-    fill: f64,
+    settings: &Settings,
 ) -> Result<Exposure, reliability::Error> {
     let disk = &planned.disks[0].model;
-    let rates = reliability::rebuild_rates(planned, fill, None)?;
+    let fill = settings.fill;
+    let figures = reliability::failure_figures(disk, settings.afr_pct)?;
+    let load = settings.load.as_ref().map(|l| &l.workload);
+    let rates = reliability::rebuild_rates(planned, fill, load)?;
     let repairs = candidate
         .layout
         .groups
@@ -142,8 +164,8 @@ fn exposure(
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Exposure {
         repairs,
-        lifetime: reliability::disk_lifetime(disk, None)?,
-        uer_per_bit: disk.uer_per_bit.unwrap_or(0.0),
+        lifetime: reliability::lifetime(figures.afr_pct, None)?,
+        uer_per_bit: figures.uer_per_bit,
     })
 }
 
@@ -155,26 +177,24 @@ fn risk(
     candidate: &Candidate,
     settings: &Settings,
 ) -> Result<Risk, reliability::Error> {
-    let e = exposure(planned, candidate, settings.fill)?;
+    let e = exposure(planned, candidate, settings)?;
     let wait_hours = if candidate.hot_spares == 0 {
         REPLACEMENT_HOURS
     } else {
         0.0
     };
     let mission_hours = reliability::mission_hours(settings.years)?;
-    // Where the closed form does not hold the chances are unknown, not wrong.
-    let closed_form = match e.lifetime.and_then(|l| l.mtbf_hours()) {
-        Some(mtbf) => Some(reliability::pool_mttdl(
-            &candidate.layout,
-            &e.repairs,
-            mtbf,
-            e.uer_per_bit,
-            wait_hours,
-        )?)
-        .filter(|m| m.outside_validity(mission_hours).is_none())
-        .map(|m| m.odds(mission_hours)),
-        None => None,
-    };
+    // Where the closed form does not hold the chances are unknown, not wrong: say why.
+    let mtbf = e.lifetime.mtbf_hours().unwrap_or(f64::INFINITY);
+    let mttdl = reliability::pool_mttdl(
+        &candidate.layout,
+        &e.repairs,
+        mtbf,
+        e.uer_per_bit,
+        wait_hours,
+    )?;
+    let loss_unknown = mttdl.outside_validity(mission_hours);
+    let closed_form = loss_unknown.is_none().then(|| mttdl.odds(mission_hours));
     // The window the loss figures assume: the wait for a disk and the resilver.
     let degraded_hours = candidate
         .layout
@@ -186,6 +206,7 @@ fn risk(
     Ok(Risk {
         degraded_hours,
         closed_form,
+        loss_unknown,
     })
 }
 
@@ -201,6 +222,7 @@ pub fn monte_carlo(
     system: &System,
     evaluation: &Evaluation,
     settings: &Settings,
+    cancel: &model::cancel::Cancel,
 ) -> Result<Option<reliability::MonteCarloReport>, PlanError> {
     let candidate = &evaluation.candidate;
     let planned = machine::with_candidate(system, candidate)?;
@@ -208,10 +230,8 @@ pub fn monte_carlo(
         layout: candidate.layout.to_string(),
         error: e.into(),
     };
-    let e = exposure(&planned, candidate, settings.fill).map_err(engine)?;
-    let Some(lifetime) = e.lifetime else {
-        return Ok(None);
-    };
+    let e = exposure(&planned, candidate, settings).map_err(engine)?;
+    let lifetime = e.lifetime;
     let scenario = reliability::Scenario {
         layout: &candidate.layout,
         repairs: &e.repairs,
@@ -228,7 +248,7 @@ pub fn monte_carlo(
             .map_or(model::pool::DEFAULT_RECORDSIZE, |d| d.recordsize) as f64,
         mission_hours: reliability::mission_hours(settings.years).map_err(engine)?,
     };
-    reliability::simulate(&scenario, MONTE_CARLO_TRIALS, SEED)
+    reliability::simulate_cancellable(&scenario, MONTE_CARLO_TRIALS, SEED, cancel)
         .map(Some)
         .map_err(engine)
 }

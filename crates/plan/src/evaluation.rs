@@ -53,6 +53,8 @@ pub struct Evaluation {
     /// with no redundancy left, not the pool: docs/zfs-internals.md §7) and any data over the
     /// mission, by the MTTDL closed form; `None` when the disk has no failure rate.
     pub closed_form: Option<reliability::Odds>,
+    /// Why `closed_form` is `None`: the closed form does not hold for this layout and mission.
+    pub loss_unknown: Option<String>,
     /// Price of all the disks per usable TB (10^12 B of AVAIL), when the disk has a price.
     pub usd_per_usable_tb: Option<f64>,
 }

@@ -5,29 +5,35 @@
 //! user who did not make them are in `policy`.
 
 mod assemble;
+mod bands;
 mod compare;
 mod enumerate;
 mod error;
 mod evaluate;
 mod evaluation;
+mod grow;
 mod machine;
 mod needs;
 mod pareto;
 pub mod policy;
 mod recommend;
 mod report;
+pub mod rules;
 mod search;
 
 pub use assemble::{assemble, assemble_with, Assembled, Disks};
+pub use bands::LossBands;
 pub use compare::{compare, Comparison};
 pub use enumerate::{candidates, Candidate};
 pub use error::{EngineError, PlanError};
 pub use evaluate::{LabelledWorkload, Settings};
 pub use evaluation::{Evaluation, WorkloadFigures};
+pub use grow::{grow, GrowthOption, GrowthStep};
 pub use machine::{disks_of_size, with_candidate, with_controllers_for, with_disks};
 pub use needs::{format_probability, parse_needs, Metric, Need, NeedError};
-pub use recommend::{NearMiss, Recommendation, DEFAULT_LOSS_TARGET};
+pub use recommend::{NearMiss, Rank, Recommendation, DEFAULT_LOSS_TARGET};
 pub use report::{report, Report};
 pub use search::{
-    plan, plan_disks, DiskPlan, DiskRequest, Plan, Request, MAX_DISKS, MAX_PLAN_WORK,
+    plan, plan_cancellable, plan_disks, plan_disks_cancellable, DiskPlan, DiskRequest, Plan,
+    Request, MAX_DISKS, MAX_PLAN_WORK,
 };

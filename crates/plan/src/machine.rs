@@ -36,7 +36,52 @@ fn bays(base: &System, disk: &DiskModel) -> Vec<Attach> {
         let used = base.disks.iter().filter(|d| d.attach == here).count() as u32;
         out.extend((0..c.model.ports.saturating_sub(used)).map(|_| here.clone()));
     }
+    if disk.interface == Interface::Nvme {
+        out.extend(free_slots(base).map(|l| Attach::Link(l.to_string())));
+    }
     out
+}
+
+/// PCIe links that carry nothing: no disk, controller or other link hangs off them. An NVMe
+/// disk can take one.
+fn free_slots(base: &System) -> impl Iterator<Item = &str> {
+    base.links
+        .iter()
+        .filter(move |l| {
+            let here = Attach::Link(l.id.clone());
+            matches!(l.kind, model::hardware::LinkKind::Pcie { .. })
+                && !base.disks.iter().any(|d| d.attach == here)
+                && !base
+                    .controllers
+                    .iter()
+                    .any(|c| c.upstream == Upstream::Link(l.id.clone()))
+                && !base
+                    .links
+                    .iter()
+                    .any(|o| o.parent.as_deref() == Some(&l.id))
+        })
+        .map(|l| l.id.as_str())
+}
+
+/// NVMe disks take no controller: each gets a PCIe 3.0 x4 link of its own, as a system file
+/// that names none implies (docs/assumptions.md "Links and controllers").
+fn with_nvme_links(base: &System, disk: &DiskModel, count: u32) -> (System, u32) {
+    let mut system = base.clone();
+    let mut added = 0;
+    while bays(&system, disk).len() < count as usize {
+        system.links.push(model::hardware::Link {
+            id: format!("nvme-slot{added}"),
+            kind: model::hardware::LinkKind::Pcie {
+                gen: 3,
+                lanes: 4,
+                max_payload: model::hardware::DEFAULT_MAX_PAYLOAD,
+            },
+            parent: None,
+            source: Some(model::system_file::IMPLIED.to_string()),
+        });
+        added += 1;
+    }
+    (system, added)
 }
 
 /// `base` with enough controllers for `count` disks of `disk`: copies of its last controller
@@ -48,6 +93,9 @@ pub fn with_controllers_for(
     disk: &DiskModel,
     count: u32,
 ) -> Result<(System, u32), PlanError> {
+    if disk.interface == Interface::Nvme {
+        return Ok(with_nvme_links(base, disk, count));
+    }
     let mut system = base.clone();
     let template = base
         .controllers
@@ -105,7 +153,63 @@ pub fn with_disks(base: &System, disk: &DiskModel, count: u32) -> Result<System,
         })
         .collect();
     system.pool.ashift = auto_ashift(disk.logical_sector, disk.physical_sector, base.host.zfs);
+    // Every new disk is a data disk: the base pool's other roles went with its disks.
+    system.pool.vdevs.retain(|t| t.class == VdevClass::Normal);
+    system.pool.spares = 0;
+    system.pool.cache_devices = 0;
     Ok(system)
+}
+
+/// Disks that keep a role the planner does not place: the leaves of the special, dedup and
+/// log vdevs, the cache devices and the hot spares. They follow the data disks in
+/// `system.disks` (disks fill the vdevs in order, then the cache and spares).
+pub fn role_disks(system: &System) -> usize {
+    let vdevs: u32 = system
+        .pool
+        .vdevs
+        .iter()
+        .filter(|t| t.class != VdevClass::Normal)
+        .map(|t| t.layout.leaves())
+        .sum();
+    (vdevs + system.pool.cache_devices + system.pool.spares) as usize
+}
+
+/// The disks the planner places: all but the [`role_disks`].
+pub fn data_disks(system: &System) -> usize {
+    system.disks.len().saturating_sub(role_disks(system))
+}
+
+/// What keeps its role, one phrase each (`special mirror-2 on 2 x samsung-pm893-3.84tb`).
+pub fn roles(system: &System) -> Vec<String> {
+    let data = data_disks(system);
+    let mut next = data;
+    let mut out = Vec::new();
+    let mut name = |count: usize, what: String| {
+        let model = system
+            .disks
+            .get(next)
+            .map_or(String::new(), |d| format!(" on {count} x {}", d.model.id));
+        next += count;
+        out.push(format!("{what}{model}"));
+    };
+    for t in system
+        .pool
+        .vdevs
+        .iter()
+        .filter(|t| t.class != VdevClass::Normal)
+    {
+        name(
+            t.layout.leaves() as usize,
+            format!("{} {}", t.class.word(), t.layout),
+        );
+    }
+    if system.pool.cache_devices > 0 {
+        name(system.pool.cache_devices as usize, "cache (L2ARC)".into());
+    }
+    if system.pool.spares > 0 {
+        name(system.pool.spares as usize, "hot spares".into());
+    }
+    out
 }
 
 /// How close a catalog disk's capacity must be to a size asked for to match it: drives sold
@@ -124,16 +228,18 @@ pub fn disks_of_size(catalog: &model::Catalog, bytes: u64) -> Vec<&DiskModel> {
     out
 }
 
-/// `system` with the candidate as its pool: one normal-class group of the candidate's
-/// layout on the system's disks, then its hot spares. The system must have exactly the
-/// disks the candidate occupies.
+/// `system` with the candidate as its normal class: the candidate's layout on the system's
+/// data disks ([`data_disks`]), its hot spares beside them; the special, dedup and log vdevs,
+/// cache devices and hot spares of the system's own pool keep their disks and roles. The
+/// system must have exactly the data disks the candidate occupies.
 pub fn with_candidate(system: &System, candidate: &Candidate) -> Result<System, PlanError> {
     let first = system.disks.first().ok_or(PlanError::NoDisks)?;
-    if system.disks.len() != candidate.disks() as usize {
+    let data = data_disks(system);
+    if data != candidate.disks() as usize {
         return Err(PlanError::LayoutDoesNotFit {
             layout: candidate.layout.to_string(),
             leaves: candidate.disks(),
-            disks: system.disks.len() as u32,
+            disks: data as u32,
         });
     }
     let leaf = Leaf {
@@ -142,18 +248,39 @@ pub fn with_candidate(system: &System, candidate: &Candidate) -> Result<System, 
         whole_disk: true,
     };
     let mut out = system.clone();
-    out.pool.vdevs = vec![TopLevel {
+    // Disks fill the vdevs in order: the candidate's leaves, the other classes' vdevs, then
+    // the idle disks (hot spares, cache).
+    let used = candidate.layout.leaves() as usize;
+    let role_vdevs = role_disks(system) - (system.pool.cache_devices + system.pool.spares) as usize;
+    let d = &system.disks;
+    out.disks = [
+        &d[..used],
+        &d[data..data + role_vdevs],
+        &d[used..data],
+        &d[data + role_vdevs..],
+    ]
+    .concat();
+    out.pool.vdevs = std::iter::once(TopLevel {
         class: VdevClass::Normal,
         layout: candidate.layout.clone(),
         leaf,
-    }];
-    out.pool.spares = candidate.hot_spares;
+    })
+    .chain(
+        system
+            .pool
+            .vdevs
+            .iter()
+            .filter(|t| t.class != VdevClass::Normal)
+            .cloned(),
+    )
+    .collect();
+    out.pool.spares += candidate.hot_spares;
     Ok(out)
 }
 
 /// A layout on all of a system's disks: those it leaves over become hot spares.
 pub fn candidate_on(system: &System, layout: &Layout) -> Result<Candidate, PlanError> {
-    let disks = system.disks.len() as u32;
+    let disks = data_disks(system) as u32;
     let hot_spares =
         disks
             .checked_sub(layout.leaves())

@@ -6,10 +6,15 @@
 /// over at once: three days to notice, fetch a disk and swap it. A policy, not a fact.
 pub const REPLACEMENT_HOURS: f64 = 72.0;
 
-/// The workloads `--need` bounds, in order: one `dd` reader, one `dd` writer, and 4 KiB
-/// random reads with 32 in flight (a loaded server rather than one synchronous reader, whose
-/// rate would be one disk's whatever the layout). A choice, not a fact.
-pub const STANDARD_WORKLOADS: [&str; 3] = ["dd-read", "dd-write", "fio-randread:qd=32"];
+/// The workloads `--need` bounds, in order: one fio sequential reader and one fio sequential
+/// writer of 1 MiB requests, and 4 KiB random reads with 32 in flight (a loaded server rather
+/// than one synchronous reader, whose rate would be one disk's whatever the layout). All
+/// three are what an admin means by a pool's speed: fio's random buffers (incompressible, so
+/// compression cannot turn them into holes as it does `dd`'s zeros) over a data set with no
+/// `size`, which the model takes as far larger than RAM: past the dirty-data buffer and the
+/// ARC, so every byte reaches or comes from the disks. `dd-write` stays a named workload. A
+/// choice, not a fact.
+pub const STANDARD_WORKLOADS: [&str; 3] = ["fio-read", "fio-write", "fio-randread:qd=32"];
 
 /// How full the pool is assumed to be when a rebuild's length matters (`report`, and the
 /// `--fill` default of plan, compare and reliability): 80%, where pools are usually grown.

@@ -17,7 +17,11 @@ const CLOSEST_SHOWN: usize = 3;
 pub struct Recommendation {
     pub index: usize,
     pub layout: String,
+    /// The ranking applied among the layouts under the loss target.
+    pub rank: Rank,
     pub reason: String,
+    /// What the pick costs that its row does not show, one sentence each.
+    pub caveats: Vec<String>,
 }
 
 /// One need a layout misses, and the value it has.
@@ -93,43 +97,145 @@ pub fn closest(evaluations: &[Evaluation], needs: &[Need]) -> Vec<NearMiss> {
         .collect()
 }
 
-/// Among the evaluations (all meeting the needs), the one with the most usable space whose
-/// data-loss probability (pool or blocks) stays under the target (the `loss<=` need, else
-/// [`DEFAULT_LOSS_TARGET`]); ties go to the safer. When none stays under it, the safest; when
-/// no loss probability is known (the disk has no failure rate), the most usable space.
-/// `None` only for an empty slice.
-pub fn recommend(evaluations: &[Evaluation], needs: &[Need], years: f64) -> Option<Recommendation> {
+/// How the planner weighs the layouts that stay under the loss target (`--rank`). A policy,
+/// not a fact: the default weighs what an admin weighs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rank {
+    /// Usable space, random reads and sequential writes together: the geometric mean of each
+    /// as a share of the best of the layouts ranked, so that no one figure buys the pick.
+    #[default]
+    Balanced,
+    /// The most usable space.
+    Space,
+    /// The most random reads per second.
+    Iops,
+    /// The fastest sequential writes.
+    Write,
+}
+
+impl Rank {
+    pub const WORDS: &'static str = "balanced, space, iops or write";
+
+    fn word(self) -> &'static str {
+        match self {
+            Rank::Balanced => "balanced",
+            Rank::Space => "space",
+            Rank::Iops => "iops",
+            Rank::Write => "write",
+        }
+    }
+}
+
+impl fmt::Display for Rank {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+impl std::str::FromStr for Rank {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Rank, String> {
+        [Rank::Balanced, Rank::Space, Rank::Iops, Rank::Write]
+            .into_iter()
+            .find(|r| r.word() == s.trim())
+            .ok_or_else(|| {
+                format!(
+                    "unknown ranking '{}': {}",
+                    model::input::echo(s),
+                    Rank::WORDS
+                )
+            })
+    }
+}
+
+/// The three figures a ranking weighs, each as a share of the best among `among`.
+fn shares(evaluations: &[Evaluation], among: &[usize], i: usize) -> [f64; 3] {
+    let figures = |e: &Evaluation| [e.avail_bytes as f64, e.random.iops, e.write.bytes_per_s];
+    let best = among.iter().fold([0.0f64; 3], |acc, &j| {
+        let f = figures(&evaluations[j]);
+        [acc[0].max(f[0]), acc[1].max(f[1]), acc[2].max(f[2])]
+    });
+    let f = figures(&evaluations[i]);
+    [0, 1, 2].map(|k| if best[k] > 0.0 { f[k] / best[k] } else { 1.0 })
+}
+
+/// The score `rank` gives evaluation `i` among `among` (higher is better).
+fn score(evaluations: &[Evaluation], among: &[usize], i: usize, rank: Rank) -> f64 {
+    let [space, iops, write] = shares(evaluations, among, i);
+    match rank {
+        Rank::Balanced => (space * iops * write).cbrt(),
+        Rank::Space => space,
+        Rank::Iops => iops,
+        Rank::Write => write,
+    }
+}
+
+/// The best of `among` by `rank` (ties: the safer, then the more space), and the runner-up as
+/// a clause.
+fn best_by(evaluations: &[Evaluation], among: &[usize], rank: Rank) -> Option<(usize, String)> {
+    let order = |a: &usize, b: &usize| {
+        let (ea, eb) = (&evaluations[*a], &evaluations[*b]);
+        score(evaluations, among, *a, rank)
+            .total_cmp(&score(evaluations, among, *b, rank))
+            .then(eb.metric(Metric::Loss).total_cmp(&ea.metric(Metric::Loss)))
+            .then(ea.avail_bytes.cmp(&eb.avail_bytes))
+    };
+    let best = among.iter().copied().max_by(order)?;
+    let runner_up = among
+        .iter()
+        .copied()
+        .filter(|&i| i != best)
+        .max_by(order)
+        .map(|i| {
+            let r = &evaluations[i];
+            format!("; next: {} ({})", r.candidate.layout, figures(r))
+        })
+        .unwrap_or_default();
+    Some((best, runner_up))
+}
+
+/// What the ranking weighed for the pick, as a clause about the `among` layouts `which`.
+fn ranked_by(
+    evaluations: &[Evaluation],
+    among: &[usize],
+    i: usize,
+    rank: Rank,
+    which: &str,
+) -> String {
+    let [space, iops, write] = shares(evaluations, among, i);
+    let of = layouts(among.len());
+    match rank {
+        Rank::Balanced => format!(
+            "the best balance (--rank balanced) of usable space, random reads and writes among the {of} {which}: {:.0}%, {:.0}% and {:.0}% of the best of each, geometric mean {:.0}%",
+            space * 100.0,
+            iops * 100.0,
+            write * 100.0,
+            (space * iops * write).cbrt() * 100.0
+        ),
+        Rank::Space => format!("the most usable space (--rank space) of the {of} {which}"),
+        Rank::Iops => format!("the most random reads (--rank iops) of the {of} {which}"),
+        Rank::Write => format!("the fastest writes (--rank write) of the {of} {which}"),
+    }
+}
+
+/// Among the evaluations (all meeting the needs), the best by `rank` of those whose data-loss
+/// probability (pool or blocks) stays under the target (the `loss<=` need, else
+/// [`DEFAULT_LOSS_TARGET`]). When none stays under it, the safest; when no loss probability is
+/// known (the disk has no failure rate), the best by `rank` of those that survive a disk
+/// failure. `None` only for an empty slice.
+pub fn recommend(
+    evaluations: &[Evaluation],
+    needs: &[Need],
+    years: f64,
+    rank: Rank,
+) -> Option<Recommendation> {
     let target = needs
         .iter()
         .find(|n| n.metric == Metric::Loss)
         .map_or(DEFAULT_LOSS_TARGET, |n| n.bound);
     let loss = |i: usize| evaluations[i].data_loss();
-    let by_space = |a: &usize, b: &usize| {
-        let (ea, eb) = (&evaluations[*a], &evaluations[*b]);
-        ea.avail_bytes
-            .cmp(&eb.avail_bytes)
-            .then(eb.metric(Metric::Loss).total_cmp(&ea.metric(Metric::Loss)))
-    };
-    let most_space = |among: &[usize]| -> Option<(usize, String)> {
-        let best = among.iter().copied().max_by(by_space)?;
-        let runner_up = among
-            .iter()
-            .copied()
-            .filter(|&i| i != best)
-            .max_by(by_space)
-            .map(|i| {
-                let r = &evaluations[i];
-                format!(
-                    "; next: {} with {}",
-                    r.candidate.layout,
-                    Metric::Avail.format(r.avail_bytes as f64)
-                )
-            })
-            .unwrap_or_default();
-        Some((best, runner_up))
-    };
     let all: Vec<usize> = (0..evaluations.len()).collect();
-    let loss_words = format!("P(data loss over {years} years)");
     let (index, reason) = if all.iter().all(|&i| loss(i).is_none()) {
         let redundant: Vec<usize> = all
             .iter()
@@ -137,17 +243,15 @@ pub fn recommend(evaluations: &[Evaluation], needs: &[Need], years: f64) -> Opti
             .filter(|&i| evaluations[i].candidate.layout.redundancy() >= 1)
             .collect();
         let (among, which) = if redundant.is_empty() {
-            (&all, "")
+            (&all, "meeting the needs")
         } else {
-            (&redundant, " that survive a disk failure")
+            (&redundant, "meeting the needs that survive a disk failure")
         };
-        let (best, runner_up) = most_space(among)?;
-        let e = &evaluations[best];
+        let (best, runner_up) = best_by(evaluations, among, rank)?;
+        let why = ranked_by(evaluations, among, best, rank, which);
         let reason = format!(
-            "the most usable space, {}, of the {} meeting the needs{which} (the disk has no failure rate in the catalog: safety is not ranked further); {}{runner_up}",
-            Metric::Avail.format(e.avail_bytes as f64),
-            layouts(among.len()),
-            speeds(e),
+            "{why} (the disk has no failure rate: give --afr to rank safety); {}{runner_up}",
+            figures(&evaluations[best]),
         );
         (best, reason)
     } else {
@@ -156,15 +260,18 @@ pub fn recommend(evaluations: &[Evaluation], needs: &[Need], years: f64) -> Opti
             .copied()
             .filter(|&i| loss(i).is_some_and(|p| p <= target))
             .collect();
-        if let Some((best, runner_up)) = most_space(&safe) {
+        let loss_words = format!("P(data loss over {years} years)");
+        if let Some((best, runner_up)) = best_by(evaluations, &safe, rank) {
             let e = &evaluations[best];
+            let which = format!(
+                "meeting the needs with {loss_words} <= {}",
+                format_probability(target)
+            );
+            let why = ranked_by(evaluations, &safe, best, rank, &which);
             let reason = format!(
-                "the most usable space, {}, of the {} meeting the needs with {loss_words} <= {} (its own {}); {}{runner_up}",
-                Metric::Avail.format(e.avail_bytes as f64),
-                layouts(safe.len()),
-                format_probability(target),
+                "{why}; its own P(data loss) {}; {}{runner_up}",
                 Metric::Loss.format(e.metric(Metric::Loss)),
-                speeds(e),
+                figures(e),
             );
             (best, reason)
         } else {
@@ -176,11 +283,10 @@ pub fn recommend(evaluations: &[Evaluation], needs: &[Need], years: f64) -> Opti
             })?;
             let e = &evaluations[safest];
             let reason = format!(
-                "no layout meeting the needs keeps {loss_words} <= {}; this is the safest at {}, with {}; {}",
+                "no layout meeting the needs keeps {loss_words} <= {}; this is the safest at {}; {}",
                 format_probability(target),
                 Metric::Loss.format(e.metric(Metric::Loss)),
-                Metric::Avail.format(e.avail_bytes as f64),
-                speeds(e),
+                figures(e),
             );
             (safest, reason)
         }
@@ -188,39 +294,10 @@ pub fn recommend(evaluations: &[Evaluation], needs: &[Need], years: f64) -> Opti
     Some(Recommendation {
         index,
         layout: evaluations[index].candidate.layout.to_string(),
+        rank,
         reason,
+        caveats: Vec::new(),
     })
-}
-
-/// What a recommended dRAID costs that the table does not show: no distributed spare (a
-/// failure then waits for a new disk and a full resilver, as raidz does), and its fixed stripe
-/// width: every block fills whole rows of d data and p parity sectors (vdev_draid_asize), so a
-/// 4 KiB block (small files, metadata) takes d + p sectors.
-pub fn draid_caveats(layout: &model::Layout, ashift: u8) -> String {
-    let mut out = String::new();
-    for g in &layout.groups {
-        let model::VdevType::Draid {
-            parity,
-            data,
-            spares,
-        } = g.vtype
-        else {
-            continue;
-        };
-        if spares == 0 {
-            out += &format!(
-                "; {g} has no distributed spare: after a failure it waits for a new disk and resilvers onto it, as raidz does"
-            );
-        }
-        let four_k = space::block_asize(g, ashift, 4096);
-        out += &format!(
-            "; on {g} every block fills whole rows of {data} data and {parity} parity sectors of {}: a 4 KiB block takes {} ({:.0}x)",
-            model::units::format_bytes(1 << ashift),
-            model::units::format_bytes(four_k),
-            four_k as f64 / 4096.0
-        );
-    }
-    out
 }
 
 /// "1 layout", "3 layouts".
@@ -228,10 +305,11 @@ fn layouts(n: usize) -> String {
     format!("{n} layout{}", if n == 1 { "" } else { "s" })
 }
 
-/// The three figures needs bound, as a clause.
-fn speeds(e: &Evaluation) -> String {
+/// The four figures needs bound, as a clause.
+fn figures(e: &Evaluation) -> String {
     format!(
-        "reads {}, writes {}, {} random reads",
+        "{} usable, reads {}, writes {}, {} random reads",
+        Metric::Avail.format(e.avail_bytes as f64),
         Metric::Read.format(e.read.bytes_per_s),
         Metric::Write.format(e.write.bytes_per_s),
         Metric::Iops.format(e.random.iops)
@@ -275,6 +353,7 @@ mod tests {
             extra: vec![],
             degraded_hours: 10.0,
             closed_form: loss.map(|p| odds(p, p / 2.0)),
+            loss_unknown: None,
             usd_per_usable_tb: None,
         }
     }
@@ -290,22 +369,54 @@ mod tests {
 
     #[test]
     fn most_space_under_the_loss_target() {
-        let r = recommend(&set(), &[], 5.0).unwrap();
+        let r = recommend(&set(), &[], 5.0, Rank::Space).unwrap();
         assert_eq!(r.index, 1);
         assert_eq!(
             r.reason,
-            "the most usable space, 47.0 TB, of the 3 layouts meeting the needs with P(data loss over 5 years) <= 0.10% (its own 0.075%); reads 1.2 GB/s, writes 600.0 MB/s, 100/s random reads; next: 2x mirror-2 with 32.0 TB"
+            "the most usable space (--rank space) of the 3 layouts meeting the needs with P(data loss over 5 years) <= 0.10%; its own P(data loss) 0.075%; 47.0 TB usable, reads 1.2 GB/s, writes 600.0 MB/s, 100/s random reads; next: 2x mirror-2 (32.0 TB usable, reads 800.0 MB/s, writes 400.0 MB/s, 100/s random reads)"
         );
         let strict = parse_needs_ok("loss<=0.005%");
-        assert_eq!(recommend(&set(), &strict, 5.0).unwrap().index, 3);
+        assert_eq!(
+            recommend(&set(), &strict, 5.0, Rank::Space).unwrap().index,
+            3
+        );
+    }
+
+    #[test]
+    fn balanced_weighs_space_iops_and_writes() {
+        // Under the target: raidz1-4 (47 TB, 100/s, 600 MB/s), 2x mirror-2 (32 TB, 250/s,
+        // 400 MB/s), raidz2-4 (31 TB, 100/s, 400 MB/s). Shares of the best: raidz1-4
+        // (1, 0.4, 1): 0.737; the mirrors (0.681, 1, 0.667): 0.769; raidz2-4 lower.
+        let mut set = set();
+        set[2].random.iops = 250.0;
+        let r = recommend(&set, &[], 5.0, Rank::Balanced).unwrap();
+        assert_eq!(r.layout, "2x mirror-2");
+        assert!(
+            r.reason.starts_with("the best balance (--rank balanced) of usable space, random reads and writes among the 3 layouts meeting the needs with P(data loss over 5 years) <= 0.10%: 68%, 100% and 67% of the best of each, geometric mean 77%"),
+            "{}",
+            r.reason
+        );
+        assert_eq!(
+            recommend(&set, &[], 5.0, Rank::Iops).unwrap().layout,
+            "2x mirror-2"
+        );
+        assert_eq!(
+            recommend(&set, &[], 5.0, Rank::Write).unwrap().layout,
+            "raidz1-4"
+        );
+        assert_eq!("iops".parse::<Rank>(), Ok(Rank::Iops));
+        assert!("fast"
+            .parse::<Rank>()
+            .unwrap_err()
+            .contains("balanced, space, iops or write"));
     }
 
     #[test]
     fn safest_when_none_is_safe_enough() {
-        let r = recommend(&set()[..1], &[], 5.0).unwrap();
+        let r = recommend(&set()[..1], &[], 5.0, Rank::Space).unwrap();
         assert_eq!(r.index, 0);
         assert!(r.reason.starts_with("no layout meeting the needs keeps"));
-        assert!(recommend(&[], &[], 5.0).is_none());
+        assert!(recommend(&[], &[], 5.0, Rank::Space).is_none());
         let unknown: Vec<Evaluation> = set()
             .into_iter()
             .map(|e| Evaluation {
@@ -314,12 +425,16 @@ mod tests {
             })
             .collect();
         // Without failure rates: the most space among the redundant layouts, not the stripe.
-        let r = recommend(&unknown, &[], 5.0).unwrap();
+        let r = recommend(&unknown, &[], 5.0, Rank::Space).unwrap();
         assert_eq!(r.index, 1);
-        assert!(r.reason.starts_with("the most usable space, 47.0 TB, of the 3 layouts meeting the needs that survive a disk failure"), "{}", r.reason);
-        let r = recommend(&unknown[..1], &[], 5.0).unwrap();
+        assert!(r.reason.starts_with("the most usable space (--rank space) of the 3 layouts meeting the needs that survive a disk failure"), "{}", r.reason);
+        let r = recommend(&unknown[..1], &[], 5.0, Rank::Space).unwrap();
         assert_eq!(r.index, 0);
-        assert!(r.reason.contains("safety is not ranked"), "{}", r.reason);
+        assert!(
+            r.reason.contains("give --afr to rank safety"),
+            "{}",
+            r.reason
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@ use crate::error::{EngineError, PlanError};
 use crate::evaluate::Settings;
 use crate::evaluation::{Evaluation, WorkloadFigures};
 use crate::policy::{FILL, REPLACEMENT_HOURS, REPORT_TRIALS, SEED, YEARS};
-use crate::recommend::Recommendation;
+use crate::recommend::{Rank, Recommendation};
 use crate::search::{plan, Request, MAX_DISKS};
 use model::System;
 use reliability::{Assessment, Mission};
@@ -21,35 +21,57 @@ pub struct Report {
     pub disks: usize,
     pub ashift: u8,
     pub capacity: space::Capacity,
-    /// The standard workloads: sequential read, sequential write, random read.
+    /// The standard workloads: sequential read, sequential write, random read, run on the
+    /// machine itself.
     pub workloads: Vec<WorkloadFigures>,
+    /// The same workloads run by clients across the network (`net=on`: the data crosses the
+    /// host's NICs); empty when the system names no NIC.
+    pub over_network: Vec<WorkloadFigures>,
     pub reliability: Assessment,
+    /// The data disks the planner places, and what keeps its role beside them (special,
+    /// dedup and log vdevs, cache devices, hot spares), one phrase each.
+    pub planned_disks: usize,
+    pub roles: Vec<String>,
     /// Layouts the planner considered for the same disks, its pick and that pick's figures.
     pub considered: usize,
     pub recommendation: Recommendation,
     pub recommended: Evaluation,
 }
 
-/// The report on `system`, at the standard fill, mission, repair delay and workloads.
-pub fn report(system: &System) -> Result<Report, PlanError> {
+/// The report on `system`, at the standard fill, mission, repair delay and workloads, with
+/// disks failing `afr_pct` percent a year (`None`: the field rate of their class).
+pub fn report(system: &System, afr_pct: Option<f64>) -> Result<Report, PlanError> {
     let disks = u32::try_from(system.disks.len()).unwrap_or(u32::MAX);
     if disks > MAX_DISKS {
         return Err(PlanError::ReportTooManyDisks { disks });
     }
     let capacity = space::pool_capacity(&system.pool, &space::Profile::of(system.host.zfs))
         .map_err(|e| on_pool(system, e.into()))?;
-    let settings = Settings::standard(FILL, YEARS);
+    let settings = Settings {
+        afr_pct,
+        ..Settings::standard(FILL, YEARS)
+    };
     let workloads = settings
         .workloads()
         .map(|w| WorkloadFigures::predict(system, w))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| on_pool(system, e.into()))?;
+    let over_network = if system.host.nics.iter().any(|n| n.gbps > 0.0) {
+        settings
+            .workloads()
+            .map(|w| WorkloadFigures::predict(system, &w.over_network()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| on_pool(system, e.into()))?
+    } else {
+        Vec::new()
+    };
     let mission = Mission {
         fill: FILL,
         years: YEARS,
         replacement_hours: REPLACEMENT_HOURS,
         user: None,
         lifetime: None,
+        afr_pct,
         weibull_shape: None,
         trials: REPORT_TRIALS,
         seed: SEED,
@@ -71,6 +93,8 @@ pub fn report(system: &System) -> Result<Report, PlanError> {
         min_redundancy,
         needs: Vec::new(),
         settings,
+        rank: Rank::default(),
+        consider_all: false,
     })?;
     Ok(Report {
         system: system.name.clone(),
@@ -79,7 +103,10 @@ pub fn report(system: &System) -> Result<Report, PlanError> {
         ashift: system.pool.ashift,
         capacity,
         workloads,
+        over_network,
         reliability,
+        planned_disks: crate::machine::data_disks(system),
+        roles: crate::machine::roles(system),
         considered: plan.considered,
         recommended: plan.evaluations[plan.recommendation.index].clone(),
         recommendation: plan.recommendation,

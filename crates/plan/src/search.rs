@@ -1,13 +1,16 @@
 //! The whole plan: every candidate evaluated, the needs applied, the front marked, one chosen.
 
 use crate::assemble::{assemble, Disks};
+use crate::bands::LossBands;
 use crate::enumerate::candidates;
 use crate::error::PlanError;
 use crate::evaluate::{evaluate, monte_carlo, Settings};
 use crate::evaluation::Evaluation;
 use crate::needs::Need;
 use crate::pareto;
-use crate::recommend::{closest, draid_caveats, meets, recommend, Recommendation};
+use crate::recommend::{closest, meets, recommend, Rank, Recommendation};
+use crate::rules::{self, RuledOut};
+use model::cancel::Cancel;
 use model::{Catalog, System, VdevType};
 use serde::Serialize;
 
@@ -31,7 +34,8 @@ pub(crate) fn check_work(
     settings: &Settings,
 ) -> Result<(), PlanError> {
     let per_workload = (layouts * disks.max(1)) as u64;
-    let workloads = settings.workloads().count() as u64;
+    // A load during rebuilds is predicted for every layout too.
+    let workloads = (settings.workloads().count() + usize::from(settings.load.is_some())) as u64;
     model::budget::check(
         "layout-workload-disks (layouts x workloads x disks)",
         per_workload.saturating_mul(workloads),
@@ -59,6 +63,10 @@ pub struct Request {
     pub min_redundancy: u32,
     pub needs: Vec<Need>,
     pub settings: Settings,
+    /// How layouts under the loss target are ranked.
+    pub rank: Rank,
+    /// Keep the layouts the policy rules out (`crate::rules`).
+    pub consider_all: bool,
 }
 
 /// The outcome.
@@ -66,6 +74,9 @@ pub struct Request {
 pub struct Plan {
     /// Candidates evaluated.
     pub considered: usize,
+    /// Candidates the policy ruled out before evaluation, per rule (empty with
+    /// `consider_all`).
+    pub ruled_out: Vec<RuledOut>,
     /// Those meeting every need, in enumeration order.
     pub evaluations: Vec<Evaluation>,
     /// For each of them, whether it is on the Pareto front.
@@ -74,12 +85,20 @@ pub struct Plan {
     pub recommendation: Recommendation,
     /// The recommendation's loss checked by simulation (`None`: the disk has no failure rate).
     pub monte_carlo: Option<reliability::MonteCarloReport>,
+    /// The classes of P(data loss) by the target applied, as charts colour them.
+    pub loss_bands: LossBands,
 }
 
 /// Evaluates every candidate for the request's disks; errs when none exists or none meets the
 /// needs (naming the closest).
 pub fn plan(request: &Request) -> Result<Plan, PlanError> {
-    let disks = u32::try_from(request.system.disks.len()).unwrap_or(u32::MAX);
+    plan_cancellable(request, &Cancel::never())
+}
+
+/// [`plan`], stopping with [`PlanError::Cancelled`] at the first layout after `cancel` is
+/// raised.
+pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, PlanError> {
+    let disks = u32::try_from(crate::machine::data_disks(&request.system)).unwrap_or(u32::MAX);
     if disks > MAX_DISKS {
         return Err(PlanError::TooManyDisks { disks });
     }
@@ -95,6 +114,16 @@ pub fn plan(request: &Request) -> Result<Plan, PlanError> {
                     .any(|g| matches!(g.vtype, VdevType::Draid { .. }))
         })
         .collect();
+    let disk_bytes = request
+        .system
+        .disks
+        .first()
+        .map_or(0, |d| d.model.capacity_bytes);
+    let (all, ruled_out) = if request.consider_all {
+        (all, Vec::new())
+    } else {
+        rules::apply(all, disk_bytes)
+    };
     if all.is_empty() {
         return Err(PlanError::NoCandidates {
             disks,
@@ -105,34 +134,40 @@ pub fn plan(request: &Request) -> Result<Plan, PlanError> {
     check_work(all.len(), disks as usize, &request.settings)?;
     let evaluated = all
         .iter()
-        .map(|c| evaluate(&request.system, c, &request.settings))
+        .map(|c| {
+            cancel.check()?;
+            evaluate(&request.system, c, &request.settings)
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let considered = evaluated.len();
     let (passing, failing): (Vec<_>, Vec<_>) = evaluated
         .into_iter()
         .partition(|e| meets(e, &request.needs));
     let years = request.settings.years;
-    let Some(mut recommendation) = recommend(&passing, &request.needs, years) else {
+    let Some(mut recommendation) = recommend(&passing, &request.needs, years, request.rank) else {
         return Err(PlanError::NothingMeetsNeeds {
             disks,
             needs: request.needs.clone(),
             closest: closest(&failing, &request.needs),
         });
     };
-    let chosen = &passing[recommendation.index].candidate.layout;
-    recommendation.reason += &draid_caveats(chosen, request.system.pool.ashift);
+    let chosen = &passing[recommendation.index].candidate;
+    recommendation.caveats = rules::caveats(chosen, disk_bytes, request.system.pool.ashift);
     let objectives: Vec<Vec<f64>> = passing.iter().map(Evaluation::objectives).collect();
     let monte_carlo = monte_carlo(
         &request.system,
         &passing[recommendation.index],
         &request.settings,
+        cancel,
     )?;
     Ok(Plan {
         considered,
+        ruled_out,
         on_front: pareto::front(&objectives),
         evaluations: passing,
         recommendation,
         monte_carlo,
+        loss_bands: LossBands::of(&request.needs),
     })
 }
 
@@ -144,6 +179,8 @@ pub struct DiskRequest {
     pub min_redundancy: u32,
     pub needs: Vec<Need>,
     pub settings: Settings,
+    pub rank: Rank,
+    pub consider_all: bool,
 }
 
 /// The plan for those disks, with the machine it ran on and what was assumed to build it.
@@ -165,14 +202,26 @@ pub struct DiskPlan {
 
 /// Assembles the machine for `request`'s disks and plans it.
 pub fn plan_disks(request: &DiskRequest, catalog: &Catalog) -> Result<DiskPlan, PlanError> {
+    plan_disks_cancellable(request, catalog, &Cancel::never())
+}
+
+/// [`plan_disks`], stopping with [`PlanError::Cancelled`] soon after `cancel` is raised.
+pub fn plan_disks_cancellable(
+    request: &DiskRequest,
+    catalog: &Catalog,
+    cancel: &Cancel,
+) -> Result<DiskPlan, PlanError> {
     let assembled = assemble(&request.disks, catalog)?;
-    let result = plan(&Request {
+    let request_for_machine = Request {
         system: assembled.system.clone(),
         hot_spares: request.hot_spares,
         min_redundancy: request.min_redundancy,
         needs: request.needs.clone(),
         settings: request.settings.clone(),
-    })?;
+        rank: request.rank,
+        consider_all: request.consider_all,
+    };
+    let result = plan_cancellable(&request_for_machine, cancel)?;
     let machine = assembled.system;
     Ok(DiskPlan {
         system: machine.name.clone(),

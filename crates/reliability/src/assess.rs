@@ -1,15 +1,18 @@
 //! One call for everything the reliability engine says about a machine's pool: each group's
 //! rebuilds explained, the closed-form MTTDL and the Monte Carlo over the mission.
 
-use crate::lifetime::{disk_lifetime, Lifetime};
+use crate::field::{failure_figures, FailureFigures};
+use crate::lifetime::{lifetime, Lifetime};
 use crate::montecarlo::{
-    check_simulation, mission_hours, simulate, MonteCarloReport, RepairTime, Scenario, MAX_TRIALS,
+    check_simulation, mission_hours, simulate_cancellable, MonteCarloReport, RepairTime, Scenario,
+    MAX_TRIALS,
 };
 use crate::mttdl::{pool_mttdl, Mttdl, Odds};
 use crate::rates::rebuild_rates;
 use crate::repair::{distributed_spares, GroupRepair};
 use crate::resilver::{group_repair, rebuild, Rebuild, RebuildKind};
 use crate::Error;
+use model::cancel::Cancel;
 use model::pool::DEFAULT_RECORDSIZE;
 use model::{Layout, System, VdevGroup, VdevType, Workload};
 
@@ -23,9 +26,11 @@ pub struct Mission<'a> {
     pub replacement_hours: f64,
     /// User load running during rebuilds (`None`: idle pool).
     pub user: Option<&'a Workload>,
-    /// Disk lifetimes; `None`: from the disk's failure rate ([`crate::disk_afr_pct`]),
-    /// exponential, or Weibull of `weibull_shape` failing the same share in the first year.
+    /// Disk lifetimes; `None`: from `afr_pct`, else the field AFR of the disk's class
+    /// ([`crate::failure_figures`]), exponential, or Weibull of `weibull_shape` failing the
+    /// same share in the first year.
     pub lifetime: Option<Lifetime>,
+    pub afr_pct: Option<f64>,
     pub weibull_shape: Option<f64>,
     /// Monte Carlo trials (0: skip the simulation; at most
     /// [`crate::montecarlo::MAX_TRIALS`]) and seed.
@@ -41,14 +46,14 @@ pub struct Assessment {
     pub fill: f64,
     pub years: f64,
     pub load: Option<String>,
-    /// The disk whose figures were used (the system's first), its annualised failure rate
-    /// (percent; from its MTBF when it gives no AFR) and unrecoverable read errors per bit
-    /// (`None`: not known, taken as none).
+    /// The disk whose figures were used (the system's first), the annualised failure rate
+    /// (percent) and latent errors per bit read that were used, and where each comes from
+    /// beside the data sheet's figures.
     pub disk: String,
     pub afr_pct: Option<f64>,
     pub uer_per_bit: Option<f64>,
-    /// The disk lifetimes assumed; `None` when neither the mission nor the disk gives one
-    /// (no AFR, no MTBF): the rebuilds are known, the loss figures are not.
+    pub figures: FailureFigures,
+    /// The disk lifetimes assumed.
     pub lifetime: Option<Lifetime>,
     /// The share of disks those lifetimes fail within the mission, none replaced: what a
     /// Weibull shape implies beside the first year's AFR it is scaled to.
@@ -69,6 +74,15 @@ pub struct Assessment {
 
 /// Assesses the normal-class pool of `system`, using its first disk's figures.
 pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
+    assess_cancellable(system, mission, &Cancel::never())
+}
+
+/// [`assess`], stopping with [`Error::Cancelled`] soon after `cancel` is raised.
+pub fn assess_cancellable(
+    system: &System,
+    mission: &Mission,
+    cancel: &Cancel,
+) -> Result<Assessment, Error> {
     let disk = &system
         .disks
         .first()
@@ -81,94 +95,65 @@ pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
             mission.trials
         )));
     }
+    let figures = failure_figures(disk, mission.afr_pct)?;
     let lifetime = match mission.lifetime {
-        Some(l) => Some(l),
-        None => disk_lifetime(disk, mission.weibull_shape)?,
+        Some(l) => l,
+        None => lifetime(figures.afr_pct, mission.weibull_shape)?,
     };
-    if let Some(lifetime) = &lifetime {
-        if mission.trials > 0 {
-            let disks = system.disks.len() as u64;
-            check_simulation(disks, mission.trials, lifetime, mission_hours)?;
-        }
+    if mission.trials > 0 {
+        let disks = system.disks.len() as u64;
+        check_simulation(disks, mission.trials, &lifetime, mission_hours)?;
     }
-    let rates = rebuild_rates(system, mission.fill, mission.user)?;
-    let mut groups: Vec<(VdevGroup, u64)> = Vec::new();
-    for top in system.pool.normal() {
-        groups.extend(
-            top.layout
-                .groups
-                .iter()
-                .map(|g| (*g, top.leaf.capacity_bytes)),
-        );
-    }
-    let mut rebuilds = Vec::new();
-    let mut repairs = Vec::new();
-    for (g, leaf) in &groups {
-        repairs.push(group_repair(g, *leaf, mission.fill, &rates)?);
-        if g.vtype == VdevType::Disk {
-            continue;
-        }
-        rebuilds.push(rebuild(
-            g,
-            RebuildKind::Resilver,
-            *leaf,
-            mission.fill,
-            &rates,
-        )?);
-        if distributed_spares(g) > 0 {
-            let kind = RebuildKind::SequentialRebuild;
-            rebuilds.push(rebuild(g, kind, *leaf, mission.fill, &rates)?);
-        }
-    }
+    let groups = normal_groups(system);
+    let (rebuilds, repairs) = rebuilds(system, &groups, mission)?;
     let layout = Layout {
         groups: groups.iter().map(|(g, _)| *g).collect(),
     };
-    let uer = disk.uer_per_bit.unwrap_or(0.0);
-    let hot_spares = system.pool.spares;
-    let wait_hours = if hot_spares > 0 {
+    let wait_hours = if system.pool.spares > 0 {
         0.0
     } else {
         mission.replacement_hours
     };
-    let mttdl = match lifetime.and_then(|l| l.mtbf_hours()) {
-        Some(mtbf) => Some(pool_mttdl(&layout, &repairs, mtbf, uer, wait_hours)?),
-        None => None,
-    };
-    let monte_carlo = match lifetime {
-        Some(lifetime) if mission.trials > 0 => {
-            let scenario = Scenario {
-                layout: &layout,
-                repairs: &repairs,
-                lifetime,
-                repair_time: RepairTime::Fixed,
-                hot_spares,
-                replacement_hours: mission.replacement_hours,
-                uer_per_bit: uer,
-                allocated_bytes: groups
-                    .iter()
-                    .map(|(g, leaf)| data_bytes(g, *leaf, mission.fill))
-                    .sum(),
-                block_bytes: system
-                    .pool
-                    .datasets
-                    .first()
-                    .map_or(DEFAULT_RECORDSIZE, |d| d.recordsize)
-                    as f64,
-                mission_hours,
-            };
-            Some(simulate(&scenario, mission.trials, mission.seed)?)
-        }
-        _ => None,
+    let uer = figures.uer_per_bit;
+    let mttdl = lifetime
+        .mtbf_hours()
+        .map(|mtbf| pool_mttdl(&layout, &repairs, mtbf, uer, wait_hours))
+        .transpose()?;
+    let monte_carlo = if mission.trials > 0 {
+        let scenario = Scenario {
+            layout: &layout,
+            repairs: &repairs,
+            lifetime,
+            repair_time: RepairTime::Fixed,
+            hot_spares: system.pool.spares,
+            replacement_hours: mission.replacement_hours,
+            uer_per_bit: uer,
+            allocated_bytes: groups
+                .iter()
+                .map(|(g, leaf)| data_bytes(g, *leaf, mission.fill))
+                .sum(),
+            block_bytes: record_bytes(system),
+            mission_hours,
+        };
+        Some(simulate_cancellable(
+            &scenario,
+            mission.trials,
+            mission.seed,
+            cancel,
+        )?)
+    } else {
+        None
     };
     Ok(Assessment {
         fill: mission.fill,
         years: mission.years,
         load: mission.user.map(|w| w.kind.clone()),
         disk: disk.id.clone(),
-        afr_pct: crate::lifetime::disk_afr_pct(disk),
-        uer_per_bit: disk.uer_per_bit,
-        lifetime,
-        failed_within_mission: lifetime.map(|l| -(-l.cumulative_hazard(mission_hours)).exp_m1()),
+        afr_pct: Some(figures.afr_pct),
+        uer_per_bit: Some(uer),
+        figures,
+        lifetime: Some(lifetime),
+        failed_within_mission: Some(-(-lifetime.cumulative_hazard(mission_hours)).exp_m1()),
         rebuilds,
         repairs,
         closed_form: mttdl
@@ -181,6 +166,54 @@ pub fn assess(system: &System, mission: &Mission) -> Result<Assessment, Error> {
         mttdl,
         monte_carlo,
     })
+}
+
+/// The record size of the pool's first dataset: the block a latent error loses.
+fn record_bytes(system: &System) -> f64 {
+    system
+        .pool
+        .datasets
+        .first()
+        .map_or(DEFAULT_RECORDSIZE, |d| d.recordsize) as f64
+}
+
+/// The normal class's layout groups, each with its leaf size.
+fn normal_groups(system: &System) -> Vec<(VdevGroup, u64)> {
+    system
+        .pool
+        .normal()
+        .flat_map(|top| {
+            top.layout
+                .groups
+                .iter()
+                .map(|g| (*g, top.leaf.capacity_bytes))
+        })
+        .collect()
+}
+
+/// Every group's rebuilds explained (the resilver, and for dRAID with distributed spares
+/// the sequential rebuild too) and its repair figures, at the mission's fill and load.
+fn rebuilds(
+    system: &System,
+    groups: &[(VdevGroup, u64)],
+    mission: &Mission,
+) -> Result<(Vec<Rebuild>, Vec<GroupRepair>), Error> {
+    let rates = rebuild_rates(system, mission.fill, mission.user)?;
+    let mut rebuilds = Vec::new();
+    let mut repairs = Vec::new();
+    for (g, leaf) in groups {
+        repairs.push(group_repair(g, *leaf, mission.fill, &rates)?);
+        if g.vtype == VdevType::Disk {
+            continue;
+        }
+        let kind = RebuildKind::Resilver;
+        rebuilds.push(rebuild(g, kind, *leaf, mission.fill, &rates)?);
+        if distributed_spares(g) > 0 {
+            let kind = RebuildKind::SequentialRebuild;
+            rebuilds.push(rebuild(g, kind, *leaf, mission.fill, &rates)?);
+        }
+    }
+    Ok((rebuilds, repairs))
 }
 
 /// Data (parity excluded) a group holds at `fill`: what losing it loses.

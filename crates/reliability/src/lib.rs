@@ -10,6 +10,7 @@
 
 mod assess;
 mod estimate;
+mod field;
 mod lifetime;
 mod montecarlo;
 mod mttdl;
@@ -18,12 +19,13 @@ mod repair;
 mod resilver;
 mod rng;
 
-pub use assess::{assess, Assessment, Mission};
+pub use assess::{assess, assess_cancellable, Assessment, Mission};
 pub use estimate::Estimate;
-pub use lifetime::{disk_afr_pct, disk_lifetime, Lifetime, HOURS_PER_YEAR};
+pub use field::{failure_figures, FailureFigures};
+pub use lifetime::{disk_afr_pct, lifetime, Lifetime, HOURS_PER_YEAR};
 pub use montecarlo::{
-    check_simulation, mission_hours, simulate, MonteCarloReport, RepairTime, Scenario,
-    MAX_MISSION_YEARS, MAX_SIMULATION_WORK, MAX_TRIALS,
+    check_simulation, mission_hours, simulate, simulate_cancellable, MonteCarloReport, RepairTime,
+    Scenario, MAX_MISSION_YEARS, MAX_SIMULATION_WORK, MAX_TRIALS,
 };
 pub use mttdl::{p_loss_within, pool_mttdl, vdev_mttdl, Mttdl, Odds, SCRUB_INTERVAL_HOURS};
 pub use perf::SharedPath;
@@ -44,6 +46,8 @@ pub enum Error {
     NotApplicable(String),
     /// The performance model could not give the rates a rebuild needs.
     Perf(perf::PerfError),
+    /// Stopped before the end: the answer was no longer wanted.
+    Cancelled(model::cancel::Cancelled),
 }
 
 impl fmt::Display for Error {
@@ -53,11 +57,18 @@ impl fmt::Display for Error {
             Error::NotApplicable(why) => write!(f, "{why}"),
             Error::Perf(why) => write!(f, "rebuild rates: {why}"),
             Error::OverBudget(why) => write!(f, "Monte Carlo: {why}"),
+            Error::Cancelled(why) => why.fmt(f),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+impl From<model::cancel::Cancelled> for Error {
+    fn from(c: model::cancel::Cancelled) -> Self {
+        Error::Cancelled(c)
+    }
+}
 
 /// `value` if it is finite and above 0.
 pub(crate) fn positive(name: &str, value: f64) -> Result<f64, Error> {

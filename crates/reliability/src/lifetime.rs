@@ -19,7 +19,8 @@ pub enum Lifetime {
     Weibull { shape: f64, scale_hours: f64 },
 }
 
-/// A disk's annualised failure rate, percent: its own figure (a field rate, preferred), else
+/// A disk's data-sheet annualised failure rate, percent (shown beside the field rate the
+/// assessment uses, `crate::failure_figures`): its own figure, else
 /// the exact exponential form of docs/zfs-internals.md §7's AFR ~ 8760 h / MTBF from its MTBF,
 /// 1 - exp(-8760 / MTBF) (1,000,000 h: 0.872%, where the first-order form gives 0.876%).
 /// `None` when the disk has neither figure.
@@ -30,18 +31,13 @@ pub fn disk_afr_pct(disk: &DiskModel) -> Option<f64> {
     })
 }
 
-/// The lifetime of `disk` from [`disk_afr_pct`]: exponential, or Weibull of `weibull_shape`
-/// failing the same share within the first year. `None` when the disk has no failure rate.
-pub fn disk_lifetime(
-    disk: &DiskModel,
-    weibull_shape: Option<f64>,
-) -> Result<Option<Lifetime>, Error> {
-    disk_afr_pct(disk)
-        .map(|afr| match weibull_shape {
-            None => Lifetime::from_afr(afr),
-            Some(shape) => Lifetime::weibull_from_afr(shape, afr),
-        })
-        .transpose()
+/// The lifetime of a disk failing `afr_pct` percent a year (`crate::failure_figures`):
+/// exponential, or Weibull of `weibull_shape` failing the same share within the first year.
+pub fn lifetime(afr_pct: f64, weibull_shape: Option<f64>) -> Result<Lifetime, Error> {
+    match weibull_shape {
+        None => Lifetime::from_afr(afr_pct),
+        Some(shape) => Lifetime::weibull_from_afr(shape, afr_pct),
+    }
 }
 
 /// -ln(1 - AFR): the cumulative hazard of one year for an annualised failure rate in percent.
@@ -143,22 +139,18 @@ mod tests {
         let afr = disk_afr_pct(&disk).unwrap();
         assert!((afr - 0.872_174_3).abs() < 1e-7, "{afr}");
         // ... and the exponential lifetime gives the MTBF back.
-        let mtbf = disk_lifetime(&disk, None)
-            .unwrap()
-            .unwrap()
-            .mtbf_hours()
-            .unwrap();
+        let mtbf = lifetime(afr, None).unwrap().mtbf_hours().unwrap();
         assert!((mtbf / 1e6 - 1.0).abs() < 1e-9, "{mtbf}");
         assert!(matches!(
-            disk_lifetime(&disk, Some(3.0)).unwrap(),
-            Some(Lifetime::Weibull { shape, .. }) if shape == 3.0
+            lifetime(afr, Some(3.0)).unwrap(),
+            Lifetime::Weibull { shape, .. } if shape == 3.0
         ));
-        // An AFR wins over the MTBF; neither: unknown.
+        // An AFR wins over the MTBF; neither: the data sheet gives none.
         disk.afr_pct = Some(2.0);
         assert_eq!(disk_afr_pct(&disk), Some(2.0));
         disk.afr_pct = None;
         disk.mtbf_hours = None;
-        assert_eq!(disk_lifetime(&disk, None).unwrap(), None);
+        assert_eq!(disk_afr_pct(&disk), None);
     }
 
     #[test]

@@ -30,6 +30,7 @@ use crate::mttdl::p_ure;
 use crate::repair::{distributed_spares, GroupRepair};
 use crate::rng::Rng;
 use crate::{non_negative, positive, Error};
+use model::cancel::Cancel;
 use model::Layout;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -128,11 +129,13 @@ pub fn check_simulation(
         "disk-missions (disks x trials, a failure counting 20)",
         asked,
         MAX_SIMULATION_WORK,
-        || {
-            format!(
-                "simulate at most {} trials of these {disks} disks over this mission, or fewer disks or a shorter mission",
-                (MAX_SIMULATION_WORK as f64 / per_trial) as u64
-            )
+        || match (MAX_SIMULATION_WORK as f64 / per_trial) as u64 {
+            0 => format!(
+                "even one trial of these {disks} disks over this mission is too much: simulate fewer disks, a shorter mission or a Weibull shape nearer 1"
+            ),
+            most => format!(
+                "simulate at most {most} trials of these {disks} disks over this mission, or fewer disks or a shorter mission"
+            ),
         },
     )
     .map_err(Error::OverBudget)
@@ -140,6 +143,16 @@ pub fn check_simulation(
 
 /// Runs `trials` missions of `scenario` from `seed`.
 pub fn simulate(scenario: &Scenario, trials: u64, seed: u64) -> Result<MonteCarloReport, Error> {
+    simulate_cancellable(scenario, trials, seed, &Cancel::never())
+}
+
+/// [`simulate`], stopping with [`Error::Cancelled`] at the first trial after `cancel` is raised.
+pub fn simulate_cancellable(
+    scenario: &Scenario,
+    trials: u64,
+    seed: u64,
+    cancel: &Cancel,
+) -> Result<MonteCarloReport, Error> {
     if !(1..=MAX_TRIALS).contains(&trials) {
         return Err(Error::Invalid(format!(
             "a simulation runs 1 to {MAX_TRIALS} trials, not {trials}"
@@ -150,6 +163,7 @@ pub fn simulate(scenario: &Scenario, trials: u64, seed: u64) -> Result<MonteCarl
     let mut sim = Simulator::new(scenario, seed)?;
     let (mut pools, mut losses, mut bytes, mut bytes_sq) = (0, 0, 0.0, 0.0);
     for _ in 0..trials {
+        cancel.check()?;
         let outcome = sim.trial();
         pools += outcome.pool_lost as u64;
         losses += outcome.data_lost as u64;
@@ -450,6 +464,19 @@ mod tests {
         );
         // Every disk draws at least one lifetime per trial: 20 disks.
         assert!(a.disk_lifetimes > 20 * 1000);
+    }
+
+    /// Issue #18: a budget too small for one trial said "at most 0 trials".
+    #[test]
+    fn a_budget_below_one_trial_says_what_to_lower() {
+        let worn = Lifetime::weibull_from_afr(5.0, 50.0).unwrap();
+        let e = check_simulation(100_000, 1, &worn, mission_hours(100.0).unwrap()).unwrap_err();
+        assert!(
+            e.to_string().ends_with("even one trial of these 100000 disks over this mission is too much: simulate fewer disks, a shorter mission or a Weibull shape nearer 1"),
+            "{e}"
+        );
+        let e = check_simulation(100, 10_000_000, &worn, 43_800.0).unwrap_err();
+        assert!(e.to_string().contains("simulate at most "), "{e}");
     }
 
     #[test]

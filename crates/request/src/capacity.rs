@@ -3,12 +3,13 @@
 
 use crate::{Error, Inputs};
 use model::hardware::DiskModel;
+use model::input::echo;
 use model::pool::{auto_ashift, ASSUMED_ASHIFT};
 use model::units::parse_size;
 use model::ZfsRelease;
 use model::{Layout, Leaf, Pool};
 use serde::Serialize;
-use space::{Compression, FileCost, PhysicalSector, Profile, SpaceReport};
+use space::{Compression, ExpansionReport, FileCost, PhysicalSector, Profile, SpaceReport};
 
 #[derive(clap::Args, Debug)]
 pub struct CapacityRequest {
@@ -50,6 +51,13 @@ pub struct CapacityRequest {
     /// nothing (the data itself is taken as incompressible).
     #[arg(long)]
     pub compression: bool,
+    /// A raidz expansion (OpenZFS 2.3 on: zpool attach POOL raidzP-0 DISK), one step per use:
+    /// "raidz1-4 -> raidz1-5 at 70%", the pool's fill when it is done: a share of SIZE
+    /// allocated (zpool list CAP) or the data written by then (20TB), in records of the
+    /// recordsize. The answer shows SIZE, ALLOC, FREE and AVAIL before and after each step,
+    /// what old and new records cost, and what rewriting the old ones gives back.
+    #[arg(long, allow_hyphen_values = true, value_name = "STEP")]
+    pub expand: Vec<String>,
 }
 
 /// The space report, and what the files cost when asked; the pool and the compression setting
@@ -60,6 +68,9 @@ pub struct CapacityAnswer {
     pub report: SpaceReport,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub files: Option<Vec<FileCost>>,
+    /// With --expand: the pool grown step by step (docs/json.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expansion: Option<ExpansionReport>,
     #[serde(skip)]
     pub pool: Pool,
     #[serde(skip)]
@@ -89,9 +100,16 @@ impl CapacityRequest {
                 )?)
             })
             .collect::<Result<Vec<_>, Error>>()?;
+        let expansion = if self.expand.is_empty() {
+            None
+        } else {
+            let growth = crate::expand::growth(&self.expand, &pool, report.recordsize)?;
+            Some(space::raidz_expansion(&pool, &profile, &growth)?)
+        };
         Ok(CapacityAnswer {
             report,
             files: (!self.files.is_empty()).then_some(files),
+            expansion,
             pool,
             compression,
         })
@@ -110,7 +128,8 @@ impl CapacityRequest {
         let ashift = match &self.ashift {
             Some(text) => Some(text.trim().parse::<u8>().map_err(|_| {
                 Error(format!(
-                    "--ashift '{text}': expected a whole number from 9 to 16"
+                    "--ashift '{}': expected a whole number from 9 to 16",
+                    echo(text)
                 ))
             })?),
             None => None,
@@ -189,12 +208,15 @@ impl CapacityRequest {
         inputs: &dyn Inputs,
     ) -> Result<(Leaf, Vec<PhysicalSector>), Error> {
         let whole_disk = !self.file_vdevs;
-        let sector = match &self.sector {
-            Some(s) => Some(
-                s.trim()
-                    .parse::<u32>()
-                    .map_err(|_| Error(format!("--sector '{s}': expected 512 or 4096")))?,
-            ),
+        let sector = match self.sector.as_deref().map(str::trim) {
+            Some("512") => Some(512),
+            Some("4096") => Some(4096),
+            Some(s) => {
+                return Err(Error(format!(
+                "--sector '{}': give 512 or 4096 (bytes: a 512e or a 4Kn disk's logical sector)",
+                model::input::echo(s)
+            )))
+            }
             None => None,
         };
         let looks_like_size = text

@@ -1,9 +1,11 @@
 //! The criteria each layout is judged by (plan, compare): the workloads, the fill and the
 //! mission.
 
-use crate::{Error, Inputs};
+use crate::numbers::in_range;
+use crate::{about, Error, Inputs, Refusal};
 use ::plan::policy::{FILL, STANDARD_WORKLOADS, YEARS};
 use ::plan::{LabelledWorkload, Settings};
+use model::input::echo;
 
 #[derive(clap::Args, Debug)]
 pub struct Criteria {
@@ -19,39 +21,52 @@ pub struct Criteria {
     /// More workloads to show, NAME[:key=value,...] or a workload file; repeat for several.
     #[arg(long = "workload")]
     pub workloads: Vec<String>,
-    /// How full the pool is: what a resilver rebuilds ('80%' or 0.8).
+    /// How full the pool is: what a resilver rebuilds ('80%' or 0.8; 1% to 100%).
     #[arg(long, default_value_t = format!("{:.0}%", FILL * 100.0))]
     pub fill: String,
-    /// The mission over which the loss probability is given, years.
-    #[arg(long, default_value_t = YEARS)]
+    /// The mission over which the loss probability is given, 0.1 to 100 years.
+    #[arg(long, default_value_t = YEARS, value_parser = in_range(&model::range::YEARS))]
     pub years: f64,
+    /// Yearly failure rate of a disk, percent (default: the field rate of its class,
+    /// docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs), 0.01 to 99.
+    #[arg(long, value_parser = in_range(&model::range::AFR_PCT))]
+    pub afr: Option<f64>,
+    /// User load running during rebuilds (a workload such as fio-randread:qd=32): DEGRADED and
+    /// the loss odds use the loaded resilver; default: an idle pool.
+    #[arg(long)]
+    pub load: Option<String>,
 }
 
 impl Criteria {
-    pub fn settings(&self, inputs: &dyn Inputs) -> Result<Settings, Error> {
-        let labelled = |spec: &String| -> Result<LabelledWorkload, Error> {
-            Ok(LabelledWorkload {
-                label: spec.clone(),
-                workload: inputs.workload(spec)?,
-            })
+    pub fn settings(&self, inputs: &dyn Inputs) -> Result<Settings, Refusal> {
+        let labelled = |field: &'static str| {
+            move |spec: &String| -> Result<LabelledWorkload, Refusal> {
+                Ok(LabelledWorkload {
+                    label: spec.clone(),
+                    workload: inputs.workload(spec).map_err(about(field))?,
+                })
+            }
         };
-        reliability::mission_hours(self.years).map_err(|e| Error(format!("--years: {e}")))?;
+        reliability::mission_hours(self.years)
+            .map_err(|e| Error(format!("--years: {e}")).about("years"))?;
         Ok(Settings {
-            read: labelled(&self.read)?,
-            write: labelled(&self.write)?,
-            random: labelled(&self.random)?,
+            read: labelled("read")(&self.read)?,
+            write: labelled("write")(&self.write)?,
+            random: labelled("random")(&self.random)?,
             extra: self
                 .workloads
                 .iter()
-                .map(labelled)
+                .map(labelled("workload"))
                 .collect::<Result<_, _>>()?,
-            fill: parse_fill(&self.fill)?,
+            fill: parse_fill(&self.fill).map_err(about("fill"))?,
             years: self.years,
+            afr_pct: self.afr,
+            load: self.load.as_ref().map(labelled("load")).transpose()?,
         })
     }
 }
 
-/// `80%` or `0.8`, between 0 and 1.
+/// `80%` or `0.8`, from 1% to 100% (model::range::FILL).
 pub fn parse_fill(text: &str) -> Result<f64, Error> {
     let (number, divisor) = match text.trim().strip_suffix('%') {
         Some(n) => (n, 100.0),
@@ -62,10 +77,11 @@ pub fn parse_fill(text: &str) -> Result<f64, Error> {
         .parse::<f64>()
         .ok()
         .map(|v| v / divisor)
-        .filter(|f| (0.0..=1.0).contains(f))
+        .filter(|f| model::range::FILL.check(*f).is_ok())
         .ok_or_else(|| {
             Error(format!(
-                "--fill '{text}': expected a share of the pool like 80% or 0.8"
+                "--fill '{}': give a share of the pool from 1% to 100%, like 80% or 0.8",
+                echo(text)
             ))
         })
 }

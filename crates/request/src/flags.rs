@@ -2,32 +2,56 @@
 //! `min-redundancy`) and whose values are what would follow them, handed to the same clap
 //! parser as a command line, so both front ends share every default, check and message.
 
-use crate::Error;
+use crate::words::{self, field};
+use crate::{Error, Refusal};
 use clap::{ArgAction, Command, FromArgMatches};
+use model::input::echo;
 use serde_json::{Map, Value};
 
-/// The request `T` that the JSON object `text` describes.
-pub fn from_json<T: clap::Args + FromArgMatches>(text: &str) -> Result<T, Error> {
+/// The request `T` that the JSON object `text` describes; a refusal names the key it is about
+/// and speaks of keys, not flags.
+pub fn from_json<T: clap::Args + FromArgMatches>(text: &str) -> Result<T, Refusal> {
     let object: Map<String, Value> = serde_json::from_str(text).map_err(|e| {
         Error(format!(
-            "malformed request: {e}; expected a JSON object whose keys are the command's flags"
+            "malformed request: {e}; expected a JSON object whose keys are the request's fields"
         ))
     })?;
-    let command = T::augment_args(
+    let mut command = command::<T>();
+    command.build();
+    let words = command_line(&command, &object)?;
+    let matches = command
+        .clone()
+        .try_get_matches_from(words)
+        .map_err(|e| words::refusal(&command, &e))?;
+    T::from_arg_matches(&matches).map_err(|e| words::refusal(&command, &e))
+}
+
+/// A refusal of request `T` in the words of its fields: each of its flags that the message
+/// names (`--disk`) written as the field (`disk`), and the field it is about, when not known,
+/// the flag it starts with.
+pub fn in_fields<T: clap::Args>(refusal: Refusal) -> Refusal {
+    let command = command::<T>();
+    let field = refusal
+        .field
+        .or_else(|| words::leading_field(&command, &refusal.error.0));
+    Refusal {
+        field,
+        error: Error(words::plain(&command, &refusal.error.0)),
+    }
+}
+
+/// The command whose flags are the fields of request `T`.
+fn command<T: clap::Args>() -> Command {
+    T::augment_args(
         Command::new("request")
             .no_binary_name(true)
             .color(clap::ColorChoice::Never),
-    );
-    let words = command_line(&command, &object)?;
-    let matches = command
-        .try_get_matches_from(words)
-        .map_err(|e| Error(first_paragraph(&e.to_string())))?;
-    T::from_arg_matches(&matches).map_err(|e| Error(first_paragraph(&e.to_string())))
+    )
 }
 
 /// The words of the command line the object stands for: `--flag=value` for each value (so a
 /// value starting with '-' stays a value), set flags for `true`, positionals after `--`.
-fn command_line(command: &Command, object: &Map<String, Value>) -> Result<Vec<String>, Error> {
+fn command_line(command: &Command, object: &Map<String, Value>) -> Result<Vec<String>, Refusal> {
     let (mut named, mut positional) = (Vec::new(), Vec::new());
     for (key, value) in object {
         let flag = key.replace('_', "-");
@@ -36,19 +60,21 @@ fn command_line(command: &Command, object: &Map<String, Value>) -> Result<Vec<St
             .find(|a| a.get_long() == Some(flag.as_str()) || a.get_id() == key.as_str())
             .ok_or_else(|| {
                 Error(format!(
-                    "unknown key '{key}'; the keys are {}",
+                    "unknown key '{}'; the keys are {}",
+                    echo(key),
                     keys(command)
                 ))
             })?;
+        let about = |message: String| Error(message).about_field(field(arg));
         if matches!(arg.get_action(), ArgAction::SetTrue) {
             match value {
                 Value::Bool(true) => named.push(format!("--{flag}")),
                 Value::Bool(false) | Value::Null => {}
-                _ => return Err(Error(format!("'{key}': expected true or false"))),
+                _ => return Err(about(format!("'{}': expected true or false", echo(key)))),
             }
             continue;
         }
-        for text in texts(key, value)? {
+        for text in texts(&echo(key), value).map_err(|e| about(e.0))? {
             match arg.get_long() {
                 Some(long) => named.push(format!("--{long}={text}")),
                 None => positional.push(text),
@@ -79,21 +105,14 @@ fn texts(key: &str, value: &Value) -> Result<Vec<String>, Error> {
     }
 }
 
-/// The keys a request takes, as the flags' long names without dashes.
+/// The keys a request takes, as its fields.
 fn keys(command: &Command) -> String {
     let names: Vec<String> = command
         .get_arguments()
         .filter(|a| !matches!(a.get_action(), ArgAction::Help | ArgAction::Version))
-        .map(|a| a.get_long().map_or(a.get_id().to_string(), str::to_string))
+        .map(field)
         .collect();
     names.join(", ")
-}
-
-/// clap's message without its `error:` prefix, usage and tips: one line.
-fn first_paragraph(message: &str) -> String {
-    let text = message.trim_start_matches("error: ");
-    let paragraph = text.split("\n\n").next().unwrap_or(text);
-    paragraph.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]
@@ -115,7 +134,7 @@ mod tests {
     }
 
     fn parse(text: &str) -> Result<Example, String> {
-        from_json::<Example>(text).map_err(|e| e.0)
+        from_json::<Example>(text).map_err(|e| e.error.0)
     }
 
     #[test]
@@ -143,17 +162,39 @@ mod tests {
     }
 
     #[test]
-    fn bad_requests_say_what_is_wrong_in_one_line() {
-        for (text, says) in [
-            ("{\"disks\": 24", "malformed request: EOF while parsing an object at line 1 column 12; expected a JSON object whose keys are the command's flags"),
-            ("[1]", "malformed request: invalid type: sequence, expected a map at line 1 column 0; expected a JSON object whose keys are the command's flags"),
-            (r#"{"dissks": 2}"#, "unknown key 'dissks'; the keys are system, disks, min-redundancy, force, workload"),
-            (r#"{"disks": "many"}"#, "invalid value 'many' for '--disks <DISKS>': invalid digit found in string"),
-            (r#"{"disks": 1e6}"#, "invalid value '1000000.0' for '--disks <DISKS>': invalid digit found in string"),
-            (r#"{"force": "yes"}"#, "'force': expected true or false"),
-            (r#"{"disks": {"n": 2}}"#, "'disks': expected a string, a number, true or false, or a list of them"),
+    fn bad_requests_say_what_is_wrong_in_one_sentence_about_one_field() {
+        for (text, field, says) in [
+            ("{\"disks\": 24", None, "malformed request: EOF while parsing an object at line 1 column 12; expected a JSON object whose keys are the request's fields"),
+            ("[1]", None, "malformed request: invalid type: sequence, expected a map at line 1 column 0; expected a JSON object whose keys are the request's fields"),
+            (r#"{"dissks": 2}"#, None, "unknown key 'dissks'; the keys are system, disks, min_redundancy, force, workload"),
+            (r#"{"disks": "many"}"#, Some("disks"), "disks: 'many' is not a whole number"),
+            (r#"{"disks": 1e6}"#, Some("disks"), "disks: '1000000.0' is not a whole number"),
+            (r#"{"disks": 99999999999}"#, Some("disks"), "disks: '99999999999' is not from 0 to 4294967295"),
+            (r#"{"force": "yes"}"#, Some("force"), "'force': expected true or false"),
+            (r#"{"min-redundancy": {"n": 2}}"#, Some("min_redundancy"), "'min-redundancy': expected a string, a number, true or false, or a list of them"),
         ] {
-            assert_eq!(parse(text).unwrap_err(), says, "{text}");
+            let refusal = from_json::<Example>(text).unwrap_err();
+            assert_eq!(refusal.error.0, says, "{text}");
+            assert_eq!(refusal.field.as_deref(), field, "{text}");
         }
+    }
+
+    #[test]
+    fn flags_named_in_a_message_become_fields() {
+        let refusal =
+            crate::Error("--min-redundancy 9 and '--disks <DISKS>': see --help and --disks".into())
+                .about("disks");
+        let plain = in_fields::<Example>(refusal);
+        assert_eq!(
+            plain.error.0,
+            "min_redundancy 9 and 'disks': see --help and disks"
+        );
+        assert_eq!(plain.field.as_deref(), Some("disks"));
+        let leading =
+            in_fields::<Example>(crate::Error("--min-redundancy 9: too many".into()).into());
+        assert_eq!(leading.error.0, "min_redundancy 9: too many");
+        assert_eq!(leading.field.as_deref(), Some("min_redundancy"));
+        let none = in_fields::<Example>(crate::Error("no layout --fits".into()).into());
+        assert_eq!(none.field, None);
     }
 }

@@ -2,6 +2,7 @@
 //! the web takes a system file's text in the request and reads nothing.
 
 use crate::Error;
+use model::cancel::Cancel;
 use model::{Catalog, System, Workload};
 
 pub trait Inputs {
@@ -14,6 +15,12 @@ pub trait Inputs {
     /// (several timed phases unless `@PHASE` picks one), or a workload file where files may be
     /// read.
     fn phases(&self, spec: &str) -> Result<Vec<Workload>, Error>;
+
+    /// When to stop the engines' long loops: the web raises it when nobody waits for the
+    /// answer any more; the command line never does.
+    fn cancel(&self) -> Cancel {
+        Cancel::never()
+    }
 
     /// A workload of one phase.
     fn workload(&self, spec: &str) -> Result<Workload, Error> {

@@ -7,19 +7,22 @@
 mod capacity;
 mod criteria;
 mod error;
+mod expand;
 mod flags;
 mod inputs;
+mod numbers;
 mod plan;
 mod predict;
 mod reliability;
 mod system;
+mod words;
 
 pub use capacity::{CapacityAnswer, CapacityRequest};
 pub use criteria::{parse_fill, Criteria};
-pub use error::Error;
-pub use flags::from_json;
+pub use error::{about, Error, Refusal};
+pub use flags::{from_json, in_fields};
 pub use inputs::{system_or_default, Inputs};
-pub use plan::{DiskFlags, PlanRequest};
+pub use plan::{DiskFlags, PlanAnswer, PlanRequest};
 pub use predict::{PredictAnswer, PredictRequest, Predicted, Sweep, Swept};
 pub use reliability::{ReliabilityAnswer, ReliabilityRequest};
 pub use system::SystemRequest;

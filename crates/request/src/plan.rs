@@ -1,8 +1,12 @@
 //! `plan`: every sensible layout for the disks on the hardware, those that meet the needs, the
 //! Pareto front and one recommendation.
 
-use crate::{Criteria, Error, Inputs};
-use ::plan::{parse_needs, DiskPlan, DiskRequest, Disks};
+use crate::{about, Criteria, Error, Inputs, Refusal};
+use ::plan::{parse_needs, DiskPlan, DiskRequest, Disks, GrowthOption, PlanError, Rank};
+use model::pool::auto_ashift;
+use model::Leaf;
+use serde::Serialize;
+use space::Profile;
 
 /// The disks to plan for, as plan and the system of a planned layout take them.
 #[derive(clap::Args, Debug)]
@@ -16,20 +20,22 @@ pub struct DiskFlags {
     /// The disk: a catalog id or a size such as 16TB; default: the system file's.
     #[arg(long)]
     pub disk: Option<String>,
-    /// Price of one disk in US dollars, for the $/TB column (default: the catalog's, if any).
-    #[arg(long)]
+    /// Price of one disk, 1 to 100000 US dollars per disk, for the $/TB column (default: the
+    /// catalog's, if any).
+    #[arg(long, value_parser = crate::numbers::in_range(&model::range::PRICE_USD))]
     pub price: Option<f64>,
 }
 
 impl DiskFlags {
     /// The disks as given: the system file, the disk, how many and at what price.
-    pub fn disks(&self, inputs: &dyn Inputs) -> Result<Disks, Error> {
+    pub fn disks(&self, inputs: &dyn Inputs) -> Result<Disks, Refusal> {
         Ok(Disks {
             system: self
                 .system
                 .as_deref()
                 .map(|s| inputs.system(s))
-                .transpose()?,
+                .transpose()
+                .map_err(about("system"))?,
             disk: self.disk.clone(),
             count: self.disks,
             price_usd: self.price,
@@ -52,17 +58,125 @@ pub struct PlanRequest {
     pub need: String,
     #[command(flatten)]
     pub criteria: Criteria,
+    /// Start with --disks and grow to this many by raidz expansion (OpenZFS 2.3 on: zpool
+    /// attach, one disk per vdev at a time): the raidz layouts that can, and the space each
+    /// step really gives.
+    #[arg(long, value_name = "DISKS")]
+    pub grow_to: Option<u32>,
+    /// With --grow-to: how full the pool is (zpool list CAP) at each widening.
+    #[arg(long, default_value = "80%", value_name = "SHARE")]
+    pub grow_fill: String,
+    /// How to rank the layouts under the loss target: balanced (usable space, random reads
+    /// and writes together), space, iops or write.
+    #[arg(long, default_value = "balanced")]
+    pub rank: Rank,
+    /// Keep the layouts the policy rules out: dRAID without a distributed spare or with fewer
+    /// children than two redundancy groups, raidz wider than 12, single parity on disks over
+    /// 4 TB beyond 6 disks.
+    #[arg(long)]
+    pub consider_all: bool,
+}
+
+/// The plan, and with --grow-to the layouts grown by raidz expansion.
+#[derive(Serialize)]
+pub struct PlanAnswer {
+    #[serde(flatten)]
+    pub plan: DiskPlan,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub growth: Option<Vec<GrowthOption>>,
 }
 
 impl PlanRequest {
-    pub fn answer(&self, inputs: &dyn Inputs) -> Result<DiskPlan, Error> {
+    pub fn answer(&self, inputs: &dyn Inputs) -> Result<PlanAnswer, Refusal> {
+        let fill = self.grow_fill().map_err(about("grow_fill"))?;
         let request = DiskRequest {
             disks: self.disks.disks(inputs)?,
             hot_spares: self.spares,
             min_redundancy: self.min_redundancy,
-            needs: parse_needs(&self.need)?,
+            needs: parse_needs(&self.need).map_err(about("need"))?,
             settings: self.criteria.settings(inputs)?,
+            rank: self.rank,
+            consider_all: self.consider_all,
         };
-        Ok(::plan::plan_disks(&request, inputs.catalog())?)
+        let cancel = inputs.cancel();
+        let plan =
+            ::plan::plan_disks_cancellable(&request, inputs.catalog(), &cancel).map_err(refused)?;
+        let growth = match self.grow_to {
+            Some(end) => Some(self.growth(&plan, end, fill).map_err(about("grow_to"))?),
+            None => None,
+        };
+        Ok(PlanAnswer { plan, growth })
+    }
+
+    /// The raidz layouts of the planned disks (less the spares) grown to `end` disks.
+    /// --grow-fill as a share: at most 90%, so that every layout can take it.
+    fn grow_fill(&self) -> Result<f64, Error> {
+        crate::parse_fill(&self.grow_fill)
+            .ok()
+            .filter(|f| *f <= 0.9)
+            .ok_or_else(|| {
+                Error(format!(
+                    "--grow-fill '{}': expected a share of the pool from 0% to 90% (zpool list CAP)",
+                    self.grow_fill
+                ))
+            })
+    }
+
+    fn growth(&self, plan: &DiskPlan, end: u32, fill: f64) -> Result<Vec<GrowthOption>, Error> {
+        let start = (plan.disks as u32).saturating_sub(self.spares);
+        if end <= start || end > ::plan::MAX_DISKS {
+            return Err(Error(format!(
+                "--grow-to {end}: expected more disks than the {start} planned, at most {}",
+                ::plan::MAX_DISKS
+            )));
+        }
+        let release = plan.machine.host.zfs;
+        let profile = Profile::of(release);
+        if !profile.raidz_expansion {
+            return Err(Error(format!(
+                "--grow-to: raidz expansion needs OpenZFS 2.3 or later, the system runs {release}"
+            )));
+        }
+        let model = &plan.machine.disks[0].model;
+        let leaf = Leaf {
+            capacity_bytes: model.capacity_bytes,
+            logical_sector: model.logical_sector,
+            whole_disk: true,
+        };
+        let ashift = auto_ashift(model.logical_sector, model.physical_sector, release);
+        let parity = self.min_redundancy;
+        Ok(::plan::grow(
+            leaf,
+            ashift,
+            &profile,
+            (start, end),
+            parity,
+            fill,
+        ))
+    }
+}
+
+/// A planner's refusal, about the field whose value it turns down.
+pub(crate) fn refused(e: PlanError) -> Refusal {
+    let field = match &e {
+        PlanError::NotEnoughBays { .. }
+        | PlanError::NoCountGiven
+        | PlanError::TooManyDisks { .. }
+        | PlanError::ReportTooManyDisks { .. }
+        | PlanError::NoDisks => Some("disks"),
+        PlanError::UnknownDisk { .. } | PlanError::NoDiskGiven { .. } => Some("disk"),
+        PlanError::BadPrice { .. } => Some("price"),
+        PlanError::NoCandidates {
+            disks, hot_spares, ..
+        } if hot_spares >= disks => Some("spares"),
+        PlanError::NoCandidates { .. } => Some("min_redundancy"),
+        PlanError::NothingMeetsNeeds { .. } => Some("need"),
+        PlanError::OverBudget(_) => Some("workload"),
+        PlanError::LayoutDoesNotFit { .. } => Some("layout"),
+        _ => None,
+    };
+    Refusal {
+        field: field.map(str::to_string),
+        error: e.into(),
     }
 }

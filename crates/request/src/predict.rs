@@ -1,15 +1,16 @@
 //! `predict`: how fast the pool will be under a workload, which resource limits it and by how
 //! much, and per-device figures; or the same over a sweep of one parameter.
 
-use crate::{Error, Inputs};
+use crate::{about, system_or_default, Error, Inputs, Refusal};
+use model::input::echo;
 use model::{System, Workload};
 use perf::Prediction;
 use serde::Serialize;
 
 #[derive(clap::Args, Debug)]
 pub struct PredictRequest {
-    /// The system file (hardware and pool).
-    pub system: String,
+    /// The system file (hardware and pool); default: the embedded default system.
+    pub system: Option<String>,
     /// The workload: NAME[:key=value,...], a benchmark's command line, or a workload file.
     #[arg(long, short)]
     pub workload: String,
@@ -63,27 +64,32 @@ impl PredictRequest {
         let Some(spec) = &self.sweep else {
             return Ok(None);
         };
-        let (param, values) = spec
-            .split_once('=')
-            .ok_or_else(|| Error(format!("--sweep '{spec}': expected PARAM=v1,v2,...")))?;
+        let (param, values) = spec.split_once('=').ok_or_else(|| {
+            Error(format!(
+                "--sweep '{}': expected PARAM=v1,v2,...",
+                echo(spec)
+            ))
+        })?;
         Ok(Some(Sweep {
             param: param.trim().to_string(),
             values: sweep_values(param.trim(), values)?,
         }))
     }
 
-    pub fn answer(&self, inputs: &dyn Inputs) -> Result<PredictAnswer, Error> {
-        let system = inputs.system(&self.system)?;
-        let workloads = inputs.phases(&self.workload)?;
-        let predicted = match (self.sweep()?, workloads.as_slice()) {
+    pub fn answer(&self, inputs: &dyn Inputs) -> Result<PredictAnswer, Refusal> {
+        let system = system_or_default(inputs, self.system.as_deref()).map_err(about("system"))?;
+        let workloads = inputs.phases(&self.workload).map_err(about("workload"))?;
+        let predicted = match (self.sweep().map_err(about("sweep"))?, workloads.as_slice()) {
             (Some(sweep), [w]) => Predicted::Sweep(Swept {
-                points: perf::sweep(&system, w, &sweep.param, &sweep.values)?,
+                points: perf::sweep(&system, w, &sweep.param, &sweep.values)
+                    .map_err(about("sweep"))?,
                 sweep,
             }),
             (Some(_), _) => {
                 return Err(Error(
                     "--sweep varies one phase: add @PHASE to the command line".into(),
-                ))
+                )
+                .about("sweep"))
             }
             (None, [w]) => Predicted::One(Box::new(perf::predict(&system, w)?)),
             (None, all) => Predicted::Phases(
@@ -114,7 +120,12 @@ fn sweep_values(param: &str, text: &str) -> Result<Vec<String>, Error> {
     let Some((lo, hi)) = text.split_once("..") else {
         return Ok(text.split(',').map(|v| v.trim().to_string()).collect());
     };
-    let bad = |why: &str| Error(format!("--sweep {param}={text}: {why}"));
+    let bad = |why: &str| {
+        Error(format!(
+            "--sweep {}: {why}",
+            echo(&format!("{param}={text}"))
+        ))
+    };
     let scale = match param {
         "threads" | "t" | "numjobs" | "qd" | "iodepth" => Scale::Count,
         "bs" | "size" => Scale::Size,

@@ -1,9 +1,20 @@
 //! `reliability`: how long a rebuild leaves the pool exposed and how likely it is to lose data
 //! over a mission: every rebuild explained, the closed form and a seeded Monte Carlo.
 
-use crate::{parse_fill, system_or_default, Error, Inputs};
+use crate::numbers::{in_range, whole_in_range};
+use crate::{about, parse_fill, system_or_default, Inputs, Refusal};
 use ::plan::policy::{FILL, REPLACEMENT_HOURS, SEED, YEARS};
-use reliability::{assess, Assessment, Mission};
+use model::range;
+use reliability::{assess_cancellable, Assessment, Mission};
+
+/// The reliability engine's refusal: a simulation past its budget is about the trials.
+fn refused(e: reliability::Error) -> Refusal {
+    let field = matches!(e, reliability::Error::OverBudget(_)).then_some("trials");
+    Refusal {
+        field: field.map(str::to_string),
+        error: e.into(),
+    }
+}
 use serde::Serialize;
 
 /// Monte Carlo missions simulated when none are asked for.
@@ -13,26 +24,30 @@ pub const TRIALS: u64 = 200_000;
 pub struct ReliabilityRequest {
     /// The system file (its pool and disks); default: the embedded default system.
     pub system: Option<String>,
-    /// How full the pool is: what a rebuild moves ('50%' or 0.5).
+    /// How full the pool is: what a rebuild moves ('50%' or 0.5; 1% to 100%).
     #[arg(long, default_value_t = format!("{:.0}%", FILL * 100.0))]
     pub fill: String,
-    /// The mission, years (at most 100).
-    #[arg(long, default_value_t = YEARS)]
+    /// The mission, 0.1 to 100 years.
+    #[arg(long, default_value_t = YEARS, value_parser = in_range(&range::YEARS))]
     pub years: f64,
     /// User load during rebuilds (a workload such as fio-randread:qd=32); default: idle.
     #[arg(long)]
     pub load: Option<String>,
-    /// Weibull shape of disk lifetimes (1 = exponential; below 1 infant mortality, above 1
-    /// wear-out), scaled to the disk's AFR over the first year (from its MTBF when it has
-    /// no AFR).
-    #[arg(long)]
+    /// Yearly failure rate of a disk, percent (default: the field rate of its class,
+    /// docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs), 0.01 to 99.
+    #[arg(long, value_parser = in_range(&range::AFR_PCT))]
+    pub afr: Option<f64>,
+    /// Weibull shape of disk lifetimes, 0.2 to 5 (1 = exponential; below 1 infant mortality,
+    /// above 1 wear-out), scaled to the disk's AFR over the first year (from its MTBF when it
+    /// has no AFR).
+    #[arg(long, value_parser = in_range(&range::WEIBULL_SHAPE))]
     pub weibull: Option<f64>,
-    /// Hours until a failed disk is replaced when no hot spare takes over.
-    #[arg(long, default_value_t = REPLACEMENT_HOURS)]
+    /// Hours until a failed disk is replaced when no hot spare takes over (0 to 8760 hours).
+    #[arg(long, default_value_t = REPLACEMENT_HOURS, value_parser = in_range(&range::REPLACEMENT_HOURS))]
     pub replacement_hours: f64,
-    /// Monte Carlo missions to simulate (0: closed form only; at most 10,000,000, and at most
-    /// 4e8 disk-missions, disks x trials with each expected failure counting 20).
-    #[arg(long, default_value_t = TRIALS)]
+    /// Monte Carlo missions to simulate, 0 to 10000000 missions (0: closed form only), and at
+    /// most 4e8 disk-missions, disks x trials with each expected failure counting 20.
+    #[arg(long, default_value_t = TRIALS, value_parser = whole_in_range(&range::TRIALS))]
     pub trials: u64,
     /// Seed of the simulation: the same seed gives the same figures.
     #[arg(long, default_value_t = SEED)]
@@ -51,25 +66,27 @@ pub struct ReliabilityAnswer {
 }
 
 impl ReliabilityRequest {
-    pub fn answer(&self, inputs: &dyn Inputs) -> Result<ReliabilityAnswer, Error> {
-        let system = system_or_default(inputs, self.system.as_deref())?;
+    pub fn answer(&self, inputs: &dyn Inputs) -> Result<ReliabilityAnswer, Refusal> {
+        let system = system_or_default(inputs, self.system.as_deref()).map_err(about("system"))?;
         let load = self
             .load
             .as_deref()
             .map(|l| inputs.workload(l))
-            .transpose()?;
+            .transpose()
+            .map_err(about("load"))?;
         let mission = Mission {
-            fill: parse_fill(&self.fill)?,
+            fill: parse_fill(&self.fill).map_err(about("fill"))?,
             years: self.years,
             replacement_hours: self.replacement_hours,
             user: load.as_ref(),
             lifetime: None,
+            afr_pct: self.afr,
             weibull_shape: self.weibull,
             trials: self.trials,
             seed: self.seed,
         };
         Ok(ReliabilityAnswer {
-            assessment: assess(&system, &mission)?,
+            assessment: assess_cancellable(&system, &mission, &inputs.cancel()).map_err(refused)?,
             layout: system.pool.normal_layout(),
             system: system.name,
         })

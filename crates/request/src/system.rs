@@ -2,7 +2,7 @@
 //! its pool, to save, share, or ask capacity, predict and reliability about.
 
 use crate::plan::DiskFlags;
-use crate::{Error, Inputs};
+use crate::{about, Inputs, Refusal};
 use model::Layout;
 
 #[derive(clap::Args, Debug)]
@@ -16,10 +16,11 @@ pub struct SystemRequest {
 
 impl SystemRequest {
     /// The system file's text.
-    pub fn answer(&self, inputs: &dyn Inputs) -> Result<String, Error> {
-        let layout: Layout = self.layout.parse()?;
+    pub fn answer(&self, inputs: &dyn Inputs) -> Result<String, Refusal> {
+        let layout: Layout = self.layout.parse().map_err(about("layout"))?;
         let disks = self.disks.disks(inputs)?;
-        let system = ::plan::assemble_with(&disks, &layout, inputs.catalog())?;
+        let system = ::plan::assemble_with(&disks, &layout, inputs.catalog())
+            .map_err(crate::plan::refused)?;
         Ok(model::system_file::write(&system, inputs.catalog()))
     }
 }

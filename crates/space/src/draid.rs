@@ -1,6 +1,7 @@
 //! dRAID (module/zfs/vdev_draid.c): the size of a vdev, of one block on it, and how its
 //! metaslabs are trimmed to whole redundancy groups.
 
+use model::geometry::Draid;
 use model::units::MIB;
 
 /// VDEV_DRAID_ROWHEIGHT: each child contributes rows of 16 MiB to a redundancy group.
@@ -50,14 +51,15 @@ pub fn draid_losses(
     )
 }
 
-/// vdev_draid_asize: a block always fills whole rows of d data and p parity sectors:
-/// rows = ceil(psize / (d x 2^ashift)); asize = rows x (d + p) x 2^ashift.
+/// vdev_draid_asize: a block always fills whole rows of d data and p parity sectors
+/// (`model::geometry::Draid::asize`).
 pub fn draid_asize(psize: u64, ashift: u8, data: u32, parity: u32) -> u64 {
-    if psize == 0 {
-        return 0;
+    Draid {
+        ndata: data,
+        nparity: parity,
+        ashift,
     }
-    let rows = (psize - 1) / (u64::from(data) << ashift) + 1;
-    (rows * u64::from(data + parity)) << ashift
+    .asize(psize)
 }
 
 /// The alignment of a dRAID metaslab: one row of the redundancy group, d + p sectors

@@ -2,7 +2,8 @@
 //!
 //! One file per concept, as OpenZFS has them: `label` (leaf reserves, Linux whole-disk
 //! partitioning, 256 KiB alignment), `mirror`, `raidz`, `draid` and `vdev` (top-level asize and
-//! block asize), `metaslab`, `deflate`, `slop`, `usage` (the real cost of files), `profile`
+//! block asize), `raidz_expansion` (a raidz vdev widened by zpool attach), `metaslab`,
+//! `deflate`, `slop`, `usage` (the real cost of files), `profile`
 //! (every rule that differs between ZFS releases) and `report` (what a person reads).
 //!
 //! From raw bytes to `zfs list` AVAIL (docs/zfs-internals.md §1):
@@ -19,6 +20,7 @@ mod metaslab;
 mod mirror;
 mod profile;
 mod raidz;
+mod raidz_expansion;
 mod report;
 mod slop;
 mod usage;
@@ -30,6 +32,9 @@ pub use legacy::empty_pool_used as legacy_empty_pool_used;
 pub use profile::{
     EmptyPoolUsed, GptRule, LabelRule, MetaslabSizing, Profile, RuleChange, SlopRule, WholeDisk,
     RULE_CHANGES,
+};
+pub use raidz_expansion::{
+    raidz_expansion, ExpansionReport, Fill, Growth, PoolFigures, RecordCost, Rewrite, StepReport,
 };
 pub use report::{size_words, zfs_nicenum, BreakdownLine, Op, SpaceReport};
 pub use usage::{Compression, FileCost, RecordEfficiency};
@@ -85,6 +90,8 @@ pub enum SpaceError {
     FileTooLarge {
         file_bytes: u64,
     },
+    /// A raidz expansion that cannot be made, in one sentence.
+    Expansion(String),
 }
 
 impl fmt::Display for SpaceError {
@@ -131,6 +138,7 @@ impl fmt::Display for SpaceError {
             ),
             SpaceError::NoNormalVdev => f.write_str("the pool has no normal-class vdev to hold data"),
             SpaceError::TooLarge => f.write_str("the pool is too large to count in 64-bit bytes"),
+            SpaceError::Expansion(why) => write!(f, "raidz expansion: {why}"),
             SpaceError::FileTooLarge { file_bytes } => write!(
                 f,
                 "a file of {file_bytes} bytes ({}) would cost more than 2^64 bytes on this pool: too large to count",

@@ -82,7 +82,7 @@ pub enum MetaslabSizing {
 #[derive(Debug, Clone, Copy)]
 pub enum SlopRule {
     /// ZFS on Linux 0.7+: slop = min(dspace >> shift, max) - min(embedded log, slop / 2), then
-    /// at least min(dspace / 2, min). No cap (`max` = u64::MAX) before 2.0, no embedded log
+    /// at least min(dspace / 2, min). No cap (`max` = u64::MAX) before 2.0.6, no embedded log
     /// before 2.1.
     OpenZfs {
         /// spa_slop_shift = 5 (1/32).
@@ -138,6 +138,8 @@ pub struct Profile {
     pub embedded_log_min_ms: Option<u64>,
     /// Special vdevs lend one too (OpenZFS 2.4).
     pub embedded_log_special: bool,
+    /// A raidz vdev can be widened by attaching a disk (OpenZFS 2.3, `zpool attach`).
+    pub raidz_expansion: bool,
     pub slop: SlopRule,
     /// dRAID exists (OpenZFS 2.1+).
     pub draid: bool,
@@ -187,25 +189,30 @@ pub const OPENZFS_METASLABS: MetaslabSizing = MetaslabSizing::OpenZfs {
 pub struct RuleChange {
     /// The first ZFS on Linux / OpenZFS release with the change.
     pub since: (u8, u8, u8),
+    /// The last release tag without it and the first with it, as read.
+    pub tags: (&'static str, &'static str),
     /// The profile's name and description from this release on.
     pub name: &'static str,
     pub description: &'static str,
-    /// The OpenZFS file and function that show it.
+    /// The OpenZFS file, line and function that show it, in the first tag with it.
     pub source: &'static str,
     pub apply: fn(&mut Profile),
 }
 
-/// Every change since ZFS on Linux 0.6.0, oldest first. Each was found by comparing the
-/// release tags' sources (module/zfs/spa_misc.c, vdev.c, dsl_pool.c and the rest) and, from
+/// Every change since ZFS on Linux 0.6.0, oldest first. Each was found by reading the
+/// release tags' sources (the last tag without the change and the first with it) and, from
 /// 2.1 on, by the oracle (scripts/openzfs-oracle.sh, crates/space/tests/openzfs_recorded.rs).
-pub const RULE_CHANGES: [RuleChange; 7] = [
+pub const RULE_CHANGES: [RuleChange; 8] = [
     RuleChange {
         since: (0, 6, 5),
+        tags: ("zfs-0.6.4.2", "zfs-0.6.5"),
         name: "zol-0.6.5",
         description: "ZFS on Linux 0.6.5: slop 1/32, 16 MiB blocks",
-        source: "spa_misc.c spa_get_slop_space (new: 1/32 of dspace, at least SPA_MINDEVSIZE / 2, \
-                 no cap); large blocks: SPA_MAXBLOCKSHIFT 24 is the least metaslab shift \
-                 (vdev.c vdev_metaslab_set_size), zfs_max_recordsize 1 MiB (dsl_dataset.c)",
+        source: "module/zfs/spa_misc.c:1605 spa_get_slop_space: MAX(dspace >> spa_slop_shift \
+                 (:338, 5), SPA_MINDEVSIZE >> 1), no cap (0.6.4.2: dsl_pool.c:622 \
+                 dsl_pool_adjustedsize, >> 6); include/sys/spa.h:116 SPA_MAXBLOCKSHIFT 24 \
+                 (0.6.4.2: 17), the least metaslab shift (vdev.c:1638 \
+                 vdev_metaslab_set_size); dsl_dataset.c:63 zfs_max_recordsize 1 MiB",
         apply: |p| {
             p.slop = SlopRule::Legacy {
                 shift: 5,
@@ -220,10 +227,11 @@ pub const RULE_CHANGES: [RuleChange; 7] = [
     },
     RuleChange {
         since: (0, 7, 0),
+        tags: ("zfs-0.6.5.11", "zfs-0.7.0"),
         name: "zol-0.7",
         description: "ZFS on Linux 0.7: slop at least min(128 MiB, half the pool)",
-        source: "spa_misc.c spa_get_slop_space: MAX(dspace >> 5, MIN(dspace >> 1, spa_min_slop \
-                 = 128 MiB))",
+        source: "module/zfs/spa_misc.c:1665 spa_get_slop_space: MAX(dspace >> 5, \
+                 MIN(dspace >> 1, spa_min_slop (:353, 128 MiB)))",
         apply: |p| {
             p.slop = SlopRule::OpenZfs {
                 shift: 5,
@@ -234,19 +242,23 @@ pub const RULE_CHANGES: [RuleChange; 7] = [
     },
     RuleChange {
         since: (0, 8, 0),
+        tags: ("zfs-0.7.13", "zfs-0.8.0"),
         name: "zol-0.8",
-        description: "ZFS on Linux 0.8: metaslabs of 512 MiB to 16 GiB, 16 to 2^17 per vdev",
-        source: "vdev.c vdev_metaslab_set_size: zfs_vdev_default_ms_count 200, \
-                 zfs_vdev_min_ms_count 16, zfs_vdev_default_ms_shift 29, zfs_vdev_max_ms_shift \
-                 34, zfs_vdev_ms_count_limit 2^17",
+        description: "ZFS on Linux 0.8 and OpenZFS 2.0.0-2.0.5: metaslabs of 512 MiB to \
+                      16 GiB, 16 to 2^17 per vdev",
+        source: "module/zfs/vdev.c:2324 vdev_metaslab_set_size: zfs_vdev_default_ms_count \
+                 (:59) 200, zfs_vdev_min_ms_count (:62) 16, zfs_vdev_ms_count_limit (:65) \
+                 2^17, zfs_vdev_default_ms_shift (:68) 29, zfs_vdev_max_ms_shift (:71) 34",
         apply: |p| p.metaslab = OPENZFS_METASLABS,
     },
     RuleChange {
-        since: (2, 0, 0),
-        name: "openzfs-2.0",
-        description: "OpenZFS 2.0: slop at most 128 GiB",
-        source: "spa_misc.c spa_get_slop_space: MIN(dspace >> 5, spa_max_slop = 128 GiB) \
-                 (in 2.0.7; 0.8.6 has no cap)",
+        since: (2, 0, 6),
+        tags: ("zfs-2.0.5", "zfs-2.0.6"),
+        name: "openzfs-2.0.6",
+        description: "OpenZFS 2.0.6-2.0.7: slop at most 128 GiB",
+        source: "module/zfs/spa_misc.c:1807 spa_get_slop_space: MIN(dspace >> 5, \
+                 spa_max_slop (:385, 128 GiB)), then the floor (:1813); zfs-2.0.5 \
+                 spa_misc.c:1788 has no cap",
         apply: |p| {
             p.slop = SlopRule::OpenZfs {
                 shift: 5,
@@ -257,11 +269,13 @@ pub const RULE_CHANGES: [RuleChange; 7] = [
     },
     RuleChange {
         since: (2, 1, 0),
+        tags: ("zfs-2.0.7", "zfs-2.1.0"),
         name: "openzfs-2.1",
         description: "OpenZFS 2.1: embedded log metaslab, dRAID",
-        source: "vdev.c vdev_metaslab_init: a normal vdev with more than \
-                 zfs_embedded_slog_min_ms = 64 metaslabs lends one to the embedded log class; \
-                 spa_misc.c spa_get_slop_space subtracts it, up to half the slop; vdev_draid.c",
+        source: "module/zfs/vdev.c:1463 vdev_metaslab_init: a normal vdev with more than \
+                 zfs_embedded_slog_min_ms (:82) = 64 metaslabs lends one to the embedded log \
+                 class; spa_misc.c:1812 spa_get_slop_space subtracts it, up to half the slop; \
+                 vdev_draid.c (absent in zfs-2.0.7)",
         apply: |p| {
             p.embedded_log_min_ms = Some(64);
             p.draid = true;
@@ -269,18 +283,32 @@ pub const RULE_CHANGES: [RuleChange; 7] = [
     },
     RuleChange {
         since: (2, 2, 0),
+        tags: ("zfs-2.1.16", "zfs-2.2.0"),
         name: "openzfs-2.2",
-        description: "OpenZFS 2.2 and 2.3: 16 MiB records by default",
-        source: "dsl_dataset.c zfs_max_recordsize = 16 MiB on 64-bit systems (1 MiB in 2.1.11)",
+        description: "OpenZFS 2.2: 16 MiB records by default",
+        source: "module/zfs/dsl_dataset.c:87 zfs_max_recordsize = 16 MiB on 64-bit systems \
+                 (zfs-2.1.16 dsl_dataset.c:81: 1 MiB)",
         apply: |p| p.max_recordsize = 16 * MIB,
     },
     RuleChange {
+        since: (2, 3, 0),
+        tags: ("zfs-2.2.11", "zfs-2.3.0"),
+        name: "openzfs-2.3",
+        description: "OpenZFS 2.3: raidz expansion",
+        source: "module/zfs/vdev_raidz.c:4761 vdev_raidz_attach_sync (zpool attach on a raidz \
+                 vdev), :2247 vdev_raidz_asize at the logical width of the block's birth txg \
+                 (:2215 vdev_raidz_get_logical_width); vdev.c:1964 vdev_set_deflate_ratio at \
+                 txg 0, the original width",
+        apply: |p| p.raidz_expansion = true,
+    },
+    RuleChange {
         since: (2, 4, 0),
+        tags: ("zfs-2.3.9", "zfs-2.4.0"),
         name: "openzfs-2.4",
         description: "OpenZFS 2.4: special vdevs lend an embedded log metaslab too",
-        source: "vdev.c vdev_metaslab_init: normal and special vdevs (the special one to \
-                 spa_special_embedded_log_class); spa_misc.c spa_get_slop_space subtracts both \
-                 (2.4.4; 2.3.2 lends none on special vdevs)",
+        source: "module/zfs/vdev.c:1691 vdev_metaslab_init: normal and special vdevs (the \
+                 special one to spa_special_embedded_log_class, vdev.c:1571); spa_misc.c:1970 \
+                 spa_get_slop_space subtracts both (zfs-2.3.9 vdev.c:1641: normal only)",
         apply: |p| p.embedded_log_special = true,
     },
 ];
@@ -325,6 +353,7 @@ impl Profile {
             },
             embedded_log_min_ms: None,
             embedded_log_special: false,
+            raidz_expansion: false,
             slop: SlopRule::Legacy {
                 shift: 6,
                 min: 32 * MIB,

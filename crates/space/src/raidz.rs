@@ -1,36 +1,31 @@
 //! raidz (module/zfs/vdev_raidz.c): the size of a vdev and of one block on it.
 
+use model::geometry::Raidz;
+
 /// vdev_raidz_open: a raidz vdev is `width` times its smallest child.
 pub fn raidz_vdev_asize(width: u32, child_asize: u64) -> Option<u64> {
     child_asize.checked_mul(u64::from(width))
 }
 
 /// vdev_raidz_asize: the allocated size of a block of `psize` bytes on a raidz of `cols`
-/// children and `parity` parity, sectors of 2^ashift:
-/// s = ceil(psize / 2^ashift); s += parity * ceil(s / (cols - parity));
-/// asize = roundup(s, parity + 1) * 2^ashift. The roundup to a multiple of parity + 1 sectors
-/// is the padding ("skip sectors") that keeps every free gap large enough for a block.
+/// children and `parity` parity, sectors of 2^ashift (`model::geometry::Raidz::asize`, the
+/// block the performance engine cuts into columns).
 pub fn raidz_asize(psize: u64, ashift: u8, cols: u32, parity: u32) -> u64 {
-    if psize == 0 {
-        return 0;
-    }
-    let (cols, parity) = (u64::from(cols), u64::from(parity));
-    let data = cols - parity;
-    let mut s = ((psize - 1) >> ashift) + 1;
-    s += parity * s.div_ceil(data);
-    (s.div_ceil(parity + 1) * (parity + 1)) << ashift
+    shape(ashift, cols, parity).asize(psize)
 }
 
-/// The parity and padding sectors of one block, for reports: (data, parity, padding) sectors.
+/// The data, parity and padding sectors of one block, for reports.
 pub fn raidz_sectors(psize: u64, ashift: u8, cols: u32, parity: u32) -> (u64, u64, u64) {
-    if psize == 0 {
-        return (0, 0, 0);
+    let b = shape(ashift, cols, parity).block(psize).sectors;
+    (b.data, b.parity, b.skip)
+}
+
+fn shape(ashift: u8, width: u32, nparity: u32) -> Raidz {
+    Raidz {
+        width,
+        nparity,
+        ashift,
     }
-    let (c, p) = (u64::from(cols), u64::from(parity));
-    let data = ((psize - 1) >> ashift) + 1;
-    let par = p * data.div_ceil(c - p);
-    let total = raidz_asize(psize, ashift, cols, parity) >> ashift;
-    (data, par, total - data - par)
 }
 
 #[cfg(test)]

@@ -155,10 +155,18 @@ fn breakdown(
     profile: &Profile,
     groups: &[GroupSpace],
     cap: &Capacity,
-    (raw, spare_bytes): (u64, u64),
+    raw: (u64, u64),
 ) -> Vec<BreakdownLine> {
     let mut out = Vec::new();
-    // "12 disks of 18.19 TiB + 2 of 3.49 TiB", spares counted with the first group's disks.
+    disk_lines(&mut out, pool, groups, raw);
+    vdev_lines(&mut out, groups, cap);
+    deflate_lines(&mut out, profile, groups, cap);
+    avail_lines(&mut out, profile, cap);
+    out
+}
+
+/// "12 disks of 18.19 TiB + 2 of 3.49 TiB", spares counted with the first group's disks.
+fn disk_kinds(pool: &Pool, groups: &[GroupSpace]) -> String {
     let mut kinds: Vec<(u64, u64)> = Vec::new();
     for (i, g) in groups.iter().enumerate() {
         let n = leaves(g) + if i == 0 { u64::from(pool.spares) } else { 0 };
@@ -175,7 +183,22 @@ fn breakdown(
             format!("{n}{disks} of {}", format_bytes(*bytes))
         })
         .collect();
-    out.push(line(Op::Start, "raw capacity", raw, what.join(" + ")));
+    what.join(" + ")
+}
+
+/// Raw capacity, hot spares, and what every leaf loses before it is a vdev's child.
+fn disk_lines(
+    out: &mut Vec<BreakdownLine>,
+    pool: &Pool,
+    groups: &[GroupSpace],
+    (raw, spare_bytes): (u64, u64),
+) {
+    out.push(line(
+        Op::Start,
+        "raw capacity",
+        raw,
+        disk_kinds(pool, groups),
+    ));
     if pool.spares > 0 {
         out.push(line(
             Op::Minus,
@@ -206,6 +229,11 @@ fn breakdown(
         total(groups, |g| leaves(g) * g.leaf.label_bytes),
         "4 labels of 256 KiB and a 3.5 MiB boot area on every disk (4.5 MiB)",
     ));
+}
+
+/// Mirror copies, dRAID's reserve, spares and rounding, and log vdevs: from the leaves'
+/// asize to the top-level vdevs' asize that counts in SIZE.
+fn vdev_lines(out: &mut Vec<BreakdownLine>, groups: &[GroupSpace], cap: &Capacity) {
     let mirror = total(groups, |g| match g.group.vtype {
         VdevType::Mirror => u64::from(g.vdevs) * u64::from(g.children - 1) * g.leaf.asize,
         _ => 0,
@@ -222,25 +250,7 @@ fn breakdown(
         .iter()
         .any(|g| matches!(g.group.vtype, VdevType::Draid { .. }))
     {
-        let v = |g: &GroupSpace, x: u64| u64::from(g.vdevs) * x;
-        out.push(line(
-            Op::Minus,
-            "dRAID reserve and rows",
-            total(groups, |g| v(g, g.draid_reserve_bytes)),
-            "32 MiB kept for expansion on every child, the rest in 16 MiB rows",
-        ));
-        out.push(line(
-            Op::Minus,
-            "dRAID distributed spares",
-            total(groups, |g| v(g, g.draid_spare_bytes)),
-            "spare capacity spread over the children",
-        ));
-        out.push(line(
-            Op::Minus,
-            "dRAID whole groups",
-            total(groups, |g| v(g, g.draid_group_rounding_bytes)),
-            "the vdev holds whole redundancy groups of (d + p) rows",
-        ));
+        draid_lines(out, groups);
     }
     let log = total(groups, |g| {
         if g.class == VdevClass::Log {
@@ -257,6 +267,40 @@ fn breakdown(
             "a separate intent log is not part of SIZE",
         ));
     }
+    metaslab_lines(out, groups);
+    out.push(line(
+        Op::Total,
+        "zpool list SIZE",
+        cap.size_bytes,
+        "raw space of the vdevs, parity included",
+    ));
+}
+
+/// dRAID's reserve and rows, distributed spares and whole groups (vdev_draid_open).
+fn draid_lines(out: &mut Vec<BreakdownLine>, groups: &[GroupSpace]) {
+    let v = |g: &GroupSpace, x: u64| u64::from(g.vdevs) * x;
+    out.push(line(
+        Op::Minus,
+        "dRAID reserve and rows",
+        total(groups, |g| v(g, g.draid_reserve_bytes)),
+        "32 MiB kept for expansion on every child, the rest in 16 MiB rows",
+    ));
+    out.push(line(
+        Op::Minus,
+        "dRAID distributed spares",
+        total(groups, |g| v(g, g.draid_spare_bytes)),
+        "spare capacity spread over the children",
+    ));
+    out.push(line(
+        Op::Minus,
+        "dRAID whole groups",
+        total(groups, |g| v(g, g.draid_group_rounding_bytes)),
+        "the vdev holds whole redundancy groups of (d + p) rows",
+    ));
+}
+
+/// The metaslab tail and dRAID's metaslab trim of every vdev that counts in SIZE.
+fn metaslab_lines(out: &mut Vec<BreakdownLine>, groups: &[GroupSpace]) {
     let in_size = |g: &GroupSpace| g.class != VdevClass::Log;
     // A per-vdev amount summed over every vdev that counts in SIZE.
     let over_size_vdevs = |amount: fn(&GroupSpace) -> u64| {
@@ -296,12 +340,15 @@ fn breakdown(
             "each metaslab holds whole redundancy groups only",
         ));
     }
-    out.push(line(
-        Op::Total,
-        "zpool list SIZE",
-        cap.size_bytes,
-        "raw space of the vdevs, parity included",
-    ));
+}
+
+/// From SIZE to dspace: the special and dedup classes, the ZIL metaslab, parity and padding.
+fn deflate_lines(
+    out: &mut Vec<BreakdownLine>,
+    profile: &Profile,
+    groups: &[GroupSpace],
+    cap: &Capacity,
+) {
     let other = total(groups, |g| {
         if matches!(g.class, VdevClass::Special | VdevClass::Dedup) {
             g.size_bytes
@@ -325,18 +372,7 @@ fn breakdown(
             0
         }
     });
-    let zil_why = match profile.embedded_log_min_ms {
-        Some(min) => format!(
-            "each {} vdev with more than {min} metaslabs lends one to the embedded ZIL",
-            if profile.embedded_log_special {
-                "normal or special"
-            } else {
-                "normal"
-            }
-        ),
-        None => "no embedded ZIL metaslab in this ZFS".to_string(),
-    };
-    out.push(line(Op::Minus, "ZIL metaslab", zil, zil_why));
+    out.push(line(Op::Minus, "ZIL metaslab", zil, zil_why(profile)));
     let normal: Vec<&GroupSpace> = groups.iter().filter(|g| g.is_normal()).collect();
     let parity: u64 = normal.iter().map(|g| parity_bytes(g)).sum();
     let normal_space: u64 = normal.iter().map(|g| g.normal_space_bytes).sum();
@@ -367,7 +403,41 @@ fn breakdown(
         cap.dspace_bytes,
         "what datasets can be charged for",
     ));
-    let slop_why = match profile.slop {
+}
+
+fn zil_why(profile: &Profile) -> String {
+    match profile.embedded_log_min_ms {
+        Some(min) => format!(
+            "each {} vdev with more than {min} metaslabs lends one to the embedded ZIL",
+            if profile.embedded_log_special {
+                "normal or special"
+            } else {
+                "normal"
+            }
+        ),
+        None => "no embedded ZIL metaslab in this ZFS".to_string(),
+    }
+}
+
+/// From dspace to AVAIL: slop and the empty pool's metadata.
+fn avail_lines(out: &mut Vec<BreakdownLine>, profile: &Profile, cap: &Capacity) {
+    out.push(line(Op::Minus, "slop", cap.slop_bytes, slop_why(profile)));
+    out.push(line(
+        Op::Minus,
+        "empty pool metadata",
+        cap.empty_pool_used_bytes,
+        "MOS, space maps, root file system (approximation)",
+    ));
+    out.push(line(
+        Op::Total,
+        "zfs list AVAIL",
+        cap.avail_bytes,
+        "what the empty root dataset offers",
+    ));
+}
+
+fn slop_why(profile: &Profile) -> String {
+    match profile.slop {
         crate::profile::SlopRule::OpenZfs { shift, min, max } => format!(
             "1/{} of the pool{}, at least {} (or half the pool){}",
             1u64 << shift,
@@ -393,21 +463,7 @@ fn breakdown(
         crate::profile::SlopRule::Custom(_) => {
             "held back so frees and the ZIL can proceed".to_string()
         }
-    };
-    out.push(line(Op::Minus, "slop", cap.slop_bytes, slop_why));
-    out.push(line(
-        Op::Minus,
-        "empty pool metadata",
-        cap.empty_pool_used_bytes,
-        "MOS, space maps, root file system (approximation)",
-    ));
-    out.push(line(
-        Op::Total,
-        "zfs list AVAIL",
-        cap.avail_bytes,
-        "what the empty root dataset offers",
-    ));
-    out
+    }
 }
 
 /// Widths of raidz-`parity` from parity + 2 to 24 (or `near`) that waste nothing beyond
@@ -455,69 +511,78 @@ fn warnings(
     for top in &pool.vdevs {
         out.extend(top.layout.warnings());
     }
-    let ashift = pool.ashift;
-    let rs = size_words(recordsize);
     let mut seen = Vec::new();
     for g in groups {
         if seen.contains(&g.group) {
             continue;
         }
         seen.push(g.group);
-        let asize = block_asize(&g.group, ashift, recordsize);
-        let eff = recordsize as f64 / asize as f64;
-        let ideal = ideal_efficiency(&g.group);
-        let waste = 1.0 - eff / ideal;
-        if waste < 0.01 {
-            continue;
-        }
-        let name = g.group.to_string();
-        let name = name.rsplit(' ').next().unwrap_or(&name);
-        match g.group.vtype {
-            VdevType::Raidz { parity } => {
-                let (d, p, pad) =
-                    crate::raidz::raidz_sectors(recordsize, ashift, g.children, parity);
-                let better = clean_widths(parity, ashift, recordsize, g.children);
-                let nearest: Vec<String> = {
-                    let below = better.iter().rev().find(|&&w| w < g.children);
-                    let above = better.iter().find(|&&w| w > g.children);
-                    below
-                        .into_iter()
-                        .chain(above)
-                        .map(|w| format!("raidz{parity}-{w}"))
-                        .collect()
-                };
-                let hint = match nearest.len() {
-                    0 => String::new(),
-                    1 => format!("; {} wastes nothing at this recordsize", nearest[0]),
-                    _ => format!(
-                        "; {} waste nothing at this recordsize",
-                        nearest.join(" and ")
-                    ),
-                };
-                out.push(format!(
-                    "{name} at ashift {ashift}: a {rs} record takes {} ({d} data, {p} parity, {pad} padding sectors), {:.1}% data against {:.1}% for {} data disks of {}: {:.1}% of the space is lost to padding and partial stripes{hint}",
-                    size_words(asize),
-                    eff * 100.0,
-                    ideal * 100.0,
-                    g.children - parity,
-                    g.children,
-                    waste * 100.0
-                ));
-            }
-            VdevType::Draid { parity, data, .. } => {
-                out.push(format!(
-                    "{name} at ashift {ashift}: every block fills whole rows of {data} data and {parity} parity sectors ({}), so a {rs} record takes {}: {:.1}% data against {:.1}%",
-                    size_words(u64::from(data + parity) << ashift),
-                    size_words(asize),
-                    eff * 100.0,
-                    ideal * 100.0
-                ));
-            }
-            _ => {}
-        }
+        out.extend(padding_warning(g, pool.ashift, recordsize));
     }
-    // Fixed costs that do not grow with the disk: partitions, labels, alignment, metaslab
-    // tails and trims, dRAID reserves, and slop beyond its 1/32 (the floor).
+    out.extend(fixed_cost_warning(groups, cap, raw));
+    out
+}
+
+/// A group whose record of `recordsize` loses 1% or more to padding and partial stripes.
+fn padding_warning(g: &GroupSpace, ashift: u8, recordsize: u64) -> Option<String> {
+    let rs = size_words(recordsize);
+    let asize = block_asize(&g.group, ashift, recordsize);
+    let eff = recordsize as f64 / asize as f64;
+    let ideal = ideal_efficiency(&g.group);
+    let waste = 1.0 - eff / ideal;
+    if waste < 0.01 {
+        return None;
+    }
+    let name = g.group.to_string();
+    let name = name.rsplit(' ').next().unwrap_or(&name);
+    match g.group.vtype {
+        VdevType::Raidz { parity } => {
+            let (d, p, pad) = crate::raidz::raidz_sectors(recordsize, ashift, g.children, parity);
+            let hint = clean_width_hint(parity, ashift, recordsize, g.children);
+            Some(format!(
+                "{name} at ashift {ashift}: a {rs} record takes {} ({d} data, {p} parity, {pad} padding sectors), {:.1}% data against {:.1}% for {} data disks of {}: {:.1}% of the space is lost to padding and partial stripes{hint}",
+                size_words(asize),
+                eff * 100.0,
+                ideal * 100.0,
+                g.children - parity,
+                g.children,
+                waste * 100.0
+            ))
+        }
+        VdevType::Draid { parity, data, .. } => Some(format!(
+            "{name} at ashift {ashift}: every block fills whole rows of {data} data and {parity} parity sectors ({}), so a {rs} record takes {}: {:.1}% data against {:.1}%",
+            size_words(u64::from(data + parity) << ashift),
+            size_words(asize),
+            eff * 100.0,
+            ideal * 100.0
+        )),
+        _ => None,
+    }
+}
+
+/// "; raidz1-3 and raidz1-5 waste nothing at this recordsize": the nearest clean widths.
+fn clean_width_hint(parity: u32, ashift: u8, recordsize: u64, children: u32) -> String {
+    let better = clean_widths(parity, ashift, recordsize, children);
+    let below = better.iter().rev().find(|&&w| w < children);
+    let above = better.iter().find(|&&w| w > children);
+    let nearest: Vec<String> = below
+        .into_iter()
+        .chain(above)
+        .map(|w| format!("raidz{parity}-{w}"))
+        .collect();
+    match nearest.len() {
+        0 => String::new(),
+        1 => format!("; {} wastes nothing at this recordsize", nearest[0]),
+        _ => format!(
+            "; {} waste nothing at this recordsize",
+            nearest.join(" and ")
+        ),
+    }
+}
+
+/// Fixed costs that do not grow with the disk: partitions, labels, alignment, metaslab tails
+/// and trims, dRAID reserves, and slop beyond its 1/32 (the floor), when over 5% of raw.
+fn fixed_cost_warning(groups: &[GroupSpace], cap: &Capacity, raw: u64) -> Option<String> {
     let fixed: u64 = groups
         .iter()
         .map(|g| {
@@ -527,15 +592,14 @@ fn warnings(
         })
         .sum::<u64>()
         + cap.slop_bytes.saturating_sub(cap.dspace_bytes >> 5);
-    if raw > 0 && fixed as f64 > 0.05 * raw as f64 {
-        out.push(format!(
+    (raw > 0 && fixed as f64 > 0.05 * raw as f64).then(|| {
+        format!(
             "small disks: fixed overheads (partitions, labels, metaslab tails, the slop floor) take {} of {} raw, {:.1}%",
             format_bytes(fixed),
             format_bytes(raw),
             fixed as f64 * 100.0 / raw as f64
-        ));
-    }
-    out
+        )
+    })
 }
 
 /// The layout string of the whole pool, classes named as `zpool create` names them.

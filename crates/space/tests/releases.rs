@@ -71,7 +71,8 @@ fn least_metaslab_of_16_mib_from_0_6_5() {
 /// - 0.6.4, dsl_pool_adjustedsize: 23,914,377,904,128 >> 6 = 373,662,154,752;
 /// - 0.6.5 and 0.7, spa_get_slop_space: >> 5 = 747,324,309,504;
 /// - 0.8: the 16 GiB metaslabs give 23,983,097,380,864, >> 5 = 749,471,793,152;
-/// - 2.0: capped at spa_max_slop = 128 GiB = 137,438,953,472;
+/// - 2.0.0 to 2.0.5: the same (zfs-2.0.5 spa_misc.c:1788 has no cap);
+/// - 2.0.6: capped at spa_max_slop = 128 GiB = 137,438,953,472 (zfs-2.0.6 spa_misc.c:1807);
 /// - 2.1: metaslab 0 (16 GiB) goes to the embedded log: dspace 23,965,917,511,680, slop =
 ///   128 GiB - min(16 GiB, 64 GiB) = 120,259,084,288.
 #[test]
@@ -83,7 +84,10 @@ fn slop_by_release() {
     assert_eq!(figures(&p, "0.6.5"), (old, old, 747_324_309_504));
     assert_eq!(figures(&p, "0.7"), (old, old, 747_324_309_504));
     assert_eq!(figures(&p, "0.8"), (new, new, 749_471_793_152));
-    assert_eq!(figures(&p, "2.0"), (new, new, 128 * GIB));
+    assert_eq!(figures(&p, "2.0"), (new, new, 749_471_793_152));
+    assert_eq!(figures(&p, "2.0.5"), (new, new, 749_471_793_152));
+    assert_eq!(figures(&p, "2.0.6"), (new, new, 128 * GIB));
+    assert_eq!(figures(&p, "2.0.7"), (new, new, 128 * GIB));
     assert_eq!(
         figures(&p, "2.1"),
         (new, new - 16 * GIB, 128 * GIB - 16 * GIB)
@@ -171,9 +175,11 @@ fn profile_of_every_family() {
     assert_eq!(names("0.6.5"), "zol-0.6.5");
     assert_eq!(names("0.7.13"), "zol-0.7");
     assert_eq!(names("0.8.6"), "zol-0.8");
-    assert_eq!(names("2.0.7"), "openzfs-2.0");
+    assert_eq!(names("2.0.5"), "zol-0.8");
+    assert_eq!(names("2.0.7"), "openzfs-2.0.6");
     assert_eq!(names("2.1.5"), "openzfs-2.1");
-    assert_eq!(names("2.3.2"), "openzfs-2.2");
+    assert_eq!(names("2.2.9"), "openzfs-2.2");
+    assert_eq!(names("2.3.2"), "openzfs-2.3");
     assert_eq!(names("openzfs-2.4"), "openzfs-2.4");
     assert_eq!(Profile::modern().name, "openzfs-2.4");
     assert_eq!(names("solaris-2008"), "legacy");
@@ -212,4 +218,58 @@ fn the_model_and_the_rules_agree_on_which_releases_have_draid() {
         let release: ZfsRelease = name.parse().unwrap();
         assert_eq!(Profile::of(release).draid, release.has_draid(), "{name}");
     }
+}
+
+/// Every rule change names the last release tag without it and the first with it, and the
+/// first is the release it is applied from; the last without gets the rules before it.
+#[test]
+fn every_rule_change_names_its_tags() {
+    let version = |tag: &str| -> (u8, u8, u8) {
+        let v: Vec<u8> = tag["zfs-".len()..]
+            .split('.')
+            .take(3)
+            .map(|n| n.parse().unwrap())
+            .collect();
+        (v[0], v[1], *v.get(2).unwrap_or(&0))
+    };
+    for (i, change) in zpoolsim_space::RULE_CHANGES.iter().enumerate() {
+        let (before, first) = change.tags;
+        assert_eq!(version(first), change.since, "{first}");
+        assert!(version(before) < change.since, "{before}");
+        let before_name = Profile::openzfs(version(before)).name;
+        let expected = if i == 0 {
+            "zol-0.6"
+        } else {
+            zpoolsim_space::RULE_CHANGES[i - 1].name
+        };
+        assert_eq!(before_name, expected, "{before}");
+        assert_eq!(Profile::openzfs(change.since).name, change.name);
+        assert!(change.source.starts_with("module/") || change.source.starts_with("include/"));
+    }
+}
+
+/// The slop cap by release: 8 x 16 TB raidz2 of whole disks at ashift 12, dspace
+/// 90,992,908,697,600 and the empty pool's 873,600 B. Uncapped (2.0.0 to 2.0.5) the slop is
+/// 1/32 = 2,843,528,396,800 and AVAIL 88,149,379,427,200 (80.17 TiB); from 2.0.6 it is
+/// 128 GiB = 137,438,953,472 and AVAIL 90,855,468,870,528 (82.63 TiB).
+#[test]
+fn slop_cap_from_2_0_6_on_8_x_16_tb_raidz2() {
+    let leaf = Leaf {
+        capacity_bytes: 16 * TB,
+        logical_sector: 512,
+        whole_disk: true,
+    };
+    let p = Pool::simple("raidz2-8".parse::<Layout>().unwrap(), leaf, 12);
+    let cap = |zfs: &str| pool_capacity(&p, &release(zfs)).unwrap();
+    let (old, new) = (cap("2.0.5"), cap("2.0.6"));
+    assert_eq!(cap("2.0.0"), old);
+    assert_eq!(old.dspace_bytes, 90_992_908_697_600);
+    assert_eq!(new.dspace_bytes, old.dspace_bytes);
+    assert_eq!(old.empty_pool_used_bytes, 873_600);
+    assert_eq!(
+        (old.slop_bytes, new.slop_bytes),
+        (2_843_528_396_800, 128 * GIB)
+    );
+    assert_eq!(old.avail_bytes, 88_149_379_427_200);
+    assert_eq!(new.avail_bytes, 90_855_468_870_528);
 }

@@ -5,11 +5,13 @@
 mod case;
 mod corpus;
 mod refit;
+mod refitted;
 mod score;
 
 pub use case::{unit_scale, Case, Excluded, Measured, Metric};
 pub use corpus::{Corpus, Loaded, Source};
 pub use refit::{all_cases, cross_validate, fit, CrossValidation, HeldOut, SourceError};
+pub use refitted::{refit, Refit, Refitted};
 pub use score::{error_pct, median_abs, percentile_abs, CaseResult, Summary};
 
 use std::fmt;

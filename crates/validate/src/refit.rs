@@ -117,15 +117,6 @@ pub struct HeldOut {
     pub error_pct: f64,
 }
 
-/// One source's cases held out.
-#[derive(Debug, Clone, Serialize)]
-pub struct SourceError {
-    /// Its case file.
-    pub file: String,
-    pub median_pct: f64,
-    pub p90_pct: f64,
-}
-
 /// Leave-one-source-out cross-validation: for each source, the constants refitted on the
 /// others, and its cases predicted with them.
 #[derive(Debug, Clone, Serialize)]
@@ -139,6 +130,15 @@ pub struct CrossValidation {
     pub by_source: Vec<SourceError>,
     /// Per class of workload and medium: median |error|, cases and sources.
     pub by_class: Vec<Band>,
+}
+
+/// One source held out: its case file and the median and 90th percentile |error| of its
+/// cases, percent.
+#[derive(Debug, Clone, Serialize)]
+pub struct SourceError {
+    pub source: String,
+    pub median_pct: f64,
+    pub p90_pct: f64,
 }
 
 /// Cross-validates the corpus.
@@ -156,7 +156,7 @@ pub fn cross_validate(corpus: &Corpus) -> CrossValidation {
         let errors = held_out(held, &constants);
         let pct: Vec<f64> = errors.iter().map(|h| h.error_pct).collect();
         by_source.push(SourceError {
-            file: held.file.clone(),
+            source: held.file.clone(),
             median_pct: median_abs(&pct),
             p90_pct: percentile_abs(&pct, 0.9),
         });

@@ -1,9 +1,9 @@
-//! The committed products of the corpus: the fitted constants (crates/perf/src/constants.rs)
+//! The committed products of the corpus: the fitted constants (crates/perf/data/constants.toml)
 //! and the error bands (crates/perf/src/band.rs) are what `zpoolsim validate --refit` and
 //! `--cv` compute from the embedded corpus, and the model meets the issue's bars on it.
 
 use model::Catalog;
-use zpoolsim_validate::{all_cases, cross_validate, fit, Corpus};
+use zpoolsim_validate::{cross_validate, Corpus};
 
 fn corpus() -> Corpus {
     Corpus::embedded(Catalog::embedded()).expect("the embedded corpus loads")
@@ -11,15 +11,21 @@ fn corpus() -> Corpus {
 
 #[test]
 fn refit_reproduces_the_committed_constants() {
-    let corpus = corpus();
-    let refit = fit(&all_cases(&corpus));
-    let committed = perf::Constants::fitted();
-    for ((param, got), want) in perf::PARAMS.iter().zip(refit.0).zip(committed.0) {
+    let refit = zpoolsim_validate::refit(&corpus());
+    for c in &refit.constants {
         assert!(
-            (got / want - 1.0).abs() < 1e-9,
-            "{}: refit {got:e}, committed {want:e}: run `zpoolsim validate --refit` and commit",
-            param.name
+            (c.fitted / c.committed - 1.0).abs() < 1e-9,
+            "{}: refit {:e}, committed {:e}: run `zpoolsim validate --refit -o \
+             crates/perf/data/constants.toml --force` and commit the file",
+            c.name,
+            c.fitted,
+            c.committed
         );
+    }
+    // The file the refit writes is the model's, to the byte, when the values agree.
+    let committed = include_str!("../../perf/data/constants.toml");
+    if refit.constants.iter().all(|c| c.fitted == c.committed) {
+        assert_eq!(refit.file, committed);
     }
 }
 

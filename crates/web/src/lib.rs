@@ -3,9 +3,12 @@
 //! `--json` prints, through the same request types (crates/request); the page is plain HTML,
 //! CSS and JavaScript compiled into the binary, and asks nothing of any other machine.
 
+mod gate;
+mod heavy;
 mod limits;
 mod posted;
 mod routes;
 mod server;
 
+pub use routes::post;
 pub use server::{ServeError, Server};

@@ -3,7 +3,8 @@
 //! plan answers in well under a second, and these keep the worst request to a few seconds.
 
 use request::{
-    CapacityRequest, Error, PlanRequest, PredictRequest, ReliabilityRequest, SystemRequest,
+    about, CapacityRequest, Error, PlanRequest, PredictRequest, Refusal, ReliabilityRequest,
+    SystemRequest,
 };
 use std::time::Duration;
 
@@ -19,50 +20,75 @@ pub const MAX_FILES: usize = 32;
 pub const MAX_TRIALS: u64 = 1_000_000;
 /// Largest request body: a system file is a few KiB.
 pub const MAX_BODY_BYTES: u64 = 1 << 20;
-/// Longest a request may wait and work before it is answered with an error.
-pub const TIME_LIMIT: Duration = Duration::from_secs(20);
-/// Most requests at work at once; more wait their turn (within the time limit).
-pub const MAX_AT_WORK: usize = 4;
+/// Longest a heavy request (a plan, a prediction, a reliability assessment) may wait for a
+/// worker and work before it is answered 503 and its work stopped.
+pub const DEADLINE: Duration = Duration::from_secs(20);
+/// Heavy requests that may wait for a worker, per worker: more are answered 503 at once.
+pub const QUEUE_PER_WORKER: usize = 2;
+/// What a 503 asks the client to wait before asking again, seconds: about one heavy request's
+/// work.
+pub const RETRY_AFTER_SECONDS: u64 = 5;
 
-fn at_most(what: &str, given: u64, cap: u64) -> Result<(), Error> {
+/// Heavy requests at work at once when `serve` is not told: one per core, so that the
+/// light ones (the page, the disks, a system file, a capacity) find the runtime's threads free.
+pub fn default_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Refuses `given` of the request's field `field` past `cap`.
+fn at_most(field: &'static str, given: u64, cap: u64) -> Result<(), Refusal> {
+    at_most_of(field, field, given, cap)
+}
+
+/// Refuses `given` past `cap`, `what` of the request's field `field`.
+fn at_most_of(field: &'static str, what: &str, given: u64, cap: u64) -> Result<(), Refusal> {
     if given > cap {
         return Err(Error(format!(
             "{what}: {given}; a web request takes at most {cap} (the command line takes more)"
-        )));
+        ))
+        .about(field));
     }
     Ok(())
 }
 
-pub fn plan(r: &PlanRequest) -> Result<(), Error> {
+pub fn plan(r: &PlanRequest) -> Result<(), Refusal> {
     at_most("disks", r.disks.disks.unwrap_or(0).into(), MAX_DISKS.into())?;
     let extra = r.criteria.workloads.len() as u64;
     at_most("workload", extra, MAX_EXTRA_WORKLOADS as u64)
 }
 
-pub fn system(r: &SystemRequest) -> Result<(), Error> {
+pub fn system(r: &SystemRequest) -> Result<(), Refusal> {
     at_most("disks", r.disks.disks.unwrap_or(0).into(), MAX_DISKS.into())?;
     leaves(Some(&r.layout))
 }
 
-pub fn capacity(r: &CapacityRequest) -> Result<(), Error> {
+pub fn capacity(r: &CapacityRequest) -> Result<(), Refusal> {
     at_most("files", r.files.len() as u64, MAX_FILES as u64)?;
     leaves(r.layout.as_ref())
 }
 
 /// A layout's disks count against the cap too (one that does not parse is refused later, by
 /// the request itself, with the reason).
-fn leaves(layout: Option<&String>) -> Result<(), Error> {
+fn leaves(layout: Option<&String>) -> Result<(), Refusal> {
     match layout.and_then(|l| l.parse::<model::Layout>().ok()) {
-        Some(l) => at_most("layout: disks", l.leaves().into(), MAX_DISKS.into()),
+        Some(l) => at_most_of(
+            "layout",
+            "layout: disks",
+            l.leaves().into(),
+            MAX_DISKS.into(),
+        ),
         None => Ok(()),
     }
 }
 
-pub fn predict(r: &PredictRequest) -> Result<(), Error> {
-    let points = r.sweep()?.map_or(0, |s| s.values.len());
+pub fn predict(r: &PredictRequest) -> Result<(), Refusal> {
+    let points = r
+        .sweep()
+        .map_err(about("sweep"))?
+        .map_or(0, |s| s.values.len());
     at_most("sweep", points as u64, MAX_SWEEP_POINTS as u64)
 }
 
-pub fn reliability(r: &ReliabilityRequest) -> Result<(), Error> {
+pub fn reliability(r: &ReliabilityRequest) -> Result<(), Refusal> {
     at_most("trials", r.trials, MAX_TRIALS)
 }

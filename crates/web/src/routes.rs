@@ -6,9 +6,10 @@ use crate::limits;
 use crate::posted::Posted;
 use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
+use model::cancel::Cancel;
 use model::Catalog;
 use request::{
-    from_json, to_json, CapacityRequest, Error, Inputs, PlanRequest, PredictRequest,
+    from_json, in_fields, to_json, CapacityRequest, Inputs, PlanRequest, PredictRequest, Refusal,
     ReliabilityRequest, SystemRequest,
 };
 use serde::Serialize;
@@ -17,15 +18,17 @@ const PAGE: &str = include_str!("../page/index.html");
 const SCRIPT: &str = include_str!("../page/page.js");
 const STYLE: &str = include_str!("../page/page.css");
 
-/// The page may load only its own files and ask only its own server: nothing leaves the
-/// machine even if a file of it were changed to try.
-const CONTENT_POLICY: &str = "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'";
+/// The page may load only its own files and ask only its own server, and no other page may
+/// frame it: nothing leaves the machine even if a file of it were changed to try, and no other
+/// site can dress it up to click through.
+const CONTENT_POLICY: &str = "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/// An answer: status, media type, body.
+/// An answer: status, media type, body, and for a 503 when to ask again.
 pub struct Reply {
     status: u16,
     media: &'static str,
     body: String,
+    retry_after: Option<u64>,
 }
 
 impl Reply {
@@ -34,32 +37,77 @@ impl Reply {
             status: 200,
             media,
             body: body.into(),
+            retry_after: None,
         }
     }
 
     /// `{"error": "..."}`: one sentence saying what is wrong.
     pub fn error(status: u16, message: &str) -> Reply {
-        let body = serde_json::json!({ "error": message }).to_string() + "\n";
+        Reply::json_error(status, serde_json::json!({ "error": message }))
+    }
+
+    /// 400 Bad Request: `{"error": "...", "field": "..."}`, the sentence and the request's
+    /// field it is about (`"field"` left out when it is about none in particular).
+    pub fn refusal(refusal: &Refusal) -> Reply {
+        let mut error = serde_json::json!({ "error": refusal.error.0 });
+        if let Some(field) = &refusal.field {
+            error["field"] = field.as_str().into();
+        }
+        Reply::json_error(400, error)
+    }
+
+    fn json_error(status: u16, error: serde_json::Value) -> Reply {
+        let body = error.to_string() + "\n";
         Reply {
             status,
             media: "application/json",
             body,
+            retry_after: None,
         }
     }
 
+    /// This reply, asking the client to wait `seconds` before asking again.
+    pub fn retry_after(self, seconds: u64) -> Reply {
+        Reply {
+            retry_after: Some(seconds),
+            ..self
+        }
+    }
+
+    /// The response, with the headers every answer carries: its media type, never sniffed,
+    /// never cached, never framed, and no Referer sent from the page.
     pub fn into_response(self) -> axum::response::Response {
         let headers = [
             (header::CONTENT_TYPE, self.media),
             (header::CONTENT_SECURITY_POLICY, CONTENT_POLICY),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            (header::X_FRAME_OPTIONS, "DENY"),
+            (header::REFERRER_POLICY, "no-referrer"),
             (header::CACHE_CONTROL, "no-store"),
         ];
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        (status, headers, self.body).into_response()
+        let retry = self
+            .retry_after
+            .map(|s| [(header::RETRY_AFTER, s.to_string())]);
+        (status, headers, retry, self.body).into_response()
     }
 }
 
-pub fn reply(method: &str, path: &str, body: &str, catalog: &'static Catalog) -> Reply {
-    let inputs = Posted { catalog };
+/// Whether a request is heavy work, answered by a worker of `heavy` (the others are answered
+/// at once: each takes well under a millisecond).
+pub fn is_heavy(method: &str, path: &str) -> bool {
+    method == "POST" && matches!(path, "/api/plan" | "/api/predict" | "/api/reliability")
+}
+
+/// The answer to `method` `path` with `body`; heavy work stops early once `cancel` is raised.
+pub fn reply(
+    method: &str,
+    path: &str,
+    body: &str,
+    catalog: &'static Catalog,
+    cancel: Cancel,
+) -> Reply {
+    let inputs = Posted { catalog, cancel };
     match (method, path) {
         ("GET", "/") => Reply::ok("text/html; charset=utf-8", PAGE),
         ("GET", "/page.js") => Reply::ok("text/javascript; charset=utf-8", SCRIPT),
@@ -69,7 +117,7 @@ pub fn reply(method: &str, path: &str, body: &str, catalog: &'static Catalog) ->
             r.answer(&inputs)
         })),
         ("POST", "/api/capacity") => json(answer(body, limits::capacity, |r: CapacityRequest| {
-            r.answer(&inputs)
+            Ok(r.answer(&inputs)?)
         })),
         ("POST", "/api/predict") => json(answer(body, limits::predict, |r: PredictRequest| {
             r.answer(&inputs)
@@ -83,10 +131,13 @@ pub fn reply(method: &str, path: &str, body: &str, catalog: &'static Catalog) ->
             r.answer(&inputs as &dyn Inputs)
         }) {
             Ok(text) => Reply::ok("application/toml; charset=utf-8", text),
-            Err(e) => Reply::error(400, &e.0),
+            Err(refusal) => Reply::refusal(&refusal),
         },
         (_, "/" | "/page.js" | "/page.css" | "/api/disks") => {
             Reply::error(405, &format!("{path} answers GET"))
+        }
+        (_, "/api/plan" | "/api/capacity" | "/api/predict" | "/api/reliability" | "/api/system") => {
+            Reply::error(405, &format!("{path} answers POST"))
         }
         (_, p) if p.starts_with("/api/") => Reply::error(
             404,
@@ -96,24 +147,32 @@ pub fn reply(method: &str, path: &str, body: &str, catalog: &'static Catalog) ->
     }
 }
 
-/// The request of type `R` in `body`, checked against its limits, answered.
+/// The answer to a POST of `body` to `path`, as the server gives it but without HTTP: its
+/// status and body (the fuzzing of the API's bodies calls it).
+pub fn post(path: &str, body: &str) -> (u16, String) {
+    let r = reply("POST", path, body, Catalog::embedded(), Cancel::never());
+    (r.status, r.body)
+}
+
+/// The request of type `R` in `body`, checked against its limits, answered; a refusal in the
+/// words of `R`'s fields.
 fn answer<R, T>(
     body: &str,
-    check: fn(&R) -> Result<(), Error>,
-    answer: impl FnOnce(R) -> Result<T, Error>,
-) -> Result<T, Error>
+    check: fn(&R) -> Result<(), Refusal>,
+    answer: impl FnOnce(R) -> Result<T, Refusal>,
+) -> Result<T, Refusal>
 where
     R: clap::Args + clap::FromArgMatches,
 {
     let request: R = from_json(body)?;
     check(&request)?;
-    answer(request)
+    answer(request).map_err(in_fields::<R>)
 }
 
-/// An answer as the command line's `--json` prints it, or the error as HTTP 400.
-fn json<T: Serialize>(answer: Result<T, Error>) -> Reply {
-    match answer.and_then(|a| to_json(&a)) {
+/// An answer as the command line's `--json` prints it, or the refusal as HTTP 400.
+fn json<T: Serialize>(answer: Result<T, Refusal>) -> Reply {
+    match answer.and_then(|a| Ok(to_json(&a)?)) {
         Ok(text) => Reply::ok("application/json", text),
-        Err(e) => Reply::error(400, &e.0),
+        Err(refusal) => Reply::refusal(&refusal),
     }
 }

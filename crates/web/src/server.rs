@@ -1,15 +1,18 @@
-//! The HTTP server (axum on a tokio runtime of its own): every request answered by `routes`;
-//! the API's work on the blocking pool, under the time limit and the cap on requests at work.
+//! The HTTP server (axum on a tokio runtime of its own): every request checked at the gate,
+//! then answered by `routes`, heavy work by the workers of `heavy`.
 
-use crate::limits::{MAX_AT_WORK, MAX_BODY_BYTES, TIME_LIMIT};
+use crate::gate;
+use crate::heavy::Heavy;
+use crate::limits::{default_workers, MAX_BODY_BYTES};
 use crate::routes::{self, Reply};
 use axum::body::Body;
+use axum::extract::connect_info::{ConnectInfo, Connected};
 use axum::extract::{Request, State};
 use axum::response::Response;
+use axum::serve::IncomingStream;
+use model::cancel::Cancel;
 use model::Catalog;
 use std::net::SocketAddr;
-use std::sync::Arc;
-use tokio::sync::Semaphore;
 
 /// Why the server could not start.
 #[derive(Debug)]
@@ -28,17 +31,29 @@ pub struct Server {
     runtime: tokio::runtime::Runtime,
     listener: std::net::TcpListener,
     catalog: &'static Catalog,
+    workers: usize,
 }
 
-/// What every request shares: the catalog, and the permits of the requests at work.
+/// What every request shares: the catalog, and the workers of heavy requests.
 #[derive(Clone)]
 struct Shared {
     catalog: &'static Catalog,
-    at_work: Arc<Semaphore>,
+    heavy: Heavy,
+}
+
+/// The address a connection reached: the one its Host must name.
+#[derive(Clone, Copy)]
+struct Reached(Option<SocketAddr>);
+
+impl Connected<IncomingStream<'_, tokio::net::TcpListener>> for Reached {
+    fn connect_info(stream: IncomingStream<'_, tokio::net::TcpListener>) -> Self {
+        Reached(stream.io().local_addr().ok())
+    }
 }
 
 impl Server {
-    /// Listens on `address` (port 0: any free port; `address()` tells which).
+    /// Listens on `address` (port 0: any free port; `address()` tells which), with one worker
+    /// for heavy requests per core.
     pub fn bind(address: SocketAddr, catalog: &'static Catalog) -> Result<Server, ServeError> {
         let cannot = |e: std::io::Error| ServeError(format!("cannot listen on {address}: {e}"));
         let listener = std::net::TcpListener::bind(address).map_err(cannot)?;
@@ -51,7 +66,13 @@ impl Server {
             runtime,
             listener,
             catalog,
+            workers: default_workers(),
         })
+    }
+
+    /// This server with `workers` heavy requests at work at once (at least one).
+    pub fn with_workers(self, workers: usize) -> Server {
+        Server { workers, ..self }
     }
 
     /// The address it listens on.
@@ -65,33 +86,46 @@ impl Server {
     pub fn run(self) -> Result<(), ServeError> {
         let shared = Shared {
             catalog: self.catalog,
-            at_work: Arc::new(Semaphore::new(MAX_AT_WORK)),
+            heavy: Heavy::new(self.workers),
         };
         let app = axum::Router::new().fallback(answer).with_state(shared);
         self.runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(self.listener)
                 .map_err(|e| ServeError(format!("cannot listen: {e}")))?;
-            axum::serve(listener, app)
-                .await
-                .map_err(|e| ServeError(format!("the server stopped: {e}")))
+            axum::serve(
+                listener,
+                app.into_make_service_with_connect_info::<Reached>(),
+            )
+            .await
+            .map_err(|e| ServeError(format!("the server stopped: {e}")))
         })
     }
 }
 
+/// A request answered: refused at the gate, answered at once when light, or by a worker.
 async fn answer(State(shared): State<Shared>, request: Request) -> Response {
+    let reached = request
+        .extensions()
+        .get::<ConnectInfo<Reached>>()
+        .and_then(|c| c.0 .0);
+    let Some(local) = reached else {
+        return Reply::error(500, "internal error: the connection has no address").into_response();
+    };
+    if let Err(refused) = gate::admit(request.method(), request.headers(), local) {
+        return refused.into_response();
+    }
     let method = request.method().to_string();
     let path = request.uri().path().to_string();
     let body = match read_body(request.into_body()).await {
         Ok(body) => body,
         Err(reply) => return reply.into_response(),
     };
-    let reply = if path.starts_with("/api/") && method == "POST" {
-        within_limits(&shared, move |catalog| {
-            routes::reply(&method, &path, &body, catalog)
-        })
-        .await
+    let catalog = shared.catalog;
+    let reply = if routes::is_heavy(&method, &path) {
+        let work = move |cancel| routes::reply(&method, &path, &body, catalog, cancel);
+        shared.heavy.run(work).await
     } else {
-        routes::reply(&method, &path, &body, shared.catalog)
+        routes::reply(&method, &path, &body, catalog, Cancel::never())
     };
     reply.into_response()
 }
@@ -108,34 +142,4 @@ async fn read_body(body: Body) -> Result<String, Reply> {
         })?;
     String::from_utf8(bytes.to_vec())
         .map_err(|_| Reply::error(400, "the request body is not UTF-8 text"))
-}
-
-/// The reply of `work` once fewer than `MAX_AT_WORK` requests are at work, unless waiting and
-/// working outlast the time limit (the work then runs on to its end, bounded by the caps and
-/// holding its place, but nobody waits for it).
-async fn within_limits(
-    shared: &Shared,
-    work: impl FnOnce(&'static Catalog) -> Reply + Send + 'static,
-) -> Reply {
-    let catalog = shared.catalog;
-    let at_work = Arc::clone(&shared.at_work);
-    let answered = tokio::time::timeout(TIME_LIMIT, async move {
-        let permit = at_work.acquire_owned().await?;
-        let task = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            work(catalog)
-        });
-        Ok::<_, Box<dyn std::error::Error + Send + Sync>>(task.await?)
-    });
-    match answered.await {
-        Ok(Ok(reply)) => reply,
-        Ok(Err(_)) => Reply::error(500, "internal error (a defect: please report it)"),
-        Err(_) => Reply::error(
-            503,
-            &format!(
-                "no answer within {} s; ask for less (fewer disks, trials or sweep points)",
-                TIME_LIMIT.as_secs()
-            ),
-        ),
-    }
 }

@@ -1,6 +1,10 @@
 //! Running the `zpoolsim` binary from the repository's top, as a person would.
 
 #[allow(dead_code)]
+pub mod browser;
+#[allow(dead_code)]
+pub mod scratch;
+#[allow(dead_code)]
 pub mod serve;
 #[allow(dead_code)] // only some test files check shapes or run a ZFS
 pub mod shapes;

@@ -13,8 +13,14 @@ pub struct Served {
 impl Served {
     /// Starts `zpoolsim serve --port 0` and reads the address it prints.
     pub fn start() -> Served {
+        Served::start_with(&[])
+    }
+
+    /// Starts `zpoolsim serve --port 0 ARGS` and reads the address it prints.
+    pub fn start_with(args: &[&str]) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_zpoolsim"))
             .args(["serve", "--port", "0"])
+            .args(args)
             .stdout(Stdio::piped())
             .spawn()
             .expect("zpoolsim serve starts");
@@ -44,6 +50,42 @@ impl Served {
                 .header("Content-Type", "application/json")
                 .send(body),
         )
+    }
+}
+
+impl Served {
+    /// `host:port` the server listens on.
+    pub fn address(&self) -> &str {
+        self.url.trim_start_matches("http://")
+    }
+
+    /// Sends `head` (the request line and headers, each ending in CRLF, without the blank
+    /// line) and `body` as they are, and reads the whole answer: status, headers (names in
+    /// lower case) and body.
+    pub fn raw(&self, head: &str, body: &str) -> (u16, Vec<(String, String)>, String) {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(self.address()).expect("it accepts");
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+            .unwrap();
+        let request = format!(
+            "{head}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).expect("it reads");
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).expect("it answers");
+        let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
+        let mut lines = head.split("\r\n");
+        let status = lines
+            .next()
+            .and_then(|l| l.split(' ').nth(1))
+            .unwrap_or("0");
+        let headers = lines
+            .filter_map(|l| l.split_once(':'))
+            .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
+            .collect();
+        (status.parse().unwrap_or(0), headers, body.to_string())
     }
 }
 

@@ -249,12 +249,6 @@ fn zpool_list_zfs_get_and_zdb_outputs() {
         (props[0].compressratio, props[0].sync.as_deref()),
         (Some(1.0), None)
     );
-    let mounts = "zt\t/tmp/zf/mnt\nzt/a\t/tmp/zf/mnt/a\nother\tnone\n";
-    assert_eq!(
-        zfs_get::dataset_of(mounts, "/tmp/zf/mnt/a/b").as_deref(),
-        Some("zt/a")
-    );
-    assert_eq!(zfs_get::dataset_of(mounts, "/tmp/zf/mntx"), None);
 }
 
 #[test]

@@ -60,6 +60,13 @@ fn job_files_are_the_models_workloads() {
     assert!(refuse("raw-read").contains("calibrate --raw"));
     assert!(refuse("bonnie-rewrite").contains("not fio jobs"));
     assert!(refuse("dd-read:qd=4").contains("qd is for fio-rand*"));
+    // Issue #18: stored as engine=libaio,direct=1, run as psync with direct=0.
+    assert_eq!(
+        refuse("fio-randwrite:engine=libaio,direct=1"),
+        "fio-randwrite: bench's fio job does not carry engine (docs/measure.md: the job file): leave it out, or predict it with zpoolsim predict"
+    );
+    assert!(refuse("fio-randread:direct=1").contains("does not carry direct"));
+    assert!(refuse("dd-write:sync=1").contains("does not carry sync"));
     assert!(refuse("dd-write:threads=128").contains("less than one 1048576-byte block per thread"));
     assert_eq!(
         with_size("fio-randread:qd=8", 1 << 30),

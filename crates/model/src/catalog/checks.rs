@@ -52,22 +52,6 @@ impl From<Bad> for String {
     }
 }
 
-/// The largest value a figure may take, and why: past it no hardware is, and the number is a
-/// slip of the keyboard (1e300 would print as 300 digits). Policies, each far above anything
-/// sold; an AFR is a percentage.
-fn upper_bound(key: &str) -> (f64, &'static str) {
-    match key {
-        "afr_pct" => (100.0, "the percentage of disks failing in a year"),
-        "mtbf_hours" => (1e9, "far above any datasheet's (about 2.5 million hours)"),
-        "ghz" => (100.0, "far above any CPU's clock"),
-        k if k.ends_with("_mb_s") => (1e7, "10 TB/s, far above any device, bus or memory"),
-        k if k.ends_with("gbps") => (1e5, "100 Tb/s, far above any port or link"),
-        k if k.ends_with("_ms") => (1e5, "100 s, far above any seek"),
-        k if k.ends_with("_iops") => (1e9, "far above any device"),
-        _ => (1e12, "far above any figure of hardware"),
-    }
-}
-
 /// A disk model from a TOML table, filling in an unpublished inner-track rate and the
 /// unstated figures of its interface (each with a source saying how it was had), then checked.
 pub fn disk_from_table(mut table: toml::Table) -> Result<DiskModel, Bad> {
@@ -247,13 +231,9 @@ pub fn check_disk(d: &DiskModel) -> Result<(), Bad> {
                 "zones must be at increasing offsets inside the disk",
             ));
         }
-        let (most, why) = upper_bound("zone_mb_s");
-        if !(zone.mb_s.is_finite() && zone.mb_s > 0.0 && zone.mb_s <= most) {
-            return Err(Bad::at(
-                "zones",
-                format!("a zone's mb_s must be above 0 and at most {most:e} ({why})"),
-            ));
-        }
+        crate::range::MB_S
+            .check_as("a zone's mb_s", zone.mb_s)
+            .map_err(|e| Bad::at("zones", e.to_string()))?;
         previous = Some(zone.offset_bytes);
     }
     Ok(())
@@ -356,15 +336,11 @@ fn check_common<'de, T: Serialize + Deserialize<'de>>(
             Some(toml::Value::Integer(i)) if *i <= 0 => {
                 return Err(Bad::at(key, format!("{key} must be above 0")))
             }
-            Some(toml::Value::Float(f)) if !(f.is_finite() && *f > 0.0) => {
-                return Err(Bad::at(key, format!("{key} must be above 0")))
-            }
-            Some(toml::Value::Float(f)) if *f > upper_bound(key).0 => {
-                let (most, why) = upper_bound(key);
-                return Err(Bad::at(
-                    key,
-                    format!("{key} {f:e} is above {most:e}: {why}"),
-                ));
+            // Each figure within its documented range (docs/ranges.md).
+            Some(toml::Value::Float(f)) => {
+                crate::range::of_key(key)
+                    .check_as(key, *f)
+                    .map_err(|e| Bad::at(key, e.to_string()))?;
             }
             _ => {}
         }

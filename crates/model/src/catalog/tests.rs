@@ -364,18 +364,21 @@ fn user_file_errors_are_located() {
     let e = merge_error(&USER_DISK.replace("seq_outer_mb_s = 200.0", "seq_outer_mb_s = -200.0"));
     assert_eq!(
         e,
-        "mine.toml:13:1: disk entry: seq_outer_mb_s must be above 0"
+        "mine.toml:13:1: disk entry: seq_outer_mb_s -200 is out of range: give 1 to 10000000 MB/s (far around any device, bus or memory)"
     );
+    // Issue #18: a rate of 1e-300 MB/s made a resilver of 1e306 hours.
+    let e = merge_error(&USER_DISK.replace("seq_outer_mb_s = 200.0", "seq_outer_mb_s = 1e-300"));
+    assert!(e.starts_with("mine.toml:13:1: disk entry: seq_outer_mb_s 1e-300 is out of range: give 1 to 10000000 MB/s"), "{e}");
     let e =
         merge_error(&USER_DISK.replace("queue_depth = 32", "queue_depth = 32\nafr_pct = 200.0"));
     assert_eq!(
         e,
-        "mine.toml:15:1: disk entry: afr_pct 2e2 is above 1e2: the percentage of disks failing in a year"
+        "mine.toml:15:1: disk entry: afr_pct 200 is out of range: give 0.01 to 99 % a year (the percentage of disks failing in a year, below every disk)"
     );
     let e = merge_error(&USER_DISK.replace("200.0", "1e300"));
     assert_eq!(
         e,
-        "mine.toml:13:1: disk entry: seq_outer_mb_s 1e300 is above 1e7: 10 TB/s, far above any device, bus or memory"
+        "mine.toml:13:1: disk entry: seq_outer_mb_s 1e300 is out of range: give 1 to 10000000 MB/s (far around any device, bus or memory)"
     );
     let e = merge_error(&USER_DISK.replace("sources = {", "sources = { rpm = \" \", "));
     assert_eq!(e, "mine.toml:15:13: disk entry: sources.rpm is empty");

@@ -238,10 +238,9 @@ fn dataset(src: &Source, doc: DatasetDoc, pool: &str) -> Result<Dataset, FileErr
     };
     let compression_ratio = match doc.compression_ratio {
         None => 1.0,
-        Some(r) if r.get_ref().is_finite() && *r.get_ref() >= 1.0 => r.into_inner(),
-        Some(r) => {
-            return Err(src.error(r.span(), "compression_ratio is at least 1.0 (1.0 = incompressible), as zfs get compressratio reports it"))
-        }
+        Some(r) => crate::range::COMPRESSION_RATIO
+            .check(*r.get_ref())
+            .map_err(|e| src.error(r.span(), e.to_string()))?,
     };
     let special_small_blocks = match &doc.special_small_blocks {
         None => 0,

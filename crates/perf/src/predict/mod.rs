@@ -2,6 +2,17 @@
 //! (`load`), the resources as stations of a closed queueing network (`station`, each built by
 //! the module that owns the resource), the network solved by Mean Value Analysis (`mva`), and
 //! the figures (`figures`: throughput, utilisations, the bottleneck, the error to expect).
+//!
+//! The walk from a system to a prediction, each stop once, none climbing back:
+//! 1. `predict_with` here;
+//! 2. `load::loads` (load/mod.rs), raw devices aside (load/raw.rs);
+//! 3. `Stages::loads` (load/stages.rs): the records (records.rs), each vdev's stream or
+//!    random I/O (stream.rs, random.rs) and the ZIL's waits (log.rs);
+//! 4. `stations` here, each built by its owner (leaf/load.rs, vdev.rs, path.rs, memory.rs,
+//!    nic.rs, cpu.rs) as a `station::Station`;
+//! 5. `mva::solve`;
+//! 6. `figures::prediction`;
+//! 7. `bottleneck::find`.
 
 use crate::constants::Constants;
 use crate::figures::{self, Prediction};

@@ -2,10 +2,9 @@
 //! the raidz map, mirror read balancing, dRAID rows; aggregation limits live in `release`.
 
 pub mod mirror;
-pub mod raidz_map;
 
+use model::geometry::{Draid, Raidz, Sectors};
 use model::VdevType;
-use raidz_map::RaidzMap;
 
 /// What one block costs one top-level vdev, averaged over its children: the starting column
 /// of a raidz block rotates with its offset, and mirror reads are balanced over the sides,
@@ -65,27 +64,12 @@ pub fn fanout(vtype: VdevType, children: u32, size: u64, ashift: u8, op: Op) -> 
             }
         }
         VdevType::Raidz { parity } => {
-            let map = RaidzMap::new(size, ashift, children, parity);
-            let columns_touched = match op {
-                Op::Read => map.data_columns(),
-                Op::Write => map.columns.iter().filter(|&&c| c > 0).count() as u32,
+            let shape = Raidz {
+                width: children,
+                nparity: parity,
+                ashift,
             };
-            let sectors = match op {
-                Op::Read => map.data,
-                Op::Write => map.data + map.parity_sectors(),
-            };
-            Fanout {
-                bytes_per_child: (sectors * sector) as f64 / n,
-                media_per_child: (map.allocated() * sector) as f64 / n,
-                ios_per_child: f64::from(columns_touched) / n,
-                fork_width: columns_touched,
-                parity_bytes: if op == Op::Write {
-                    (map.parity_sectors() * sector) as f64
-                } else {
-                    0.0
-                },
-                upper_zios: 2.0,
-            }
+            striped(shape.block(size).sectors, n, sector, op)
         }
         VdevType::Draid { parity, data, .. } => {
             // dRAID rows of `data` sectors each get `parity` parity sectors (vdev_draid.c);
@@ -94,27 +78,40 @@ pub fn fanout(vtype: VdevType, children: u32, size: u64, ashift: u8, op: Op) -> 
             // (VDEV_DRAID_ROWHEIGHT, 16 MiB a child), so a sequential pass reads the data
             // children's runs end to end and the parity children serve other rows' data:
             // unlike raidz, no child turns past parity between the data it reads.
-            let s = size.div_ceil(sector);
-            let rows = s.div_ceil(u64::from(data));
-            let parity_sectors = rows * u64::from(parity);
-            let width = (s.min(u64::from(data)) + u64::from(parity)) as u32;
-            let (sectors, touched, passed) = match op {
-                Op::Read => (s, width - parity, rows * u64::from(data)),
-                Op::Write => (s + parity_sectors, width, rows * u64::from(data + parity)),
+            let shape = Draid {
+                ndata: data,
+                nparity: parity,
+                ashift,
             };
-            Fanout {
-                bytes_per_child: (sectors * sector) as f64 / n,
-                media_per_child: (passed * sector) as f64 / n,
-                ios_per_child: f64::from(touched) / n,
-                fork_width: touched,
-                parity_bytes: if op == Op::Write {
-                    (parity_sectors * sector) as f64
-                } else {
-                    0.0
-                },
-                upper_zios: 2.0,
+            let sectors = shape.block(size).sectors;
+            let mut f = striped(sectors, n, sector, op);
+            if op == Op::Read {
+                f.media_per_child = ((sectors.data + sectors.skip) * sector) as f64 / n;
             }
+            f
         }
+    }
+}
+
+/// A raidz or dRAID block's cost, averaged over `n` children, sectors of `sector` bytes: a
+/// read moves the data, a write the data and the parity it computes, and a sequential pass
+/// turns past every allocated sector.
+fn striped(b: Sectors, n: f64, sector: u64, op: Op) -> Fanout {
+    let (moved, touched, parity) = match op {
+        Op::Read => (b.data, b.read_columns, 0.0),
+        Op::Write => (
+            b.data + b.parity,
+            b.write_columns,
+            (b.parity * sector) as f64,
+        ),
+    };
+    Fanout {
+        bytes_per_child: (moved * sector) as f64 / n,
+        media_per_child: (b.allocated() * sector) as f64 / n,
+        ios_per_child: f64::from(touched) / n,
+        fork_width: touched,
+        parity_bytes: parity,
+        upper_zios: 2.0,
     }
 }
 
@@ -163,5 +160,31 @@ mod tests {
         // 32 sectors = 4 rows of 8: 8 parity sectors; 40 sectors over 20 children.
         assert_eq!(dr.parity_bytes, 8.0 * 4096.0);
         assert_eq!(dr.bytes_per_child, 40.0 * 4096.0 / 20.0);
+    }
+
+    proptest::proptest! {
+        /// The performance engine passes over exactly the sectors the space engine allocates
+        /// for a block (`vdev_raidz_asize`, `vdev_draid_asize` in model::geometry, which
+        /// space's raidz.rs and draid.rs call), and writes its data and parity.
+        #[test]
+        fn blocks_cost_what_space_allocates(
+            nparity in 1u32..=3,
+            extra in 1u32..=30,
+            ashift in 9u8..=16,
+            psize in 1u64..=(16 << 20),
+        ) {
+            let n = nparity + extra;
+            let raidz = model::geometry::Raidz { width: n, nparity, ashift };
+            let f = fanout(VdevType::Raidz { parity: nparity }, n, psize, ashift, Op::Write);
+            let per_child = |bytes: u64| bytes as f64 / f64::from(n);
+            proptest::prop_assert_eq!(f.media_per_child, per_child(raidz.asize(psize)));
+            let b = raidz.block(psize).sectors;
+            let written = (b.data + b.parity) << ashift;
+            proptest::prop_assert_eq!(f.bytes_per_child, per_child(written));
+            let draid = model::geometry::Draid { ndata: extra, nparity, ashift };
+            let vtype = VdevType::Draid { parity: nparity, data: extra, spares: 0 };
+            let f = fanout(vtype, n, psize, ashift, Op::Write);
+            proptest::prop_assert_eq!(f.media_per_child, per_child(draid.asize(psize)));
+        }
     }
 }
