@@ -1,18 +1,20 @@
 //! Argument groups that several subcommands share and no request holds.
 
-/// The results database of bench and results.
+use measure::Location;
+
+/// The results store of bench, results and fleet.
 #[derive(clap::Args)]
 pub struct Db {
-    /// The results database (default: $XDG_DATA_HOME/zpoolsim/results.sqlite, or
-    /// ~/.local/share/zpoolsim/results.sqlite when XDG_DATA_HOME is unset).
-    #[arg(long = "db", value_name = "FILE")]
+    /// The results store: a SQLite file, or a PostgreSQL database as
+    /// postgres://USER[:PASSWORD]@HOST[:PORT]/DB (default: $ZPOOLSIM_DB, else
+    /// $XDG_DATA_HOME/zpoolsim/results.sqlite, or ~/.local/share/zpoolsim/results.sqlite when
+    /// XDG_DATA_HOME is unset).
+    #[arg(long = "db", value_name = "FILE|URL")]
     pub file: Option<String>,
 }
 
 impl Db {
-    pub fn path(&self) -> std::path::PathBuf {
-        self.file
-            .as_ref()
-            .map_or_else(measure::default_path, std::path::PathBuf::from)
+    pub fn location(&self) -> Location {
+        Location::from_flag(self.file.as_deref())
     }
 }

@@ -50,7 +50,7 @@ pub fn run(args: &Args) -> CliResult {
                     .into(),
             ));
         }
-        let store = Store::open_existing(&args.db.path())?;
+        let mut store = Store::open_existing(&args.db.location())?;
         let id = match args.id {
             Some(id) => id,
             None => store
@@ -74,12 +74,21 @@ pub fn run(args: &Args) -> CliResult {
         data_bytes,
         runtime_s: args.runtime,
     };
+    // The store is checked first: a damaged or locked one costs no measurement.
+    let at = args.db.location();
+    Store::check(&at)?;
     let ready = measure::prepare(&plan, catalog())?;
-    let mut store = Store::open(&args.db.path())?;
+    let mut store = Store::open(&at)?;
     let bar = progress_bar();
-    let mut result = measure::bench(&ready, env!("CARGO_PKG_VERSION"), &mut |p| show(&bar, p))?;
+    measure::stop_on_signals();
+    let result = measure::bench(
+        &ready,
+        env!("CARGO_PKG_VERSION"),
+        &mut |p| show(&bar, p),
+        &mut |b, r| store.keep(b, r),
+    );
     bar.finish_and_clear();
-    result.id = Some(store.save(&result)?);
+    let result = result?;
     if args.compare {
         return show_comparison(&compare(&result), args.json);
     }

@@ -12,6 +12,7 @@ mod discover;
 mod error;
 mod expansion;
 mod files;
+mod fleet;
 mod plan;
 mod predict;
 mod progress;
@@ -53,6 +54,7 @@ enum Command {
     Catalog(catalog::Args),
     Compare(compare::Args),
     Discover(discover::Args),
+    Fleet(fleet::Args),
     Plan(plan::Args),
     Predict(predict::Args),
     Reliability(reliability::Args),
@@ -154,6 +156,7 @@ fn main() -> ExitCode {
         Command::Catalog(args) => catalog::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Discover(args) => discover::run(args),
+        Command::Fleet(args) => fleet::run(args),
         Command::Plan(args) => plan::run(args),
         Command::Predict(args) => predict::run(args),
         Command::Reliability(args) => reliability::run(args),

@@ -254,8 +254,9 @@ pub fn short(bytes_per_s: f64) -> String {
 pub fn bench(b: &measure::Bench) -> String {
     let id = b.id.map_or(String::new(), |i| format!(" {i}"));
     let mut out = format!(
-        "bench{id}: {} ({}), {}, zpoolsim {}\n{:<40} {:>10} {:>10} {:>9} {:>12}  samples\n",
+        "bench{id}: {} on {} ({}), {}, zpoolsim {}\n{:<40} {:>10} {:>10} {:>9} {:>12}  samples\n",
         b.dataset,
+        b.host.name,
         b.directory,
         b.started,
         b.zpoolsim_version,

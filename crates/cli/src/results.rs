@@ -1,26 +1,44 @@
-//! `zpoolsim results [ID]`: the stored benches, or one bench's runs.
+//! `zpoolsim results [ID]`: the stored benches, or one bench's runs; `--push URL` copies them
+//! into a team's database.
 
 use crate::args::Db;
-use crate::error::CliResult;
+use crate::error::{CliError, CliResult};
 use crate::files::print_json;
 use crate::render;
-use measure::Store;
+use measure::{BenchSummary, Location, Store};
 
-/// List the benches in the results database, or show one: each run's workload, what fio
-/// measured and what the model predicted before the run.
+/// List the benches in the results store, or show one: each run's workload, what fio
+/// measured and what the model predicted before the run. `--push` copies this store's
+/// benches into another (a team's PostgreSQL), each once.
 #[derive(clap::Args)]
 pub struct Args {
     /// The bench to show (default: list them all).
     pub id: Option<i64>,
     #[command(flatten)]
     pub db: Db,
+    /// Copy every bench of the store into this one (postgres://USER@HOST/DB, or a SQLite
+    /// file), skipping those it already holds; each bench is written whole or not at all.
+    #[arg(long, value_name = "URL", conflicts_with = "id")]
+    pub push: Option<String>,
     /// Print JSON (a bench with its system file, fio's JSON, samples and predictions).
     #[arg(long)]
     pub json: bool,
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let store = Store::open_existing(&args.db.path())?;
+    let at = args.db.location();
+    if args.id.is_none() && at.is_absent() {
+        // A fresh machine has no store yet: that is an answer, not an error.
+        if args.json {
+            return print_json(&Vec::<BenchSummary>::new());
+        }
+        println!("no results yet: {at} does not exist (`zpoolsim bench DIR` makes it)");
+        return Ok(());
+    }
+    let mut store = Store::open_existing(&at)?;
+    if let Some(url) = &args.push {
+        return push(&mut store, &at, url, args.json);
+    }
     match args.id {
         Some(id) => {
             let b = store.load(id)?;
@@ -35,19 +53,42 @@ pub fn run(args: &Args) -> CliResult {
                 return print_json(&list);
             }
             println!(
-                "{:>4}  {:<20}  {:<16}  workloads",
-                "id", "started (UTC)", "dataset"
+                "{:>4}  {:<20}  {:<16}  {:<16}  workloads",
+                "id", "started (UTC)", "host", "dataset"
             );
             for s in list {
                 println!(
-                    "{:>4}  {:<20}  {:<16}  {}",
+                    "{:>4}  {:<20}  {:<16}  {:<16}  {}",
                     s.id,
                     s.started,
+                    s.host,
                     s.dataset,
                     s.workloads.join(" ")
                 );
             }
         }
+    }
+    Ok(())
+}
+
+fn push(store: &mut Store, from: &Location, url: &str, json: bool) -> CliResult {
+    let to = Location::from_flag(Some(url));
+    if to == *from {
+        return Err(CliError(format!("--push {to}: that is the store itself")));
+    }
+    let mut target = Store::open(&to)?;
+    let pushed = store.push_to(&mut target)?;
+    if json {
+        return print_json(&pushed);
+    }
+    println!(
+        "pushed {} benches to {to}; {} were there already; {} skipped",
+        pushed.copied.len(),
+        pushed.already,
+        pushed.skipped.len()
+    );
+    for s in &pushed.skipped {
+        println!("  skipped {s}");
     }
     Ok(())
 }

@@ -24,6 +24,10 @@ pub struct Args {
     /// files are answered at once whatever the load.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub workers: Option<u16>,
+    /// A results store (a SQLite file or a postgres:// URL) to show as the fleet view at
+    /// /fleet: every host's pools, each pool's history, each bench's detail.
+    #[arg(long, value_name = "FILE|URL")]
+    pub db: Option<String>,
 }
 
 pub fn run(args: &Args) -> CliResult {
@@ -36,6 +40,9 @@ pub fn run(args: &Args) -> CliResult {
     let mut server = web::Server::bind(SocketAddr::new(ip, args.port), catalog())?;
     if let Some(workers) = args.workers {
         server = server.with_workers(workers.into());
+    }
+    if let Some(db) = &args.db {
+        server = server.with_fleet(std::sync::Arc::new(crate::fleet::StoreView::open(db)?));
     }
     println!("zpoolsim: serving http://{}/", server.address());
     std::io::stdout().flush()?;

@@ -176,36 +176,43 @@ fn cross_validate(corpus: &Corpus, json: bool) -> CliResult {
     }
     println!("leave one source out: refit on the others, predict it");
     for s in &cv.by_source {
-        println!("  {:<40} median |error| {:.1}%", s.source, s.median_pct);
+        println!(
+            "  {:<40} median |error| {:.1}%, p90 {:.1}%",
+            s.source, s.median_pct, s.p90_pct
+        );
     }
     println!("by class:");
     for b in &cv.by_class {
         println!(
-            "  {:<40} median |error| {:.1}% over {} cases from {} source(s)",
+            "  {:<66} median |error| {:.1}%, p90 {:.1}% over {} cases from {} source(s)",
             b.class.to_string(),
             b.median_pct,
+            b.p90_pct,
             b.cases,
             b.sources
         );
     }
     println!(
-        "\ncross-validated median |error| {:.1}% over {} cases",
+        "\ncross-validated median |error| {:.1}%, p90 {:.1}%, over {} cases",
         cv.median_abs_error_pct,
+        cv.p90_abs_error_pct,
         cv.cases.len()
     );
     println!("\nband.rs BANDS:");
     for b in &cv.by_class {
         println!(
-            "    Band {{ class: {}, median_pct: {:.1}, cases: {}, sources: {} }},",
+            "    Band {{ class: {}, median_pct: {:.1}, p90_pct: {:.1}, cases: {}, sources: {} }},",
             rust_class(&b.class),
             b.median_pct,
+            b.p90_pct,
             b.cases,
             b.sources
         );
     }
     println!(
-        "band.rs OVERALL: ({:.1}, {})",
+        "band.rs OVERALL_FIGURES: ({:.1}, {:.1}, {})",
         cv.median_abs_error_pct,
+        cv.p90_abs_error_pct,
         cv.cases.len()
     );
     Ok(())
@@ -214,7 +221,7 @@ fn cross_validate(corpus: &Corpus, json: bool) -> CliResult {
 /// `class` as band.rs writes it.
 fn rust_class(class: &perf::ErrorClass) -> String {
     format!(
-        "ErrorClass {{ pattern: Pattern::{:?}, hard_disks: {} }}",
-        class.pattern, class.hard_disks
+        "ErrorClass {{ pattern: Pattern::{:?}, medium: Medium::{:?}, era: Era::{:?} }}",
+        class.pattern, class.medium, class.era
     )
 }

@@ -11,61 +11,13 @@ mod common;
 use common::run;
 use common::shapes::{assert_shape, check, shapes};
 use common::skip;
-use common::zfs::{must, prerequisites, retry, Daemon};
-use std::fs::{self, File};
-use std::path::{Path, PathBuf};
+use common::zfs::{prerequisites, retry, Daemon, Lab};
+use std::fs;
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
 const MIB: u64 = 1 << 20;
-
-/// The pool, its files and a loop device of this test; all of it goes away on drop, before the
-/// daemon (declared after it).
-struct Lab {
-    dir: PathBuf,
-    pools: Vec<String>,
-    loop_device: Option<String>,
-    /// File systems mounted by the test (inside a dataset), unmounted first.
-    mounts: Vec<String>,
-}
-
-impl Lab {
-    fn path(&self, name: &str) -> String {
-        self.dir.join(name).display().to_string()
-    }
-
-    /// A new sparse file of `bytes`.
-    fn file(&self, name: &str, bytes: u64) -> String {
-        let path = self.path(name);
-        File::create(&path)
-            .and_then(|f| f.set_len(bytes))
-            .expect("sparse file");
-        path
-    }
-
-    fn create(&mut self, name: &str, args: &[String]) {
-        let mountpoint = self.path(&format!("mnt-{name}"));
-        let mut all = vec!["create", "-f", "-m", &mountpoint, name];
-        all.extend(args.iter().map(String::as_str));
-        must("zpool", &all);
-        self.pools.push(name.to_string());
-    }
-}
-
-impl Drop for Lab {
-    fn drop(&mut self) {
-        for m in &self.mounts {
-            let _ = Command::new("umount").arg(m).status();
-        }
-        for pool in &self.pools {
-            let _ = retry("zpool", &["destroy", "-f", pool]);
-        }
-        if let Some(dev) = &self.loop_device {
-            let _ = Command::new("losetup").args(["-d", dev]).status();
-        }
-        let _ = fs::remove_dir_all(&self.dir);
-    }
-}
 
 /// `zpoolsim ARGS` must fail with one line naming `says`, exit code 2.
 fn refused(args: &[&str], says: &str) {
@@ -96,12 +48,7 @@ fn measure_a_zfs_fuse_pool() {
     let dir = std::env::temp_dir().join(format!("zpoolsim-measure-{}", std::process::id()));
     fs::create_dir_all(&dir).expect("temp dir");
     let _daemon = Daemon::start(&dir);
-    let mut lab = Lab {
-        dir,
-        pools: Vec::new(),
-        loop_device: None,
-        mounts: Vec::new(),
-    };
+    let mut lab = Lab::new(dir);
     let pool = format!("zpmeasure{}", std::process::id());
     let f = |i: usize| lab.file(&format!("d{i}"), 192 * MIB);
     let files: Vec<String> = (0..6).map(f).collect();
@@ -256,6 +203,91 @@ fn bench(lab: &Lab, pool: &str, mount: &str) {
     assert_shape(&["results", "1", "--db", &db, "--json"], "Bench");
     assert!(ok(&["results", "--db", &db]).contains("dd-write:size=32M"));
     refused(&["results", "9", "--db", &db], "no bench 9 in the results");
+    interrupted(lab, mount);
+}
+
+/// Runs of the store at `db` (0 while it does not exist).
+fn stored_runs(db: &str) -> i64 {
+    let Ok(conn) =
+        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+    else {
+        return 0;
+    };
+    conn.query_row("SELECT count(*) FROM run", [], |r| r.get(0))
+        .unwrap_or(0)
+}
+
+/// Processes whose command line names `needle` (fio's, by its job file's directory).
+fn processes_naming(needle: &str) -> Vec<String> {
+    fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| fs::read(e.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(needle))
+        .collect()
+}
+
+/// A bench stopped by a signal: `signal` sent once `finished` runs are stored; it must stop
+/// fio (no process of its is left), remove its directory, keep what finished and say so.
+fn stop_bench(lab: &Lab, mount: &str, signal: i32, finished: i64) -> (String, String, String) {
+    let db = lab.path(&format!("stopped-{signal}.sqlite"));
+    let child = Command::new(env!("CARGO_BIN_EXE_zpoolsim"))
+        .args([
+            "bench",
+            mount,
+            "--size",
+            "32M",
+            "--runtime",
+            "3",
+            "--db",
+            &db,
+        ])
+        .args(["--workloads", "dd-read", "dd-write", "fio-randread:qd=8"])
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("bench starts");
+    let scratch = format!("{mount}/zpoolsim-bench-{}", child.id());
+    let deadline = Instant::now() + std::time::Duration::from_secs(60);
+    while stored_runs(&db) < finished || !Path::new(&scratch).exists() {
+        assert!(Instant::now() < deadline, "no run stored within 60 s");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    // SAFETY: a signal to the bench this test started, by its pid.
+    unsafe { libc::kill(child.id() as i32, signal) };
+    let out = child.wait_with_output().expect("bench ends");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!Path::new(&scratch).exists(), "{scratch} removed");
+    assert_eq!(
+        processes_naming(&scratch),
+        Vec::<String>::new(),
+        "no fio left"
+    );
+    assert_eq!(
+        stored_runs(&db),
+        finished,
+        "what finished is kept, nothing more"
+    );
+    (
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        scratch,
+        db,
+    )
+}
+
+fn interrupted(lab: &Lab, mount: &str) {
+    let (err, scratch, db) = stop_bench(lab, mount, libc::SIGINT, 1);
+    assert_eq!(
+        err,
+        format!("zpoolsim: stopped by Ctrl-C (SIGINT): fio was stopped and {scratch} removed; the 1 of 3 workloads that finished are kept as bench 1\n")
+    );
+    assert!(ok(&["results", "1", "--db", &db]).contains("dd-read:size=32M"));
+    let (err, scratch, _) = stop_bench(lab, mount, libc::SIGTERM, 0);
+    assert_eq!(
+        err,
+        format!("zpoolsim: stopped by SIGTERM: fio was stopped and {scratch} removed; no workload had finished, so nothing was stored\n")
+    );
 }
 
 fn calibrate(lab: &mut Lab) {

@@ -9,9 +9,16 @@ use common::scratch::Scratch;
 use std::path::Path;
 use std::process::Command;
 
-/// Commands that need a real pool, a device or a results database of benches, and the server,
-/// which runs until stopped.
-const TESTED_ELSEWHERE: [&str; 5] = ["discover", "bench", "results", "calibrate", "serve"];
+/// Commands that need a real pool, a device or a results database of benches (fleet.rs and
+/// the measure tests run them), and the server, which runs until stopped.
+const TESTED_ELSEWHERE: [&str; 6] = [
+    "discover",
+    "bench",
+    "results",
+    "calibrate",
+    "serve",
+    "fleet",
+];
 
 /// The words of a command line as a POSIX shell splits them: double quotes group, a `#`
 /// outside them starts a comment.

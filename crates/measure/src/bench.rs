@@ -6,7 +6,7 @@
 use crate::discover::Leaf;
 use crate::record::{Bench, Run, Sample};
 use crate::runner::{self, Background, WorkDir};
-use crate::{diskstats, fail, fio_job, fio_json, iostat, refuse, MeasureError, Result};
+use crate::{diskstats, fio_job, fio_json, iostat, refuse, MeasureError, Result};
 use model::{System, Workload};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -190,11 +190,32 @@ fn check_space(dir: &Path, need: u64) -> Result<()> {
     Ok(())
 }
 
-/// Runs every job; the work directory is removed afterwards, whatever happens.
-pub fn run(ready: &Ready, version: &str, progress: &mut dyn FnMut(&Progress)) -> Result<Bench> {
+/// What becomes of each run the moment it finishes (the store keeps it, and gives the bench
+/// its id on the first).
+pub type Keep<'a> = dyn FnMut(&mut Bench, &Run) -> Result<()> + 'a;
+
+/// Runs every job, handing each finished run to `keep`; the work directory is removed
+/// afterwards, whatever happens. A Ctrl-C or SIGTERM (once `interrupt::catch` is on) stops fio
+/// and ends the bench with a sentence saying what was kept.
+pub fn run(
+    ready: &Ready,
+    version: &str,
+    progress: &mut dyn FnMut(&Progress),
+    keep: &mut Keep,
+) -> Result<Bench> {
     let work = WorkDir::create(&ready.directory)?;
-    let started = crate::store::utc(runner::now_unix());
-    let mut runs = Vec::new();
+    let mut bench = Bench {
+        id: None,
+        uid: crate::store::new_uid(),
+        host: crate::host::this(),
+        started: crate::store::utc(runner::now_unix()),
+        zpoolsim_version: version.to_string(),
+        pool: ready.pool.clone(),
+        dataset: ready.dataset.clone(),
+        directory: ready.directory.display().to_string(),
+        system_toml: ready.system_toml.clone(),
+        runs: Vec::new(),
+    };
     let total_s = f64::from(ready.runtime_s) * ready.jobs.len() as f64;
     for (index, job) in ready.jobs.iter().enumerate() {
         let mut tick = |done: f64| {
@@ -206,51 +227,102 @@ pub fn run(ready: &Ready, version: &str, progress: &mut dyn FnMut(&Progress)) ->
                 total_s,
             })
         };
-        runs.push(one(ready, job, &mut tick)?);
+        let run = match one(ready, job, &mut tick) {
+            Err(Stop::Interrupted(signal)) => {
+                drop(work);
+                return Err(interrupted(signal, &bench, ready));
+            }
+            Err(Stop::Failed(e)) => return Err(e),
+            Ok(run) => run,
+        };
+        keep(&mut bench, &run)?;
+        bench.runs.push(run);
         work.clear();
     }
-    Ok(Bench {
-        id: None,
-        started,
-        zpoolsim_version: version.to_string(),
-        pool: ready.pool.clone(),
-        dataset: ready.dataset.clone(),
-        directory: ready.directory.display().to_string(),
-        system_toml: ready.system_toml.clone(),
-        runs,
-    })
+    Ok(bench)
+}
+
+/// The sentence of a bench stopped by a signal: fio stopped, the directory removed, and
+/// which of the workloads are kept.
+fn interrupted(signal: &str, bench: &Bench, ready: &Ready) -> MeasureError {
+    let kept = match bench.id {
+        Some(id) => format!(
+            "the {} of {} workloads that finished are kept as bench {id}",
+            bench.runs.len(),
+            ready.jobs.len()
+        ),
+        None => "no workload had finished, so nothing was stored".to_string(),
+    };
+    MeasureError::Failed(format!(
+        "stopped by {signal}: fio was stopped and {} removed; {kept}",
+        ready.directory.display()
+    ))
+}
+
+/// Why a run did not finish.
+enum Stop {
+    /// A signal asked us to stop (its name).
+    Interrupted(&'static str),
+    Failed(MeasureError),
+}
+
+impl From<MeasureError> for Stop {
+    fn from(e: MeasureError) -> Stop {
+        Stop::Failed(e)
+    }
+}
+
+/// Runs fio in a process group of its own until it ends, `limit` seconds pass (an error) or a
+/// signal asks us to stop (the group is stopped); whether it succeeded.
+fn fio(args: &[&str], limit: f64, tick: &mut dyn FnMut(f64)) -> std::result::Result<bool, Stop> {
+    let started = Instant::now();
+    let mut fio = Background::start_group("fio", args)?;
+    while fio.running() {
+        if let Some(signal) = crate::interrupt::caught() {
+            fio.stop();
+            return Err(Stop::Interrupted(signal));
+        }
+        if started.elapsed().as_secs_f64() > limit {
+            fio.stop();
+            return Err(Stop::Failed(MeasureError::Failed(format!(
+                "fio ran past {limit:.0} s and was stopped"
+            ))));
+        }
+        tick(started.elapsed().as_secs_f64());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Ok(fio.wait())
 }
 
 /// One workload: fio with the iostat sampler and the disks' busy time around it.
-fn one(ready: &Ready, job: &Job, tick: &mut dyn FnMut(f64)) -> Result<Run> {
+fn one(ready: &Ready, job: &Job, tick: &mut dyn FnMut(f64)) -> std::result::Result<Run, Stop> {
     let job_path = ready.directory.join("job.fio");
     let out_path = ready.directory.join("fio.json");
     runner::write_file(&job_path, &job.fio_job)?;
+    // fio lays files out before its clock starts: allow that at a slow 10 MB/s, and twice the
+    // runtime, before giving up on it.
+    let runtime = f64::from(ready.runtime_s);
+    let layout = 60.0 + ready.data_bytes as f64 / 1e7;
+    let job_arg = job_path.to_string_lossy();
     // Lay the files out first, so the samples show the workload and not the layout.
-    runner::run("fio", &["--create_only=1", &job_path.to_string_lossy()])?;
+    if !fio(&["--create_only=1", &job_arg], layout, &mut |_| tick(0.0))? {
+        return Err(Stop::Failed(MeasureError::Failed(format!(
+            "{}: fio could not lay out its files",
+            job.spec
+        ))));
+    }
     let sampler = iostat_sampler(&ready.pool)?;
     let before = busy_ms();
     let started = Instant::now();
     let output = format!("--output={}", out_path.display());
-    let mut fio = Background::start(
-        "fio",
-        &["--output-format=json", &output, &job_path.to_string_lossy()],
-    )?;
-    // fio lays files out before its clock starts: allow that at a slow 10 MB/s, and twice the
-    // runtime, before giving up on it.
-    let runtime = f64::from(ready.runtime_s);
-    let limit = 2.0 * runtime + 60.0 + ready.data_bytes as f64 / 1e7;
-    while fio.running() {
-        if started.elapsed().as_secs_f64() > limit {
-            return fail(format!(
-                "{}: fio ran past {limit:.0} s and was stopped",
-                job.spec
-            ));
-        }
-        tick(started.elapsed().as_secs_f64().min(runtime));
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    let succeeded = fio.wait();
+    let args = ["--output-format=json", &output, &job_arg];
+    let succeeded =
+        fio(&args, 2.0 * runtime + layout, &mut |t| tick(t.min(runtime))).map_err(|e| match e {
+            Stop::Failed(MeasureError::Failed(why)) => {
+                Stop::Failed(MeasureError::Failed(format!("{}: {why}", job.spec)))
+            }
+            e => e,
+        })?;
     let seconds = started.elapsed().as_secs_f64();
     let after = busy_ms();
     let iostat_text = sampler.stop();
@@ -259,11 +331,11 @@ fn one(ready: &Ready, job: &Job, tick: &mut dyn FnMut(f64)) -> Result<Run> {
         let why = fio_text
             .lines()
             .find(|l| l.contains("error") || l.starts_with("fio:"));
-        return fail(format!(
+        return Err(Stop::Failed(MeasureError::Failed(format!(
             "{}: fio failed: {}",
             job.spec,
             why.unwrap_or("no message")
-        ));
+        ))));
     }
     let measured = fio_json::parse(&fio_text)?;
     let utilization = diskstats::utilization(&before, &after, seconds);

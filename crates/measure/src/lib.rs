@@ -6,8 +6,8 @@
 //! the machine: it reads /sys and /proc, asks the kernel about files and file systems, makes
 //! and removes our own files and runs the tools, each output bounded in size. `discover`,
 //! `bench` and `calibrate` join the two; `system_toml` and `fio_job` write what the model reads
-//! and what fio runs; `record` is what a bench keeps, `store` keeps it in SQLite; `compare`
-//! sets measured beside predicted.
+//! and what fio runs; `record` is what a bench keeps (`host`: on which machine), `store` keeps
+//! it in SQLite or PostgreSQL; `compare` sets measured beside predicted.
 //!
 //! The surface is small: [`discover`], [`prepare`] and [`bench`], [`calibrate`], [`compare`],
 //! the [`Store`], their types, and one error, [`MeasureError`].
@@ -20,6 +20,8 @@ mod discover;
 mod diskstats;
 mod fio_job;
 mod fio_json;
+mod host;
+mod interrupt;
 mod iostat;
 mod lsblk;
 mod lspci;
@@ -45,9 +47,14 @@ pub use bench::{
 pub use calibrate::{run as calibrate, Calibration};
 pub use compare::{compare, BenchComparison, DiskComparison, DiskTraffic, WorkloadComparison};
 pub use fio_json::Measured;
+pub use host::Host;
+pub use interrupt::catch as stop_on_signals;
 pub use record::{Bench, Run, Sample};
 pub use runner::pools;
-pub use store::{default_path, BenchSummary, Store};
+pub use store::{
+    default_path, new_uid, utc, BenchSummary, FleetPage, FleetQuery, FleetRow, FleetWorkload,
+    Location, Pushed, Store,
+};
 pub use zfs_label::is_label as is_zfs_label;
 
 use std::fmt;

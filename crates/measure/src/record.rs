@@ -10,6 +10,10 @@ use std::collections::BTreeMap;
 pub struct Bench {
     /// Its row in the database (absent before it is stored).
     pub id: Option<i64>,
+    /// Its own id in every database it is copied to (`results --push`).
+    pub uid: String,
+    /// The machine it ran on.
+    pub host: crate::host::Host,
     /// UTC, RFC 3339.
     pub started: String,
     pub zpoolsim_version: String,

@@ -15,6 +15,8 @@ use std::thread::JoinHandle;
 /// Bytes of one tool's output or one file kept: far above any real machine's (lsblk -O of a
 /// hundred disks is ~300 KiB), it bounds what a broken tool can make us hold.
 const MAX_OUTPUT: u64 = 16 << 20;
+/// How long a stopped process group has to end by itself before it is killed.
+const GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 /// Entries of one /sys directory read.
 const MAX_ENTRIES: usize = 4096;
 
@@ -29,7 +31,7 @@ pub fn which(tool: &str) -> Option<PathBuf> {
 
 /// Runs a tool; its stdout when it succeeds, else its first line of stderr as the error.
 pub fn run(tool: &str, args: &[&str]) -> Result<String> {
-    let mut child = spawn(tool, args, Stdio::piped())?;
+    let mut child = spawn(tool, args, Stdio::piped(), false)?;
     let err = child.stderr.take().map(read_aside);
     let out = child.stdout.take().map(bounded).unwrap_or_default();
     let status = child
@@ -47,11 +49,18 @@ pub fn run(tool: &str, args: &[&str]) -> Result<String> {
     }
 }
 
-/// Starts a tool with its stdout piped to us.
-fn spawn(tool: &str, args: &[&str], stderr: Stdio) -> Result<Child> {
+/// Starts a tool with its stdout piped to us; in a process group of its own when `group`
+/// (so that it and every process it forks can be stopped together, and a Ctrl-C at the
+/// terminal reaches us, not it).
+fn spawn(tool: &str, args: &[&str], stderr: Stdio, group: bool) -> Result<Child> {
+    use std::os::unix::process::CommandExt;
     let program =
         which(tool).ok_or_else(|| MeasureError::Refused(format!("{tool} is not installed")))?;
-    Command::new(program)
+    let mut command = Command::new(program);
+    if group {
+        command.process_group(0);
+    }
+    command
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -301,13 +310,43 @@ fn list(dir: &Path) -> Vec<String> {
 pub struct Background {
     child: Child,
     reader: Option<JoinHandle<String>>,
+    /// Whether it leads a process group of its own, stopped as a whole.
+    group: bool,
 }
 
 impl Background {
     pub fn start(tool: &str, args: &[&str]) -> Result<Background> {
-        let mut child = spawn(tool, args, Stdio::null())?;
+        Background::spawn(tool, args, false)
+    }
+
+    /// Starts it in a process group of its own (fio: its job processes go with it).
+    pub fn start_group(tool: &str, args: &[&str]) -> Result<Background> {
+        Background::spawn(tool, args, true)
+    }
+
+    fn spawn(tool: &str, args: &[&str], group: bool) -> Result<Background> {
+        let mut child = spawn(tool, args, Stdio::null(), group)?;
         let reader = child.stdout.take().map(read_aside);
-        Ok(Background { child, reader })
+        Ok(Background {
+            child,
+            reader,
+            group,
+        })
+    }
+
+    /// Stops its whole process group: SIGTERM (fio then ends its jobs and closes its files),
+    /// SIGKILL to what is left after `GRACE`.
+    fn stop_group(&mut self) {
+        let group = -(self.child.id() as libc::pid_t);
+        // SAFETY: signals to the process group this Background leads (its pid is the group's).
+        unsafe { libc::kill(group, libc::SIGTERM) };
+        let deadline = std::time::Instant::now() + GRACE;
+        while self.running() && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        // SAFETY: as above; the group may have forked children that outlive its leader.
+        unsafe { libc::kill(group, libc::SIGKILL) };
+        let _ = self.child.wait();
     }
 
     /// Whether it is still running (a tool that refused its flags has exited).
@@ -317,13 +356,15 @@ impl Background {
 
     /// Waits for it to end by itself; whether it succeeded.
     pub fn wait(mut self) -> bool {
-        self.child.wait().is_ok_and(|s| s.success())
+        let status = self.child.wait();
+        // Reaped: its pid (and group id) may be reused, so nothing is sent to it any more.
+        self.group = false;
+        status.is_ok_and(|s| s.success())
     }
 
-    /// Stops it (it is ours: killed by its handle) and returns what it printed.
+    /// Stops it (it is ours: killed by its handle, or its group) and returns what it printed.
     pub fn stop(mut self) -> String {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.end();
         self.reader
             .take()
             .and_then(|h| h.join().ok())
@@ -331,10 +372,20 @@ impl Background {
     }
 }
 
+impl Background {
+    fn end(&mut self) {
+        if self.group {
+            self.stop_group();
+        } else {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
 impl Drop for Background {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.end();
     }
 }
 

@@ -1,5 +1,6 @@
 //! A dataset's properties that change what its data costs to store and to move: compression,
-//! checksum, sync and logbias (zfs(8) property names and values; module/zcommon/zfs_prop.c).
+//! checksum, sync, logbias, primarycache and encryption (zfs(8) and zfsprops(7) property names
+//! and values; module/zcommon/zfs_prop.c).
 
 use serde::Serialize;
 use std::fmt;
@@ -59,6 +60,31 @@ pub enum SyncPolicy {
 pub enum Logbias {
     Latency,
     Throughput,
+}
+
+/// The `primarycache` property: what of the dataset's blocks the ARC keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PrimaryCache {
+    All,
+    /// Metadata only: every data read goes to the disks.
+    Metadata,
+    None,
+}
+
+/// The `encryption` property (zfsprops(7): `on` is aes-256-gcm from OpenZFS 0.8.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Encryption {
+    Off,
+    /// AES in Galois/Counter mode, key bits 128, 192 or 256.
+    Gcm {
+        bits: u16,
+    },
+    /// AES in CCM mode, key bits 128, 192 or 256.
+    Ccm {
+        bits: u16,
+    },
 }
 
 /// Why a property value could not be read.
@@ -165,6 +191,54 @@ impl FromStr for Logbias {
     }
 }
 
+impl FromStr for PrimaryCache {
+    type Err = PropertyError;
+
+    fn from_str(text: &str) -> Result<Self, PropertyError> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "all" => Ok(PrimaryCache::All),
+            "metadata" => Ok(PrimaryCache::Metadata),
+            "none" => Ok(PrimaryCache::None),
+            _ => Err(PropertyError(format!(
+                "primarycache '{}': expected all, metadata or none",
+                crate::input::clip(text, 20)
+            ))),
+        }
+    }
+}
+
+impl FromStr for Encryption {
+    type Err = PropertyError;
+
+    fn from_str(text: &str) -> Result<Self, PropertyError> {
+        let t = text.trim().to_ascii_lowercase();
+        let bits = |rest: &str| match rest {
+            "128" => Some(128),
+            "192" => Some(192),
+            "256" => Some(256),
+            _ => None,
+        };
+        let parsed = match t.as_str() {
+            "off" => Some(Encryption::Off),
+            "on" => Some(Encryption::Gcm { bits: 256 }),
+            _ => t.strip_prefix("aes-").and_then(|rest| {
+                let (b, mode) = rest.split_once('-')?;
+                match mode {
+                    "gcm" => bits(b).map(|bits| Encryption::Gcm { bits }),
+                    "ccm" => bits(b).map(|bits| Encryption::Ccm { bits }),
+                    _ => None,
+                }
+            }),
+        };
+        parsed.ok_or_else(|| {
+            PropertyError(format!(
+                "encryption '{}': expected off, on or aes-128|192|256-ccm|gcm",
+                crate::input::clip(text, 20)
+            ))
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,5 +263,20 @@ mod tests {
             "throughput".parse::<Logbias>().unwrap(),
             Logbias::Throughput
         );
+        assert_eq!(
+            "metadata".parse::<PrimaryCache>().unwrap(),
+            PrimaryCache::Metadata
+        );
+        assert!("some".parse::<PrimaryCache>().is_err());
+        assert_eq!(
+            "on".parse::<Encryption>().unwrap(),
+            Encryption::Gcm { bits: 256 }
+        );
+        assert_eq!(
+            "aes-128-ccm".parse::<Encryption>().unwrap(),
+            Encryption::Ccm { bits: 128 }
+        );
+        assert!("aes-512-gcm".parse::<Encryption>().is_err());
+        assert!("aes-256-xts".parse::<Encryption>().is_err());
     }
 }

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 pub type Sources = BTreeMap<String, String>;
 
 /// How a disk stores data.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Medium {
     Hdd,

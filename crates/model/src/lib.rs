@@ -3,6 +3,7 @@
 //! space or speed, but for one block's sectors on a raidz or dRAID vdev (`geometry`), which
 //! the space and performance engines share.
 
+pub mod appliance;
 pub mod budget;
 pub mod cancel;
 pub mod dataset;

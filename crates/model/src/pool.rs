@@ -1,7 +1,7 @@
 //! A pool as `zpool create` would build it: top-level vdev groups per allocation class, the
 //! leaves they are made of, ashift, spares, and the datasets on it.
 
-use crate::dataset::{Checksum, Compression, Logbias, SyncPolicy};
+use crate::dataset::{Checksum, Compression, Encryption, Logbias, PrimaryCache, SyncPolicy};
 use crate::layout::Layout;
 
 /// The ashifts a pool takes: ASHIFT_MIN 9 to ASHIFT_MAX 16 (include/sys/vdev_impl.h).
@@ -85,6 +85,11 @@ pub struct Dataset {
     pub checksum: Checksum,
     pub sync: SyncPolicy,
     pub logbias: Logbias,
+    /// `special_small_blocks`: blocks of at most this many bytes go to a special vdev, with
+    /// the metadata (0: only metadata does; module/zfs/spa_misc.c spa_preferred_class).
+    pub special_small_blocks: u64,
+    pub primarycache: PrimaryCache,
+    pub encryption: Encryption,
 }
 
 impl Dataset {
@@ -98,6 +103,9 @@ impl Dataset {
             checksum: Checksum::On,
             sync: SyncPolicy::Standard,
             logbias: Logbias::Latency,
+            special_small_blocks: 0,
+            primarycache: PrimaryCache::All,
+            encryption: Encryption::Off,
         }
     }
 }

@@ -98,6 +98,16 @@ pub const FILL: Range = Range {
     why: "what a rebuild moves: at least 1% of the pool",
 };
 
+/// How full the pool is when raidz expansion widens it (--grow-fill), as a share: up to 90%
+/// so that every layout can still take the data it holds.
+pub const GROW_FILL: Range = Range {
+    name: "--grow-fill",
+    min: 0.0,
+    max: 0.9,
+    unit: "of the pool (0% to 90%, zpool list CAP)",
+    why: "an empty pool up to one nine-tenths full",
+};
+
 /// The Weibull shape of disk lifetimes (--weibull).
 pub const WEIBULL_SHAPE: Range = Range {
     name: "--weibull",
@@ -225,9 +235,10 @@ pub const OTHER: Range = Range {
 };
 
 /// Every range, in the order docs/ranges.md lists them.
-pub const RANGES: [Range; 16] = [
+pub const RANGES: [Range; 17] = [
     YEARS,
     FILL,
+    GROW_FILL,
     WEIBULL_SHAPE,
     TRIALS,
     REPLACEMENT_HOURS,

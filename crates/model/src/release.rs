@@ -55,8 +55,28 @@ impl fmt::Display for ReleaseError {
 impl std::error::Error for ReleaseError {}
 
 /// What `--zfs` and `host.zfs` take, for messages.
-pub const RELEASE_FORMS: &str = "openzfs-2.2 (or 2.2, 2.1.5, zol-0.6.5, 0.7), freebsd-10.2, \
-solaris-2008, illumos-2015, zfs-fuse";
+pub const RELEASE_FORMS: &str = "openzfs-2.2 (or 2.2, 2.1.5, zol-0.6.5, 0.7, \"ZFS on Linux\"), \
+freebsd-10.2 (or \"FreeBSD 10\"), solaris-2008, illumos-2015, zfs-fuse";
+
+/// The ZFS on Linux release a source that says only "ZoL" or "ZFS on Linux" takes: 0.7, the
+/// middle of the 0.6-0.8 line (2013-2020), documented in docs/assumptions.md.
+const ZOL_UNSPECIFIED: &str = "zol-0.7";
+
+/// A release as people write it, in the canonical `family-version` form: case and spaces
+/// aside ("FreeBSD 10" is freebsd-10, "OpenZFS 2.2" openzfs-2.2), "ZFS on Linux" is zol, and
+/// a bare "ZoL" the line's middle release.
+fn rough(text: &str) -> String {
+    let mut t = text.trim().to_ascii_lowercase().replace(['_', ' '], "-");
+    for long in ["zfs-on-linux", "openzfs-on-linux"] {
+        if let Some(rest) = t.strip_prefix(long) {
+            t = format!("zol{rest}");
+        }
+    }
+    if t == "zol" {
+        t = ZOL_UNSPECIFIED.to_string();
+    }
+    t
+}
 
 /// The OpenZFS release each FreeBSD from 13 on shipped (FreeBSD release notes: 13.0 OpenZFS
 /// 2.0, 13.1 2.1, 13.3 2.1.14, 14.0 2.2, 14.2 2.2.6, 15.0 2.3).
@@ -101,7 +121,12 @@ impl FromStr for ZfsRelease {
     type Err = ReleaseError;
 
     fn from_str(text: &str) -> Result<ZfsRelease, ReleaseError> {
-        let lower = text.trim().to_ascii_lowercase();
+        if text.len() > 64 {
+            return Err(ReleaseError(
+                "a ZFS release is at most 64 characters".into(),
+            ));
+        }
+        let lower = rough(text);
         let bad = || {
             ReleaseError(format!(
                 "unknown ZFS release '{}': expected {RELEASE_FORMS}",
@@ -322,6 +347,23 @@ mod tests {
         assert_eq!(r("solaris2008"), ZfsRelease::Solaris { year: 2008 });
         assert_eq!(r("pool-v28"), ZfsRelease::FreeBsd { major: 9, minor: 0 });
         assert_eq!(r("legacy"), ZfsRelease::ZfsFuse);
+    }
+
+    #[test]
+    fn rough_names_as_sources_write_them() {
+        assert_eq!(
+            r("FreeBSD 10"),
+            ZfsRelease::FreeBsd {
+                major: 10,
+                minor: 0
+            }
+        );
+        assert_eq!(r("ZoL"), r("zol-0.7"));
+        assert_eq!(r("ZFS on Linux"), r("zol-0.7"));
+        assert_eq!(r("ZFS on Linux 0.6.5"), r("zol-0.6.5"));
+        assert_eq!(r("OpenZFS 2.2"), r("openzfs-2.2"));
+        assert!("ZFS on Windows".parse::<ZfsRelease>().is_err());
+        assert!("x".repeat(100).parse::<ZfsRelease>().is_err());
     }
 
     #[test]

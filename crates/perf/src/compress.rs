@@ -20,6 +20,8 @@ pub fn psize(record: u64, data: Data, ratio: f64, algorithm: Compression, sector
         Data::Pattern => 1.0,
         Data::Random => record as f64 / ratio.max(1.0),
         Data::Compressible { percent } => record as f64 * (1.0 - f64::from(percent) / 100.0),
+        // The zeros between the written blocks compress away; the blocks do not.
+        Data::Sparse { fill_pct } => record as f64 * f64::from(fill_pct) / 100.0,
     };
     let rounded = (compressed.ceil() as u64).div_ceil(sector) * sector;
     if rounded <= record - record / 8 {
@@ -83,5 +85,9 @@ mod tests {
             psize(rs, half, 1.0, Compression::Zstd { level: 3 }, 512),
             64 << 10
         );
+        // A record an eighth written: 16 KiB of blocks, the rest holes; uncompressed whole.
+        let sparse = Data::Sparse { fill_pct: 12 };
+        assert_eq!(psize(rs, sparse, 1.0, Compression::Lz4, 4096), 16 << 10);
+        assert_eq!(psize(rs, sparse, 1.0, Compression::Off, 4096), rs);
     }
 }

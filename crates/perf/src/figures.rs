@@ -54,6 +54,8 @@ pub struct Prediction {
     /// How far off a prediction of this kind typically lands: the median error of its class
     /// under leave-one-source-out cross-validation (`zpoolsim validate --cv`), percent.
     pub expected_error_pct: f64,
+    /// The 90th percentile of the same: nine predictions in ten of this class land within it.
+    pub expected_error_p90_pct: f64,
     /// The class, in words, and how many published measurements it rests on.
     pub error_class: String,
     pub bottleneck: Bottleneck,
@@ -101,7 +103,8 @@ pub fn prediction(
         mean_latency_s: outstanding / iops,
         concurrency: loads.population,
         arc_hit_ratio: loads.arc_hit,
-        expected_error_pct: band::expected_error_pct(class),
+        expected_error_pct: band::expected_error(class).0,
+        expected_error_p90_pct: band::expected_error(class).1,
         error_class: band::describe(class),
         bottleneck,
         utilizations,

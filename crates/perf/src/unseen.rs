@@ -9,14 +9,25 @@ use model::{System, VdevClass, Workload};
 /// Sentences naming each part of `system` or `w` the prediction leaves out.
 pub fn unseen(system: &System, w: &Workload) -> Vec<String> {
     let mut out = Vec::new();
-    for class in [VdevClass::Special, VdevClass::Dedup] {
-        if system.pool.vdevs.iter().any(|t| t.class == class) {
-            out.push(format!(
-                "the {} vdev: the metadata and small blocks it would hold are counted on the \
-                 normal vdevs",
-                class.word()
-            ));
-        }
+    if system
+        .pool
+        .vdevs
+        .iter()
+        .any(|t| t.class == VdevClass::Special)
+    {
+        out.push(
+            "the special vdev's metadata: blocks up to special_small_blocks go to it, but the \
+             metadata it would hold is counted on the normal vdevs"
+                .into(),
+        );
+    }
+    if system
+        .pool
+        .vdevs
+        .iter()
+        .any(|t| t.class == VdevClass::Dedup)
+    {
+        out.push("the dedup vdev: the dedup table it would hold is not modelled".into());
     }
     if system.pool.cache_devices > 0 {
         out.push(

@@ -68,6 +68,11 @@ impl Criteria {
 
 /// `80%` or `0.8`, from 1% to 100% (model::range::FILL).
 pub fn parse_fill(text: &str) -> Result<f64, Error> {
+    parse_share(text, &model::range::FILL)
+}
+
+/// A share of the pool (`80%` or `0.8`) within `range`, named by its flag when refused.
+pub fn parse_share(text: &str, range: &model::range::Range) -> Result<f64, Error> {
     let (number, divisor) = match text.trim().strip_suffix('%') {
         Some(n) => (n, 100.0),
         None => (text.trim(), 1.0),
@@ -77,11 +82,14 @@ pub fn parse_fill(text: &str) -> Result<f64, Error> {
         .parse::<f64>()
         .ok()
         .map(|v| v / divisor)
-        .filter(|f| model::range::FILL.check(*f).is_ok())
+        .filter(|f| range.check(*f).is_ok())
         .ok_or_else(|| {
             Error(format!(
-                "--fill '{}': give a share of the pool from 1% to 100%, like 80% or 0.8",
-                echo(text)
+                "{} '{}': give a share of the pool from {}% to {}%, like 80% or 0.8",
+                range.name,
+                echo(text),
+                range.min * 100.0,
+                range.max * 100.0
             ))
         })
 }

@@ -111,15 +111,7 @@ impl PlanRequest {
     /// The raidz layouts of the planned disks (less the spares) grown to `end` disks.
     /// --grow-fill as a share: at most 90%, so that every layout can take it.
     fn grow_fill(&self) -> Result<f64, Error> {
-        crate::parse_fill(&self.grow_fill)
-            .ok()
-            .filter(|f| *f <= 0.9)
-            .ok_or_else(|| {
-                Error(format!(
-                    "--grow-fill '{}': expected a share of the pool from 0% to 90% (zpool list CAP)",
-                    self.grow_fill
-                ))
-            })
+        crate::criteria::parse_share(&self.grow_fill, &model::range::GROW_FILL)
     }
 
     fn growth(&self, plan: &DiskPlan, end: u32, fill: f64) -> Result<Vec<GrowthOption>, Error> {

@@ -30,9 +30,15 @@ pub struct Case {
     /// The pool's layout when the source ran the same machine with several: it goes on the
     /// system's first disks.
     pub layout: Option<String>,
+    /// The compression ratio the pool recorded for the data the run wrote, where the source
+    /// gives it (`zfs get compressratio` of the dataset before and after) and the run's data is
+    /// a benchmark's random buffers: only holes in its records compress, so each record holds
+    /// 1/ratio of random blocks (`Data::Sparse`).
+    pub compressratio: Option<f64>,
     /// The workload, as `zpoolsim predict --workload` takes it.
     pub workload: String,
-    /// `throughput` (bytes/s), `iops` or `device-throughput` (bytes/s per disk).
+    /// `throughput` (bytes/s), `iops`, `device-throughput` (bytes/s per disk), or
+    /// `read-throughput` / `write-throughput` (one side of a mixed workload).
     pub metric: Metric,
     /// `MB/s`, `MiB/s` or `ops/s`.
     pub unit: String,
@@ -65,6 +71,10 @@ pub enum Metric {
     Iops,
     /// Bytes per second one disk moves, averaged over the disks in use.
     DeviceThroughput,
+    /// The read side of a mixed workload, application bytes per second (fio's `read:` line).
+    ReadThroughput,
+    /// The write side of a mixed workload (fio's `write:` line).
+    WriteThroughput,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
@@ -103,6 +113,14 @@ pub fn parse(name: &str, text: &str) -> Result<CaseFile, ValidateError> {
     };
     let file: CaseFile = toml::from_str(text).map_err(|e| bad(e.message().to_string()))?;
     for c in &file.cases {
+        if c.compressratio
+            .is_some_and(|r| !(1.0..=1000.0).contains(&r))
+        {
+            return Err(bad(format!(
+                "case {}: compressratio is 1.0 to 1000, as zfs get compressratio reports it",
+                c.id
+            )));
+        }
         if unit_scale(&c.unit).is_none() {
             return Err(bad(format!(
                 "case {}: unknown unit '{}' (MB/s, MiB/s, 1000 KiB/s, ops/s)",

@@ -30,6 +30,34 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/calomel-4tb-hdd.toml"),
     ),
     (
+        "validation/calomel-ssd-840pro.toml",
+        include_str!("../../../validation/calomel-ssd-840pro.toml"),
+    ),
+    (
+        "validation/clemtibs-2025-n6005.toml",
+        include_str!("../../../validation/clemtibs-2025-n6005.toml"),
+    ),
+    (
+        "examples/calomel-24x-samsung-840-pro.toml",
+        include_str!("../../../examples/calomel-24x-samsung-840-pro.toml"),
+    ),
+    (
+        "examples/clemtibs-n6005-nospecial-noslog.toml",
+        include_str!("../../../examples/clemtibs-n6005-nospecial-noslog.toml"),
+    ),
+    (
+        "examples/clemtibs-n6005-nospecial-slog.toml",
+        include_str!("../../../examples/clemtibs-n6005-nospecial-slog.toml"),
+    ),
+    (
+        "examples/clemtibs-n6005-special-noslog.toml",
+        include_str!("../../../examples/clemtibs-n6005-special-noslog.toml"),
+    ),
+    (
+        "examples/clemtibs-n6005-special-slog.toml",
+        include_str!("../../../examples/clemtibs-n6005-special-slog.toml"),
+    ),
+    (
         "examples/calomel-24x-wd-re-4tb.toml",
         include_str!("../../../examples/calomel-24x-wd-re-4tb.toml"),
     ),
@@ -157,13 +185,21 @@ fn load(
             if let Some(ashift) = case.ashift {
                 resolved.pool.ashift = ashift;
             }
+
             if let Some(layout) = &case.layout {
                 let layout = layout
                     .parse()
                     .map_err(|e: model::LayoutError| bad(e.to_string()))?;
                 with_layout(&mut resolved, layout).map_err(bad)?;
             }
-            let workload = Workload::parse(&case.workload).map_err(|e| bad(e.to_string()))?;
+            let mut workload = Workload::parse(&case.workload).map_err(|e| bad(e.to_string()))?;
+            if let Some(ratio) = case.compressratio {
+                if workload.data != model::workload::Data::Random {
+                    return Err(bad("compressratio is for a run of random buffers".into()));
+                }
+                let fill_pct = (100.0 / ratio).round().clamp(1.0, 100.0) as u8;
+                workload.data = model::workload::Data::Sparse { fill_pct };
+            }
             Ok(Loaded {
                 system: resolved,
                 workload,
@@ -179,9 +215,22 @@ fn load(
     })
 }
 
-/// `system` with `layout` as its pool, on its first disks (the others left out).
+/// `system` with `layout` as its pool, on its first disks (the others left out). When the
+/// system's normal vdevs have as many disks as `layout`, only their layout changes and the
+/// special, log and cache devices stay (the same machine's pool made another way).
 fn with_layout(system: &mut System, layout: model::Layout) -> Result<(), String> {
     let leaves = layout.leaves() as usize;
+    let normal: Vec<usize> = (0..system.pool.vdevs.len())
+        .filter(|&i| system.pool.vdevs[i].class == model::VdevClass::Normal)
+        .collect();
+    let normal_leaves: u32 = normal
+        .iter()
+        .map(|&i| system.pool.vdevs[i].layout.leaves())
+        .sum();
+    if normal.len() == 1 && normal_leaves as usize == leaves {
+        system.pool.vdevs[normal[0]].layout = layout;
+        return Ok(());
+    }
     if leaves > system.disks.len() {
         return Err(format!(
             "{layout} needs {leaves} disks; the system has {}",

@@ -12,7 +12,7 @@ pub use case::{unit_scale, Case, Excluded, Measured, Metric};
 pub use corpus::{Corpus, Loaded, Source};
 pub use refit::{all_cases, cross_validate, fit, CrossValidation, HeldOut, SourceError};
 pub use refitted::{refit, Refit, Refitted};
-pub use score::{error_pct, median_abs, CaseResult, Summary};
+pub use score::{error_pct, median_abs, percentile_abs, CaseResult, Summary};
 
 use std::fmt;
 

@@ -9,7 +9,7 @@
 //! deterministic, so `--refit` reproduces the committed values exactly.
 
 use crate::corpus::{Corpus, Loaded, Source};
-use crate::score::{error_pct, median_abs};
+use crate::score::{error_pct, median_abs, percentile_abs};
 use perf::{Band, Constants, ErrorClass, Param, PARAMS};
 use serde::Serialize;
 
@@ -124,17 +124,21 @@ pub struct CrossValidation {
     pub cases: Vec<HeldOut>,
     /// Median |error| over every held-out case (calibrations aside).
     pub median_abs_error_pct: f64,
-    /// Per source: the median |error| of its cases held out.
+    /// 90th percentile of the same.
+    pub p90_abs_error_pct: f64,
+    /// Per source: the median and 90th percentile |error| of its cases held out.
     pub by_source: Vec<SourceError>,
     /// Per class of workload and medium: median |error|, cases and sources.
     pub by_class: Vec<Band>,
 }
 
-/// One source held out: its case file and the median |error| of its cases, percent.
+/// One source held out: its case file and the median and 90th percentile |error| of its
+/// cases, percent.
 #[derive(Debug, Clone, Serialize)]
 pub struct SourceError {
     pub source: String,
     pub median_pct: f64,
+    pub p90_pct: f64,
 }
 
 /// Cross-validates the corpus.
@@ -150,9 +154,11 @@ pub fn cross_validate(corpus: &Corpus) -> CrossValidation {
             .collect();
         let constants = fit(&others);
         let errors = held_out(held, &constants);
+        let pct: Vec<f64> = errors.iter().map(|h| h.error_pct).collect();
         by_source.push(SourceError {
             source: held.file.clone(),
-            median_pct: median_abs(&errors.iter().map(|h| h.error_pct).collect::<Vec<_>>()),
+            median_pct: median_abs(&pct),
+            p90_pct: percentile_abs(&pct, 0.9),
         });
         cases.extend(errors);
     }
@@ -169,12 +175,14 @@ pub fn cross_validate(corpus: &Corpus) -> CrossValidation {
         by_class.push(Band {
             class: h.class,
             median_pct: median_abs(&errors),
+            p90_pct: percentile_abs(&errors, 0.9),
             cases: errors.len() as u32,
             sources: sources.len() as u32,
         });
     }
     CrossValidation {
         median_abs_error_pct: median_abs(&all),
+        p90_abs_error_pct: percentile_abs(&all, 0.9),
         cases,
         by_source,
         by_class,

@@ -32,6 +32,19 @@ pub fn median_abs(values: &[f64]) -> f64 {
     }
 }
 
+/// The `q` quantile (0..=1) of absolute values, by linear interpolation between order
+/// statistics (0 for none): `percentile_abs(v, 0.9)` is the p90 of |v|.
+pub fn percentile_abs(values: &[f64], q: f64) -> f64 {
+    let mut v: Vec<f64> = values.iter().map(|x| x.abs()).collect();
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    let at = q.clamp(0.0, 1.0) * (v.len() - 1) as f64;
+    let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
+    v[lo] + (v[hi] - v[lo]) * (at - lo as f64)
+}
+
 /// A case scored against a prediction and the rule-of-thumb baseline.
 #[derive(Debug, Clone, Serialize)]
 pub struct CaseResult {
@@ -66,6 +79,8 @@ pub fn predicted_value(case: &Case, p: &Prediction) -> f64 {
     let raw = match case.metric {
         Metric::Throughput => p.throughput_bytes_per_s,
         Metric::Iops => p.iops,
+        Metric::ReadThroughput => p.read_bytes_per_s,
+        Metric::WriteThroughput => p.write_bytes_per_s,
         Metric::DeviceThroughput => {
             let total: f64 = p
                 .devices

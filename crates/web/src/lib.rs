@@ -3,6 +3,7 @@
 //! `--json` prints, through the same request types (crates/request); the page is plain HTML,
 //! CSS and JavaScript compiled into the binary, and asks nothing of any other machine.
 
+mod fleet;
 mod gate;
 mod heavy;
 mod limits;
@@ -10,5 +11,6 @@ mod posted;
 mod routes;
 mod server;
 
+pub use fleet::Fleet;
 pub use routes::post;
 pub use server::{ServeError, Server};

@@ -41,6 +41,11 @@ impl Reply {
         }
     }
 
+    /// A page, a file of it or JSON, answered 200.
+    pub fn page(media: &'static str, body: impl Into<String>) -> Reply {
+        Reply::ok(media, body)
+    }
+
     /// `{"error": "..."}`: one sentence saying what is wrong.
     pub fn error(status: u16, message: &str) -> Reply {
         Reply::json_error(status, serde_json::json!({ "error": message }))

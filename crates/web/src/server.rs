@@ -1,6 +1,7 @@
 //! The HTTP server (axum on a tokio runtime of its own): every request checked at the gate,
 //! then answered by `routes`, heavy work by the workers of `heavy`.
 
+use crate::fleet::{self, Fleet};
 use crate::gate;
 use crate::heavy::Heavy;
 use crate::limits::{default_workers, MAX_BODY_BYTES};
@@ -13,6 +14,7 @@ use axum::serve::IncomingStream;
 use model::cancel::Cancel;
 use model::Catalog;
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 /// Why the server could not start.
 #[derive(Debug)]
@@ -32,6 +34,7 @@ pub struct Server {
     listener: std::net::TcpListener,
     catalog: &'static Catalog,
     workers: usize,
+    fleet: Option<Arc<dyn Fleet>>,
 }
 
 /// What every request shares: the catalog, and the workers of heavy requests.
@@ -39,6 +42,8 @@ pub struct Server {
 struct Shared {
     catalog: &'static Catalog,
     heavy: Heavy,
+    /// The results store of the fleet view, when one was given.
+    fleet: Option<Arc<dyn Fleet>>,
 }
 
 /// The address a connection reached: the one its Host must name.
@@ -67,7 +72,16 @@ impl Server {
             listener,
             catalog,
             workers: default_workers(),
+            fleet: None,
         })
+    }
+
+    /// Serves the fleet view (`/fleet`) over this results store.
+    pub fn with_fleet(self, fleet: Arc<dyn Fleet>) -> Server {
+        Server {
+            fleet: Some(fleet),
+            ..self
+        }
     }
 
     /// This server with `workers` heavy requests at work at once (at least one).
@@ -87,6 +101,7 @@ impl Server {
         let shared = Shared {
             catalog: self.catalog,
             heavy: Heavy::new(self.workers),
+            fleet: self.fleet,
         };
         let app = axum::Router::new().fallback(answer).with_state(shared);
         self.runtime.block_on(async move {
@@ -116,6 +131,17 @@ async fn answer(State(shared): State<Shared>, request: Request) -> Response {
     }
     let method = request.method().to_string();
     let path = request.uri().path().to_string();
+    if fleet::is_fleet_path(&path) {
+        let query = request.uri().query().unwrap_or("").to_string();
+        let store = shared.fleet.clone();
+        let asked = tokio::task::spawn_blocking(move || {
+            fleet::reply(store.as_deref(), &method, &path, &query)
+        });
+        return asked
+            .await
+            .unwrap_or_else(|_| Reply::error(500, "internal error (a defect: please report it)"))
+            .into_response();
+    }
     let body = match read_body(request.into_body()).await {
         Ok(body) => body,
         Err(reply) => return reply.into_response(),

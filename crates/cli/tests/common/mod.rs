@@ -3,6 +3,8 @@
 #[allow(dead_code)]
 pub mod browser;
 #[allow(dead_code)]
+pub mod postgres;
+#[allow(dead_code)]
 pub mod scratch;
 #[allow(dead_code)]
 pub mod serve;
@@ -55,4 +57,28 @@ pub fn which(tool: &str) -> Option<PathBuf> {
             .map(|d| d.join(tool))
             .find(|f| f.exists())
     })
+}
+
+/// A directory of a test's own, removed at the end even when the test fails.
+#[allow(dead_code)]
+pub struct Scratch(pub PathBuf);
+
+#[allow(dead_code)]
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("zpoolsim-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    pub fn path(&self, name: &str) -> String {
+        self.0.join(name).display().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }

@@ -122,3 +122,61 @@ impl Drop for Daemon {
         }
     }
 }
+
+/// A test's pools, their files and a loop device, in a directory of its own: all of it goes
+/// away on drop, before the daemon (declared before it, so dropped after).
+pub struct Lab {
+    pub dir: PathBuf,
+    pub pools: Vec<String>,
+    pub loop_device: Option<String>,
+    /// File systems mounted by the test (inside a dataset), unmounted first.
+    pub mounts: Vec<String>,
+}
+
+impl Lab {
+    pub fn new(dir: PathBuf) -> Lab {
+        Lab {
+            dir,
+            pools: Vec::new(),
+            loop_device: None,
+            mounts: Vec::new(),
+        }
+    }
+
+    pub fn path(&self, name: &str) -> String {
+        self.dir.join(name).display().to_string()
+    }
+
+    /// A new sparse file of `bytes`.
+    pub fn file(&self, name: &str, bytes: u64) -> String {
+        let path = self.path(name);
+        fs::File::create(&path)
+            .and_then(|f| f.set_len(bytes))
+            .expect("sparse file");
+        path
+    }
+
+    /// `zpool create` of `name` mounted at `mnt-NAME` in the lab.
+    pub fn create(&mut self, name: &str, args: &[String]) {
+        let mountpoint = self.path(&format!("mnt-{name}"));
+        let mut all = vec!["create", "-f", "-m", &mountpoint, name];
+        all.extend(args.iter().map(String::as_str));
+        must("zpool", &all);
+        self.pools.push(name.to_string());
+    }
+}
+
+impl Drop for Lab {
+    fn drop(&mut self) {
+        for m in &self.mounts {
+            let _ = Command::new("umount").arg(m).status();
+        }
+        for pool in &self.pools {
+            let _ = retry("zpool", &["destroy", "-f", pool]);
+        }
+        if let Some(dev) = &self.loop_device {
+            let _ = Command::new("losetup").args(["-d", dev]).status();
+        }
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}

@@ -109,6 +109,11 @@ fn bench() -> Bench {
     ]);
     Bench {
         id: None,
+        uid: "0123456789abcdef0123456789abcdef".into(),
+        host: host::Host {
+            name: "box".into(),
+            machine_id: "4f1c".into(),
+        },
         started: store::utc(1_767_225_600),
         zpoolsim_version: "0.1.0".into(),
         pool: "tank".into(),
@@ -138,7 +143,8 @@ fn bench() -> Bench {
 fn the_database_keeps_what_was_measured() {
     let dir = std::env::temp_dir().join(format!("zpoolsim-store-test-{}", std::process::id()));
     let path = dir.join("sub/results.sqlite");
-    let mut s = store::Store::open(&path).unwrap();
+    let at = store::Location::Sqlite(path.clone());
+    let mut s = store::Store::open(&at).unwrap();
     let mut b = bench();
     let id = s.save(&b).unwrap();
     assert_eq!((id, s.latest().unwrap()), (1, Some(1)));
@@ -147,14 +153,15 @@ fn the_database_keeps_what_was_measured() {
     assert_eq!(list[0].workloads, ["fio-randwrite:qd=8,size=64M"]);
     assert_eq!(list[0].started, "2026-01-01T00:00:00Z");
     drop(s);
-    let again = store::Store::open_existing(&path).unwrap().load(1).unwrap();
+    let again = store::Store::open_existing(&at).unwrap().load(1).unwrap();
     assert_eq!(again, b);
-    assert!(store::Store::open_existing(&dir.join("none.sqlite"))
+    let none = store::Location::Sqlite(dir.join("none.sqlite"));
+    assert!(store::Store::open_existing(&none)
         .unwrap_err()
         .to_string()
         .contains("run `zpoolsim bench` first"));
     assert_eq!(
-        store::Store::open_existing(&path)
+        store::Store::open_existing(&at)
             .unwrap()
             .load(7)
             .unwrap_err()

@@ -34,6 +34,9 @@ pub struct HostDoc {
     /// A size: `"64GiB"` or bytes.
     pub ram: Spanned<toml::Value>,
     pub zfs: Option<ZfsRelease>,
+    /// FreeNAS / TrueNAS and its version: its release, ashift 12 and lz4 where the file is
+    /// silent.
+    pub appliance: Option<Spanned<String>>,
     #[serde(default)]
     pub nics: Vec<Spanned<Nic>>,
     pub tunables: Option<TunablesDoc>,
@@ -118,4 +121,8 @@ pub struct DatasetDoc {
     pub checksum: Option<Spanned<String>>,
     pub sync: Option<Spanned<String>>,
     pub logbias: Option<Spanned<String>>,
+    /// A size (`"64K"`), at most the recordsize; 0 or absent: metadata only.
+    pub special_small_blocks: Option<Spanned<toml::Value>>,
+    pub primarycache: Option<Spanned<String>>,
+    pub encryption: Option<Spanned<String>>,
 }

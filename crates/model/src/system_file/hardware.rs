@@ -36,7 +36,23 @@ pub struct Placed {
     pub span: Range<usize>,
 }
 
-pub fn host(src: &Source, doc: HostDoc, catalog: &Catalog) -> Result<Host, FileError> {
+pub fn host(src: &Source, mut doc: HostDoc, catalog: &Catalog) -> Result<Host, FileError> {
+    if let Some(year) = year_only(src, &doc.cpu)? {
+        let row = ASSUMED_YEARS
+            .iter()
+            .rev()
+            .find(|(y, _)| *y <= year)
+            .unwrap_or(&ASSUMED_YEARS[0]);
+        *doc.cpu.get_mut() = format!("assumed-cpu-{}", row.0).into();
+    }
+    if let Some(year) = year_only(src, &doc.ram)? {
+        let row = ASSUMED_YEARS
+            .iter()
+            .rev()
+            .find(|(y, _)| *y <= year)
+            .unwrap_or(&ASSUMED_YEARS[0]);
+        *doc.ram.get_mut() = toml::Value::Integer((row.1 << 30) as i64);
+    }
     let cpu = model_ref(src, doc.cpu, |id| catalog.cpu(id), cpu_from_table)?;
     let sockets = match doc.sockets {
         Some(s) if *s.get_ref() == 0 => {
@@ -160,6 +176,33 @@ fn model_ref<'c, T: Clone + 'c>(
 
 /// An inline CPU: a whole catalog entry, or only `cores`, `ghz` and `year` (the era), whose
 /// other figures then take the x86-64 baseline, each source saying it was not given.
+/// The years of the assumed CPUs (catalog `assumed-cpu-YEAR`) and the RAM in GiB a source of
+/// that year that states none takes (docs/assumptions.md, "The host").
+const ASSUMED_YEARS: [(i64, u64); 6] = [
+    (2006, 2),
+    (2008, 4),
+    (2012, 16),
+    (2016, 32),
+    (2020, 64),
+    (2024, 128),
+];
+
+/// The year of `{ year = N }` (what a source of year N that names no CPU or RAM writes), or
+/// `None` for any other value.
+fn year_only(src: &Source, value: &Spanned<toml::Value>) -> Result<Option<i64>, FileError> {
+    let toml::Value::Table(t) = value.get_ref() else {
+        return Ok(None);
+    };
+    if t.len() != 1 {
+        return Ok(None);
+    }
+    match t.get("year") {
+        Some(toml::Value::Integer(y)) if (1990..=2100).contains(y) => Ok(Some(*y)),
+        Some(_) => Err(src.error(value.span(), "year is a whole number from 1990 to 2100")),
+        None => Ok(None),
+    }
+}
+
 fn cpu_from_table(mut table: toml::Table) -> Result<CpuModel, Bad> {
     if !table.contains_key("id") {
         let (Some(cores), Some(ghz)) = (table.get("cores").cloned(), table.get("ghz").cloned())

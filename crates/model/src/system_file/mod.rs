@@ -12,6 +12,7 @@ mod write;
 pub use error::FileError;
 pub use write::write;
 
+use crate::appliance::Appliance;
 use crate::catalog::Catalog;
 use crate::system::System;
 use error::Source;
@@ -23,12 +24,35 @@ pub fn parse(text: &str, file_name: &str, catalog: &Catalog) -> Result<System, F
         text,
         name: file_name,
     };
-    let doc: doc::SystemDoc = toml::from_str(text).map_err(|e| src.toml_error(&e))?;
+    let mut doc: doc::SystemDoc = toml::from_str(text).map_err(|e| src.toml_error(&e))?;
+    let appliance = match &doc.host.appliance {
+        Some(a) => Some(
+            a.get_ref()
+                .parse::<Appliance>()
+                .map_err(|e| src.error(a.span(), e.0))?,
+        ),
+        None => None,
+    };
+    if let Some(a) = appliance {
+        doc.host.zfs.get_or_insert(a.zfs);
+    }
+    let ashift_given = doc.pool.get_ref().ashift.is_some();
     let host = hardware::host(&src, doc.host, catalog)?;
     let mut links = hardware::links(&src, doc.link, catalog)?;
     let mut controllers = hardware::controllers(&src, doc.controller, &links, catalog)?;
     let placed = hardware::disks(&src, doc.disk, &mut links, &mut controllers, catalog)?;
-    let pool = pool::build(&src, doc.pool, doc.dataset, &placed, host.zfs)?;
+    let mut pool = pool::build(&src, doc.pool, doc.dataset, &placed, host.zfs)?;
+    if appliance.is_some() {
+        // What the appliance's pool creation sets where the file is silent.
+        if !ashift_given {
+            pool.ashift = pool.ashift.max(Appliance::ASHIFT);
+        }
+        for d in &mut pool.datasets {
+            if d.compression == crate::dataset::Compression::Default {
+                d.compression = Appliance::COMPRESSION;
+            }
+        }
+    }
     Ok(System {
         name: doc.name,
         source: doc.source,

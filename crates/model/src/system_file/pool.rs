@@ -242,8 +242,26 @@ fn dataset(src: &Source, doc: DatasetDoc, pool: &str) -> Result<Dataset, FileErr
             .check(*r.get_ref())
             .map_err(|e| src.error(r.span(), e.to_string()))?,
     };
+    let special_small_blocks = match &doc.special_small_blocks {
+        None => 0,
+        Some(value) => {
+            let bytes = size(src, value)?;
+            // zfsprops(7): 0 or a power of two up to 16M (1M before 2.2); larger than the
+            // recordsize sends every block of the dataset to the special class.
+            if bytes != 0 && (!bytes.is_power_of_two() || !(512..=16 << 20).contains(&bytes)) {
+                return Err(src.error(
+                    value.span(),
+                    format!("special_small_blocks must be 0 or a power of two from 512 to 16M, not {bytes}"),
+                ));
+            }
+            bytes
+        }
+    };
     let defaults = Dataset::named("");
     Ok(Dataset {
+        special_small_blocks,
+        primarycache: property(src, &doc.primarycache, defaults.primarycache)?,
+        encryption: property(src, &doc.encryption, defaults.encryption)?,
         recordsize,
         compression: property(src, &doc.compression, defaults.compression)?,
         compression_ratio,

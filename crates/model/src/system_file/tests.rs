@@ -595,3 +595,101 @@ special = "stripe-1"
         "link 'implied-slot0' is the name of an implied link: rename it"
     );
 }
+
+/// A small file around `host` and `dataset` lines.
+fn small(host: &str, pool: &str, dataset: &str) -> Result<System, FileError> {
+    let text = format!(
+        "name = \"t\"\n[host]\n{host}\n[[disk]]\nname = \"d{{}}\"\ncount = 2\nmodel = \"seagate-ironwolf-12tb\"\n\
+         [pool]\nlayout = \"mirror-2\"\n{pool}\n[[dataset]]\nname = \"tank\"\n{dataset}\n"
+    );
+    parse(&text, "t.toml", Catalog::embedded())
+}
+
+#[test]
+fn appliances_set_what_their_pools_get() {
+    let s = small(
+        "cpu = \"intel-xeon-e-2336\"\nram = \"32GiB\"\nappliance = \"truenas-scale-24.04\"",
+        "",
+        "",
+    )
+    .unwrap();
+    assert_eq!(s.host.zfs, "openzfs-2.2".parse().unwrap());
+    assert_eq!(s.pool.ashift, 12);
+    assert_eq!(
+        s.pool.datasets[0].compression,
+        crate::dataset::Compression::Lz4
+    );
+    // What the file says wins over the appliance's defaults.
+    let given = small(
+        "cpu = \"intel-xeon-e-2336\"\nram = \"32GiB\"\nappliance = \"freenas-9.10\"\nzfs = \"freebsd-10.2\"",
+        "ashift = 13",
+        "compression = \"off\"",
+    )
+    .unwrap();
+    assert_eq!(given.host.zfs, "freebsd-10.2".parse().unwrap());
+    assert_eq!(given.pool.ashift, 13);
+    assert_eq!(
+        given.pool.datasets[0].compression,
+        crate::dataset::Compression::Off
+    );
+    let bad = small(
+        "cpu = \"intel-xeon-e-2336\"\nram = \"32GiB\"\nappliance = \"unraid\"",
+        "",
+        "",
+    )
+    .unwrap_err();
+    assert!(bad.to_string().contains("t.toml:"), "{bad}");
+}
+
+#[test]
+fn cpu_and_ram_by_the_year_of_the_source() {
+    let s = small("cpu = { year = 2015 }\nram = { year = 2015 }", "", "").unwrap();
+    assert_eq!(s.host.cpu.id, "assumed-cpu-2012");
+    assert_eq!(s.host.ram_bytes, 16 << 30);
+    let new = small("cpu = { year = 2026 }\nram = { year = 2021 }", "", "").unwrap();
+    assert_eq!(new.host.cpu.id, "assumed-cpu-2024");
+    assert_eq!(new.host.ram_bytes, 64 << 30);
+    assert!(small("cpu = { year = 15 }\nram = \"8GiB\"", "", "").is_err());
+}
+
+#[test]
+fn dataset_properties_of_modern_pools() {
+    let s = small(
+        "cpu = \"intel-xeon-e-2336\"\nram = \"32GiB\"",
+        "",
+        "special_small_blocks = \"64K\"\nprimarycache = \"metadata\"\nencryption = \"aes-256-gcm\"",
+    )
+    .unwrap();
+    let d = &s.pool.datasets[0];
+    assert_eq!(d.special_small_blocks, 64 << 10);
+    assert_eq!(d.primarycache, crate::dataset::PrimaryCache::Metadata);
+    assert_eq!(d.encryption, crate::dataset::Encryption::Gcm { bits: 256 });
+    for bad in [
+        "special_small_blocks = \"48K\"",
+        "primarycache = \"some\"",
+        "encryption = \"rot13\"",
+    ] {
+        let e = small("cpu = \"intel-xeon-e-2336\"\nram = \"32GiB\"", "", bad).unwrap_err();
+        assert!(e.to_string().starts_with("t.toml:"), "{e}");
+    }
+    // The system file written back reads the same.
+    let again = parse(
+        &write(&s, Catalog::embedded()),
+        "again.toml",
+        Catalog::embedded(),
+    )
+    .unwrap();
+    assert_eq!(again.pool.datasets[0], s.pool.datasets[0]);
+}
+
+#[test]
+fn the_clemtibs_nas_keeps_its_special_and_log_devices() {
+    let s = example("clemtibs-n6005-special-slog.toml");
+    let classes: Vec<VdevClass> = s.pool.vdevs.iter().map(|v| v.class).collect();
+    assert_eq!(
+        classes,
+        [VdevClass::Normal, VdevClass::Special, VdevClass::Log]
+    );
+    assert_eq!(s.pool.datasets[0].special_small_blocks, 64 << 10);
+    assert_eq!(s.host.zfs, "openzfs-2.2".parse().unwrap());
+}

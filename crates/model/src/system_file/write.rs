@@ -3,7 +3,7 @@
 //! Models equal to their catalog entry are written by id, any other inline with every figure.
 
 use crate::catalog::Catalog;
-use crate::dataset::Compression;
+use crate::dataset::{Compression, Encryption};
 use crate::pool::{Dataset, Pool, VdevClass};
 use crate::system::{Attach, Host, System, Upstream};
 use serde::Serialize;
@@ -185,6 +185,19 @@ fn dataset(d: &Dataset) -> Value {
     t.insert("checksum".into(), word(&d.checksum).into());
     t.insert("sync".into(), word(&d.sync).into());
     t.insert("logbias".into(), word(&d.logbias).into());
+    if d.special_small_blocks > 0 {
+        t.insert("special_small_blocks".into(), bytes(d.special_small_blocks));
+    }
+    t.insert("primarycache".into(), word(&d.primarycache).into());
+    t.insert(
+        "encryption".into(),
+        match d.encryption {
+            Encryption::Off => "off".to_string(),
+            Encryption::Gcm { bits } => format!("aes-{bits}-gcm"),
+            Encryption::Ccm { bits } => format!("aes-{bits}-ccm"),
+        }
+        .into(),
+    );
     Value::Table(t)
 }
 

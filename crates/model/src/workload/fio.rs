@@ -85,26 +85,73 @@ const PASSED_OVER: &[&str] = &[
     "size_percent",
 ];
 
+/// Flags fio takes without a value.
+const FLAGS: &[&str] = &[
+    "time_based",
+    "group_reporting",
+    "thread",
+    "zero_buffers",
+    "refill_buffers",
+    "norandommap",
+    "gtod_reduce",
+    "stonewall",
+    "new_group",
+    "minimal",
+    "per_job_logs",
+    "exitall",
+    "fixedbufs",
+    "registerfiles",
+    "sqthread_poll",
+    "hipri",
+    "userspace_reap",
+    "readonly",
+    "eta-newline",
+];
+
+/// What the options say beyond the workload's own fields.
+struct Job {
+    w: Workload,
+    rw: Option<String>,
+    read_pct: u32,
+}
+
 /// The one phase a fio job runs.
 pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
-    let mut w = Workload {
-        kind: String::new(),
-        access: Access::SeqRead,
-        target: Target::Pool,
-        block_size: 4096,
-        threads: 1,
-        queue_depth: 1,
-        engine: Engine::Sync,
-        data_bytes: None,
-        shared_file: false,
-        durability: Durability::None,
-        direct: false,
-        data: Data::Random,
-        cache: CacheState::Warm,
-        offset_bytes: 0,
-        network: false,
+    let mut job = Job {
+        w: Workload {
+            kind: String::new(),
+            access: Access::SeqRead,
+            target: Target::Pool,
+            block_size: 4096,
+            threads: 1,
+            queue_depth: 1,
+            engine: Engine::Sync,
+            data_bytes: None,
+            shared_file: false,
+            durability: Durability::None,
+            direct: false,
+            data: Data::Random,
+            cache: CacheState::Warm,
+            offset_bytes: 0,
+            network: false,
+        },
+        rw: None,
+        read_pct: 50,
     };
-    let (mut rw, mut read_pct) = (None::<String>, 50u32);
+    for (name, value) in options(spec)? {
+        job.set(&name, &value)?;
+    }
+    let rw = job.rw.unwrap_or_else(|| "read".to_string());
+    let mut w = job.w;
+    w.access = access(&rw, job.read_pct)?;
+    w.kind = format!("fio {rw}");
+    w.check()?;
+    Ok(vec![w])
+}
+
+/// The options of a fio command line as (name, value); a flag's value is "1".
+fn options(spec: &str) -> Result<Vec<(String, String)>, WorkloadError> {
+    let mut out = Vec::new();
     let mut args = words(spec)?.into_iter().skip(1).peekable();
     while let Some(arg) = args.next() {
         let Some(option) = arg.strip_prefix("--") else {
@@ -113,97 +160,84 @@ pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
                 clip(&arg, 30)
             )));
         };
-        let (name, inline) = match option.split_once('=') {
-            Some((n, v)) => (n, Some(v.to_string())),
-            None => (option, None),
+        let (name, value) = match option.split_once('=') {
+            Some((n, v)) => (n.to_string(), v.to_string()),
+            None if FLAGS.contains(&option) => (option.to_string(), "1".to_string()),
+            None => {
+                let v = args
+                    .next()
+                    .ok_or_else(|| WorkloadError(format!("fio: --{option} needs a value")))?;
+                (option.to_string(), v)
+            }
         };
-        let takes_value = !matches!(
-            name,
-            "time_based"
-                | "group_reporting"
-                | "thread"
-                | "zero_buffers"
-                | "refill_buffers"
-                | "norandommap"
-                | "gtod_reduce"
-                | "stonewall"
-                | "new_group"
-                | "minimal"
-                | "per_job_logs"
-                | "exitall"
-                | "fixedbufs"
-                | "registerfiles"
-                | "sqthread_poll"
-                | "hipri"
-                | "userspace_reap"
-                | "readonly"
-                | "eta-newline"
-        );
-        let value = match (inline, takes_value) {
-            (Some(v), _) => v,
-            (None, false) => "1".to_string(),
-            (None, true) => args
-                .next()
-                .ok_or_else(|| WorkloadError(format!("fio: --{name} needs a value")))?,
-        };
-        let on = || value != "0";
+        out.push((name, value));
+    }
+    Ok(out)
+}
+
+impl Job {
+    /// Applies one option.
+    fn set(&mut self, name: &str, value: &str) -> Result<(), WorkloadError> {
+        let w = &mut self.w;
+        let on = value != "0";
         match name {
-            "rw" | "readwrite" => rw = Some(value),
-            "bs" | "blocksize" => w.block_size = size_in(&value, 1, "fio bs")?,
-            "iodepth" => w.queue_depth = count(&value, "fio iodepth")?,
-            "numjobs" => w.threads = count(&value, "fio numjobs")?,
-            "size" => w.data_bytes = Some(size_in(&value, 1, "fio size")?),
+            "rw" | "readwrite" => self.rw = Some(value.to_string()),
+            "bs" | "blocksize" => w.block_size = size_in(value, 1, "fio bs")?,
+            "iodepth" => w.queue_depth = count(value, "fio iodepth")?,
+            "numjobs" => w.threads = count(value, "fio numjobs")?,
+            "size" => w.data_bytes = Some(size_in(value, 1, "fio size")?),
             "filename" => w.shared_file = true,
-            "ioengine" => {
-                w.engine = engine(&value).ok_or_else(|| {
-                    WorkloadError(format!(
-                        "fio ioengine '{}' is not modelled (psync, sync, pvsync, libaio, io_uring, posixaio)",
-                        clip(&value, 20)
-                    ))
-                })?
-            }
-            "direct" => w.direct = on(),
-            "buffered" => w.direct = !on(),
-            "sync" => {
-                if on() {
-                    w.durability = Durability::EachWrite
-                }
-            }
-            "fsync" | "fdatasync" => w.durability = Durability::Every(count(&value, "fio fsync")?),
+            "ioengine" => w.engine = fio_engine(value)?,
+            "direct" => w.direct = on,
+            "buffered" => w.direct = !on,
+            "sync" if on => w.durability = Durability::EachWrite,
+            "sync" => {}
+            "fsync" | "fdatasync" => w.durability = Durability::Every(count(value, "fio fsync")?),
             "end_fsync" | "fsync_on_close" => {
-                if on() && w.durability == Durability::None {
+                if on && w.durability == Durability::None {
                     w.durability = Durability::AtEnd
                 }
             }
-            "rwmixread" => read_pct = percent(&value)?,
-            "rwmixwrite" => read_pct = 100 - percent(&value)?,
+            "rwmixread" => self.read_pct = percent(value)?,
+            "rwmixwrite" => self.read_pct = 100 - percent(value)?,
             "zero_buffers" => w.data = Data::Zeros,
             "buffer_compress_percentage" => {
                 w.data = Data::Compressible {
-                    percent: percent(&value)? as u8,
+                    percent: percent(value)? as u8,
                 }
             }
             _ if PASSED_OVER.contains(&name) => {}
             _ => return Err(unsupported("fio", &format!("--{name}"))),
         }
+        Ok(())
     }
-    let rw = rw.unwrap_or_else(|| "read".to_string());
-    w.access = match rw.as_str() {
+}
+
+fn fio_engine(value: &str) -> Result<Engine, WorkloadError> {
+    engine(value).ok_or_else(|| {
+        WorkloadError(format!(
+            "fio ioengine '{}' is not modelled (psync, sync, pvsync, libaio, io_uring, posixaio)",
+            clip(value, 20)
+        ))
+    })
+}
+
+/// fio's `rw`: `rw`/`readwrite` is a sequential mix, read here as a mix of `bs` requests at
+/// random offsets (the model has no sequential mix: docs/assumptions.md, Workloads).
+fn access(rw: &str, read_pct: u32) -> Result<Access, WorkloadError> {
+    Ok(match rw {
         "read" => Access::SeqRead,
         "write" => Access::SeqWrite,
         "randread" => Access::Random { read_pct: 100 },
         "randwrite" => Access::Random { read_pct: 0 },
-        "randrw" => Access::Random { read_pct },
+        "randrw" | "rw" | "readwrite" => Access::Random { read_pct },
         other => {
             return Err(WorkloadError(format!(
-                "fio rw={}: not modelled (read, write, randread, randwrite, randrw)",
+                "fio rw={}: not modelled (read, write, randread, randwrite, randrw, rw)",
                 clip(other, 20)
             )))
         }
-    };
-    w.kind = format!("fio {rw}");
-    w.check()?;
-    Ok(vec![w])
+    })
 }
 
 fn percent(text: &str) -> Result<u32, WorkloadError> {

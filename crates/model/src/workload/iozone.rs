@@ -23,11 +23,90 @@ const PASSED_OVER_FLAG: &[&str] = &[
     "-R", "-O", "-x", "-w", "-T", "-M", "-c", "-C", "-Q", "-+u", "-S",
 ];
 
+/// What the options say.
+struct Options {
+    tests: Vec<u32>,
+    file: u64,
+    record: u64,
+    threads: u32,
+    flush: bool,
+    direct: bool,
+    osync: bool,
+    retests: bool,
+}
+
 /// The timed phases of an iozone run.
 pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
-    let args = words(spec)?;
-    let (mut tests, mut file, mut record, mut threads) = (Vec::new(), FILE, RECORD, 1u32);
-    let (mut flush, mut direct, mut osync, mut retests) = (false, false, false, true);
+    let o = options(&words(spec)?)?;
+    if o.tests.is_empty() {
+        return Err(WorkloadError(
+            "iozone: name the tests with -i (0 write/rewrite, 1 read/reread, 2 random read/write)"
+                .into(),
+        ));
+    }
+    let base = Workload {
+        kind: String::new(),
+        access: Access::SeqWrite,
+        target: Target::Pool,
+        block_size: o.record,
+        threads: o.threads,
+        queue_depth: 1,
+        engine: Engine::Sync,
+        data_bytes: Some(o.file),
+        shared_file: false,
+        durability: match (o.osync, o.flush) {
+            (true, _) => Durability::EachWrite,
+            (false, true) => Durability::AtEnd,
+            (false, false) => Durability::None,
+        },
+        direct: o.direct,
+        data: Data::Pattern,
+        cache: CacheState::Warm,
+        offset_bytes: 0,
+        network: false,
+    };
+    base.check()?;
+    let phase = |name: &str, access| Workload {
+        kind: format!("iozone {name}"),
+        access,
+        ..base.clone()
+    };
+    let mut out = Vec::new();
+    for n in o.tests {
+        let (first, second) = match n {
+            0 => (("write", Access::SeqWrite), ("rewrite", Access::SeqWrite)),
+            1 => (("read", Access::SeqRead), ("reread", Access::SeqRead)),
+            2 => (
+                ("random-read", Access::Random { read_pct: 100 }),
+                ("random-write", Access::Random { read_pct: 0 }),
+            ),
+            other => {
+                return Err(WorkloadError(format!(
+                    "iozone -i {other}: not modelled (0 write/rewrite, 1 read/reread, 2 random read/write)"
+                )))
+            }
+        };
+        out.push(phase(first.0, first.1));
+        // -+n leaves out the re-tests (rewrite, reread); test 2's two phases are one test.
+        if o.retests || n == 2 {
+            out.push(phase(second.0, second.1));
+        }
+    }
+    Ok(out)
+}
+
+/// Reads the options of `args` (the command's words, the tool first).
+fn options(args: &[String]) -> Result<Options, WorkloadError> {
+    let mut o = Options {
+        tests: Vec::new(),
+        file: FILE,
+        record: RECORD,
+        threads: 1,
+        flush: false,
+        direct: false,
+        osync: false,
+        retests: true,
+    };
     let mut i = 1;
     while i < args.len() {
         let arg = args[i].as_str();
@@ -46,17 +125,17 @@ pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
                         clip(&text, 20)
                     ))
                 })?;
-                if !tests.contains(&n) {
-                    tests.push(n);
+                if !o.tests.contains(&n) {
+                    o.tests.push(n);
                 }
             }
-            "-s" => file = size_in(&value()?, KIB, "iozone -s")?,
-            "-r" => record = size_in(&value()?, KIB, "iozone -r")?,
-            "-t" => threads = count(&value()?, "iozone -t")?,
-            "-e" => flush = true,
-            "-I" => direct = true,
-            "-o" => osync = true,
-            "-+n" => retests = false,
+            "-s" => o.file = size_in(&value()?, KIB, "iozone -s")?,
+            "-r" => o.record = size_in(&value()?, KIB, "iozone -r")?,
+            "-t" => o.threads = count(&value()?, "iozone -t")?,
+            "-e" => o.flush = true,
+            "-I" => o.direct = true,
+            "-o" => o.osync = true,
+            "-+n" => o.retests = false,
             _ if PASSED_OVER_FLAG.contains(&arg) => {}
             _ if PASSED_OVER_VALUE.contains(&arg) => {
                 value()?;
@@ -71,64 +150,5 @@ pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
         }
         i += 1;
     }
-    if tests.is_empty() {
-        return Err(WorkloadError(
-            "iozone: name the tests with -i (0 write/rewrite, 1 read/reread, 2 random read/write)"
-                .into(),
-        ));
-    }
-    let base = Workload {
-        kind: String::new(),
-        access: Access::SeqWrite,
-        target: Target::Pool,
-        block_size: record,
-        threads,
-        queue_depth: 1,
-        engine: Engine::Sync,
-        data_bytes: Some(file),
-        shared_file: false,
-        durability: match (osync, flush) {
-            (true, _) => Durability::EachWrite,
-            (false, true) => Durability::AtEnd,
-            (false, false) => Durability::None,
-        },
-        direct,
-        data: Data::Pattern,
-        cache: CacheState::Warm,
-        offset_bytes: 0,
-        network: false,
-    };
-    let phase = |name: &str, access| Workload {
-        kind: format!("iozone {name}"),
-        access,
-        ..base.clone()
-    };
-    let mut out = Vec::new();
-    for n in tests {
-        match n {
-            0 => {
-                out.push(phase("write", Access::SeqWrite));
-                if retests {
-                    out.push(phase("rewrite", Access::SeqWrite));
-                }
-            }
-            1 => {
-                out.push(phase("read", Access::SeqRead));
-                if retests {
-                    out.push(phase("reread", Access::SeqRead));
-                }
-            }
-            2 => {
-                out.push(phase("random-read", Access::Random { read_pct: 100 }));
-                out.push(phase("random-write", Access::Random { read_pct: 0 }));
-            }
-            other => {
-                return Err(WorkloadError(format!(
-                    "iozone -i {other}: not modelled (0 write/rewrite, 1 read/reread, 2 random read/write)"
-                )))
-            }
-        }
-    }
-    base.check()?;
-    Ok(out)
+    Ok(o)
 }

@@ -6,6 +6,10 @@
 //!   `iozone -i 0 -i 1 -t 4 -s 1g -r 128k`, `dd if=/dev/zero of=f bs=1M count=10000`), read with
 //!   the tool's own defaults (`bonnie`, `fio`, `iozone`, `dd`); a command that runs several timed
 //!   phases (bonnie++'s block write, rewrite, block read and seeks) gives one workload per phase.
+//!
+//! A command line may be led by how it was run (`prefix`): `N x 'CMD'` or `copies=N CMD` runs
+//! N copies of it at once, each on its own file (tn-bench's parallel dd's), and `cache=cold`
+//! or `cache=warm` says whether its data was in the ARC when the timing started.
 
 mod args;
 mod bonnie;
@@ -13,6 +17,7 @@ mod dd;
 mod fio;
 mod iozone;
 mod params;
+mod prefix;
 mod presets;
 
 pub use presets::{Preset, BONNIE_CHUNK, BONNIE_SEEKERS, BONNIE_SEEK_WRITE_PCT, PRESETS};
@@ -104,6 +109,10 @@ pub enum Data {
     Pattern,
     /// Compressible to `percent` less than its size (fio buffer_compress_percentage).
     Compressible { percent: u8 },
+    /// Random data filling `fill_pct` percent of each record, zeros the rest: small writes
+    /// into a file nobody laid out (fio does not lay out a file a job only writes), so each
+    /// record the txg writes holds the blocks written so far and holes.
+    Sparse { fill_pct: u8 },
 }
 
 /// What the ARC holds of the data set when the timed phase starts.
@@ -265,6 +274,9 @@ pub fn parse_all(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
         )));
     }
     let spec = spec.trim();
+    if let Some(lead) = prefix::Lead::of(spec)? {
+        return lead.apply(parse_all(&lead.command)?);
+    }
     match args::tool(spec) {
         Some("bonnie++") => bonnie::phases(spec),
         Some("fio") => fio::phases(spec),
@@ -274,9 +286,13 @@ pub fn parse_all(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
     }
 }
 
-/// Whether `spec` is a command line of one of the tools read.
+/// Whether `spec` is a command line of one of the tools read, led or not by how it was run.
 fn is_command(spec: &str) -> bool {
-    args::tool(spec.trim()).is_some_and(|t| TOOLS.contains(&t))
+    let spec = spec.trim();
+    if let Ok(Some(lead)) = prefix::Lead::of(spec) {
+        return is_command(&lead.command);
+    }
+    args::tool(spec).is_some_and(|t| TOOLS.contains(&t))
 }
 
 /// The phase part of a command workload's kind (`bonnie++ seeks` -> `seeks`).

@@ -109,12 +109,9 @@ impl Workload {
                 }
             }
             "data" => {
-                self.data = match value {
-                    "random" => Data::Random,
-                    "zeros" | "zero" => Data::Zeros,
-                    "pattern" => Data::Pattern,
-                    _ => return Err(bad("expected random, zeros or pattern")),
-                }
+                self.data = data(value).ok_or_else(|| {
+                    bad("expected random, zeros, pattern or sparse-N (N% of each record written)")
+                })?
             }
             "cache" => {
                 self.cache = match value {
@@ -157,5 +154,20 @@ fn canonical(key: &str) -> &str {
         "iodepth" => "qd",
         "ioengine" => "engine",
         other => other,
+    }
+}
+
+/// The `data=` values: random, zeros, pattern, or sparse-N (N% of each record written).
+fn data(value: &str) -> Option<Data> {
+    let sparse = value
+        .strip_prefix("sparse-")
+        .and_then(|p| p.parse::<u8>().ok())
+        .filter(|p| (1..=100).contains(p));
+    match (value, sparse) {
+        ("random", _) => Some(Data::Random),
+        ("zeros" | "zero", _) => Some(Data::Zeros),
+        ("pattern", _) => Some(Data::Pattern),
+        (_, Some(fill_pct)) => Some(Data::Sparse { fill_pct }),
+        _ => None,
     }
 }

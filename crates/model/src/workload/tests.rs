@@ -265,3 +265,39 @@ fn a_command_names_every_phase_unless_one_is_chosen() {
     );
     assert_eq!(super::parse_phases("dd-read").unwrap().len(), 1);
 }
+
+#[test]
+fn fio_as_a_2025_nas_benchmark_runs_it() {
+    // clemtibs/zfs_benchmark_tools: ioengine=sync is plain write(2), not O_SYNC; a runtime
+    // without time_based and the buffer options change nothing the model sees.
+    let w = Workload::parse(
+        "fio --name=sync_rand_write --ioengine=sync --rw=randwrite --bs=4k --refill_buffers \
+         --direct=1 --size=2G --numjobs=4 --end_fsync=1 --time_based --runtime=60 --group_reporting",
+    )
+    .unwrap();
+    assert_eq!((w.engine, w.durability), (Engine::Sync, Durability::AtEnd));
+    assert_eq!(w.access, Access::Random { read_pct: 0 });
+    let mixed = Workload::parse(
+        "fio --name=m --rw=rw --rwmixread=70 --bs=1M --runtime=30 --buffer_compress_percentage=50",
+    )
+    .unwrap();
+    assert_eq!(mixed.access, Access::Random { read_pct: 70 });
+    assert_eq!(mixed.data, Data::Compressible { percent: 50 });
+    assert_eq!(mixed.kind, "fio rw");
+    let psync = Workload::parse("fio --rw=write --ioengine=psync --bs=128k --sync=1").unwrap();
+    assert_eq!(psync.durability, Durability::EachWrite);
+    assert!(Workload::parse("fio --rw=trim").is_err());
+    assert!(Workload::parse("fio --rw=write --bogus=1").is_err());
+}
+
+#[test]
+fn sparse_records_by_their_fill() {
+    let w = Workload::parse("fio-randwrite:data=sparse-12").unwrap();
+    assert_eq!(w.data, Data::Sparse { fill_pct: 12 });
+    for bad in ["sparse-0", "sparse-101", "sparse", "holes"] {
+        assert!(
+            Workload::parse(&format!("fio-randwrite:data={bad}")).is_err(),
+            "{bad}"
+        );
+    }
+}

@@ -27,6 +27,21 @@ struct Plan {
 }
 
 impl Stages<'_> {
+    /// Jobs the syncing txg keeps in flight for random writes nobody waits for: a buffered
+    /// write returns once its record is dirty in the ARC, and the txg writes the dirty records
+    /// back with up to async_write_max_active I/Os per leaf (vdev_queue.c), whatever the
+    /// application's own depth. Only where no request waits on a disk otherwise: its writes
+    /// are not synchronous and its reads (a partial record's, a mix's) find the ARC.
+    pub fn writeback_in_flight(&self, rec: &Records) -> u32 {
+        if rec.written <= 0.0 || self.sync.is_some() || rec.read > 1e-9 {
+            return 0;
+        }
+        let leaves: usize = self.vdevs.iter().map(|v| v.leaves.len()).sum();
+        self.release
+            .async_write_active
+            .saturating_mul(leaves as u32)
+    }
+
     /// A random request's work on `s.v`, waiting for `wait` besides.
     pub fn random(&self, work: &mut Work, s: &Share, rec: &Records, wait: &Waited) {
         let v = s.v;

@@ -18,6 +18,7 @@ use crate::vdev::{vdevs, Vdev};
 use crate::zil::{self, SyncWrites};
 use crate::zio::{fanout, Fanout, Op};
 use crate::PerfError;
+use model::dataset::PrimaryCache;
 use model::hardware::DiskModel;
 use model::workload::{Access, Workload};
 use model::{System, VdevClass, VdevType};
@@ -67,33 +68,39 @@ impl<'a> Stages<'a> {
             .datasets
             .first()
             .ok_or_else(|| PerfError::System("the pool has no dataset".into()))?;
-        let normal = vdevs(system, VdevClass::Normal)?;
-        if normal.is_empty() {
-            return Err(PerfError::System("the pool has no data vdevs".into()));
-        }
-        let logs = vdevs(system, VdevClass::Log)?;
         let algorithm = cpu::algorithm(ds.compression, release);
         let sector = 1u64 << system.pool.ashift;
         let capacity = arc::data_capacity(system, release, constants);
+        let psize = psize(
+            ds.recordsize,
+            w.data,
+            ds.compression_ratio,
+            algorithm,
+            sector,
+        );
+        let (data_vdevs, logs) = classes(system, psize, ds.special_small_blocks)?;
+        // primarycache=metadata or none: the ARC keeps none of the dataset's data.
+        let hit = match ds.primarycache {
+            PrimaryCache::All => {
+                arc::hit_ratio(w, release, capacity, constants.arc_scan_retention())
+            }
+            PrimaryCache::Metadata | PrimaryCache::None => 0.0,
+        };
         Ok(Stages {
             system,
             w,
             release,
             constants,
             recordsize: ds.recordsize,
-            psize: psize(
-                ds.recordsize,
-                w.data,
-                ds.compression_ratio,
-                algorithm,
-                sector,
-            ),
-            hit: arc::hit_ratio(w, release, capacity, constants.arc_scan_retention()),
+            psize,
+            hit,
             sync: zil::sync_writes(w, ds, release, !logs.is_empty()),
-            checksum_byte: cpu::checksum_byte(ds.checksum, release, &system.host.cpu),
+            // Encryption authenticates and ciphers every block's bytes, like its checksum.
+            checksum_byte: cpu::checksum_byte(ds.checksum, release, &system.host.cpu)
+                + cpu::encrypt_byte(ds.encryption, release, &system.host.cpu),
             compress_byte: cpu::compress_byte(algorithm, w.data, ds.compression_ratio),
             meta: txg::metadata_per_data_byte(ds.recordsize),
-            vdevs: normal,
+            vdevs: data_vdevs,
             logs,
         })
     }
@@ -184,7 +191,7 @@ impl<'a> Stages<'a> {
         let population = if seq {
             self.stream_population(work.queued_bytes, device_bytes)
         } else {
-            app::outstanding(w, self.release)
+            app::outstanding(w, self.release).max(self.writeback_in_flight(rec))
         };
         let loads = Loads {
             vdev_of_disk: work.vdev_of_disk,
@@ -246,4 +253,32 @@ impl<'a> Stages<'a> {
     pub fn timing<'m>(&self, model: &'m DiskModel) -> DiskTiming<'m> {
         DiskTiming::new(model, self.constants.disk_command_overhead_s())
     }
+}
+
+/// The vdevs that take a job's records and those that take its log blocks.
+/// spa_preferred_class: a block of at most special_small_blocks bytes goes to the special class
+/// where the pool has one (metadata always would: not modelled). The ZIL writes to the log
+/// class; from OpenZFS 2.4, without log devices, to the special class (zil_alloc falls back
+/// to it before the normal class).
+fn classes(
+    system: &System,
+    psize: u64,
+    special_small_blocks: u64,
+) -> Result<(Vec<Vdev>, Vec<Vdev>), PerfError> {
+    let normal = vdevs(system, VdevClass::Normal)?;
+    if normal.is_empty() {
+        return Err(PerfError::System("the pool has no data vdevs".into()));
+    }
+    let special = vdevs(system, VdevClass::Special)?;
+    let mut logs = vdevs(system, VdevClass::Log)?;
+    if logs.is_empty() && system.host.zfs.at_least(2, 4) {
+        logs = special.clone();
+    }
+    let small = psize > 0 && psize <= special_small_blocks;
+    let data = if small && !special.is_empty() {
+        special
+    } else {
+        normal
+    };
+    Ok((data, logs))
 }

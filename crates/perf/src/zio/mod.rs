@@ -73,13 +73,22 @@ pub fn fanout(vtype: VdevType, children: u32, size: u64, ashift: u8, op: Op) -> 
         }
         VdevType::Draid { parity, data, .. } => {
             // dRAID rows of `data` sectors each get `parity` parity sectors (vdev_draid.c);
-            // its permutations spread the groups over all children.
+            // its permutations spread the groups over all children. A group keeps its parity
+            // in its first columns, on the same children for every block of a permutation row
+            // (VDEV_DRAID_ROWHEIGHT, 16 MiB a child), so a sequential pass reads the data
+            // children's runs end to end and the parity children serve other rows' data:
+            // unlike raidz, no child turns past parity between the data it reads.
             let shape = Draid {
                 ndata: data,
                 nparity: parity,
                 ashift,
             };
-            striped(shape.block(size).sectors, n, sector, op)
+            let sectors = shape.block(size).sectors;
+            let mut f = striped(sectors, n, sector, op);
+            if op == Op::Read {
+                f.media_per_child = ((sectors.data + sectors.skip) * sector) as f64 / n;
+            }
+            f
         }
     }
 }

@@ -158,7 +158,7 @@ fn a_raidz_disk_is_one_server_for_reads_and_writes() {
 #[test]
 fn one_request_in_flight_is_latency_bound() {
     // Four disks, one 4 KiB read at a time: each disk is busy a quarter of the time, so
-    // none limits the pool; the request's time (13.90 ms, as below) is the limit, and the
+    // none limits the pool; the request's time (13.89 ms, as below) is the limit, and the
     // busiest disk would allow 1 / 0.25 - 1 = 300% more (a little more: the CPU takes a
     // share of the time).
     let mut s = system("stripe-4", 4, 150.0, fast_link());
@@ -168,7 +168,7 @@ fn one_request_in_flight_is_latency_bound() {
     let p = predict(&s, &Workload::parse("fio-randread:bs=4K").unwrap()).unwrap();
     let b = &p.bottleneck;
     assert!(
-        b.sentence.contains("1 request(s) in flight x 13.90 ms"),
+        b.sentence.contains("1 request(s) in flight x 13.89 ms"),
         "{}",
         b.sentence
     );

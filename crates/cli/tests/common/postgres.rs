@@ -1,0 +1,194 @@
+//! A throwaway PostgreSQL server for the tests: Debian's `postgresql` package (installed when
+//! missing and we are root), a cluster made by initdb in a temporary directory, listening on a
+//! free port of 127.0.0.1 only (and a socket in that directory), trust authentication, fsync
+//! off. Stopped (`pg_ctl stop -m immediate`) and removed on drop, so also when a test fails.
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+pub struct Server {
+    dir: PathBuf,
+    bin: PathBuf,
+    pub port: u16,
+    root: bool,
+}
+
+/// The newest installed PostgreSQL's bin directory.
+fn bin_dir() -> Option<PathBuf> {
+    let mut found: Vec<PathBuf> = fs::read_dir("/usr/lib/postgresql")
+        .ok()?
+        .flatten()
+        .map(|e| e.path().join("bin"))
+        .filter(|b| b.join("initdb").exists())
+        .collect();
+    found.sort_by_key(|p| {
+        p.parent()
+            .and_then(|v| v.file_name())
+            .and_then(|v| v.to_str())
+            .and_then(|v| v.parse::<u32>().ok())
+            .unwrap_or(0)
+    });
+    found.pop()
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// Installs Debian's postgresql when it is missing and we may.
+fn install() -> Result<PathBuf, String> {
+    if let Some(bin) = bin_dir() {
+        return Ok(bin);
+    }
+    if !is_root() || super::which("apt-get").is_none() {
+        return Err("PostgreSQL is not installed (the Debian package postgresql), and we are not root to install it".into());
+    }
+    let ok = Command::new("sh")
+        .args(["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql >&2"])
+        .status()
+        .is_ok_and(|s| s.success());
+    bin_dir()
+        .filter(|_| ok)
+        .ok_or_else(|| "installing postgresql failed".into())
+}
+
+/// A port nothing listens on now.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+impl Server {
+    /// Starts a server, or says why it cannot.
+    pub fn start(name: &str) -> Result<Server, String> {
+        let bin = install()?;
+        let dir = std::env::temp_dir().join(format!("zpoolsim-pg-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let server = Server {
+            dir,
+            bin,
+            port: free_port(),
+            root: is_root(),
+        };
+        if server.root {
+            // initdb refuses root: the cluster belongs to the postgres user.
+            let owner = Command::new("chown")
+                .args(["postgres:postgres", &server.dir.display().to_string()])
+                .status();
+            if !owner.is_ok_and(|s| s.success()) {
+                return Err("cannot give the cluster to the postgres user".into());
+            }
+        }
+        let data = server.path("data");
+        server.must(
+            "initdb",
+            &[
+                "-D",
+                &data,
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ],
+        )?;
+        let options = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=40",
+            server.port,
+            server.dir.display()
+        );
+        let log = server.path("log");
+        server.must(
+            "pg_ctl",
+            &[
+                "-D", &data, "-o", &options, "-l", &log, "-w", "-t", "60", "start",
+            ],
+        )?;
+        Ok(server)
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.dir.join(name).display().to_string()
+    }
+
+    /// Runs one of PostgreSQL's programs (as the postgres user when we are root).
+    fn program(&self, name: &str, args: &[&str]) -> Output {
+        let program = self.bin.join(name);
+        let mut command = if self.root {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(&program);
+            c
+        } else {
+            Command::new(&program)
+        };
+        command
+            .args(args)
+            .current_dir(&self.dir)
+            .output()
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
+    fn must(&self, name: &str, args: &[&str]) -> Result<String, String> {
+        let out = self.program(name, args);
+        if out.status.success() {
+            Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+        } else {
+            let log = fs::read_to_string(self.dir.join("log")).unwrap_or_default();
+            Err(format!(
+                "{name} {args:?}: {}{log}",
+                String::from_utf8_lossy(&out.stderr)
+            ))
+        }
+    }
+
+    /// Runs SQL as the superuser in `db`; its output (unaligned, tuples only).
+    pub fn sql(&self, db: &str, sql: &str) -> String {
+        let port = self.port.to_string();
+        self.must(
+            "psql",
+            &[
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &port,
+                "-U",
+                "postgres",
+                "-d",
+                db,
+                "-X",
+                "-q",
+                "-A",
+                "-t",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-c",
+                sql,
+            ],
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A new database; its URL for `user`.
+    pub fn database(&self, name: &str, user: &str) -> String {
+        self.sql("postgres", &format!("CREATE DATABASE {name}"));
+        self.url(name, user)
+    }
+
+    pub fn url(&self, db: &str, user: &str) -> String {
+        format!("postgres://{user}@127.0.0.1:{}/{db}", self.port)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let data = self.path("data");
+        let _ = self.program("pg_ctl", &["-D", &data, "-m", "immediate", "-w", "stop"]);
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}

@@ -1,0 +1,506 @@
+//! `zpoolsim fleet` and `results --push` over both backends: the same assertions on a SQLite
+//! file and on a throwaway PostgreSQL server (common/postgres.rs) the benches were pushed to.
+//! The benches are made with the store's own API (no fio here; measure_zfs_fuse.rs benches a
+//! real pool into PostgreSQL).
+
+mod common;
+
+use common::postgres::Server;
+use common::shapes::{check, shapes};
+use common::skip;
+use common::{run, Scratch};
+use measure::{utc, Bench, Host, Location, Measured, Run, Sample, Store};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+const MB: f64 = 1e6;
+const DAY: i64 = 86_400;
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64
+}
+
+/// A run of `workload`: `measured` against `predicted` MB/s, expected error `err` %.
+fn run_of(workload: &str, measured: f64, predicted: f64, err: f64) -> Run {
+    Run {
+        workload: workload.into(),
+        runtime_s: 30.0,
+        data_bytes: 1 << 30,
+        job_file: "[job]\n".into(),
+        measured: Measured {
+            read_bytes_per_s: measured * MB,
+            write_bytes_per_s: 0.0,
+            iops: measured,
+            mean_latency_s: 0.01,
+        },
+        prediction: json!({
+            "throughput_bytes_per_s": predicted * MB,
+            "expected_error_pct": err,
+            "bottleneck": {"sentence": format!("the disks limit {workload}")},
+        }),
+        fio_json: "{\"jobs\": []}".into(),
+        samples: Vec::new(),
+        busy: BTreeMap::new(),
+    }
+}
+
+fn bench(host: &str, pool: &str, age_s: i64, runs: Vec<Run>) -> Bench {
+    Bench {
+        id: None,
+        uid: measure::new_uid(),
+        host: Host {
+            name: host.into(),
+            machine_id: format!("{host}-id"),
+        },
+        started: utc(now() - age_s),
+        zpoolsim_version: "0.1.0".into(),
+        pool: pool.into(),
+        dataset: pool.into(),
+        directory: format!("/{pool}/zpoolsim-bench-1"),
+        system_toml: std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/raidz2-10x4tb.toml"
+        ))
+        .unwrap(),
+        runs,
+    }
+}
+
+/// Four pools of three hosts: alpha's tank as predicted (an old slow bench behind a newer
+/// one), beta's tank at 40% of its prediction, beta's fast above it, gamma's only bench six
+/// years old.
+fn fleet_benches() -> Vec<Bench> {
+    vec![
+        bench(
+            "alpha",
+            "tank",
+            2000 * DAY,
+            vec![run_of("dd-read:size=1G", 100.0, 250.0, 12.7)],
+        ),
+        bench(
+            "gamma",
+            "old",
+            2000 * DAY,
+            vec![run_of("dd-read:size=1G", 240.0, 250.0, 12.7)],
+        ),
+        bench(
+            "beta",
+            "fast",
+            10 * DAY,
+            vec![run_of("dd-read:size=1G", 300.0, 250.0, 12.7)],
+        ),
+        bench(
+            "alpha",
+            "tank",
+            3600,
+            vec![
+                run_of("dd-read:size=1G", 240.0, 250.0, 12.7),
+                run_of("fio-randread:qd=8,size=1G", 90.0, 100.0, 16.3),
+            ],
+        ),
+        bench(
+            "beta",
+            "tank",
+            7200,
+            vec![run_of("dd-read:size=1G", 100.0, 250.0, 12.7)],
+        ),
+    ]
+}
+
+fn sqlite_store(path: &str) {
+    let mut store = Store::open(&Location::Sqlite(path.into())).unwrap();
+    for b in fleet_benches() {
+        store.save(&b).unwrap();
+    }
+}
+
+fn fleet(db: &str, more: &[&str]) -> Value {
+    let (code, out, err) = run(&[&["fleet", "--db", db, "--json"], more].concat());
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).expect("JSON")
+}
+
+/// (host, pool) of each row.
+fn keys(page: &Value) -> Vec<(String, String)> {
+    page["pools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["host"].as_str().unwrap().into(),
+                r["pool"].as_str().unwrap().into(),
+            )
+        })
+        .collect()
+}
+
+fn key(host: &str, pool: &str) -> (String, String) {
+    (host.into(), pool.into())
+}
+
+/// What every store must answer of the fleet above.
+fn check_fleet(db: &str) {
+    let page = fleet(db, &[]);
+    check(&page, "FleetPage", "fleet --json", &shapes());
+    assert_eq!(
+        keys(&page),
+        [
+            key("alpha", "tank"),
+            key("beta", "fast"),
+            key("beta", "tank"),
+            key("gamma", "old")
+        ]
+    );
+    let rows = page["pools"].as_array().unwrap();
+    let alpha = &rows[0];
+    assert_eq!(
+        (alpha["flagged"].clone(), alpha["machine_id"].clone()),
+        (json!(false), json!("alpha-id"))
+    );
+    let ratios: Vec<f64> = alpha["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["ratio"].as_f64().unwrap())
+        .collect();
+    assert_eq!(
+        ratios,
+        [0.96, 0.9],
+        "the newest bench, not the slow old one"
+    );
+    let beta = &rows[2];
+    assert_eq!(beta["flagged"], json!(true));
+    let w = &beta["workloads"][0];
+    assert_eq!(
+        (w["ratio"].as_f64(), w["short"].clone()),
+        (Some(0.4), json!(true))
+    );
+    assert_eq!(w["bottleneck"], json!("the disks limit dd-read:size=1G"));
+    assert_eq!(
+        rows[1]["flagged"],
+        json!(false),
+        "above the band is no shortfall"
+    );
+    assert_eq!(
+        (page["more"].clone(), page["limit"].clone()),
+        (json!(false), json!(100))
+    );
+
+    assert_eq!(
+        keys(&fleet(db, &["--host", "beta"])),
+        [key("beta", "fast"), key("beta", "tank")]
+    );
+    assert_eq!(
+        keys(&fleet(db, &["--pool", "tank"])),
+        [key("alpha", "tank"), key("beta", "tank")]
+    );
+    assert_eq!(
+        keys(&fleet(db, &["--age", "30d"])).len(),
+        3,
+        "gamma's bench is too old"
+    );
+    assert_eq!(
+        keys(&fleet(db, &["--age", "3h"])),
+        [key("alpha", "tank"), key("beta", "tank")]
+    );
+    let first = fleet(db, &["--limit", "3"]);
+    assert_eq!(
+        (keys(&first).len(), first["more"].clone()),
+        (3, json!(true))
+    );
+    let next = fleet(db, &["--limit", "3", "--offset", "3"]);
+    assert_eq!(
+        (keys(&next), next["more"].clone()),
+        (vec![key("gamma", "old")], json!(false))
+    );
+
+    let (code, text, err) = run(&["fleet", "--db", db, "--pool", "tank"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains(" 0.40!  the disks limit dd-read:size=1G"),
+        "{text}"
+    );
+    assert!(text.contains("2 pools, 1 flagged"), "{text}");
+    check_repredict(db);
+}
+
+/// --repredict replaces each stored prediction by what `predict` says today of the same file.
+fn check_repredict(db: &str) {
+    let page = fleet(db, &["--host", "beta", "--pool", "tank", "--repredict"]);
+    let row = &page["pools"][0];
+    assert_eq!(row["repredicted"], json!(true));
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/raidz2-10x4tb.toml"
+    );
+    let p = common::json(&["predict", file, "-w", "dd-read:size=1G", "--json"]);
+    let w = &row["workloads"][0];
+    assert_eq!(w["predicted_bytes_per_s"], p["throughput_bytes_per_s"]);
+    assert_eq!(w["expected_error_pct"], p["expected_error_pct"]);
+    assert_eq!(w["bottleneck"], p["bottleneck"]["sentence"]);
+}
+
+#[test]
+fn fleet_of_a_sqlite_store() {
+    let dir = Scratch::new("fleet-sqlite");
+    let db = dir.path("results.sqlite");
+    sqlite_store(&db);
+    check_fleet(&db);
+    // A push between two files: once, then nothing more.
+    let copy = dir.path("copy.sqlite");
+    let pushed = common::json(&["results", "--db", &db, "--push", &copy, "--json"]);
+    check(&pushed, "Pushed", "results --push --json", &shapes());
+    assert_eq!(
+        pushed,
+        json!({"copied": [1, 2, 3, 4, 5], "already": 0, "skipped": []})
+    );
+    let again = common::json(&["results", "--db", &db, "--push", &copy, "--json"]);
+    assert_eq!(again, json!({"copied": [], "already": 5, "skipped": []}));
+    check_fleet(&copy);
+    let (code, _, err) = run(&["fleet", "--db", &db, "--age", "0"]);
+    assert_eq!((code, err.lines().count()), (2, 1), "{err}");
+    assert!(err.contains("from 1h to 3650d"), "{err}");
+}
+
+/// `serve --db` shows the fleet: the page, its table's JSON, a pool's history and a bench's
+/// detail; without a store the view says how to get one.
+#[test]
+fn serve_shows_the_fleet_of_a_store() {
+    let dir = Scratch::new("fleet-serve");
+    let db = dir.path("results.sqlite");
+    sqlite_store(&db);
+    let served = common::serve::Served::start_with(&["--db", &db]);
+    let (status, page) = served.get("/fleet");
+    assert_eq!(status, 200);
+    assert!(page.contains("<script src=\"/fleet.js\">"), "{page}");
+    let (status, script) = served.get("/fleet.js");
+    assert!(status == 200 && script.contains("/api/fleet/history"));
+    let (status, body) = served.get("/api/fleet?pool=tank");
+    assert_eq!(status, 200, "{body}");
+    let fleet: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(keys(&fleet), [key("alpha", "tank"), key("beta", "tank")]);
+    let (_, body) = served.get("/api/fleet/history?host=alpha&machine_id=alpha-id&pool=tank");
+    let history: Value = serde_json::from_str(&body).unwrap();
+    let ratios: Vec<Value> = history
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["workloads"][0]["ratio"].clone())
+        .collect();
+    assert_eq!(ratios, [json!(0.4), json!(0.96)], "oldest first");
+    let (status, body) = served.get("/api/fleet/bench?id=5");
+    assert_eq!(status, 200, "{body}");
+    let detail: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        (detail["host"].clone(), detail["pool"].clone()),
+        (json!("beta"), json!("tank"))
+    );
+    check(
+        &detail["comparison"],
+        "BenchComparison",
+        "/api/fleet/bench",
+        &shapes(),
+    );
+    assert_eq!(detail["comparison"]["workloads"][0]["ratio"], json!(0.4));
+    assert_eq!(served.get("/api/fleet/bench?id=x").0, 400);
+    drop(served);
+    let plain = common::serve::Served::start();
+    let (status, body) = plain.get("/api/fleet");
+    assert_eq!(status, 404);
+    assert!(body.contains("zpoolsim serve --db FILE|URL"), "{body}");
+}
+
+#[test]
+fn fleet_of_a_postgresql_store_the_benches_were_pushed_to() {
+    let server = match Server::start("fleet") {
+        Ok(s) => s,
+        Err(why) => return skip("fleet on PostgreSQL", &why),
+    };
+    let dir = Scratch::new("fleet-pg");
+    let local = dir.path("results.sqlite");
+    sqlite_store(&local);
+    let url = server.database("fleet", "postgres");
+    let push = |db: &str| run(&["results", "--db", db, "--push", &url]);
+    let (code, out, err) = push(&local);
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            0,
+            format!("pushed 5 benches to {url}; 0 were there already; 0 skipped\n").as_str()
+        ),
+        "{err}"
+    );
+    let (_, again, _) = push(&local);
+    assert_eq!(
+        again,
+        format!("pushed 0 benches to {url}; 5 were there already; 0 skipped\n")
+    );
+    assert_eq!(
+        server.sql("fleet", "SELECT count(*) FROM bench").trim(),
+        "5"
+    );
+    check_fleet(&url);
+    broken_rows_are_skipped(&server, &dir);
+    a_killed_push_leaves_no_partial_bench(&server, &dir);
+    refusals(&server);
+}
+
+/// A push killed (SIGKILL) partway leaves only whole benches, each with both its runs and
+/// their samples; pushed again, every bench is there once.
+fn a_killed_push_leaves_no_partial_bench(server: &Server, dir: &Scratch) {
+    let local = dir.path("many.sqlite");
+    let mut store = Store::open(&Location::Sqlite(local.clone().into())).unwrap();
+    for i in 0..100 {
+        let mut b = bench(
+            &format!("h{i:03}"),
+            "tank",
+            60,
+            vec![
+                run_of("dd-read:size=1G", 200.0, 250.0, 12.7),
+                run_of("dd-write:size=1G", 100.0, 250.0, 12.7),
+            ],
+        );
+        for r in &mut b.runs {
+            r.samples = (0..30)
+                .map(|s| Sample {
+                    second: s,
+                    device: "sda".into(),
+                    vdev: Some("mirror-0".into()),
+                    read_ops_per_s: 1.0,
+                    write_ops_per_s: 1.0,
+                    read_bytes_per_s: 1.0,
+                    write_bytes_per_s: 1.0,
+                })
+                .collect();
+        }
+        store.save(&b).unwrap();
+    }
+    drop(store);
+    let url = server.database("killed", "postgres");
+    let mut push = std::process::Command::new(env!("CARGO_BIN_EXE_zpoolsim"))
+        .args(["results", "--db", &local, "--push", &url])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed once the first benches are in, well before the 100th.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let stored = || {
+        let made = server.sql("killed", "SELECT to_regclass('bench') IS NOT NULL");
+        made.trim() == "t" && server.sql("killed", "SELECT count(*) FROM bench").trim() != "0"
+    };
+    while !stored() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the push stored nothing in 30 s"
+        );
+    }
+    push.kill().unwrap();
+    push.wait().unwrap();
+    let whole = "SELECT count(*) || ' ' || count(*) FILTER (WHERE (SELECT count(*) FROM run r WHERE r.bench_id = b.id) = 2 AND (SELECT count(*) FROM disk_sample s JOIN run r ON s.run_id = r.id WHERE r.bench_id = b.id) = 60) FROM bench b";
+    let counts = server.sql("killed", whole);
+    let (benches, complete) = counts.trim().split_once(' ').unwrap();
+    eprintln!("killed push: {benches} of 100 benches stored, {complete} whole");
+    assert_eq!(benches, complete, "every stored bench is whole");
+    let (code, out, err) = run(&["results", "--db", &local, "--push", &url]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(&format!("{benches} were there already; 0 skipped")),
+        "{out}"
+    );
+    assert_eq!(server.sql("killed", whole).trim(), "100 100");
+}
+
+/// A bench whose prediction is not JSON cannot be read, and one with a NUL in a disk's name
+/// cannot be written to PostgreSQL (after its bench and run rows were): both are reported and
+/// skipped, the second leaving nothing behind, and the others are copied.
+fn broken_rows_are_skipped(server: &Server, dir: &Scratch) {
+    let local = dir.path("broken.sqlite");
+    sqlite_store(&local);
+    let mut nul = bench(
+        "delta",
+        "tank",
+        60,
+        vec![run_of("dd-read:size=1G", 1.0, 1.0, 10.0)],
+    );
+    nul.runs[0].samples.push(Sample {
+        second: 0,
+        device: "sd\0a".into(),
+        vdev: None,
+        read_ops_per_s: 1.0,
+        write_ops_per_s: 0.0,
+        read_bytes_per_s: 1.0,
+        write_bytes_per_s: 0.0,
+    });
+    let mut store = Store::open(&Location::Sqlite(local.clone().into())).unwrap();
+    store.save(&nul).unwrap();
+    drop(store);
+    let conn = rusqlite::Connection::open(&local).unwrap();
+    conn.execute(
+        "UPDATE run SET prediction_json = 'not json' WHERE bench_id = 2",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let url = server.database("broken", "postgres");
+    let (code, out, err) = run(&["results", "--db", &local, "--push", &url]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        format!("pushed 4 benches to {url}; 0 were there already; 2 skipped")
+    );
+    assert_eq!(
+        lines[1],
+        "  skipped bench 2: run 2: its prediction is not JSON: expected ident at line 1 column 2"
+    );
+    assert!(
+        lines[2].starts_with(&format!("  skipped bench 6: results database {url}: ")),
+        "{out}"
+    );
+    let counts = server.sql("broken", "SELECT (SELECT count(*) FROM bench) || ' ' || (SELECT count(*) FROM run) || ' ' || (SELECT count(*) FROM bench WHERE host = 'delta')");
+    assert_eq!(counts.trim(), "4 5 0", "no partial bench");
+}
+
+/// A role that may only read, a server that does not answer and a schema of another version
+/// are refused before a bench looks at its directory, in one line.
+fn refusals(server: &Server) {
+    server.sql(
+        "fleet",
+        "CREATE ROLE reader LOGIN; GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader",
+    );
+    let reader = server.url("fleet", "reader");
+    let refused = |db: &str| {
+        let (code, out, err) = run(&["bench", "/", "--db", db]);
+        assert_eq!(
+            (code, out.as_str(), err.lines().count()),
+            (2, "", 1),
+            "{err}"
+        );
+        err
+    };
+    assert_eq!(
+        refused(&reader),
+        format!("zpoolsim: results database {reader}: this role may not add rows to 'bench': grant it INSERT, or give a role that may write\n")
+    );
+    assert_eq!(
+        fleet(&reader, &[])["pools"].as_array().unwrap().len(),
+        4,
+        "a reader reads the fleet"
+    );
+    let closed = format!("postgres://postgres@127.0.0.1:{}/fleet", server.port + 1);
+    assert!(refused(&closed).starts_with(&format!(
+        "zpoolsim: results database {closed}: cannot connect: "
+    )));
+    let newer = server.database("newer", "postgres");
+    let (code, _, err) = run(&["results", "--db", &newer]);
+    assert_eq!(code, 0, "a new database gets the schema: {err}");
+    server.sql("newer", "UPDATE zpoolsim_schema SET version = 9");
+    assert_eq!(
+        refused(&newer),
+        format!("zpoolsim: {newer}: results of schema version 9; this zpoolsim reads version 2 (a newer zpoolsim made them)\n")
+    );
+}

@@ -1,0 +1,138 @@
+//! How a command line was run, written before it: `N x 'CMD'` or `copies=N CMD` for N copies
+//! started at once (TrueNAS's tn-bench runs one dd per thread this way), `cache=cold` or
+//! `cache=warm` for what the ARC held when the timing began (a fresh import or a dropped cache
+//! is cold; a run right after writing the same data is warm).
+
+use super::args::{count, words};
+use super::{CacheState, Workload, WorkloadError};
+use crate::input::clip;
+
+/// What leads a command line, and the command.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lead {
+    pub copies: u32,
+    pub cache: Option<CacheState>,
+    pub command: String,
+}
+
+impl Lead {
+    /// The lead of `spec`, or `None` when it has none.
+    pub fn of(spec: &str) -> Result<Option<Lead>, WorkloadError> {
+        let first = spec.split_whitespace().next().unwrap_or("");
+        let led = first.contains('=') && !first.contains(':')
+            || first.chars().all(|c| c.is_ascii_digit()) && !first.is_empty();
+        if !led {
+            return Ok(None);
+        }
+        let w = words(spec)?;
+        if w.len() == 3 && w[1] == "x" {
+            let copies = count(&w[0], "copies (N x 'command')")?;
+            return Ok(Some(Lead {
+                copies,
+                cache: None,
+                command: w[2].clone(),
+            }));
+        }
+        let mut lead = Lead {
+            copies: 1,
+            cache: None,
+            command: String::new(),
+        };
+        let mut rest = spec.trim();
+        while let Some((word, tail)) = rest.split_once(char::is_whitespace) {
+            let Some((key, value)) = word.split_once('=') else {
+                break;
+            };
+            match key {
+                "copies" => lead.copies = count(value, "copies")?,
+                "cache" => lead.cache = Some(cache(value)?),
+                _ => {
+                    return Err(WorkloadError(format!(
+                        "'{}' before the command: expected copies=N or cache=cold|warm",
+                        clip(word, 30)
+                    )))
+                }
+            }
+            rest = tail.trim_start();
+        }
+        if rest.contains('=') && !rest.contains(' ') {
+            return Err(WorkloadError(
+                "copies=N or cache=... leads a command: give the command after it".into(),
+            ));
+        }
+        lead.command = rest.to_string();
+        Ok(Some(lead))
+    }
+
+    /// `phases` run as the lead says: each copy's threads on their own files.
+    pub fn apply(&self, mut phases: Vec<Workload>) -> Result<Vec<Workload>, WorkloadError> {
+        for w in &mut phases {
+            if self.copies > 1 {
+                if w.shared_file && w.threads > 1 {
+                    return Err(WorkloadError(format!(
+                        "{} copies of '{}': copies of a run whose threads share one file are not modelled",
+                        self.copies, w.kind
+                    )));
+                }
+                w.shared_file = false;
+                w.threads = w.threads.saturating_mul(self.copies).min(65_536);
+                w.kind = format!("{} x {}", self.copies, w.kind);
+            }
+            if let Some(cache) = self.cache {
+                w.cache = cache;
+            }
+        }
+        Ok(phases)
+    }
+}
+
+fn cache(value: &str) -> Result<CacheState, WorkloadError> {
+    match value {
+        "cold" => Ok(CacheState::Cold),
+        "warm" => Ok(CacheState::Warm),
+        _ => Err(WorkloadError(format!(
+            "cache={}: expected cold or warm",
+            clip(value, 20)
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Access;
+    use super::*;
+
+    #[test]
+    fn copies_run_each_on_its_own_file() {
+        let one = Workload::parse("dd if=/dev/zero of=/tank/f bs=1M count=1000").unwrap();
+        let four = Workload::parse("4 x 'dd if=/dev/zero of=/tank/f bs=1M count=1000'").unwrap();
+        assert_eq!(one.threads, 1);
+        assert_eq!(four.threads, 4);
+        assert_eq!(four.total_bytes(), Some((4 * 1000) << 20));
+        let same = Workload::parse("copies=4 dd if=/dev/zero of=/tank/f bs=1M count=1000").unwrap();
+        assert_eq!(same.threads, four.threads);
+        assert_eq!(same.access, Access::SeqWrite);
+    }
+
+    #[test]
+    fn a_cold_cache_is_said_before_the_command() {
+        let cold =
+            Workload::parse("cache=cold dd if=/tank/f of=/dev/null bs=1M count=100").unwrap();
+        assert_eq!(cold.cache, CacheState::Cold);
+        let warm = Workload::parse("dd if=/tank/f of=/dev/null bs=1M count=100").unwrap();
+        assert_eq!(warm.cache, CacheState::Warm);
+        let both = Workload::parse("copies=2 cache=cold fio --rw=read --bs=1M --size=1G").unwrap();
+        assert_eq!((both.threads, both.cache), (2, CacheState::Cold));
+        let phase = Workload::parse("cache=cold bonnie++ -s 1g -f -b @read").unwrap();
+        assert_eq!(phase.cache, CacheState::Cold);
+    }
+
+    #[test]
+    fn bad_leads_are_refused() {
+        assert!(Workload::parse("cache=lukewarm dd if=/tank/f of=/dev/null").is_err());
+        assert!(Workload::parse("copies=0 dd if=/tank/f of=/dev/null").is_err());
+        assert!(Workload::parse("speed=9 dd if=/tank/f of=/dev/null").is_err());
+        assert!(Workload::parse("0 x 'dd if=/tank/f of=/dev/null'").is_err());
+        assert!(Workload::parse("copies=2").is_err());
+    }
+}

@@ -1,0 +1,135 @@
+//! The fleet view, when `serve` is given a results store: the page `/fleet` (`/fleet.js`,
+//! `/fleet.css`) and three GET endpoints over the store, answered as JSON: `/api/fleet` (a page
+//! of host and pool rows, `host`, `pool` and `offset` in the query), `/api/fleet/history`
+//! (`host`, `machine_id`, `pool`: that pool's benches, oldest first) and `/api/fleet/bench`
+//! (`id`: one bench, measured beside predicted, per workload and disk). The store is behind
+//! the `Fleet` trait, so this crate needs no database: the command line hands one in.
+
+use crate::routes::Reply;
+
+const PAGE: &str = include_str!("../page/fleet.html");
+const SCRIPT: &str = include_str!("../page/fleet.js");
+const STYLE: &str = include_str!("../page/fleet.css");
+
+/// Benches of one pool a history shows at most.
+const HISTORY: u32 = 200;
+
+/// A results store as the fleet view reads it; each answer serialisable as JSON, each error
+/// one sentence.
+pub trait Fleet: Send + Sync {
+    fn page(
+        &self,
+        host: Option<&str>,
+        pool: Option<&str>,
+        offset: u32,
+    ) -> Result<serde_json::Value, String>;
+    fn history(
+        &self,
+        host: &str,
+        machine_id: &str,
+        pool: &str,
+        limit: u32,
+    ) -> Result<serde_json::Value, String>;
+    fn bench(&self, id: i64) -> Result<serde_json::Value, String>;
+}
+
+/// Whether the path is the fleet view's.
+pub fn is_fleet_path(path: &str) -> bool {
+    matches!(path, "/fleet" | "/fleet.js" | "/fleet.css") || path.starts_with("/api/fleet")
+}
+
+/// The answer to a request of the fleet view (blocking: the store is asked synchronously).
+pub fn reply(fleet: Option<&dyn Fleet>, method: &str, path: &str, query: &str) -> Reply {
+    if method != "GET" {
+        return Reply::error(405, &format!("{path} answers GET"));
+    }
+    let Some(fleet) = fleet else {
+        return Reply::error(
+            404,
+            &format!("{path}: the fleet view needs a results store: start the server with `zpoolsim serve --db FILE|URL`"),
+        );
+    };
+    let q = Query(query);
+    let answer = match path {
+        "/fleet" => return Reply::page("text/html; charset=utf-8", PAGE),
+        "/fleet.js" => return Reply::page("text/javascript; charset=utf-8", SCRIPT),
+        "/fleet.css" => return Reply::page("text/css; charset=utf-8", STYLE),
+        "/api/fleet" => match q.get("offset").map(|o| o.parse::<u32>()) {
+            Some(Err(_)) => Err("offset: give a whole number of pools".to_string()),
+            offset => fleet.page(
+                q.get("host").as_deref(),
+                q.get("pool").as_deref(),
+                offset.and_then(Result::ok).unwrap_or(0),
+            ),
+        },
+        "/api/fleet/history" => match (q.get("host"), q.get("machine_id"), q.get("pool")) {
+            (Some(h), Some(m), Some(p)) => fleet.history(&h, &m, &p, HISTORY),
+            _ => Err("give host, machine_id and pool".to_string()),
+        },
+        "/api/fleet/bench" => match q.get("id").and_then(|i| i.parse::<i64>().ok()) {
+            Some(id) => fleet.bench(id),
+            None => Err("id: give a bench's number".to_string()),
+        },
+        _ => return Reply::error(404, &format!("{path}: no such page")),
+    };
+    match answer {
+        Ok(value) => Reply::page("application/json", value.to_string() + "\n"),
+        Err(e) => Reply::error(400, &e),
+    }
+}
+
+/// A URL's query string: `key=value` pairs, percent-decoded, `+` a space.
+struct Query<'a>(&'a str);
+
+impl Query<'_> {
+    fn get(&self, key: &str) -> Option<String> {
+        self.0
+            .split('&')
+            .filter_map(|pair| pair.split_once('='))
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| decode(v))
+            .filter(|v| !v.is_empty())
+    }
+}
+
+fn decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b'+', _) => {
+                out.push(b' ');
+                i += 1;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_query_is_decoded() {
+        let q = super::Query("host=nas%2007&pool=tank+2&empty=&x");
+        assert_eq!(q.get("host").as_deref(), Some("nas 07"));
+        assert_eq!(q.get("pool").as_deref(), Some("tank 2"));
+        assert_eq!(
+            (q.get("empty"), q.get("x"), q.get("none")),
+            (None, None, None)
+        );
+        assert_eq!(super::decode("%zz%41"), "%zzA");
+    }
+}
