@@ -56,7 +56,7 @@ fn four_disks_grown_to_five() {
     ]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("--grow-fill '95%': expected a share of the pool from 0% to 90%"),
+        err.contains("--grow-fill '95%': give a share of the pool from 0% to 90%"),
         "{err}"
     );
 }
