@@ -5,7 +5,7 @@ use crate::error::PlanError;
 use crate::machine::{
     candidate_on, disks_of_size, with_candidate, with_controllers_for, with_disks,
 };
-use crate::search::MAX_DISKS;
+use crate::policy::MAX_DISKS;
 use model::hardware::DiskModel;
 use model::system_file::default_system;
 use model::units::parse_size;

@@ -1,8 +1,8 @@
 //! Why a plan or a comparison could not be made.
 
 use crate::needs::Need;
+use crate::policy::MAX_DISKS;
 use crate::recommend::NearMiss;
-use crate::search::MAX_DISKS;
 use model::layout::MAX_PARITY;
 use std::fmt;
 

@@ -2,25 +2,10 @@
 
 use crate::enumerate::Candidate;
 use crate::error::{EngineError, PlanError};
-use crate::evaluation::{Evaluation, WorkloadFigures};
+use crate::evaluation::{Evaluation, LabelledWorkload, WorkloadFigures};
 use crate::machine;
 use crate::policy::{REPLACEMENT_HOURS, SEED, STANDARD_WORKLOADS};
 use model::system::System;
-use model::Workload;
-
-/// A workload with the label it is shown under (the text the user wrote, parameters and all);
-/// it serializes as its label.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LabelledWorkload {
-    pub label: String,
-    pub workload: Workload,
-}
-
-impl serde::Serialize for LabelledWorkload {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.label)
-    }
-}
 
 /// What every candidate is measured by.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -64,27 +49,6 @@ impl Settings {
         [&self.read, &self.write, &self.random]
             .into_iter()
             .chain(&self.extra)
-    }
-}
-
-impl LabelledWorkload {
-    /// The same workload run by clients across the network (`net=on`).
-    pub fn over_network(&self) -> LabelledWorkload {
-        let sep = if self.label.contains(':') { ',' } else { ':' };
-        let mut workload = self.workload.clone();
-        workload.network = true;
-        LabelledWorkload {
-            label: format!("{}{sep}net=on", self.label),
-            workload,
-        }
-    }
-
-    /// A workload from its command-line text (`fio-randread:qd=32`), labelled with that text.
-    pub fn parse(spec: &str) -> Result<LabelledWorkload, model::WorkloadError> {
-        Ok(LabelledWorkload {
-            label: spec.to_string(),
-            workload: Workload::parse(spec)?,
-        })
     }
 }
 

@@ -1,9 +1,43 @@
 //! What the planner knows about one candidate on the hardware: the figures the engines gave.
 
 use crate::enumerate::Candidate;
-use crate::evaluate::LabelledWorkload;
 use crate::needs::Metric;
-use model::System;
+use model::{System, Workload};
+
+/// A workload with the label it is shown under (the text the user wrote, parameters and all);
+/// it serializes as its label.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabelledWorkload {
+    pub label: String,
+    pub workload: Workload,
+}
+
+impl serde::Serialize for LabelledWorkload {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.label)
+    }
+}
+
+impl LabelledWorkload {
+    /// The same workload run by clients across the network (`net=on`).
+    pub fn over_network(&self) -> LabelledWorkload {
+        let sep = if self.label.contains(':') { ',' } else { ':' };
+        let mut workload = self.workload.clone();
+        workload.network = true;
+        LabelledWorkload {
+            label: format!("{}{sep}net=on", self.label),
+            workload,
+        }
+    }
+
+    /// A workload from its command-line text (`fio-randread:qd=32`), labelled with that text.
+    pub fn parse(spec: &str) -> Result<LabelledWorkload, model::WorkloadError> {
+        Ok(LabelledWorkload {
+            label: spec.to_string(),
+            workload: Workload::parse(spec)?,
+        })
+    }
+}
 
 /// Throughput and IOPS the performance model predicts for one workload.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -47,7 +81,7 @@ pub struct Evaluation {
     /// Hours a vdev runs with reduced redundancy after a disk fails, worst over the groups:
     /// the sequential rebuild onto a dRAID distributed spare, else the resilver onto a hot
     /// spare or new disk (0 for a stripe: nothing to rebuild from). Without a hot spare the
-    /// wait for the new disk ([`crate::evaluate::REPLACEMENT_HOURS`]) comes first.
+    /// wait for the new disk ([`crate::policy::REPLACEMENT_HOURS`]) comes first.
     pub degraded_hours: f64,
     /// The chances of losing the pool, blocks (to an unrecoverable read error in a rebuild
     /// with no redundancy left, not the pool: docs/zfs-internals.md §7) and any data over the

@@ -26,14 +26,15 @@ pub use bands::LossBands;
 pub use compare::{compare, Comparison};
 pub use enumerate::{candidates, Candidate};
 pub use error::{EngineError, PlanError};
-pub use evaluate::{LabelledWorkload, Settings};
-pub use evaluation::{Evaluation, WorkloadFigures};
+pub use evaluate::Settings;
+pub use evaluation::{Evaluation, LabelledWorkload, WorkloadFigures};
 pub use grow::{grow, GrowthOption, GrowthStep};
 pub use machine::{disks_of_size, with_candidate, with_controllers_for, with_disks};
 pub use needs::{format_probability, parse_needs, Metric, Need, NeedError};
+pub use policy::MAX_DISKS;
 pub use recommend::{NearMiss, Rank, Recommendation, DEFAULT_LOSS_TARGET};
 pub use report::{report, Report};
 pub use search::{
     plan, plan_cancellable, plan_disks, plan_disks_cancellable, DiskPlan, DiskRequest, Plan,
-    Request, MAX_DISKS, MAX_PLAN_WORK,
+    Request, MAX_PLAN_WORK,
 };

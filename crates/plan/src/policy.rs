@@ -2,6 +2,12 @@
 //! measured by, how full a pool is assumed to be, the mission, the repair delay and the
 //! simulation's size. Policies, not facts: each says so.
 
+/// Most disks a plan takes: with raidz widths up to 19 and dRAID data widths up to 16 a plan
+/// evaluates about 230 layouts whatever the disk count, but each evaluation costs time in
+/// proportion to the disks (performance and rebuild models per disk), so 1,000 disks take
+/// seconds; beyond that the enumeration, not ZFS, is the limit. A policy, not a fact.
+pub const MAX_DISKS: u32 = 1000;
+
 /// Hours from a disk failing to its replacement being in the slot when no hot spare takes
 /// over at once: three days to notice, fetch a disk and swap it. A policy, not a fact.
 pub const REPLACEMENT_HOURS: f64 = 72.0;

@@ -5,9 +5,9 @@
 use crate::error::{EngineError, PlanError};
 use crate::evaluate::Settings;
 use crate::evaluation::{Evaluation, WorkloadFigures};
-use crate::policy::{FILL, REPLACEMENT_HOURS, REPORT_TRIALS, SEED, YEARS};
+use crate::policy::{FILL, MAX_DISKS, REPLACEMENT_HOURS, REPORT_TRIALS, SEED, YEARS};
 use crate::recommend::{Rank, Recommendation};
-use crate::search::{plan, Request, MAX_DISKS};
+use crate::search::{plan, Request};
 use model::System;
 use reliability::{Assessment, Mission};
 use serde::Serialize;

@@ -8,17 +8,12 @@ use crate::evaluate::{evaluate, monte_carlo, Settings};
 use crate::evaluation::Evaluation;
 use crate::needs::Need;
 use crate::pareto;
+use crate::policy::MAX_DISKS;
 use crate::recommend::{closest, meets, recommend, Rank, Recommendation};
 use crate::rules::{self, RuledOut};
 use model::cancel::Cancel;
 use model::{Catalog, System, VdevType};
 use serde::Serialize;
-
-/// Most disks a plan takes: with raidz widths up to 19 and dRAID data widths up to 16 a plan
-/// evaluates about 230 layouts whatever the disk count, but each evaluation costs time in
-/// proportion to the disks (performance and rebuild models per disk), so 1,000 disks take
-/// seconds; beyond that the enumeration, not ZFS, is the limit. A policy, not a fact.
-pub const MAX_DISKS: u32 = 1000;
 
 /// Work one plan or comparison may do, in layouts x workloads x disks (each workload predicted
 /// for each layout, at a cost in proportion to the disks): the three standard workloads on

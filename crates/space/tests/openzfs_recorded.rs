@@ -5,7 +5,12 @@
 
 mod oracle;
 
+use model::units::KIB;
 use oracle::recorded as releases;
+
+/// How much more USED than the engine charges OpenZFS may show in the recorded outputs: none
+/// was above, and a quiet machine repeats each pool's USED to the byte.
+const USED_ABOVE_RECORDED: u64 = 128 * KIB;
 
 #[test]
 fn every_release_records_every_pool() {
@@ -31,7 +36,7 @@ fn engine_matches_every_recorded_pool() {
     let mut wrong = Vec::new();
     for (release, records) in releases() {
         for record in &records {
-            wrong.extend(oracle::differences(&release, record));
+            wrong.extend(oracle::differences(&release, record, USED_ABOVE_RECORDED));
         }
     }
     assert!(

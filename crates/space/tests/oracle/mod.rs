@@ -2,10 +2,10 @@
 //! oracle (scripts/openzfs-oracle.sh, libzpool of a release) reports them. Shared by the test
 //! of the recorded outputs and the live test.
 
-use model::units::{KIB, MIB};
+use model::units::MIB;
 use model::{Layout, Leaf, Pool, TopLevel, VdevClass, ZfsRelease};
 use serde_json::Value;
-use zpoolsim_space::{pool_capacity, pool_groups, Profile};
+use zpoolsim_space::{pool_capacity, pool_groups, Capacity, Profile};
 
 /// The oracle's input: one pool per line.
 pub const POOLS: &str = include_str!("../../oracle/pools.txt");
@@ -13,19 +13,12 @@ pub const POOLS: &str = include_str!("../../oracle/pools.txt");
 /// The recorded outputs (`scripts/openzfs-oracle.sh record`).
 const RECORDED: &str = include_str!("../data/openzfs_oracle.json");
 
-/// How much more AVAIL OpenZFS shows than the engine: the empty pool's own metadata is an
-/// approximation (`profile::EMPTY_POOL_APPROX`: 100 one-KiB blocks), larger than what
-/// libzpool's pools hold (they lack the root file system's objects that `zpool create` adds
-/// through the kernel, and the pool history). Measured over every recorded pool and release
-/// (2.1.11 to 2.4.4): the engine is 7.5 KiB to 2.56 MiB (2,682,056 B, the 36-disk dRAID) below,
-/// never above. SIZE, dspace and slop are exact.
-pub const AVAIL_BOUND: u64 = 3 * MIB;
-
-/// How much less AVAIL a live run may show than the engine: the same pool's USED moves
-/// between runs, by 1.5 KiB on one disk and up to 128 KiB on a raidz3-14 of 24 TB, as txgs
-/// carry more or less space map and history. The oracle syncs until USED stops moving
-/// (oracle.c `settle`): a CI run that read after a fixed three rounds once saw 536 KiB more.
-pub const AVAIL_SLACK: u64 = 128 * KIB;
+/// How much less USED OpenZFS's empty pool holds than the engine charges for its own
+/// metadata (`profile::EMPTY_POOL_APPROX`: 100 one-KiB blocks, larger than what libzpool's pools
+/// hold, which lack the root file system's objects that `zpool create` adds through the kernel,
+/// and the pool history). Over every recorded pool and release (2.1.11 to 2.4.4) the engine
+/// charges 7.5 KiB to 2.56 MiB (2,682,056 B, the 36-disk dRAID) more.
+pub const USED_BELOW: u64 = 3 * MIB;
 
 /// The recorded outputs, release by release, in the order recorded.
 pub fn recorded() -> Vec<(String, Vec<Value>)> {
@@ -98,6 +91,33 @@ pub fn profile(release: &str) -> Profile {
     Profile::of(release.parse::<ZfsRelease>().expect("a release"))
 }
 
+/// AVAIL + USED, which OpenZFS keeps equal to dspace - slop - deferred frees
+/// (dsl_dir_space_available of the root, dsl_pool_adjustedsize), exactly; the USED within it,
+/// which moves from run to run, within `USED_BELOW` under and `used_above` over the engine's.
+fn used_bounds(d: &mut Diffs, cap: &Capacity, record: &Value, used_above: u64) {
+    let (avail, used, deferred) = (u(record, "avail"), u(record, "used"), u(record, "deferred"));
+    let dspace = u(record, "dspace");
+    d.same(
+        "OpenZFS's AVAIL + USED + deferred frees against its dspace - slop",
+        avail + used + deferred,
+        dspace - u(record, "slop"),
+    );
+    let special = dspace - u(record, "normal_dspace");
+    d.same(
+        "AVAIL + USED",
+        cap.avail_bytes + cap.empty_pool_used_bytes,
+        avail + used + deferred - special,
+    );
+    let ours = cap.empty_pool_used_bytes;
+    if used + USED_BELOW < ours || used > ours + used_above {
+        let (release, line) = (d.release, d.line);
+        d.out.push(format!(
+            "{release} {line}: USED {ours}, OpenZFS {used} (AVAIL {}, OpenZFS {avail}): not from {USED_BELOW} below to {used_above} above",
+            cap.avail_bytes
+        ));
+    }
+}
+
 /// The differences found in one record.
 struct Diffs<'a> {
     release: &'a str,
@@ -116,10 +136,12 @@ impl Diffs<'_> {
 }
 
 /// Every way the engine differs from one oracle record of `release`; empty when SIZE, dspace,
-/// slop and every vdev's class, asize, ashift, metaslabs, embedded log and deflate ratio agree
-/// exactly and AVAIL is at most `AVAIL_BOUND` below OpenZFS's (or `AVAIL_SLACK` above). OpenZFS 2.4 adds what the special class holds to
-/// dspace (spa_update_dspace); the engine's dspace is the normal class's (`normal_dspace`).
-pub fn differences(release: &str, record: &Value) -> Vec<String> {
+/// slop, AVAIL + USED and every vdev's class, asize, ashift, metaslabs, embedded log and
+/// deflate ratio agree exactly, and OpenZFS's USED is at most `USED_BELOW` below what the
+/// engine charges and at most `used_above` above. OpenZFS 2.4 adds what the special class
+/// holds to dspace (spa_update_dspace); the engine's dspace is the normal class's
+/// (`normal_dspace`).
+pub fn differences(release: &str, record: &Value, used_above: u64) -> Vec<String> {
     let line = record["pool"].as_str().expect("the pool line");
     let pool = pool_of(line);
     let profile = profile(release);
@@ -172,14 +194,6 @@ pub fn differences(release: &str, record: &Value) -> Vec<String> {
                 .push(format!("{release} {line}: vdev {i} class {}", v["class"]));
         }
     }
-    let avail = u(record, "avail");
-    if cap.avail_bytes > avail + AVAIL_SLACK || avail > cap.avail_bytes + AVAIL_BOUND {
-        d.out.push(format!(
-            "{release} {line}: AVAIL {}, OpenZFS {avail} (USED {}, deferred {}): not from {AVAIL_SLACK} above to {AVAIL_BOUND} below",
-            cap.avail_bytes,
-            u(record, "used"),
-            u(record, "deferred")
-        ));
-    }
+    used_bounds(&mut d, &cap, record, used_above);
     d.out
 }
