@@ -18,6 +18,7 @@ mod rates;
 mod repair;
 mod resilver;
 mod rng;
+mod scan;
 
 pub use assess::{assess, assess_cancellable, Assessment, Mission};
 pub use estimate::Estimate;
@@ -28,10 +29,12 @@ pub use montecarlo::{
     Scenario, MAX_MISSION_YEARS, MAX_SIMULATION_WORK, MAX_TRIALS,
 };
 pub use mttdl::{p_loss_within, pool_mttdl, vdev_mttdl, Mttdl, Odds, SCRUB_INTERVAL_HOURS};
+pub use perf::BlockCosts;
 pub use perf::SharedPath;
 pub use rates::rebuild_rates;
 pub use repair::{distributed_spares, GroupRepair};
 pub use resilver::{group_repair, rebuild, Limit, Rebuild, RebuildKind, RebuildRates};
+pub use scan::ScanShape;
 
 use std::fmt;
 
