@@ -247,6 +247,7 @@ pub fn monte_carlo(
             .first()
             .map_or(model::pool::DEFAULT_RECORDSIZE, |d| d.recordsize) as f64,
         mission_hours: reliability::mission_hours(settings.years).map_err(engine)?,
+        same_batch: false,
     };
     reliability::simulate_cancellable(&scenario, MONTE_CARLO_TRIALS, SEED, cancel)
         .map(Some)

@@ -4,8 +4,8 @@
 use crate::field::{failure_figures, FailureFigures};
 use crate::lifetime::{lifetime, Lifetime};
 use crate::montecarlo::{
-    check_simulation, mission_hours, simulate_cancellable, MonteCarloReport, RepairTime, Scenario,
-    MAX_TRIALS,
+    batch_moment, check_simulation, mission_hours, simulate_cancellable, MonteCarloReport,
+    RepairTime, Scenario, MAX_TRIALS,
 };
 use crate::mttdl::{pool_mttdl, Mttdl, Odds};
 use crate::rates::rebuild_rates;
@@ -36,6 +36,10 @@ pub struct Mission<'a> {
     /// [`crate::montecarlo::MAX_TRIALS`]) and seed.
     pub trials: u64,
     pub seed: u64,
+    /// The pool's disks come from one batch (`Scenario::same_batch`): the simulation shares a
+    /// hazard factor among them and the closed forms, which take failures to be independent,
+    /// are not given.
+    pub same_batch: bool,
 }
 
 /// The assessment.
@@ -134,6 +138,7 @@ pub fn assess_cancellable(
                 .sum(),
             block_bytes: record_bytes(system),
             mission_hours,
+            same_batch: mission.same_batch,
         };
         Some(simulate_cancellable(
             &scenario,
@@ -158,14 +163,28 @@ pub fn assess_cancellable(
         repairs,
         closed_form: mttdl
             .as_ref()
-            .filter(|m| m.outside_validity(mission_hours).is_none())
+            .filter(|m| m.outside_validity(mission_hours).is_none() && !mission.same_batch)
             .map(|m| m.odds(mission_hours)),
-        closed_form_invalid: mttdl
-            .as_ref()
-            .and_then(|m| m.outside_validity(mission_hours)),
+        closed_form_invalid: mttdl.as_ref().and_then(|m| {
+            let independent = m.outside_validity(mission_hours);
+            independent.or_else(|| mission.same_batch.then(same_batch_note))
+        }),
         mttdl,
         monte_carlo,
     })
+}
+
+/// Why the closed forms do not apply to disks of one batch.
+fn same_batch_note() -> String {
+    format!(
+        "the disks are of one batch (--same-batch): the closed forms take failures to be \
+         independent; a loss needing n failures in one vdev is about E[Z^n] times likelier \
+         ({:.2} for 2, {:.2} for 3, {:.2} for 4 failures); the simulation shares the batch's \
+         hazard factor Z among the disks",
+        batch_moment(2),
+        batch_moment(3),
+        batch_moment(4)
+    )
 }
 
 /// The record size of the pool's first dataset: the block a latent error loses.

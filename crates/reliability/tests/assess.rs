@@ -16,6 +16,7 @@ fn mission(lifetime: Option<Lifetime>, trials: u64) -> Mission<'static> {
         weibull_shape: None,
         trials,
         seed: 5,
+        same_batch: false,
     }
 }
 
