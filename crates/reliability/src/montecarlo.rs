@@ -94,7 +94,7 @@ pub struct Scenario<'a> {
 /// a coefficient of variation of 0.5. Schroeder and Gibson (FAST '07) found yearly replacement
 /// rates of 2-4% common across their disk populations, up to 13% on some; taken as the middle
 /// half of the batches around a 3% mean, a factor of 2 between the quartiles, which Gamma(4)
-/// gives (0.67 and 1.27). An interpretation of a published spread, not a fit (docs/assumptions.md
+/// gives (0.63 and 1.28). An interpretation of a published spread, not a fit (docs/assumptions.md
 /// "Correlated failures").
 pub const BATCH_SHAPE: u32 = 4;
 

@@ -60,8 +60,8 @@ pub struct LeafScan {
 
 /// The average column one block puts on a leaf and the leaves it touches: a mirror puts the
 /// whole record on every side; a raidz block of D data sectors takes `ceil(D / (w - p))` rows
-/// of p parity sectors each, padded to a multiple of p + 1 (vdev_raidz_asize), dRAID pads to
-/// whole rows (vdev_draid_asize); it touches min(w, D + p) leaves.
+/// of p parity sectors each, padded to a multiple of p + 1 (vdev_raidz_psize_to_asize), dRAID pads to
+/// whole rows (vdev_draid_psize_to_asize); it touches min(w, D + p) leaves.
 fn column(group: &VdevGroup, recordsize: f64, sector: f64) -> (f64, f64) {
     let w = group.children as f64;
     let d = (recordsize / sector).ceil().max(1.0);
