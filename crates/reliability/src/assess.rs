@@ -50,6 +50,8 @@ pub struct Assessment {
     pub fill: f64,
     pub years: f64,
     pub load: Option<String>,
+    /// The disks were taken to be of one batch (`Mission::same_batch`).
+    pub same_batch: bool,
     /// The disk whose figures were used (the system's first), the annualised failure rate
     /// (percent) and latent errors per bit read that were used, and where each comes from
     /// beside the data sheet's figures.
@@ -153,6 +155,7 @@ pub fn assess_cancellable(
         fill: mission.fill,
         years: mission.years,
         load: mission.user.map(|w| w.kind.clone()),
+        same_batch: mission.same_batch,
         disk: disk.id.clone(),
         afr_pct: Some(figures.afr_pct),
         uer_per_bit: Some(uer),
