@@ -68,3 +68,35 @@ fn the_resilver_behind_a_saturating_user_load() {
         busy.explanation
     );
 }
+
+/// The same pool (the default system, half full, idle) at 16K, 128K and 1M records: the
+/// rates the performance model gives carry the recordsize into the resilver's scan.
+#[test]
+fn the_recordsize_reaches_the_resilver() {
+    let hours = |recordsize: u64, fill: f64| {
+        let mut system = default_system();
+        for d in &mut system.pool.datasets {
+            d.recordsize = recordsize;
+        }
+        let group = system.pool.vdevs[0].layout.groups[0];
+        let leaf = system.disks[0].model.capacity_bytes;
+        let rates = rebuild_rates(&system, fill, None).unwrap();
+        let scan = rates.scan.as_ref().unwrap();
+        assert_eq!(scan.recordsize, recordsize as f64);
+        assert_eq!(scan.sector, 4096.0);
+        rebuild(&group, RebuildKind::Resilver, leaf, fill, &rates)
+            .unwrap()
+            .hours
+    };
+    let (small, mid, large) = (hours(16384, 0.5), hours(131072, 0.5), hours(1 << 20, 0.5));
+    assert!(small > mid && mid > large, "{small} {mid} {large}");
+    // 8 TB a survivor over a 10 TB span: 12.2 h of media time in each; 16K records make 2.6
+    // billion blocks and 2.5 million indirect-block reads per disk (about 5 h), 1M 0.6 h of
+    // commands and metadata.
+    assert!((18.0..18.4).contains(&small), "{small}");
+    assert!((13.5..13.8).contains(&mid), "{mid}");
+    assert!((12.7..13.0).contains(&large), "{large}");
+    // 90% full: 14.4 TB a survivor over the whole 16 TB disk, 10% of it holes.
+    let full = hours(131072, 0.9);
+    assert!((24.0..24.4).contains(&full), "{full}");
+}
