@@ -219,6 +219,33 @@ fn ranked_by(
     }
 }
 
+/// The best by `rank` of the layouts that survive a disk failure (all when none does), when
+/// the disk has no failure rate; `meeting` says which layouts these are.
+fn without_failure_rate(
+    evaluations: &[Evaluation],
+    rank: Rank,
+    meeting: &str,
+) -> Option<(usize, String)> {
+    let all: Vec<usize> = (0..evaluations.len()).collect();
+    let redundant: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|&i| evaluations[i].candidate.layout.redundancy() >= 1)
+        .collect();
+    let (among, which) = if redundant.is_empty() {
+        (&all, meeting.to_string())
+    } else {
+        (&redundant, format!("{meeting} that survive a disk failure"))
+    };
+    let (best, runner_up) = best_by(evaluations, among, rank)?;
+    let why = ranked_by(evaluations, among, best, rank, &which);
+    let reason = format!(
+        "{why} (the disk has no failure rate: give --afr to rank safety); {}{runner_up}",
+        figures(&evaluations[best]),
+    );
+    Some((best, reason))
+}
+
 /// Among the evaluations (all meeting the needs), the best by `rank` of those whose data-loss
 /// probability (pool or blocks) stays under the target (the `loss<=` need, else
 /// [`DEFAULT_LOSS_TARGET`]). When none stays under it, the safest; when no loss probability is
@@ -246,23 +273,7 @@ pub fn recommend(
     let loss = |i: usize| evaluations[i].data_loss();
     let all: Vec<usize> = (0..evaluations.len()).collect();
     let (index, reason) = if all.iter().all(|&i| loss(i).is_none()) {
-        let redundant: Vec<usize> = all
-            .iter()
-            .copied()
-            .filter(|&i| evaluations[i].candidate.layout.redundancy() >= 1)
-            .collect();
-        let (among, which) = if redundant.is_empty() {
-            (&all, meeting.to_string())
-        } else {
-            (&redundant, format!("{meeting} that survive a disk failure"))
-        };
-        let (best, runner_up) = best_by(evaluations, among, rank)?;
-        let why = ranked_by(evaluations, among, best, rank, &which);
-        let reason = format!(
-            "{why} (the disk has no failure rate: give --afr to rank safety); {}{runner_up}",
-            figures(&evaluations[best]),
-        );
-        (best, reason)
+        without_failure_rate(evaluations, rank, meeting)?
     } else {
         let safe: Vec<usize> = all
             .iter()

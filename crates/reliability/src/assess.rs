@@ -13,6 +13,7 @@ use crate::repair::{distributed_spares, GroupRepair};
 use crate::resilver::{group_repair, rebuild, Rebuild, RebuildKind};
 use crate::Error;
 use model::cancel::Cancel;
+use model::hardware::DiskModel;
 use model::pool::DEFAULT_RECORDSIZE;
 use model::{Layout, System, VdevGroup, VdevType, Workload};
 
@@ -89,18 +90,7 @@ pub fn assess_cancellable(
     mission: &Mission,
     cancel: &Cancel,
 ) -> Result<Assessment, Error> {
-    let disk = &system
-        .disks
-        .first()
-        .ok_or_else(|| Error::Invalid("the system has no disks".into()))?
-        .model;
-    let mission_hours = mission_hours(mission.years)?;
-    if mission.trials > MAX_TRIALS {
-        return Err(Error::Invalid(format!(
-            "a simulation runs at most {MAX_TRIALS} trials, not {}",
-            mission.trials
-        )));
-    }
+    let (disk, mission_hours) = checked(system, mission)?;
     let figures = failure_figures(disk, mission.afr_pct)?;
     let lifetime = match mission.lifetime {
         Some(l) => l,
@@ -151,6 +141,8 @@ pub fn assess_cancellable(
     } else {
         None
     };
+    let (closed_form, closed_form_invalid) =
+        closed_form(mttdl.as_ref(), mission_hours, mission.same_batch);
     Ok(Assessment {
         fill: mission.fill,
         years: mission.years,
@@ -164,17 +156,45 @@ pub fn assess_cancellable(
         failed_within_mission: Some(-(-lifetime.cumulative_hazard(mission_hours)).exp_m1()),
         rebuilds,
         repairs,
-        closed_form: mttdl
-            .as_ref()
-            .filter(|m| m.outside_validity(mission_hours).is_none() && !mission.same_batch)
-            .map(|m| m.odds(mission_hours)),
-        closed_form_invalid: mttdl.as_ref().and_then(|m| {
-            let independent = m.outside_validity(mission_hours);
-            independent.or_else(|| mission.same_batch.then(same_batch_note))
-        }),
+        closed_form,
+        closed_form_invalid,
         mttdl,
         monte_carlo,
     })
+}
+
+/// The system's first disk and the mission in hours, once both are checked.
+fn checked<'s>(system: &'s System, mission: &Mission) -> Result<(&'s DiskModel, f64), Error> {
+    let disk = &system
+        .disks
+        .first()
+        .ok_or_else(|| Error::Invalid("the system has no disks".into()))?
+        .model;
+    let hours = mission_hours(mission.years)?;
+    if mission.trials > MAX_TRIALS {
+        return Err(Error::Invalid(format!(
+            "a simulation runs at most {MAX_TRIALS} trials, not {}",
+            mission.trials
+        )));
+    }
+    Ok((disk, hours))
+}
+
+/// The closed form's odds over `hours`, or why they are not given: outside the closed form's
+/// validity, or disks of one batch.
+fn closed_form(
+    mttdl: Option<&Mttdl>,
+    hours: f64,
+    same_batch: bool,
+) -> (Option<Odds>, Option<String>) {
+    match mttdl {
+        None => (None, None),
+        Some(m) => match m.outside_validity(hours) {
+            Some(why) => (None, Some(why)),
+            None if same_batch => (None, Some(same_batch_note())),
+            None => (Some(m.odds(hours)), None),
+        },
+    }
 }
 
 /// Why the closed forms do not apply to disks of one batch.

@@ -159,33 +159,29 @@ pub fn rebuild(
             "{group}: a sequential rebuild needs a dRAID distributed spare"
         )));
     }
-    if !(0.0..1.0).contains(&rates.user_busy) {
-        return Err(Error::Invalid(format!(
-            "user I/O must leave the disks some time: busy fraction {} is not in [0, 1)",
-            rates.user_busy
-        )));
-    }
-    let idle = 1.0 - rates.user_busy;
-    let raw_read = positive("leaf rebuild read rate", rates.leaf_read_bytes_per_sec)?;
-    let read_rate = raw_read * idle;
-    let write_rate = positive("leaf rebuild write rate", rates.leaf_write_bytes_per_sec)? * idle;
-    if let Some(path) = &rates.shared {
-        positive(&path.name, path.bytes_per_s)?;
-    }
+    let (idle, raw_read, raw_write) = checked(rates)?;
     let survivors = geo.children - 1;
     let read = if group.vtype == VdevType::Mirror {
         geo.share
     } else {
         (geo.width - 1) as f64 * geo.share
     };
-    let write = geo.share;
-    let per_survivor = read / survivors as f64;
+    let m = Moved {
+        kind,
+        fill,
+        read,
+        per_survivor: read / survivors as f64,
+        survivors,
+        read_rate: raw_read * idle,
+        write: geo.share,
+        write_rate: raw_write * idle,
+    };
     // A healing resilver scans the block tree (scan.rs); a sequential rebuild streams.
     let scan = match (&rates.scan, kind) {
         (Some(shape), RebuildKind::Resilver) => Some(leaf_scan(
             group,
             (geo.share, fill),
-            per_survivor,
+            m.per_survivor,
             raw_read,
             shape,
         )),
@@ -193,58 +189,70 @@ pub fn rebuild(
     };
     let survivor_s = scan
         .as_ref()
-        .map_or(per_survivor / read_rate, |s| s.disk_s / idle);
-    let mut limits = match kind {
+        .map_or(m.per_survivor / m.read_rate, |s| s.disk_s / idle);
+    let (seconds, limit, limit_text) = slowest(limits(&m, survivor_s, scan.as_ref(), rates));
+    let hours = seconds / SECONDS_PER_HOUR;
+    Ok(Rebuild {
+        kind,
+        bytes_to_read: m.read,
+        bytes_to_write: m.write,
+        hours,
+        limiting_resource: limit,
+        explanation: explain(group, rates, &m, scan.as_ref(), &limit_text, hours),
+    })
+}
+
+/// The idle share of each disk and the leaf read and write rates, each checked.
+fn checked(rates: &RebuildRates) -> Result<(f64, f64, f64), Error> {
+    if !(0.0..1.0).contains(&rates.user_busy) {
+        return Err(Error::Invalid(format!(
+            "user I/O must leave the disks some time: busy fraction {} is not in [0, 1)",
+            rates.user_busy
+        )));
+    }
+    if let Some(path) = &rates.shared {
+        positive(&path.name, path.bytes_per_s)?;
+    }
+    Ok((
+        1.0 - rates.user_busy,
+        positive("leaf rebuild read rate", rates.leaf_read_bytes_per_sec)?,
+        positive("leaf rebuild write rate", rates.leaf_write_bytes_per_sec)?,
+    ))
+}
+
+/// Seconds each resource needs for the rebuild `m`, whose survivors each need `survivor_s`.
+fn limits(
+    m: &Moved,
+    survivor_s: f64,
+    scan: Option<&LeafScan>,
+    rates: &RebuildRates,
+) -> Vec<(f64, Limit)> {
+    let mut limits = match m.kind {
         RebuildKind::Resilver => vec![
             (survivor_s, Limit::SurvivorReads),
-            (write / write_rate, Limit::NewDiskWrites),
+            (m.write / m.write_rate, Limit::NewDiskWrites),
         ],
         RebuildKind::SequentialRebuild => vec![(
-            per_survivor / read_rate + write / survivors as f64 / write_rate,
+            m.per_survivor / m.read_rate + m.write / m.survivors as f64 / m.write_rate,
             Limit::SurvivorReadsAndWrites,
         )],
     };
-    if let Some(s) = &scan {
+    if let Some(s) = scan {
         limits.push((s.cpu_s, Limit::ScanCpu));
     }
     if let Some(path) = &rates.shared {
         limits.push((
-            (read + write) / path.bytes_per_s,
+            (m.read + m.write) / path.bytes_per_s,
             Limit::Shared(path.name.clone()),
         ));
     }
-    let (seconds, limit, limit_text) = slowest(limits);
-    let hours = seconds / SECONDS_PER_HOUR;
-    let moved = Moved {
-        read,
-        per_survivor,
-        survivors,
-        read_rate,
-        write,
-        write_rate,
-    };
-    let explanation = explain(
-        group,
-        kind,
-        fill,
-        rates,
-        &moved,
-        scan.as_ref(),
-        &limit_text,
-        hours,
-    );
-    Ok(Rebuild {
-        kind,
-        bytes_to_read: read,
-        bytes_to_write: write,
-        hours,
-        limiting_resource: limit,
-        explanation,
-    })
+    limits
 }
 
-/// What a rebuild moves, for its explanation.
+/// What a rebuild moves, and at what rates.
 struct Moved {
+    kind: RebuildKind,
+    fill: f64,
     read: f64,
     per_survivor: f64,
     survivors: u32,
@@ -254,17 +262,15 @@ struct Moved {
 }
 
 /// The rebuild in one sentence with its numbers.
-#[allow(clippy::too_many_arguments)]
 fn explain(
     group: &VdevGroup,
-    kind: RebuildKind,
-    fill: f64,
     rates: &RebuildRates,
     m: &Moved,
     scan: Option<&LeafScan>,
     limit_text: &str,
     hours: f64,
 ) -> String {
+    let (kind, fill) = (m.kind, m.fill);
     let survivors = m.survivors;
     let (what, target) = match kind {
         RebuildKind::Resilver => ("resilver", "to the new disk".to_string()),
