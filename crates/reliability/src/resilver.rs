@@ -315,7 +315,7 @@ fn explain(
 /// A record size as `zfs get recordsize` prints it: 16K, 128K, 1M.
 fn record_words(bytes: f64) -> String {
     let kib = (bytes / 1024.0).round() as u64;
-    if kib >= 1024 && kib % 1024 == 0 {
+    if kib >= 1024 && kib.is_multiple_of(1024) {
         format!("{}M", kib / 1024)
     } else {
         format!("{kib}K")
