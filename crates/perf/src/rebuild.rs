@@ -4,9 +4,11 @@
 //!
 //! - Metaslabs fill from the outer, low-LBA edge first (metaslab.c weights lower metaslabs
 //!   higher), and OpenZFS sorts resilver I/O by offset since 0.8 (sequential scrub), so a pool
-//!   at fill f rebuilds from [0, f] of each disk, at the mean media rate over that span; the
-//!   scrub class keeps up to 3 I/Os in flight per leaf (docs/zfs-internals.md §2), enough
-//!   for a disk to stream.
+//!   whose data spans [0, s] of each disk (s: the caller's, from fill and the holes among the
+//!   data) rebuilds at the mean media rate over that span; the scrub class keeps up to 3 I/Os
+//!   in flight per leaf (docs/zfs-internals.md §2), enough for a disk to stream.
+//! - What each block of a resilver's scan costs ([`BlockCosts`]): the aggregation limit, a
+//!   command's overhead, an indirect block's random read, a zio's and a checksum's CPU.
 //! - The shared path is the narrowest pipe carrying reads to memory (a controller chip, a bus,
 //!   an uplink) that every pool leaf sits behind, if any: a rebuild is mostly reads.
 
