@@ -242,3 +242,23 @@ fn a_cancelled_plan_stops() {
     let stopped = zpoolsim_plan::plan_cancellable(&request(12, ""), &cancel);
     assert_eq!(stopped.unwrap_err(), PlanError::Cancelled(Cancelled));
 }
+
+/// `--same-batch`: the closed form's odds of each layout raised by the batch factor's moments
+/// (Gamma(4): E[Z^2] = 1.25, E[Z^3] = 1.875): a double-parity pool needs 3 failures in a
+/// vdev, a block loss 2 and a latent error; a mirror 2 and 1.
+#[test]
+fn one_batch_raises_the_odds_by_the_batch_moments() {
+    let independent = plan(&request(24, "")).unwrap();
+    let mut r = request(24, "");
+    r.settings.same_batch = true;
+    let batch = plan(&r).unwrap();
+    for (name, pool, block) in [("4x raidz2-6", 1.875, 1.25), ("12x mirror-2", 1.25, 1.0)] {
+        let (a, b) = (
+            evaluation(&independent, name).closed_form.unwrap(),
+            evaluation(&batch, name).closed_form.unwrap(),
+        );
+        assert!((b.pool_loss / a.pool_loss - pool).abs() < 1e-9, "{name}");
+        assert!((b.block_loss / a.block_loss - block).abs() < 1e-9, "{name}");
+    }
+    assert!(batch.monte_carlo.is_some());
+}

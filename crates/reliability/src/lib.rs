@@ -25,7 +25,7 @@ pub use estimate::Estimate;
 pub use field::{failure_figures, FailureFigures};
 pub use lifetime::{disk_afr_pct, lifetime, Lifetime, HOURS_PER_YEAR};
 pub use montecarlo::{
-    batch_moment, check_simulation, mission_hours, simulate, simulate_cancellable,
+    batch_moment, batch_odds, check_simulation, mission_hours, simulate, simulate_cancellable,
     MonteCarloReport, RepairTime, Scenario, BATCH_SHAPE, MAX_MISSION_YEARS, MAX_SIMULATION_WORK,
     MAX_TRIALS,
 };

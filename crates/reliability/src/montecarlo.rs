@@ -26,7 +26,7 @@
 
 use crate::estimate::{mean_interval, Estimate};
 use crate::lifetime::{Lifetime, HOURS_PER_YEAR};
-use crate::mttdl::p_ure;
+use crate::mttdl::{p_ure, Odds};
 use crate::repair::{distributed_spares, GroupRepair};
 use crate::rng::Rng;
 use crate::{non_negative, positive, Error};
@@ -97,6 +97,19 @@ pub struct Scenario<'a> {
 /// gives (0.63 and 1.28). An interpretation of a published spread, not a fit (docs/assumptions.md
 /// "Correlated failures").
 pub const BATCH_SHAPE: u32 = 4;
+
+/// The closed form's `odds` for a pool of one batch whose vdevs survive `redundancy` failures,
+/// in the rare-loss limit: the pool needs redundancy + 1 failures in one vdev, E[Z^(r+1)]
+/// times likelier; a block loss needs r and an unrecoverable read, E[Z^r] times.
+pub fn batch_odds(odds: Odds, redundancy: u32) -> Odds {
+    let pool_loss = (odds.pool_loss * batch_moment(redundancy + 1)).min(1.0);
+    let block_loss = (odds.block_loss * batch_moment(redundancy)).min(1.0);
+    Odds {
+        pool_loss,
+        block_loss,
+        data_loss: 1.0 - (1.0 - pool_loss) * (1.0 - block_loss),
+    }
+}
 
 /// E[Z^n] of the batch factor: prod_{i<n} (1 + i / k). For rare losses needing n failures in
 /// one vdev, the chance grows by this factor over independent disks.
