@@ -130,7 +130,7 @@ fn print_plan(planned: &DiskPlan, all: bool) {
     let disk = &system.disks[0].model;
     println!(
         "{} x {} ({} {}, {}) on {}",
-        system.disks.len(),
+        planned.disks,
         disk.id,
         disk.vendor,
         disk.model,

@@ -161,6 +161,17 @@ fn reliability() {
     assert_shape(&weibull, "Assessment");
     let unknown = ["reliability", "examples/seed-000-1320-box.toml", "--json"];
     assert_shape(&unknown, "Assessment");
+    // One batch: the simulation runs, the closed form says why it is not given.
+    let batch = ["reliability", "--same-batch", "--trials", "1000", "--json"];
+    assert_shape(&batch, "Assessment");
+    let v = json(&batch);
+    assert_eq!(v["same_batch"], true);
+    assert!(v["closed_form"].is_null());
+    let why = v["closed_form_invalid"].as_str().unwrap();
+    assert!(
+        why.starts_with("the disks are of one batch (--same-batch)"),
+        "{why}"
+    );
 }
 
 #[test]

@@ -50,5 +50,5 @@ pub use constants::{Constants, Param, PARAMS};
 pub use error::PerfError;
 pub use figures::{DeviceFigures, Prediction, VdevFigures};
 pub use predict::{predict, predict_with, sweep, MAX_SWEEP_WORK};
-pub use rebuild::{rebuild_path, RebuildPath, SharedPath};
+pub use rebuild::{rebuild_path, BlockCosts, RebuildPath, SharedPath};
 pub use station::{Kind, Utilization};

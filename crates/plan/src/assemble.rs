@@ -3,7 +3,8 @@
 
 use crate::error::PlanError;
 use crate::machine::{
-    candidate_on, disks_of_size, with_candidate, with_controllers_for, with_disks,
+    candidate_on, data_disks, disks_of_size, roles, with_candidate, with_controllers_for,
+    with_disks,
 };
 use crate::policy::MAX_DISKS;
 use model::hardware::DiskModel;
@@ -14,7 +15,8 @@ use model::{Catalog, Layout, System};
 /// The disks to plan for, as the user gives them.
 #[derive(Debug, Clone, Default)]
 pub struct Disks {
-    /// The user's machine (its host, links and controllers; its pool is ignored); `None`: the
+    /// The user's machine (its host, links and controllers, and the devices of its pool that
+    /// keep a role: special, dedup, log, cache, hot spares); `None`: the
     /// embedded default system, grown with HBAs like its own when the disks need ports.
     pub system: Option<System>,
     /// A catalog id or a size such as `16TB`; default: the system's first disk.
@@ -73,7 +75,10 @@ pub fn assemble(disks: &Disks, catalog: &Catalog) -> Result<Assembled, PlanError
     };
     let count = match disks.count {
         Some(n) => n,
-        None if given => base.disks.iter().filter(|d| d.model.id == disk.id).count() as u32,
+        None if given => base.disks[..data_disks(&base)]
+            .iter()
+            .filter(|d| d.model.id == disk.id)
+            .count() as u32,
         None => return Err(PlanError::NoCountGiven),
     };
     if count > MAX_DISKS {
@@ -98,6 +103,13 @@ pub fn assemble(disks: &Disks, catalog: &Catalog) -> Result<Assembled, PlanError
         }
         grown
     };
+    let roles = roles(&base);
+    if !roles.is_empty() {
+        assumed.push(format!(
+            "the plan places the {count} data disks; the system file's other devices keep their roles: {}",
+            roles.join(", ")
+        ));
+    }
     Ok(Assembled {
         system: with_disks(&base, &disk, count)?,
         assumed,
@@ -238,5 +250,57 @@ mod tests {
     fn no_disk_no_machine() {
         let none = assemble(&Disks::default(), Catalog::embedded()).unwrap_err();
         assert!(none.to_string().contains("give --disk"), "{none}");
+    }
+}
+
+#[cfg(test)]
+mod roles_tests {
+    use super::*;
+    use model::VdevClass;
+
+    /// examples/modern-12x20tb-special.toml: 12 Exos X20 in 2x raidz2-6 and a special mirror
+    /// of two 3.84 TB SSDs. Planning on it places the 12 hard disks and keeps the special.
+    #[test]
+    fn plan_on_a_system_file_keeps_its_roles() {
+        let text = include_str!("../../../examples/modern-12x20tb-special.toml");
+        let catalog = Catalog::embedded();
+        let system = model::system_file::parse(text, "special.toml", catalog).unwrap();
+        let disks = Disks {
+            system: Some(system),
+            ..Disks::default()
+        };
+        let a = assemble(&disks, catalog).unwrap();
+        assert_eq!(a.system.disks.len(), 14);
+        assert_eq!(crate::machine::data_disks(&a.system), 12);
+        assert!(a.system.disks[..12]
+            .iter()
+            .all(|d| d.model.id == "seagate-exos-x20-20tb"));
+        let special: Vec<_> = a
+            .system
+            .pool
+            .vdevs
+            .iter()
+            .filter(|t| t.class == VdevClass::Special)
+            .map(|t| t.layout.to_string())
+            .collect();
+        assert_eq!(special, ["mirror-2"]);
+        assert!(
+            a.assumed
+                .iter()
+                .any(|s| s.starts_with("the plan places the 12 data disks; the system file's other devices keep their roles: special mirror-2 on 2 x ")),
+            "{:?}",
+            a.assumed
+        );
+        let layout: Layout = "raidz2-12".parse().unwrap();
+        let planned = assemble_with(&disks, &layout, catalog).unwrap();
+        assert_eq!(planned.pool.vdevs.len(), 2);
+        assert_eq!(planned.pool.vdevs[0].layout, layout);
+        assert_eq!(planned.pool.vdevs[1].class, VdevClass::Special);
+        // More data disks than the HBAs have free bays beside the SSDs: refused.
+        let more = Disks {
+            count: Some(30),
+            ..disks
+        };
+        assert!(assemble(&more, catalog).is_err());
     }
 }

@@ -25,6 +25,9 @@ pub struct Settings {
     pub afr_pct: Option<f64>,
     /// User load running during rebuilds (`--load`); `None`: an idle pool.
     pub load: Option<LabelledWorkload>,
+    /// The disks come from one batch (`--same-batch`): the closed form's odds are raised by the
+    /// batch factor's moments (`reliability::batch_odds`), the check simulates it.
+    pub same_batch: bool,
 }
 
 impl Settings {
@@ -41,6 +44,7 @@ impl Settings {
             years,
             afr_pct: None,
             load: None,
+            same_batch: false,
         }
     }
 
@@ -158,7 +162,13 @@ fn risk(
         wait_hours,
     )?;
     let loss_unknown = mttdl.outside_validity(mission_hours);
-    let closed_form = loss_unknown.is_none().then(|| mttdl.odds(mission_hours));
+    let closed_form = loss_unknown.is_none().then(|| {
+        let odds = mttdl.odds(mission_hours);
+        match settings.same_batch {
+            true => reliability::batch_odds(odds, candidate.layout.redundancy()),
+            false => odds,
+        }
+    });
     // The window the loss figures assume: the wait for a disk and the resilver.
     let degraded_hours = candidate
         .layout
@@ -211,6 +221,7 @@ pub fn monte_carlo(
             .first()
             .map_or(model::pool::DEFAULT_RECORDSIZE, |d| d.recordsize) as f64,
         mission_hours: reliability::mission_hours(settings.years).map_err(engine)?,
+        same_batch: settings.same_batch,
     };
     reliability::simulate_cancellable(&scenario, MONTE_CARLO_TRIALS, SEED, cancel)
         .map(Some)

@@ -14,16 +14,16 @@ fn port_takes(port: Interface, disk: Interface) -> bool {
     port == disk || (port == Interface::Sas && disk == Interface::Sata)
 }
 
-/// Where disks of this model can go in `base`: the bays its own disks occupy (when their
-/// controller takes the model), in order, then the free ports of its controllers.
+/// Where data disks of this model can go in `base`: the bays its own data disks occupy (when
+/// their controller takes the model), in order, then the free ports of its controllers. The
+/// bays of the disks that keep a role ([`role_disks`]) stay theirs.
 fn bays(base: &System, disk: &DiskModel) -> Vec<Attach> {
     let takes = |id: &str| {
         base.controllers
             .iter()
             .any(|c| c.id == id && port_takes(c.model.interface, disk.interface))
     };
-    let mut out: Vec<Attach> = base
-        .disks
+    let mut out: Vec<Attach> = base.disks[..data_disks(base)]
         .iter()
         .filter(|d| match &d.attach {
             Attach::Controller(id) => takes(id),
@@ -134,13 +134,16 @@ fn not_enough_bays(base: &System, disk: &DiskModel, count: u32) -> PlanError {
     }
 }
 
-/// `base` with `count` disks of `disk` in place of its own, in [`bays`] order. The pool keeps
-/// its layout until a candidate replaces it; its ashift follows the new disks.
+/// `base` with `count` disks of `disk` in place of its own data disks, in [`bays`] order; the
+/// disks that keep a role ([`role_disks`]: special, dedup and log vdevs, cache, hot spares)
+/// stay, with their roles, after them. The pool keeps its layout until a candidate replaces
+/// it; its ashift follows the new disks.
 pub fn with_disks(base: &System, disk: &DiskModel, count: u32) -> Result<System, PlanError> {
     let bays = bays(base, disk);
     if bays.len() < count as usize {
         return Err(not_enough_bays(base, disk, count));
     }
+    let kept = &base.disks[data_disks(base)..];
     let mut system = base.clone();
     system.disks = bays
         .into_iter()
@@ -151,12 +154,9 @@ pub fn with_disks(base: &System, disk: &DiskModel, count: u32) -> Result<System,
             model: disk.clone(),
             attach,
         })
+        .chain(kept.iter().cloned())
         .collect();
     system.pool.ashift = auto_ashift(disk.logical_sector, disk.physical_sector, base.host.zfs);
-    // Every new disk is a data disk: the base pool's other roles went with its disks.
-    system.pool.vdevs.retain(|t| t.class == VdevClass::Normal);
-    system.pool.spares = 0;
-    system.pool.cache_devices = 0;
     Ok(system)
 }
 

@@ -219,6 +219,33 @@ fn ranked_by(
     }
 }
 
+/// The best by `rank` of the layouts that survive a disk failure (all when none does), when
+/// the disk has no failure rate; `meeting` says which layouts these are.
+fn without_failure_rate(
+    evaluations: &[Evaluation],
+    rank: Rank,
+    meeting: &str,
+) -> Option<(usize, String)> {
+    let all: Vec<usize> = (0..evaluations.len()).collect();
+    let redundant: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|&i| evaluations[i].candidate.layout.redundancy() >= 1)
+        .collect();
+    let (among, which) = if redundant.is_empty() {
+        (&all, meeting.to_string())
+    } else {
+        (&redundant, format!("{meeting} that survive a disk failure"))
+    };
+    let (best, runner_up) = best_by(evaluations, among, rank)?;
+    let why = ranked_by(evaluations, among, best, rank, &which);
+    let reason = format!(
+        "{why} (the disk has no failure rate: give --afr to rank safety); {}{runner_up}",
+        figures(&evaluations[best]),
+    );
+    Some((best, reason))
+}
+
 /// Among the evaluations (all meeting the needs), the best by `rank` of those whose data-loss
 /// probability (pool or blocks) stays under the target (the `loss<=` need, else
 /// [`DEFAULT_LOSS_TARGET`]). When none stays under it, the safest; when no loss probability is
@@ -230,30 +257,23 @@ pub fn recommend(
     years: f64,
     rank: Rank,
 ) -> Option<Recommendation> {
-    let target = needs
-        .iter()
-        .find(|n| n.metric == Metric::Loss)
-        .map_or(DEFAULT_LOSS_TARGET, |n| n.bound);
+    let loss_need = needs.iter().find(|n| n.metric == Metric::Loss);
+    let target = loss_need.map_or(DEFAULT_LOSS_TARGET, |n| n.bound);
+    let given = needs.iter().any(|n| n.metric != Metric::Loss);
+    let meeting = if given {
+        "meeting the needs"
+    } else {
+        "considered"
+    };
+    let default_target = match (given, loss_need.is_some()) {
+        (_, true) => "",
+        (true, false) => " (the default loss target)",
+        (false, false) => " (no needs given; the default loss target)",
+    };
     let loss = |i: usize| evaluations[i].data_loss();
     let all: Vec<usize> = (0..evaluations.len()).collect();
     let (index, reason) = if all.iter().all(|&i| loss(i).is_none()) {
-        let redundant: Vec<usize> = all
-            .iter()
-            .copied()
-            .filter(|&i| evaluations[i].candidate.layout.redundancy() >= 1)
-            .collect();
-        let (among, which) = if redundant.is_empty() {
-            (&all, "meeting the needs")
-        } else {
-            (&redundant, "meeting the needs that survive a disk failure")
-        };
-        let (best, runner_up) = best_by(evaluations, among, rank)?;
-        let why = ranked_by(evaluations, among, best, rank, which);
-        let reason = format!(
-            "{why} (the disk has no failure rate: give --afr to rank safety); {}{runner_up}",
-            figures(&evaluations[best]),
-        );
-        (best, reason)
+        without_failure_rate(evaluations, rank, meeting)?
     } else {
         let safe: Vec<usize> = all
             .iter()
@@ -264,7 +284,7 @@ pub fn recommend(
         if let Some((best, runner_up)) = best_by(evaluations, &safe, rank) {
             let e = &evaluations[best];
             let which = format!(
-                "meeting the needs with {loss_words} <= {}",
+                "{meeting} with {loss_words} <= {}{default_target}",
                 format_probability(target)
             );
             let why = ranked_by(evaluations, &safe, best, rank, &which);
@@ -283,7 +303,7 @@ pub fn recommend(
             })?;
             let e = &evaluations[safest];
             let reason = format!(
-                "no layout meeting the needs keeps {loss_words} <= {}; this is the safest at {}; {}",
+                "no layout {meeting} keeps {loss_words} <= {}{default_target}; this is the safest at {}; {}",
                 format_probability(target),
                 Metric::Loss.format(e.metric(Metric::Loss)),
                 figures(e),
@@ -373,13 +393,15 @@ mod tests {
         assert_eq!(r.index, 1);
         assert_eq!(
             r.reason,
-            "the most usable space (--rank space) of the 3 layouts meeting the needs with P(data loss over 5 years) <= 0.10%; its own P(data loss) 0.075%; 47.0 TB usable, reads 1.2 GB/s, writes 600.0 MB/s, 100/s random reads; next: 2x mirror-2 (32.0 TB usable, reads 800.0 MB/s, writes 400.0 MB/s, 100/s random reads)"
+            "the most usable space (--rank space) of the 3 layouts considered with P(data loss over 5 years) <= 0.10% (no needs given; the default loss target); its own P(data loss) 0.075%; 47.0 TB usable, reads 1.2 GB/s, writes 600.0 MB/s, 100/s random reads; next: 2x mirror-2 (32.0 TB usable, reads 800.0 MB/s, writes 400.0 MB/s, 100/s random reads)"
         );
         let strict = parse_needs_ok("loss<=0.005%");
-        assert_eq!(
-            recommend(&set(), &strict, 5.0, Rank::Space).unwrap().index,
-            3
-        );
+        let r = recommend(&set(), &strict, 5.0, Rank::Space).unwrap();
+        assert_eq!(r.index, 3);
+        assert!(r.reason.starts_with("the most usable space (--rank space) of the 1 layout considered with P(data loss over 5 years) <= 0.0050%; its own"), "{}", r.reason);
+        let read = parse_needs_ok("read>=100MB/s");
+        let r = recommend(&set(), &read, 5.0, Rank::Space).unwrap();
+        assert!(r.reason.starts_with("the most usable space (--rank space) of the 3 layouts meeting the needs with P(data loss over 5 years) <= 0.10% (the default loss target); its own"), "{}", r.reason);
     }
 
     #[test]
@@ -392,7 +414,7 @@ mod tests {
         let r = recommend(&set, &[], 5.0, Rank::Balanced).unwrap();
         assert_eq!(r.layout, "2x mirror-2");
         assert!(
-            r.reason.starts_with("the best balance (--rank balanced) of usable space, random reads and writes among the 3 layouts meeting the needs with P(data loss over 5 years) <= 0.10%: 68%, 100% and 67% of the best of each, geometric mean 77%"),
+            r.reason.starts_with("the best balance (--rank balanced) of usable space, random reads and writes among the 3 layouts considered with P(data loss over 5 years) <= 0.10% (no needs given; the default loss target): 68%, 100% and 67% of the best of each, geometric mean 77%"),
             "{}",
             r.reason
         );
@@ -415,7 +437,7 @@ mod tests {
     fn safest_when_none_is_safe_enough() {
         let r = recommend(&set()[..1], &[], 5.0, Rank::Space).unwrap();
         assert_eq!(r.index, 0);
-        assert!(r.reason.starts_with("no layout meeting the needs keeps"));
+        assert!(r.reason.starts_with("no layout considered keeps P(data loss over 5 years) <= 0.10% (no needs given; the default loss target); this is the safest"), "{}", r.reason);
         assert!(recommend(&[], &[], 5.0, Rank::Space).is_none());
         let unknown: Vec<Evaluation> = set()
             .into_iter()
@@ -427,7 +449,7 @@ mod tests {
         // Without failure rates: the most space among the redundant layouts, not the stripe.
         let r = recommend(&unknown, &[], 5.0, Rank::Space).unwrap();
         assert_eq!(r.index, 1);
-        assert!(r.reason.starts_with("the most usable space (--rank space) of the 3 layouts meeting the needs that survive a disk failure"), "{}", r.reason);
+        assert!(r.reason.starts_with("the most usable space (--rank space) of the 3 layouts considered that survive a disk failure"), "{}", r.reason);
         let r = recommend(&unknown[..1], &[], 5.0, Rank::Space).unwrap();
         assert_eq!(r.index, 0);
         assert!(

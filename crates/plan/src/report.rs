@@ -75,6 +75,7 @@ pub fn report(system: &System, afr_pct: Option<f64>) -> Result<Report, PlanError
         weibull_shape: None,
         trials: REPORT_TRIALS,
         seed: SEED,
+        same_batch: false,
     };
     let reliability =
         reliability::assess(system, &mission).map_err(|e| on_pool(system, e.into()))?;

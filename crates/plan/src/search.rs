@@ -221,7 +221,7 @@ pub fn plan_disks_cancellable(
     Ok(DiskPlan {
         system: machine.name.clone(),
         disk: machine.disks[0].model.id.clone(),
-        disks: machine.disks.len(),
+        disks: crate::machine::data_disks(&machine),
         assumed: assembled.assumed,
         settings: request.settings.clone(),
         needs: request.needs.clone(),

@@ -25,6 +25,7 @@ fn bonnie() -> Settings {
         years: 5.0,
         afr_pct: None,
         load: None,
+        same_batch: false,
     }
 }
 

@@ -396,6 +396,7 @@ fn the_planner_uses_the_loaded_resilver() {
             weibull_shape: None,
             trials: 0,
             seed: 1,
+            same_batch: false,
         },
     )
     .unwrap();

@@ -23,6 +23,7 @@ fn scenario<'a>(
         allocated_bytes: 40e12,
         block_bytes: 131_072.0,
         mission_hours: 5.0 * 8760.0,
+        same_batch: false,
     }
 }
 

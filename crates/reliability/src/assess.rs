@@ -4,8 +4,8 @@
 use crate::field::{failure_figures, FailureFigures};
 use crate::lifetime::{lifetime, Lifetime};
 use crate::montecarlo::{
-    check_simulation, mission_hours, simulate_cancellable, MonteCarloReport, RepairTime, Scenario,
-    MAX_TRIALS,
+    batch_moment, check_simulation, mission_hours, simulate_cancellable, MonteCarloReport,
+    RepairTime, Scenario, MAX_TRIALS,
 };
 use crate::mttdl::{pool_mttdl, Mttdl, Odds};
 use crate::rates::rebuild_rates;
@@ -13,6 +13,7 @@ use crate::repair::{distributed_spares, GroupRepair};
 use crate::resilver::{group_repair, rebuild, Rebuild, RebuildKind};
 use crate::Error;
 use model::cancel::Cancel;
+use model::hardware::DiskModel;
 use model::pool::DEFAULT_RECORDSIZE;
 use model::{Layout, System, VdevGroup, VdevType, Workload};
 
@@ -36,6 +37,10 @@ pub struct Mission<'a> {
     /// [`crate::montecarlo::MAX_TRIALS`]) and seed.
     pub trials: u64,
     pub seed: u64,
+    /// The pool's disks come from one batch (`Scenario::same_batch`): the simulation shares a
+    /// hazard factor among them and the closed forms, which take failures to be independent,
+    /// are not given.
+    pub same_batch: bool,
 }
 
 /// The assessment.
@@ -46,6 +51,8 @@ pub struct Assessment {
     pub fill: f64,
     pub years: f64,
     pub load: Option<String>,
+    /// The disks were taken to be of one batch (`Mission::same_batch`).
+    pub same_batch: bool,
     /// The disk whose figures were used (the system's first), the annualised failure rate
     /// (percent) and latent errors per bit read that were used, and where each comes from
     /// beside the data sheet's figures.
@@ -83,18 +90,7 @@ pub fn assess_cancellable(
     mission: &Mission,
     cancel: &Cancel,
 ) -> Result<Assessment, Error> {
-    let disk = &system
-        .disks
-        .first()
-        .ok_or_else(|| Error::Invalid("the system has no disks".into()))?
-        .model;
-    let mission_hours = mission_hours(mission.years)?;
-    if mission.trials > MAX_TRIALS {
-        return Err(Error::Invalid(format!(
-            "a simulation runs at most {MAX_TRIALS} trials, not {}",
-            mission.trials
-        )));
-    }
+    let (disk, mission_hours) = checked(system, mission)?;
     let figures = failure_figures(disk, mission.afr_pct)?;
     let lifetime = match mission.lifetime {
         Some(l) => l,
@@ -134,6 +130,7 @@ pub fn assess_cancellable(
                 .sum(),
             block_bytes: record_bytes(system),
             mission_hours,
+            same_batch: mission.same_batch,
         };
         Some(simulate_cancellable(
             &scenario,
@@ -144,10 +141,13 @@ pub fn assess_cancellable(
     } else {
         None
     };
+    let (closed_form, closed_form_invalid) =
+        closed_form(mttdl.as_ref(), mission_hours, mission.same_batch);
     Ok(Assessment {
         fill: mission.fill,
         years: mission.years,
         load: mission.user.map(|w| w.kind.clone()),
+        same_batch: mission.same_batch,
         disk: disk.id.clone(),
         afr_pct: Some(figures.afr_pct),
         uer_per_bit: Some(uer),
@@ -156,16 +156,58 @@ pub fn assess_cancellable(
         failed_within_mission: Some(-(-lifetime.cumulative_hazard(mission_hours)).exp_m1()),
         rebuilds,
         repairs,
-        closed_form: mttdl
-            .as_ref()
-            .filter(|m| m.outside_validity(mission_hours).is_none())
-            .map(|m| m.odds(mission_hours)),
-        closed_form_invalid: mttdl
-            .as_ref()
-            .and_then(|m| m.outside_validity(mission_hours)),
+        closed_form,
+        closed_form_invalid,
         mttdl,
         monte_carlo,
     })
+}
+
+/// The system's first disk and the mission in hours, once both are checked.
+fn checked<'s>(system: &'s System, mission: &Mission) -> Result<(&'s DiskModel, f64), Error> {
+    let disk = &system
+        .disks
+        .first()
+        .ok_or_else(|| Error::Invalid("the system has no disks".into()))?
+        .model;
+    let hours = mission_hours(mission.years)?;
+    if mission.trials > MAX_TRIALS {
+        return Err(Error::Invalid(format!(
+            "a simulation runs at most {MAX_TRIALS} trials, not {}",
+            mission.trials
+        )));
+    }
+    Ok((disk, hours))
+}
+
+/// The closed form's odds over `hours`, or why they are not given: outside the closed form's
+/// validity, or disks of one batch.
+fn closed_form(
+    mttdl: Option<&Mttdl>,
+    hours: f64,
+    same_batch: bool,
+) -> (Option<Odds>, Option<String>) {
+    match mttdl {
+        None => (None, None),
+        Some(m) => match m.outside_validity(hours) {
+            Some(why) => (None, Some(why)),
+            None if same_batch => (None, Some(same_batch_note())),
+            None => (Some(m.odds(hours)), None),
+        },
+    }
+}
+
+/// Why the closed forms do not apply to disks of one batch.
+fn same_batch_note() -> String {
+    format!(
+        "the disks are of one batch (--same-batch): the closed forms take failures to be \
+         independent; a loss needing n failures in one vdev is about E[Z^n] times likelier \
+         ({:.2} for 2, {:.2} for 3, {:.2} for 4 failures); the simulation shares the batch's \
+         hazard factor Z among the disks",
+        batch_moment(2),
+        batch_moment(3),
+        batch_moment(4)
+    )
 }
 
 /// The record size of the pool's first dataset: the block a latent error loses.

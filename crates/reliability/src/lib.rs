@@ -18,20 +18,24 @@ mod rates;
 mod repair;
 mod resilver;
 mod rng;
+mod scan;
 
 pub use assess::{assess, assess_cancellable, Assessment, Mission};
 pub use estimate::Estimate;
 pub use field::{failure_figures, FailureFigures};
 pub use lifetime::{disk_afr_pct, lifetime, Lifetime, HOURS_PER_YEAR};
 pub use montecarlo::{
-    check_simulation, mission_hours, simulate, simulate_cancellable, MonteCarloReport, RepairTime,
-    Scenario, MAX_MISSION_YEARS, MAX_SIMULATION_WORK, MAX_TRIALS,
+    batch_moment, batch_odds, check_simulation, mission_hours, simulate, simulate_cancellable,
+    MonteCarloReport, RepairTime, Scenario, BATCH_SHAPE, MAX_MISSION_YEARS, MAX_SIMULATION_WORK,
+    MAX_TRIALS,
 };
 pub use mttdl::{p_loss_within, pool_mttdl, vdev_mttdl, Mttdl, Odds, SCRUB_INTERVAL_HOURS};
+pub use perf::BlockCosts;
 pub use perf::SharedPath;
 pub use rates::rebuild_rates;
 pub use repair::{distributed_spares, GroupRepair};
 pub use resilver::{group_repair, rebuild, Limit, Rebuild, RebuildKind, RebuildRates};
+pub use scan::ScanShape;
 
 use std::fmt;
 

@@ -105,9 +105,17 @@ impl Lifetime {
     /// Draws one lifetime by inverting the survival function.
     #[inline]
     pub fn sample(&self, rng: &mut Rng) -> f64 {
+        self.sample_scaled(rng, 1.0)
+    }
+
+    /// Draws one lifetime of a disk whose hazard is `hazard` times this one's: the cumulative
+    /// hazard H(t) reaches a unit exponential E at H(t) = E / hazard.
+    #[inline]
+    pub fn sample_scaled(&self, rng: &mut Rng, hazard: f64) -> f64 {
+        let e = rng.exp1() / hazard;
         match *self {
-            Lifetime::Exponential { mtbf_hours } => mtbf_hours * rng.exp1(),
-            Lifetime::Weibull { shape, scale_hours } => scale_hours * rng.exp1().powf(1.0 / shape),
+            Lifetime::Exponential { mtbf_hours } => mtbf_hours * e,
+            Lifetime::Weibull { shape, scale_hours } => scale_hours * e.powf(1.0 / shape),
         }
     }
 }

@@ -26,7 +26,7 @@
 
 use crate::estimate::{mean_interval, Estimate};
 use crate::lifetime::{Lifetime, HOURS_PER_YEAR};
-use crate::mttdl::p_ure;
+use crate::mttdl::{p_ure, Odds};
 use crate::repair::{distributed_spares, GroupRepair};
 use crate::rng::Rng;
 use crate::{non_negative, positive, Error};
@@ -84,6 +84,39 @@ pub struct Scenario<'a> {
     /// Mean size of the block one unrecoverable read error loses.
     pub block_bytes: f64,
     pub mission_hours: f64,
+    /// The pool's disks come from one batch: each trial draws the batch's hazard factor Z
+    /// ([`batch_factor`]), which multiplies the hazard of every disk the pool starts with;
+    /// replacements come from other batches, at the population's rate (Z = 1).
+    pub same_batch: bool,
+}
+
+/// Shape k of the gamma distribution (mean 1, variance 1/k) of a batch's hazard factor: 4,
+/// a coefficient of variation of 0.5. Schroeder and Gibson (FAST '07) found yearly replacement
+/// rates of 2-4% common across their disk populations, up to 13% on some; taken as the middle
+/// half of the batches around a 3% mean, a factor of 2 between the quartiles, which Gamma(4)
+/// gives (0.63 and 1.28). An interpretation of a published spread, not a fit (docs/assumptions.md
+/// "Correlated failures").
+pub const BATCH_SHAPE: u32 = 4;
+
+/// The closed form's `odds` for a pool of one batch whose vdevs survive `redundancy` failures,
+/// in the rare-loss limit: the pool needs redundancy + 1 failures in one vdev, E[Z^(r+1)]
+/// times likelier; a block loss needs r and an unrecoverable read, E[Z^r] times.
+pub fn batch_odds(odds: Odds, redundancy: u32) -> Odds {
+    let pool_loss = (odds.pool_loss * batch_moment(redundancy + 1)).min(1.0);
+    let block_loss = (odds.block_loss * batch_moment(redundancy)).min(1.0);
+    Odds {
+        pool_loss,
+        block_loss,
+        data_loss: 1.0 - (1.0 - pool_loss) * (1.0 - block_loss),
+    }
+}
+
+/// E[Z^n] of the batch factor: prod_{i<n} (1 + i / k). For rare losses needing n failures in
+/// one vdev, the chance grows by this factor over independent disks.
+pub fn batch_moment(n: u32) -> f64 {
+    (0..n)
+        .map(|i| 1.0 + f64::from(i) / f64::from(BATCH_SHAPE))
+        .product()
 }
 
 /// What the simulation found.
@@ -314,9 +347,14 @@ impl<'a> Simulator<'a> {
             rebuilding_until: 0.0,
             distributed_spares_free: v.distributed_spares,
         }));
+        let batch = if self.scenario.same_batch {
+            self.batch_factor()
+        } else {
+            1.0
+        };
         for v in 0..self.vdevs.len() {
             for _ in 0..self.vdevs[v].children {
-                self.start_life(v, 0.0);
+                self.start_life_at(v, 0.0, batch);
             }
         }
         let mut data_lost = false;
@@ -374,9 +412,20 @@ impl<'a> Simulator<'a> {
     /// A disk enters slot of vdev `v` at `at`: schedules its failure if within the mission.
     #[inline]
     fn start_life(&mut self, v: usize, at: f64) {
+        self.start_life_at(v, at, 1.0);
+    }
+
+    /// [`Self::start_life`] for a disk whose hazard is `hazard` times the lifetime's.
+    #[inline]
+    fn start_life_at(&mut self, v: usize, at: f64, hazard: f64) {
         self.draws += 1;
-        let fail = at + self.scenario.lifetime.sample(&mut self.rng);
+        let fail = at + self.scenario.lifetime.sample_scaled(&mut self.rng, hazard);
         self.push(fail, v, Kind::Fail);
+    }
+
+    /// A batch's hazard factor: Gamma(k, 1/k) as the mean of k unit exponentials.
+    fn batch_factor(&mut self) -> f64 {
+        (0..BATCH_SHAPE).map(|_| self.rng.exp1()).sum::<f64>() / f64::from(BATCH_SHAPE)
     }
 
     fn duration(&mut self, mean_hours: f64) -> f64 {
@@ -434,6 +483,7 @@ mod tests {
             allocated_bytes: 1e13,
             block_bytes: 131_072.0,
             mission_hours: 5.0 * 8760.0,
+            same_batch: false,
         }
     }
 

@@ -4,7 +4,9 @@
 //! keeps at least the share of its queue class (below).
 
 use crate::resilver::RebuildRates;
+use crate::scan::ScanShape;
 use crate::Error;
+use model::pool::DEFAULT_RECORDSIZE;
 use model::{System, Workload};
 
 /// Resilver I/O is issued in the scrub class, which always keeps its minimum of 1 I/O in
@@ -13,6 +15,13 @@ use model::{System, Workload};
 /// resilver still holds one slot in eleven, taken here as its share of the disk's time.
 const SCRUB_MIN_ACTIVE: f64 = 1.0;
 const USER_MAX_ACTIVE: f64 = 10.0;
+
+/// The share of the span a pool's data occupies that is free: holes left by frees among the
+/// data. A pool in service has rewritten and deleted data; the allocator prefers metaslabs
+/// with large free segments (metaslab.c metaslab_segment_weight), so holes in older metaslabs
+/// stay while untouched ones remain. Not measured: a round figure taken for every pool alike
+/// (docs/assumptions.md "Resilver time"); a pool written once in order has 0.
+pub const FREE_AMONG_DATA: f64 = 0.2;
 
 /// Rebuild rates for the pool of `system` filled to `fill`, with `user` running at the same
 /// time (`None`: an idle pool).
@@ -26,10 +35,22 @@ pub fn rebuild_rates(
             "fill must be between 0 and 1, not {fill}"
         )));
     }
-    let path = perf::rebuild_path(system, fill).map_err(|e| match e {
+    let recordsize = system
+        .pool
+        .datasets
+        .first()
+        .map_or(DEFAULT_RECORDSIZE, |d| d.recordsize) as f64;
+    let span = (fill / (1.0 - FREE_AMONG_DATA)).min(1.0);
+    let path = perf::rebuild_path(system, span).map_err(|e| match e {
         perf::PerfError::System(m) => Error::Invalid(m),
         other => Error::Perf(other),
     })?;
+    let scan = ScanShape {
+        recordsize,
+        sector: f64::from(1u32 << system.pool.ashift.min(16)),
+        free_among_data: FREE_AMONG_DATA,
+        costs: path.per_block.clone(),
+    };
     let user_busy = match user {
         None => 0.0,
         Some(workload) => {
@@ -54,5 +75,6 @@ pub fn rebuild_rates(
         leaf_write_bytes_per_sec: path.leaf_write_bytes_per_s,
         shared: path.shared,
         user_busy,
+        scan: Some(scan),
     })
 }

@@ -23,6 +23,7 @@
 //! each disk.
 
 use crate::repair::{distributed_spares, GroupRepair};
+use crate::scan::{leaf_scan, LeafScan, ScanShape};
 use crate::{positive, Error};
 use model::units::format_decimal;
 use model::{VdevGroup, VdevType};
@@ -42,6 +43,9 @@ pub struct RebuildRates {
     pub shared: Option<SharedPath>,
     /// Fraction of each disk's time taken by concurrent user I/O (0: idle pool).
     pub user_busy: f64,
+    /// The blocks a healing resilver scans and what each costs (`None`: the bytes stream as
+    /// one sequential read, as a dRAID sequential rebuild reads them).
+    pub scan: Option<ScanShape>,
 }
 
 /// Which rebuild.
@@ -65,6 +69,8 @@ pub enum Limit {
     SurvivorReadsAndWrites,
     /// The path all disks share.
     Shared(String),
+    /// The host's CPU: a zio and a checksum per block scanned.
+    ScanCpu,
 }
 
 impl fmt::Display for Limit {
@@ -76,6 +82,7 @@ impl fmt::Display for Limit {
                 f.write_str("reads and writes on every surviving child")
             }
             Limit::Shared(name) => write!(f, "the shared {name}"),
+            Limit::ScanCpu => f.write_str("the CPU (a zio and a checksum per block)"),
         }
     }
 }
@@ -152,45 +159,119 @@ pub fn rebuild(
             "{group}: a sequential rebuild needs a dRAID distributed spare"
         )));
     }
+    let (idle, raw_read, raw_write) = checked(rates)?;
+    let survivors = geo.children - 1;
+    let read = if group.vtype == VdevType::Mirror {
+        geo.share
+    } else {
+        (geo.width - 1) as f64 * geo.share
+    };
+    let m = Moved {
+        kind,
+        fill,
+        read,
+        per_survivor: read / survivors as f64,
+        survivors,
+        read_rate: raw_read * idle,
+        write: geo.share,
+        write_rate: raw_write * idle,
+    };
+    // A healing resilver scans the block tree (scan.rs); a sequential rebuild streams.
+    let scan = match (&rates.scan, kind) {
+        (Some(shape), RebuildKind::Resilver) => Some(leaf_scan(
+            group,
+            (geo.share, fill),
+            m.per_survivor,
+            raw_read,
+            shape,
+        )),
+        _ => None,
+    };
+    let survivor_s = scan
+        .as_ref()
+        .map_or(m.per_survivor / m.read_rate, |s| s.disk_s / idle);
+    let (seconds, limit, limit_text) = slowest(limits(&m, survivor_s, scan.as_ref(), rates));
+    let hours = seconds / SECONDS_PER_HOUR;
+    Ok(Rebuild {
+        kind,
+        bytes_to_read: m.read,
+        bytes_to_write: m.write,
+        hours,
+        limiting_resource: limit,
+        explanation: explain(group, rates, &m, scan.as_ref(), &limit_text, hours),
+    })
+}
+
+/// The idle share of each disk and the leaf read and write rates, each checked.
+fn checked(rates: &RebuildRates) -> Result<(f64, f64, f64), Error> {
     if !(0.0..1.0).contains(&rates.user_busy) {
         return Err(Error::Invalid(format!(
             "user I/O must leave the disks some time: busy fraction {} is not in [0, 1)",
             rates.user_busy
         )));
     }
-    let idle = 1.0 - rates.user_busy;
-    let read_rate = positive("leaf rebuild read rate", rates.leaf_read_bytes_per_sec)? * idle;
-    let write_rate = positive("leaf rebuild write rate", rates.leaf_write_bytes_per_sec)? * idle;
     if let Some(path) = &rates.shared {
         positive(&path.name, path.bytes_per_s)?;
     }
-    let survivors = geo.children - 1;
-    let is_mirror = group.vtype == VdevType::Mirror;
-    let read = if is_mirror {
-        geo.share
-    } else {
-        (geo.width - 1) as f64 * geo.share
-    };
-    let write = geo.share;
-    let per_survivor = read / survivors as f64;
-    let mut limits = match kind {
+    Ok((
+        1.0 - rates.user_busy,
+        positive("leaf rebuild read rate", rates.leaf_read_bytes_per_sec)?,
+        positive("leaf rebuild write rate", rates.leaf_write_bytes_per_sec)?,
+    ))
+}
+
+/// Seconds each resource needs for the rebuild `m`, whose survivors each need `survivor_s`.
+fn limits(
+    m: &Moved,
+    survivor_s: f64,
+    scan: Option<&LeafScan>,
+    rates: &RebuildRates,
+) -> Vec<(f64, Limit)> {
+    let mut limits = match m.kind {
         RebuildKind::Resilver => vec![
-            (per_survivor / read_rate, Limit::SurvivorReads),
-            (write / write_rate, Limit::NewDiskWrites),
+            (survivor_s, Limit::SurvivorReads),
+            (m.write / m.write_rate, Limit::NewDiskWrites),
         ],
         RebuildKind::SequentialRebuild => vec![(
-            per_survivor / read_rate + write / survivors as f64 / write_rate,
+            m.per_survivor / m.read_rate + m.write / m.survivors as f64 / m.write_rate,
             Limit::SurvivorReadsAndWrites,
         )],
     };
+    if let Some(s) = scan {
+        limits.push((s.cpu_s, Limit::ScanCpu));
+    }
     if let Some(path) = &rates.shared {
         limits.push((
-            (read + write) / path.bytes_per_s,
+            (m.read + m.write) / path.bytes_per_s,
             Limit::Shared(path.name.clone()),
         ));
     }
-    let (seconds, limit, limit_text) = slowest(limits);
-    let hours = seconds / SECONDS_PER_HOUR;
+    limits
+}
+
+/// What a rebuild moves, and at what rates.
+struct Moved {
+    kind: RebuildKind,
+    fill: f64,
+    read: f64,
+    per_survivor: f64,
+    survivors: u32,
+    read_rate: f64,
+    write: f64,
+    write_rate: f64,
+}
+
+/// The rebuild in one sentence with its numbers.
+fn explain(
+    group: &VdevGroup,
+    rates: &RebuildRates,
+    m: &Moved,
+    scan: Option<&LeafScan>,
+    limit_text: &str,
+    hours: f64,
+) -> String {
+    let (kind, fill) = (m.kind, m.fill);
+    let survivors = m.survivors;
     let (what, target) = match kind {
         RebuildKind::Resilver => ("resilver", "to the new disk".to_string()),
         RebuildKind::SequentialRebuild => (
@@ -206,25 +287,39 @@ pub fn rebuild(
     } else {
         "idle pool".to_string()
     };
-    let explanation = format!(
+    let scanned = match (scan, &rates.scan) {
+        (Some(s), Some(shape)) => format!(
+            " as a sorted scan of {:.1} million {} records: {:.2} million indirect-block reads \
+             and {:.2} million read commands over {} per disk",
+            s.blocks / 1e6,
+            record_words(shape.recordsize),
+            s.indirect_reads / 1e6,
+            s.commands / 1e6,
+            format_decimal(s.span_bytes),
+        ),
+        _ => String::new(),
+    };
+    format!(
         "{what} of one leaf of {group} at {:.0}% full ({load}): reads {} ({} from each of \
-         {survivors} surviving disks at {}/s), writes {} {target} at {}/s; limited by \
-         {limit_text}: {hours:.1} h",
+         {survivors} surviving disks at {}/s{scanned}), writes {} {target} at {}/s; limited \
+         by {limit_text}: {hours:.1} h",
         fill * 100.0,
-        format_decimal(read),
-        format_decimal(per_survivor),
-        format_decimal(read_rate),
-        format_decimal(write),
-        format_decimal(write_rate),
-    );
-    Ok(Rebuild {
-        kind,
-        bytes_to_read: read,
-        bytes_to_write: write,
-        hours,
-        limiting_resource: limit,
-        explanation,
-    })
+        format_decimal(m.read),
+        format_decimal(m.per_survivor),
+        format_decimal(m.read_rate),
+        format_decimal(m.write),
+        format_decimal(m.write_rate),
+    )
+}
+
+/// A record size as `zfs get recordsize` prints it: 16K, 128K, 1M.
+fn record_words(bytes: f64) -> String {
+    let kib = (bytes / 1024.0).round() as u64;
+    if kib >= 1024 && kib.is_multiple_of(1024) {
+        format!("{}M", kib / 1024)
+    } else {
+        format!("{kib}K")
+    }
 }
 
 /// The longest of the `(seconds, resource)` candidates, and a text naming it. Resources

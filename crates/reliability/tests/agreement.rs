@@ -36,6 +36,7 @@ fn agrees(layout: &str, mttr_hours: f64, trials: u64, uer_per_bit: f64) {
         block_bytes: 131_072.0,
         // 1 - exp(-t / MTTDL) = 1/2.
         mission_hours: mttdl * std::f64::consts::LN_2,
+        same_batch: false,
     };
     let report = simulate(&scenario, trials, SEED).unwrap();
     // With UREs the closed form is the time to losing any data (docs/zfs-internals.md §7).

@@ -16,6 +16,7 @@ fn mission(lifetime: Option<Lifetime>, trials: u64) -> Mission<'static> {
         weibull_shape: None,
         trials,
         seed: 5,
+        same_batch: false,
     }
 }
 
@@ -26,8 +27,10 @@ fn default_system_over_five_years() {
     assert_eq!(a.rebuilds.len(), 1);
     let resilver = &a.rebuilds[0];
     assert_eq!(resilver.kind, RebuildKind::Resilver);
+    // 8 TB a survivor over 10 TB of span (20% of it holes) at 228.5 MB/s: 12.2 h; 23.4 million
+    // commands and 0.34 million indirect-block reads add 1.4 h.
     assert!(
-        (9.0..10.0).contains(&resilver.hours),
+        (13.0..14.0).contains(&resilver.hours),
         "{}",
         resilver.explanation
     );

@@ -37,6 +37,7 @@ fn pool_loss(
         allocated_bytes: 1e12,
         block_bytes: 131_072.0,
         mission_hours,
+        same_batch: false,
     };
     simulate(&scenario, trials, SEED).unwrap().pool_loss
 }

@@ -33,6 +33,7 @@ fn run(
         allocated_bytes: 1e12,
         block_bytes: 131_072.0,
         mission_hours,
+        same_batch: false,
     };
     simulate(&scenario, 2000, SEED).unwrap()
 }
@@ -146,6 +147,7 @@ fn unrecoverable_read_errors_lose_blocks_not_the_pool() {
         allocated_bytes: 0.0,
         block_bytes: 131_072.0,
         mission_hours: MTBF_HOURS,
+        same_batch: false,
     };
     let r = simulate(&scenario, 4000, SEED).unwrap();
     assert!(r.data_loss.contains(0.142), "{:?}", r.data_loss);

@@ -10,7 +10,9 @@
 //! 4 TB disk: 150 MB/s read or written per disk.
 
 use zpoolsim_reliability::Limit;
-use zpoolsim_reliability::{group_repair, rebuild, RebuildKind, RebuildRates, SharedPath};
+use zpoolsim_reliability::{
+    group_repair, rebuild, BlockCosts, RebuildKind, RebuildRates, ScanShape, SharedPath,
+};
 
 const LEAF: u64 = 4_000_000_000_000;
 
@@ -20,6 +22,7 @@ fn rates(user_busy: f64, shared: Option<SharedPath>) -> RebuildRates {
         leaf_write_bytes_per_sec: 150e6,
         shared,
         user_busy,
+        scan: None,
     }
 }
 
@@ -164,4 +167,115 @@ fn refuses_what_cannot_be_rebuilt() {
         &rates(1.0, None)
     )
     .is_err());
+}
+
+/// The scan costs of a 7200 rpm disk stated round: 0.1 ms a command, 10 ms an indirect-block
+/// read, 1 MiB aggregation, no CPU cost; 4 KiB sectors; 20% of the data's span free.
+fn scanned(recordsize: f64, free_among_data: f64) -> RebuildRates {
+    RebuildRates {
+        scan: Some(ScanShape {
+            recordsize,
+            sector: 4096.0,
+            free_among_data,
+            costs: BlockCosts {
+                aggregation_bytes: 1048576.0,
+                command_s: 1e-4,
+                indirect_read_s: 0.01,
+                zio_cpu_s: 0.0,
+                checksum_s_per_byte: 0.0,
+                cores: 1.0,
+            },
+        }),
+        ..rates(0.0, None)
+    }
+}
+
+#[test]
+fn the_scan_costs_per_block_and_per_hole() {
+    let g = raidz2_10();
+    // 128K on raidz2-10, 4K sectors: 32 data sectors in 4 rows of 8, 8 parity, 40 padded to
+    // 42 (a multiple of 3) over 10 leaves: a column of 17,203.2 bytes. At 50% each survivor
+    // reads 2e12 bytes: 116.26 million columns; the vdev holds 10 x 2e12 / (42 x 4096) =
+    // 116.26 million blocks, 113,533 indirect blocks, each read on all 10 leaves: 113,533
+    // reads of 10 ms per leaf = 1,135.3 s. Written in order (nothing free): the span is the
+    // 2e12 read, 13,333.3 s at 150 MB/s, in 1,907,349 commands of 1 MiB (190.7 s): 14,659.4 s.
+    let r = rebuild(
+        &g,
+        RebuildKind::Resilver,
+        LEAF,
+        0.5,
+        &scanned(131072.0, 0.0),
+    )
+    .unwrap();
+    let by_hand =
+        2e12 / 1048576.0 * 1e-4 + 10.0 * 2e12 / (42.0 * 4096.0) / 1024.0 * 0.01 + 2e12 / 150e6;
+    assert!((r.hours * 3600.0 - by_hand).abs() < 1e-6, "{}", r.hours);
+    assert!((r.hours - 4.0721).abs() < 1e-4, "{}", r.hours);
+    assert_eq!(r.limiting_resource, Limit::SurvivorReads);
+    assert!(
+        r.explanation.contains(
+            "at 150.0 MB/s as a sorted scan of 116.3 million 128K records: 0.11 million \
+             indirect-block reads and 1.91 million read commands over 2.0 TB per disk)"
+        ),
+        "{}",
+        r.explanation
+    );
+    // Smaller records: more blocks, more indirect blocks; 16K takes 4 data and 2 parity
+    // sectors on 6 of the 10 leaves: 813.8 million blocks, 794,728 indirect blocks, each
+    // (128 KiB) on all 10 leaves: 7,947.3 s of 10 ms reads per leaf; 5.96 h in all.
+    let hours = |rs: f64, free: f64, fill: f64| {
+        rebuild(&g, RebuildKind::Resilver, LEAF, fill, &scanned(rs, free))
+            .unwrap()
+            .hours
+    };
+    let (small, mid, large) = (
+        hours(16384.0, 0.0, 0.5),
+        hours(131072.0, 0.0, 0.5),
+        hours(1048576.0, 0.0, 0.5),
+    );
+    let small_by_hand =
+        (2e12 / 1048576.0 * 1e-4 + 10.0 * 2e12 / (6.0 * 4096.0) / 1024.0 * 0.01 + 2e12 / 150e6)
+            / 3600.0;
+    assert!(
+        (small - small_by_hand).abs() < 1e-9,
+        "{small} {small_by_hand}"
+    );
+    assert!(small > mid && mid > large, "{small} {mid} {large}");
+    // 1M: 256 data sectors in 32 rows, 64 parity, 320 padded to 321: 15.2 million blocks,
+    // 14,855 indirect-block reads per leaf (148.5 s), the same 1 MiB commands: 3.80 h.
+    let large_by_hand =
+        (2e12 / 1048576.0 * 1e-4 + 2e13 / (321.0 * 4096.0) / 1024.0 * 0.01 + 2e12 / 150e6) / 3600.0;
+    assert!(
+        (large - large_by_hand).abs() < 1e-9,
+        "{large} {large_by_hand}"
+    );
+    assert!(
+        (small - 5.9643).abs() < 1e-4 && (large - 3.7979).abs() < 1e-4,
+        "{small} {large}"
+    );
+    // Holes among the data: with 20% of the span free the head crosses 2.5e12 at 50% full;
+    // at 90% the data spans the whole leaf (4e12, 10% free). A 128K column is followed by a
+    // hole with chance g and the hole is wider than the 32 KiB gap limit (one column) with
+    // chance g: each such hole is one more command.
+    let half = hours(131072.0, 0.2, 0.5);
+    let cols = 2e12 / 17203.2;
+    let half_by_hand = (2.5e12 / 1048576.0 * 1e-4
+        + cols * 0.04 * 1e-4
+        + 10.0 * 2e12 / (42.0 * 4096.0) / 1024.0 * 0.01
+        + 2.5e12 / 150e6)
+        / 3600.0;
+    assert!((half - half_by_hand).abs() < 1e-9, "{half} {half_by_hand}");
+    let ninety = hours(131072.0, 0.2, 0.9);
+    assert!(ninety > half && half > mid, "{ninety} {half} {mid}");
+    // 90%: 4e12 crossed (26,666.7 s), 3.815 + 2.093 million commands (590.7 s), 204,359
+    // indirect-block reads (2,043.6 s): 29,300.9 s.
+    assert!(
+        (half - 5.1404).abs() < 1e-4 && (ninety - 8.1392).abs() < 1e-4,
+        "{half} {ninety}"
+    );
+    // A dRAID sequential rebuild reads allocated ranges, not blocks: no scan cost.
+    let layout: model::Layout = "draid2:8d:24c:2s".parse().unwrap();
+    let kind = RebuildKind::SequentialRebuild;
+    let seq = rebuild(&layout.groups[0], kind, LEAF, 0.5, &scanned(16384.0, 0.0)).unwrap();
+    assert!((seq.hours - 1.4761).abs() < 1e-3, "{}", seq.hours);
 }

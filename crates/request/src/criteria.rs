@@ -35,6 +35,10 @@ pub struct Criteria {
     /// the loss odds use the loaded resilver; default: an idle pool.
     #[arg(long)]
     pub load: Option<String>,
+    /// The disks come from one batch: the loss odds are raised by a batch hazard factor shared
+    /// by the disks (Gamma(4) of mean 1, docs/assumptions.md "Correlated failures").
+    #[arg(long)]
+    pub same_batch: bool,
 }
 
 impl Criteria {
@@ -62,6 +66,7 @@ impl Criteria {
             years: self.years,
             afr_pct: self.afr,
             load: self.load.as_ref().map(labelled("load")).transpose()?,
+            same_batch: self.same_batch,
         })
     }
 }

@@ -11,7 +11,8 @@ use space::Profile;
 /// The disks to plan for, as plan and the system of a planned layout take them.
 #[derive(clap::Args, Debug)]
 pub struct DiskFlags {
-    /// A system file whose host, links and controllers carry the disks (its pool is ignored).
+    /// A system file whose host, links and controllers carry the disks; its special, dedup,
+    /// log, cache and spare devices keep their roles, its data vdevs are replaced.
     pub system: Option<String>,
     /// How many disks (at most 1,000); default: as many as the system file has of the disk's
     /// model.

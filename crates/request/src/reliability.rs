@@ -52,6 +52,12 @@ pub struct ReliabilityRequest {
     /// Seed of the simulation: the same seed gives the same figures.
     #[arg(long, default_value_t = SEED)]
     pub seed: u64,
+    /// The disks come from one batch: the simulation gives them one hazard factor, drawn per
+    /// mission from Gamma(4) of mean 1 (docs/assumptions.md "Correlated failures"), so they
+    /// fail together more often; the closed forms, which take failures to be independent,
+    /// are not given.
+    #[arg(long)]
+    pub same_batch: bool,
 }
 
 /// The assessment, with the system's name and pool for the text's heading.
@@ -84,6 +90,7 @@ impl ReliabilityRequest {
             weibull_shape: self.weibull,
             trials: self.trials,
             seed: self.seed,
+            same_batch: self.same_batch,
         };
         Ok(ReliabilityAnswer {
             assessment: assess_cancellable(&system, &mission, &inputs.cancel()).map_err(refused)?,
