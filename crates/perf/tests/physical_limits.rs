@@ -15,7 +15,8 @@ const MEDIA: [&str; 3] = [
     "samsung-990-pro-2tb",
 ];
 
-/// Workload families, uncached: cold reads, writes synced at the end.
+/// Workload families, uncached: cold reads (bonnie++'s read too: its file would otherwise be
+/// partly in the ARC), writes synced at the end.
 const WORKLOADS: [&str; 7] = [
     "fio-read:size=100G,cache=cold,qd=16,threads=2",
     "fio-write:size=100G,end_fsync=on,threads=2",
@@ -23,7 +24,7 @@ const WORKLOADS: [&str; 7] = [
     "fio-randwrite:size=100G,qd=32,threads=4,end_fsync=on",
     "fio-randrw:size=100G,cache=cold,qd=8,threads=4,end_fsync=on",
     "fio-randwrite:size=10G,sync=on,threads=8",
-    "bonnie++ -s 200g -f -b @read",
+    "cache=cold bonnie++ -s 200g -f -b @read",
 ];
 
 /// A system of `n` disks of `media` in `layout`, each NVMe disk on its own PCIe `gen` x4 link,
@@ -106,7 +107,14 @@ fn media_bound(s: &System, writes: bool) -> f64 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+    // A fixed seed: CI sees the same 1,024 systems each run, so a limit broken by a change
+    // fails at once and never by the draw (a random draw once found the ARC's share of an
+    // uncached-looking read; every workload here is now cold).
+    #![proptest_config(ProptestConfig {
+        cases: 1024,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x2f5a_0001),
+        .. ProptestConfig::default()
+    })]
 
     #[test]
     fn nothing_past_a_physical_limit(
