@@ -19,6 +19,10 @@ pub struct DiskLoad {
     /// `busy_s` with 1, 2, ... requests at the disk, which it reorders (the last holds for
     /// more); empty: the same at any depth.
     pub busy_queued_s: Vec<f64>,
+    /// Seconds per job of writes nobody waits for: the txg's writeback of records whose
+    /// synchronous writers waited only for a separate log device (spa_sync runs beside the
+    /// commits, so it bounds throughput without lengthening each request's cycle).
+    pub background_s: f64,
 }
 
 impl DiskLoad {
@@ -50,11 +54,16 @@ pub fn stations(system: &System, loads: &[DiskLoad], overhead_s: f64) -> Vec<Sta
         let t = DiskTiming::new(&d.model, overhead_s);
         let bytes = load.read_bytes + load.write_bytes;
         let detail = format!("{} {}", d.model.vendor, d.model.model);
+        let bg = load.background_s;
+        let queued: Vec<f64> = load.busy_queued_s.iter().map(|s| s + bg).collect();
+        // A disk that only writes back in the background bounds the rate, off the cycle.
+        let waited_on = load.busy_s > 0.0 || bg <= 0.0;
         out.push(
-            Station::new(d.name.clone(), Kind::Disk, detail, load.busy_s)
+            Station::new(d.name.clone(), Kind::Disk, detail, load.busy_s + bg)
                 .servers(t.parallelism())
                 .moving(bytes)
-                .queued(&load.busy_queued_s),
+                .queued(&queued)
+                .in_cycle(waited_on),
         );
         if !t.is_rotating() {
             let (read, write) = (t.rate_at(0.0, false), t.rate_at(0.0, true));

@@ -96,7 +96,15 @@ impl Stages<'_> {
         }
         d.write_bytes += wait.bytes_per_leaf;
         d.write_ops += wait.ops_per_leaf;
-        if !p.station {
+        if p.station {
+            return own_s;
+        }
+        // With a separate log device a synchronous writer waits for its commit only; the
+        // txg writes the records back beside the commits (spa_sync), nobody waiting.
+        let behind = self.sync.is_some() && !self.logs.is_empty();
+        if behind && table.is_empty() && wait.seconds <= 0.0 {
+            d.background_s += own_s;
+        } else {
             d.add(own_s + wait.seconds, &table);
         }
         own_s
