@@ -124,6 +124,22 @@ mod tests {
     }
 
     #[test]
+    fn writers_queued_at_the_log_share_a_log_block_up_to_zil_maxblocksize() {
+        let ds = Dataset::named("tank");
+        let w = Workload::parse("fio-randwrite:bs=4K,sync=on").unwrap();
+        let one = sync_writes(&w, &ds, &release("2.3"), true).unwrap();
+        // 4,096 + 192 bytes a record: 30 fit in 128 KiB.
+        assert_eq!(one.most_batched(), 30);
+        let all = one.batched(30);
+        assert_eq!(all.lwb_bytes, 131072.0);
+        assert!((all.commits_per_write - 1.0 / 30.0).abs() < 1e-12);
+        // A 128 KiB write's record fills a block alone.
+        let big = Workload::parse("fio-randwrite:bs=128K,sync=on").unwrap();
+        let big = sync_writes(&big, &ds, &release("2.3"), true).unwrap();
+        assert_eq!(big.most_batched(), 1);
+    }
+
+    #[test]
     fn from_2_4_a_write_committed_at_once_needs_half_its_record_to_go_indirect() {
         let ds = Dataset::named("tank");
         let w = |spec: &str| Workload::parse(spec).unwrap();
