@@ -55,16 +55,29 @@ pub fn stations(system: &System, loads: &[DiskLoad], overhead_s: f64) -> Vec<Sta
         let bytes = load.read_bytes + load.write_bytes;
         let detail = format!("{} {}", d.model.vendor, d.model.model);
         let bg = load.background_s;
-        let queued: Vec<f64> = load.busy_queued_s.iter().map(|s| s + bg).collect();
-        // A disk that only writes back in the background bounds the rate, off the cycle.
-        let waited_on = load.busy_s > 0.0 || bg <= 0.0;
-        out.push(
-            Station::new(d.name.clone(), Kind::Disk, detail, load.busy_s + bg)
-                .servers(t.parallelism())
-                .moving(bytes)
-                .queued(&queued)
-                .in_cycle(waited_on),
-        );
+        if load.busy_s > 0.0 || bg <= 0.0 {
+            out.push(
+                Station::new(d.name.clone(), Kind::Disk, detail.clone(), load.busy_s)
+                    .servers(t.parallelism())
+                    .moving(bytes)
+                    .queued(&load.busy_queued_s),
+            );
+        }
+        if bg > 0.0 {
+            // The writeback nobody waits for bounds the rate, off the cycle, with the work
+            // the disk does besides.
+            let name = if load.busy_s > 0.0 {
+                format!("{} (with the txg's writeback)", d.name)
+            } else {
+                d.name.clone()
+            };
+            out.push(
+                Station::new(name, Kind::Disk, detail, load.busy_s + bg)
+                    .servers(t.parallelism())
+                    .moving(bytes)
+                    .in_cycle(false),
+            );
+        }
         if !t.is_rotating() {
             let (read, write) = (t.rate_at(0.0, false), t.rate_at(0.0, true));
             let detail = format!("{:.0} MB/s read, {:.0} MB/s write", read / 1e6, write / 1e6);

@@ -99,11 +99,13 @@ impl Stages<'_> {
         if p.station {
             return own_s;
         }
-        // With a separate log device a synchronous writer waits for its commit only; the
-        // txg writes the records back beside the commits (spa_sync), nobody waiting.
-        let behind = self.sync.is_some() && !self.logs.is_empty();
-        if behind && table.is_empty() && wait.seconds <= 0.0 {
+        // A synchronous writer waits for its commit only; the txg writes the records back
+        // beside the commits (spa_sync), nobody waiting, where they do not share a head with
+        // the commits: on other disks (a log device) or on flash, which serves both at once.
+        let apart = !self.logs.is_empty() || !t.is_rotating();
+        if self.sync.is_some() && apart && table.is_empty() {
             d.background_s += own_s;
+            d.add(wait.seconds, &table);
         } else {
             d.add(own_s + wait.seconds, &table);
         }
