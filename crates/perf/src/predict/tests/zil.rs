@@ -81,3 +81,19 @@ fn with_a_log_device_the_txg_writes_back_beside_the_commits() {
         p.iops
     );
 }
+
+#[test]
+fn on_flash_the_writeback_bounds_the_rate_beside_the_commits() {
+    // One SSD and no log device: each 4 KiB sync write waits for its log block on the SSD,
+    // which writes the txg's records at the same time; the writeback is a bound of its own,
+    // counted with the commits, not a part of each write's wait.
+    let mut s = system("stripe-1", 1, 200.0, fast_link());
+    s.disks[0].model = flash(Medium::Ssd, 500.0, 90_000.0);
+    let w = Workload::parse("fio-randwrite:bs=4K,sync=on,size=1G").unwrap();
+    let p = predict(&s, &w).unwrap();
+    let find = |name: &str| p.utilizations.iter().find(|u| u.resource == name).unwrap();
+    let commits = find("d0");
+    let both = find("d0 (with the txg's writeback)");
+    assert!(both.demand_s > commits.demand_s, "{both:?} {commits:?}");
+    assert!(p.iops <= both.max_jobs_per_s * 1.0001, "{}", p.iops);
+}
