@@ -17,6 +17,8 @@ use model::Dataset;
 const IMMEDIATE_WRITE_SZ: u64 = 32 << 10;
 /// ZIL_MIN_BLKSZ (zil.c): the smallest log block, 4 KiB.
 const MIN_LWB: f64 = 4096.0;
+/// zil_maxblocksize (zil.c): the largest log block, 128 KiB.
+const MAX_LWB: f64 = 128.0 * 1024.0;
 /// sizeof (lr_write_t): the header of one write's log record, 192 bytes (include/sys/zil.h).
 const RECORD_HEADER: f64 = 192.0;
 
@@ -29,6 +31,28 @@ pub struct SyncWrites {
     pub lwb_bytes: f64,
     /// The data goes to its place in the pool before the commit (WR_INDIRECT).
     pub indirect: bool,
+    /// Bytes of log records one commit carries (before rounding to a block).
+    records_bytes: f64,
+}
+
+impl SyncWrites {
+    /// Commits whose records fit one log block together: while one lwb is in flight, the
+    /// writers that arrive queue their records (zil_commit_waiter), and the next thread to
+    /// issue takes them all into the next lwb (zil_commit_writer, zil_get_commit_list), up to
+    /// zil_maxblocksize.
+    pub fn most_batched(&self) -> u32 {
+        ((MAX_LWB / self.records_bytes).floor() as u32).clamp(1, 64)
+    }
+
+    /// The same commits `batch` at a time in one log block: fewer, larger blocks.
+    pub fn batched(&self, batch: u32) -> SyncWrites {
+        let records = self.records_bytes * f64::from(batch);
+        SyncWrites {
+            commits_per_write: self.commits_per_write / f64::from(batch),
+            lwb_bytes: (records / MIN_LWB).ceil() * MIN_LWB,
+            ..*self
+        }
+    }
 }
 
 /// The ZIL work of `w`'s writes on `dataset` under `release`, `slog` telling whether the pool
@@ -62,6 +86,7 @@ pub fn sync_writes(
         commits_per_write: 1.0 / per_commit,
         lwb_bytes: (records / MIN_LWB).ceil() * MIN_LWB,
         indirect,
+        records_bytes: records,
     })
 }
 
@@ -96,6 +121,22 @@ mod tests {
         };
         assert!(sync_writes(&w("fio-randwrite:bs=4K"), &always, false).is_some());
         assert!(sync_writes(&w("fio-randread:bs=4K,sync=on"), &always, false).is_none());
+    }
+
+    #[test]
+    fn writers_queued_at_the_log_share_a_log_block_up_to_zil_maxblocksize() {
+        let ds = Dataset::named("tank");
+        let w = Workload::parse("fio-randwrite:bs=4K,sync=on").unwrap();
+        let one = sync_writes(&w, &ds, &release("2.3"), true).unwrap();
+        // 4,096 + 192 bytes a record: 30 fit in 128 KiB.
+        assert_eq!(one.most_batched(), 30);
+        let all = one.batched(30);
+        assert_eq!(all.lwb_bytes, 131072.0);
+        assert!((all.commits_per_write - 1.0 / 30.0).abs() < 1e-12);
+        // A 128 KiB write's record fills a block alone.
+        let big = Workload::parse("fio-randwrite:bs=128K,sync=on").unwrap();
+        let big = sync_writes(&big, &ds, &release("2.3"), true).unwrap();
+        assert_eq!(big.most_batched(), 1);
     }
 
     #[test]

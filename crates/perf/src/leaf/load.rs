@@ -19,6 +19,10 @@ pub struct DiskLoad {
     /// `busy_s` with 1, 2, ... requests at the disk, which it reorders (the last holds for
     /// more); empty: the same at any depth.
     pub busy_queued_s: Vec<f64>,
+    /// Seconds per job of writes nobody waits for: the txg's writeback of records whose
+    /// synchronous writers waited only for a separate log device (spa_sync runs beside the
+    /// commits, so it bounds throughput without lengthening each request's cycle).
+    pub background_s: f64,
 }
 
 impl DiskLoad {
@@ -50,12 +54,30 @@ pub fn stations(system: &System, loads: &[DiskLoad], overhead_s: f64) -> Vec<Sta
         let t = DiskTiming::new(&d.model, overhead_s);
         let bytes = load.read_bytes + load.write_bytes;
         let detail = format!("{} {}", d.model.vendor, d.model.model);
-        out.push(
-            Station::new(d.name.clone(), Kind::Disk, detail, load.busy_s)
-                .servers(t.parallelism())
-                .moving(bytes)
-                .queued(&load.busy_queued_s),
-        );
+        let bg = load.background_s;
+        if load.busy_s > 0.0 || bg <= 0.0 {
+            out.push(
+                Station::new(d.name.clone(), Kind::Disk, detail.clone(), load.busy_s)
+                    .servers(t.parallelism())
+                    .moving(bytes)
+                    .queued(&load.busy_queued_s),
+            );
+        }
+        if bg > 0.0 {
+            // The writeback nobody waits for bounds the rate, off the cycle, with the work
+            // the disk does besides.
+            let name = if load.busy_s > 0.0 {
+                format!("{} (with the txg's writeback)", d.name)
+            } else {
+                d.name.clone()
+            };
+            out.push(
+                Station::new(name, Kind::Disk, detail, load.busy_s + bg)
+                    .servers(t.parallelism())
+                    .moving(bytes)
+                    .in_cycle(false),
+            );
+        }
         if !t.is_rotating() {
             let (read, write) = (t.rate_at(0.0, false), t.rate_at(0.0, true));
             let detail = format!("{:.0} MB/s read, {:.0} MB/s write", read / 1e6, write / 1e6);

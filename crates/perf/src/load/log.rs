@@ -5,6 +5,7 @@
 use super::stages::Stages;
 use super::work::Work;
 use crate::vdev::Vdev;
+use crate::zil::SyncWrites;
 use crate::zio::{fanout, Fanout, Op};
 
 /// Writes a writer waits for per job on one vdev (the ZIL's).
@@ -23,9 +24,14 @@ impl Stages<'_> {
     /// block, unless a log device takes them, and for indirect writes the record written in
     /// place first. The leaves work at once, so the wait is one leaf's service.
     pub fn waited(&self, v: &Vdev, writes: f64, log: bool) -> Waited {
-        let Some(sync) = self.sync else {
-            return Waited::default();
-        };
+        match self.sync {
+            Some(sync) => self.waited_for(&sync, v, writes, log),
+            None => Waited::default(),
+        }
+    }
+
+    /// `waited` for the commits `sync` describes.
+    fn waited_for(&self, sync: &SyncWrites, v: &Vdev, writes: f64, log: bool) -> Waited {
         let n = v.leaves.len() as u32;
         let ashift = self.system.pool.ashift;
         let lead = self.timing(&self.system.disks[v.leaves[0]].model);
@@ -54,14 +60,26 @@ impl Stages<'_> {
     }
 
     /// A separate log device's part of a job: the commits' log blocks on each of its leaves.
+    /// With j writers queued there, their records share a log block (`SyncWrites::batched`),
+    /// so a leaf's seconds per job fall with its queue, as a disk's reordering does.
     pub fn log_device(&self, work: &mut Work, v: &Vdev, writes: f64) {
-        let wait = self.waited(v, writes, true);
+        let Some(sync) = self.sync else {
+            return;
+        };
+        let wait = self.waited_for(&sync, v, writes, true);
+        let table: Vec<f64> = (1..=sync.most_batched())
+            .map(|j| self.waited_for(&sync.batched(j), v, writes, true).seconds)
+            .collect();
         work.cycles += wait.zios * self.constants.zio_cycles(self.release.era);
         for &leaf in &v.leaves {
             let d = work.disk(leaf, &v.name);
             d.write_bytes += wait.bytes_per_leaf;
             d.write_ops += wait.ops_per_leaf;
-            d.add(wait.seconds, &[]);
+            if table.len() > 1 {
+                d.add(0.0, &table);
+            } else {
+                d.add(wait.seconds, &[]);
+            }
         }
     }
 }

@@ -86,6 +86,7 @@ impl Loads {
                 &mut d.read_ops,
                 &mut d.write_ops,
                 &mut d.busy_s,
+                &mut d.background_s,
             ] {
                 each(v);
             }

@@ -96,7 +96,17 @@ impl Stages<'_> {
         }
         d.write_bytes += wait.bytes_per_leaf;
         d.write_ops += wait.ops_per_leaf;
-        if !p.station {
+        if p.station {
+            return own_s;
+        }
+        // A synchronous writer waits for its commit only; the txg writes the records back
+        // beside the commits (spa_sync), nobody waiting, where they do not share a head with
+        // the commits: on other disks (a log device) or on flash, which serves both at once.
+        let apart = !self.logs.is_empty() || !t.is_rotating();
+        if self.sync.is_some() && apart && table.is_empty() {
+            d.background_s += own_s;
+            d.add(wait.seconds, &table);
+        } else {
             d.add(own_s + wait.seconds, &table);
         }
         own_s

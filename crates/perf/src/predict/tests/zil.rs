@@ -61,3 +61,39 @@ fn large_sync_writes_go_to_their_place_first_without_a_log_device() {
     let batched = iops(&disk, "fio-randwrite:bs=4K,fsync=8,size=1G");
     assert!(batched > 4.0 * small, "{batched} vs {small}");
 }
+
+#[test]
+fn with_a_log_device_the_txg_writes_back_beside_the_commits() {
+    // 128 KiB synchronous writes into 128 KiB records, one writer: each waits ~0.37 ms for
+    // its commit on the log device, while the data disk writes the records back in the
+    // background (spa_sync). The slower pipeline, the disk, sets the rate: it is busy all
+    // the time, where counting the writeback inside each write left it idle a third of it.
+    let p = predict(
+        &one_disk(true),
+        &Workload::parse("fio-randwrite:bs=128K,sync=on,size=1G").unwrap(),
+    )
+    .unwrap();
+    let disk = p.utilizations.iter().find(|u| u.resource == "d0").unwrap();
+    assert!(disk.utilization > 0.97, "{}", disk.utilization);
+    assert!(
+        (p.iops / disk.max_jobs_per_s - 1.0).abs() < 0.03,
+        "{}",
+        p.iops
+    );
+}
+
+#[test]
+fn on_flash_the_writeback_bounds_the_rate_beside_the_commits() {
+    // One SSD and no log device: each 4 KiB sync write waits for its log block on the SSD,
+    // which writes the txg's records at the same time; the writeback is a bound of its own,
+    // counted with the commits, not a part of each write's wait.
+    let mut s = system("stripe-1", 1, 200.0, fast_link());
+    s.disks[0].model = flash(Medium::Ssd, 500.0, 90_000.0);
+    let w = Workload::parse("fio-randwrite:bs=4K,sync=on,size=1G").unwrap();
+    let p = predict(&s, &w).unwrap();
+    let find = |name: &str| p.utilizations.iter().find(|u| u.resource == name).unwrap();
+    let commits = find("d0");
+    let both = find("d0 (with the txg's writeback)");
+    assert!(both.demand_s > commits.demand_s, "{both:?} {commits:?}");
+    assert!(p.iops <= both.max_jobs_per_s * 1.0001, "{}", p.iops);
+}
