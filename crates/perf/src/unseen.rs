@@ -48,6 +48,17 @@ pub fn unseen(system: &System, w: &Workload) -> Vec<String> {
                 .into(),
         );
     }
+    if system.links.iter().any(|l| {
+        l.source
+            .as_deref()
+            .is_some_and(|s| s.starts_with(model::system_file::IMPLIED_ONBOARD))
+    }) {
+        out.push(
+            "the onboard SATA chip, which the system file does not name: an Intel C246 PCH's \
+             AHCI behind DMI 3.0 (PCIe 3.0 x4) stands in"
+                .into(),
+        );
+    }
     if sata_behind_expander(system) {
         out.push("SATA tunnelling (STP) through the SAS expander: its per-command overhead".into());
     }
