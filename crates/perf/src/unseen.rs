@@ -31,8 +31,9 @@ pub fn unseen(system: &System, w: &Workload) -> Vec<String> {
     }
     if system.pool.cache_devices > 0 {
         out.push(
-            "the L2ARC (cache devices): no read is served from them, only from the ARC and \
-             the pool"
+            "the L2ARC's warm-up: random reads find it full of the data beyond the ARC (its \
+             feed, 32 MiB a second per device by default, fills it in N x 32 s for N GiB); \
+             `secondarycache` is taken as `all`"
                 .into(),
         );
     }
