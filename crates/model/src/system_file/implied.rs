@@ -76,7 +76,7 @@ pub fn onboard(
     free("link", &id, links.iter().map(|l| &l.id))?;
     links.push(Link {
         id: id.clone(),
-        kind: uplink.kind.clone(),
+        kind: uplink.kind,
         parent: None,
         source: Some(format!("{IMPLIED_ONBOARD}; {}", uplink.name)),
     });
