@@ -43,6 +43,7 @@ mod unseen;
 mod vdev;
 mod zil;
 mod zio;
+mod zvol;
 
 pub use band::{Band, ErrorClass, Pattern, BANDS, OVERALL};
 pub use baseline::rule_of_thumb;

@@ -63,6 +63,13 @@ pub fn unseen(system: &System, w: &Workload) -> Vec<String> {
     if sata_behind_expander(system) {
         out.push("SATA tunnelling (STP) through the SAS expander: its per-command overhead".into());
     }
+    if matches!(w.target, model::workload::Target::Zvol { .. }) {
+        out.push(
+            "the zvol's own per-call path (a bio through the zvol taskq): a file's per-call \
+             cost is taken"
+                .into(),
+        );
+    }
     if w.network {
         out.push(
             "the file-sharing protocol (NFS, SMB, iSCSI): only the network's bandwidth is \

@@ -3,7 +3,8 @@
 //! given, with dd's binary K/M/G and decimal KB/MB/GB), `count` blocks; `conv=fdatasync` or
 //! `conv=fsync` flush at the end inside the timing; `oflag=dsync|sync` makes each write
 //! synchronous, `oflag=direct`/`iflag=direct` O_DIRECT. A device path (`/dev/sdb`,
-//! `/dev/rdsk/c1t1d0s0`) as the other end is the raw first disk; `seek`/`skip` place it.
+//! `/dev/rdsk/c1t1d0s0`) as the other end is the raw first disk, a zvol's (`/dev/zvol/...`,
+//! `/dev/zdN`) a zvol of the pool; `seek`/`skip` place it.
 
 use super::args::{size_in, unsupported, words};
 use super::{Access, CacheState, Data, Durability, Engine, Target, Workload, WorkloadError};
@@ -63,6 +64,7 @@ pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
         }
     }
     let (input, output) = (input.unwrap_or_default(), output.unwrap_or_default());
+    let zvol = super::is_zvol_path(&input) || super::is_zvol_path(&output);
     let (access, device, data) = match (generator(&input), output.as_str()) {
         (Some(data), out) if !out.is_empty() && out != "/dev/null" => {
             (Access::SeqWrite, is_device(out), data)
@@ -92,10 +94,10 @@ pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
         ),
         access,
         // A drive's write cache is its own setting, on as SATA drives ship (presets.rs).
-        target: if device {
-            Target::RawDisk { write_cache: true }
-        } else {
-            Target::Pool
+        target: match (zvol, device) {
+            (true, _) => Target::Zvol { volblocksize: None },
+            (false, true) => Target::RawDisk { write_cache: true },
+            (false, false) => Target::Pool,
         },
         block_size: bs,
         threads: 1,

@@ -89,8 +89,23 @@ impl Workload {
             },
             "wcache" => match &mut self.target {
                 Target::RawDisk { write_cache } => *write_cache = switch()?,
-                Target::Pool => {
+                Target::Pool | Target::Zvol { .. } => {
                     return Err(bad("ZFS sets the write cache itself; wcache is for raw-*"))
+                }
+            },
+            // A zvol as the target, of blocks of this size (512 B to 128 KiB, zfs_prop.c).
+            "volblocksize" => match &mut self.target {
+                Target::RawDisk { .. } => {
+                    return Err(bad("a raw disk has no volblocksize; it is for a zvol"))
+                }
+                t => {
+                    let v = size()?;
+                    if !(512..=128 << 10).contains(&v) || !v.is_power_of_two() {
+                        return Err(bad("expected a power of two from 512 to 128K"));
+                    }
+                    *t = Target::Zvol {
+                        volblocksize: Some(v),
+                    };
                 }
             },
             "engine" => self.engine = engine(value).ok_or_else(|| bad(ENGINES))?,

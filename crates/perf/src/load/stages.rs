@@ -18,6 +18,7 @@ use crate::txg;
 use crate::vdev::{vdevs, Vdev};
 use crate::zil::{self, SyncWrites};
 use crate::zio::{fanout, Fanout, Op};
+use crate::zvol;
 use crate::PerfError;
 use model::dataset::PrimaryCache;
 use model::hardware::{DiskModel, Medium};
@@ -75,20 +76,15 @@ impl<'a> Stages<'a> {
         let algorithm = cpu::algorithm(ds.compression, release);
         let sector = 1u64 << system.pool.ashift;
         let capacity = arc::data_capacity(system, release, constants);
-        let psize = psize(
-            ds.recordsize,
-            w.data,
-            ds.compression_ratio,
-            algorithm,
-            sector,
-        );
+        let recordsize = zvol::block_size(w, &system.host.zfs, ds.recordsize);
+        let psize = psize(recordsize, w.data, ds.compression_ratio, algorithm, sector);
         let (data_vdevs, logs) = classes(system, psize, ds.special_small_blocks)?;
         // primarycache=metadata or none: the ARC keeps none of the dataset's data, and the
         // L2ARC, fed from the ARC, none either.
         let (hit, l2hit) = match ds.primarycache {
             PrimaryCache::All => {
                 let l2 = cache_bytes(system);
-                l2arc::shares(w, release, capacity, l2, (ds.recordsize, psize)).unwrap_or((
+                l2arc::shares(w, release, capacity, l2, (recordsize, psize)).unwrap_or((
                     arc::hit_ratio(w, release, capacity, constants.arc_scan_retention()),
                     0.0,
                 ))
@@ -100,7 +96,7 @@ impl<'a> Stages<'a> {
             w,
             release,
             constants,
-            recordsize: ds.recordsize,
+            recordsize,
             psize,
             hit,
             l2hit,
@@ -110,7 +106,7 @@ impl<'a> Stages<'a> {
             checksum_byte: cpu::checksum_byte(ds.checksum, release, &system.host.cpu)
                 + cpu::encrypt_byte(ds.encryption, release, &system.host.cpu),
             compress_byte: cpu::compress_byte(algorithm, w.data, ds.compression_ratio),
-            meta: txg::metadata_per_data_byte(ds.recordsize),
+            meta: txg::metadata_per_data_byte(recordsize),
             vdevs: data_vdevs,
             logs,
         })
