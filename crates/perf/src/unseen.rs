@@ -63,7 +63,12 @@ pub fn unseen(system: &System, w: &Workload) -> Vec<String> {
     if sata_behind_expander(system) {
         out.push("SATA tunnelling (STP) through the SAS expander: its per-command overhead".into());
     }
-    if matches!(w.target, model::workload::Target::Zvol { .. }) {
+    let volume = system
+        .pool
+        .datasets
+        .first()
+        .is_some_and(|d| d.volblocksize.is_some());
+    if matches!(w.target, model::workload::Target::Zvol { .. }) || volume {
         out.push(
             "the zvol's own per-call path (a bio through the zvol taskq): a file's per-call \
              cost is taken"

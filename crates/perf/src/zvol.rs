@@ -11,12 +11,23 @@
 
 use model::system::ZfsRelease;
 use model::workload::{Target, Workload};
+use model::Dataset;
 
-/// The block size a job's records have: the zvol's, or the dataset's `recordsize`.
-pub fn block_size(w: &Workload, zfs: &ZfsRelease, recordsize: u64) -> u64 {
-    match w.target {
-        Target::Zvol { volblocksize } => volblocksize.unwrap_or(default_volblocksize(zfs)),
-        Target::Pool | Target::RawDisk { .. } => recordsize,
+/// The block size a job's records have on `ds`: the workload's zvol's, or the dataset's
+/// when it is a volume (its `volblocksize`: any workload on it is on the zvol), or the
+/// dataset's `recordsize`.
+pub fn block_size(w: &Workload, zfs: &ZfsRelease, ds: &Dataset) -> u64 {
+    match (w.target, ds.volblocksize) {
+        (
+            Target::Zvol {
+                volblocksize: Some(v),
+            },
+            _,
+        ) => v,
+        (Target::RawDisk { .. }, _) => ds.recordsize,
+        (_, Some(v)) => v,
+        (Target::Zvol { volblocksize: None }, None) => default_volblocksize(zfs),
+        (Target::Pool, None) => ds.recordsize,
     }
 }
 
@@ -41,12 +52,20 @@ mod tests {
         assert_eq!(w.target, Target::Zvol { volblocksize: None });
         let z22: ZfsRelease = "2.2".parse().unwrap();
         let z21: ZfsRelease = "2.1".parse().unwrap();
-        assert_eq!(block_size(&w, &z22, 128 << 10), 16384);
-        assert_eq!(block_size(&w, &z21, 128 << 10), 8192);
+        let fs = Dataset::named("tank");
+        assert_eq!(block_size(&w, &z22, &fs), 16384);
+        assert_eq!(block_size(&w, &z21, &fs), 8192);
         let given = Workload::parse("fio-randread:bs=4K,volblocksize=64K").unwrap();
-        assert_eq!(block_size(&given, &z21, 128 << 10), 65536);
+        assert_eq!(block_size(&given, &z21, &fs), 65536);
         let file = Workload::parse("fio-randread:bs=4K").unwrap();
-        assert_eq!(block_size(&file, &z22, 128 << 10), 131072);
+        assert_eq!(block_size(&file, &z22, &fs), 131072);
+        // A system file's volume: its volblocksize, whatever the workload names.
+        let volume = Dataset {
+            volblocksize: Some(32 << 10),
+            ..Dataset::named("tank/vol")
+        };
+        assert_eq!(block_size(&file, &z22, &volume), 32768);
+        assert_eq!(block_size(&w, &z22, &volume), 32768);
         let dd = Workload::parse("dd if=/dev/zero of=/dev/zd0 bs=1M count=1000").unwrap();
         assert_eq!(dd.target, Target::Zvol { volblocksize: None });
         assert!(Workload::parse("fio-randread:volblocksize=3K").is_err());

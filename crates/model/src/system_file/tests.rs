@@ -718,17 +718,20 @@ fn dataset_properties_of_modern_pools() {
     let s = small(
         "cpu = \"intel-xeon-e-2336\"\nram = \"32GiB\"",
         "",
-        "special_small_blocks = \"64K\"\nprimarycache = \"metadata\"\nencryption = \"aes-256-gcm\"",
+        "special_small_blocks = \"64K\"\nprimarycache = \"metadata\"\nencryption = \"aes-256-gcm\"\nvolblocksize = \"16K\"",
     )
     .unwrap();
     let d = &s.pool.datasets[0];
     assert_eq!(d.special_small_blocks, 64 << 10);
+    assert_eq!(d.volblocksize, Some(16 << 10));
     assert_eq!(d.primarycache, crate::dataset::PrimaryCache::Metadata);
     assert_eq!(d.encryption, crate::dataset::Encryption::Gcm { bits: 256 });
     for bad in [
         "special_small_blocks = \"48K\"",
         "primarycache = \"some\"",
         "encryption = \"rot13\"",
+        "volblocksize = \"256K\"",
+        "volblocksize = \"12K\"",
     ] {
         let e = small("cpu = \"intel-xeon-e-2336\"\nram = \"32GiB\"", "", bad).unwrap_err();
         assert!(e.to_string().starts_with("t.toml:"), "{e}");

@@ -76,7 +76,7 @@ impl<'a> Stages<'a> {
         let algorithm = cpu::algorithm(ds.compression, release);
         let sector = 1u64 << system.pool.ashift;
         let capacity = arc::data_capacity(system, release, constants);
-        let recordsize = zvol::block_size(w, &system.host.zfs, ds.recordsize);
+        let recordsize = zvol::block_size(w, &system.host.zfs, ds);
         let psize = psize(recordsize, w.data, ds.compression_ratio, algorithm, sector);
         let (data_vdevs, logs) = classes(system, psize, ds.special_small_blocks)?;
         // primarycache=metadata or none: the ARC keeps none of the dataset's data, and the
