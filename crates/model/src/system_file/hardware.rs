@@ -522,13 +522,13 @@ pub fn disks(
         }
     }
     place_implied(src, &mut out, &unplaced, links, controllers, catalog)?;
-    place_onboard(src, &out, links, controllers, catalog)?;
     check_ports(src, &out, controllers)?;
     Ok(out)
 }
 
-/// Puts the disks at `unplaced` (ascending indices into `placed`) on implied parts; an error
-/// points at the first of them.
+/// Puts the disks at `unplaced` (ascending indices into `placed`) on implied parts, and adds
+/// the implied onboard controller the disks cabled to "onboard" need; an error points at the
+/// first of them.
 fn place_implied(
     src: &Source,
     placed: &mut [Placed],
@@ -537,6 +537,7 @@ fn place_implied(
     controllers: &mut Vec<Controller>,
     catalog: &Catalog,
 ) -> Result<(), FileError> {
+    place_onboard(src, placed, links, controllers, catalog)?;
     let Some(&first) = unplaced.first() else {
         return Ok(());
     };

@@ -27,6 +27,19 @@ fn is_device(path: &str) -> bool {
     path.starts_with("/dev/") && path != "/dev/null" && generator(path).is_none()
 }
 
+/// What a dd copy reads or writes: a zvol where either end is a zvol's node, the raw first
+/// disk where it is another device (its write cache on, as SATA drives ship: presets.rs),
+/// else a file of the pool.
+fn target(input: &str, output: &str, device: bool) -> Target {
+    if super::is_zvol_path(input) || super::is_zvol_path(output) {
+        Target::Zvol { volblocksize: None }
+    } else if device {
+        Target::RawDisk { write_cache: true }
+    } else {
+        Target::Pool
+    }
+}
+
 /// The one phase a dd copy runs.
 pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
     let (mut input, mut output) = (None::<String>, None::<String>);
@@ -64,7 +77,6 @@ pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
         }
     }
     let (input, output) = (input.unwrap_or_default(), output.unwrap_or_default());
-    let zvol = super::is_zvol_path(&input) || super::is_zvol_path(&output);
     let (access, device, data) = match (generator(&input), output.as_str()) {
         (Some(data), out) if !out.is_empty() && out != "/dev/null" => {
             (Access::SeqWrite, is_device(out), data)
@@ -93,12 +105,7 @@ pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
             }
         ),
         access,
-        // A drive's write cache is its own setting, on as SATA drives ship (presets.rs).
-        target: match (zvol, device) {
-            (true, _) => Target::Zvol { volblocksize: None },
-            (false, true) => Target::RawDisk { write_cache: true },
-            (false, false) => Target::Pool,
-        },
+        target: target(&input, &output, device),
         block_size: bs,
         threads: 1,
         queue_depth: 1,

@@ -94,20 +94,7 @@ impl Workload {
                 }
             },
             // A zvol as the target, of blocks of this size (512 B to 128 KiB, zfs_prop.c).
-            "volblocksize" => match &mut self.target {
-                Target::RawDisk { .. } => {
-                    return Err(bad("a raw disk has no volblocksize; it is for a zvol"))
-                }
-                t => {
-                    let v = size()?;
-                    if !(512..=128 << 10).contains(&v) || !v.is_power_of_two() {
-                        return Err(bad("expected a power of two from 512 to 128K"));
-                    }
-                    *t = Target::Zvol {
-                        volblocksize: Some(v),
-                    };
-                }
-            },
+            "volblocksize" => self.target = zvol(self.target, size()?).map_err(bad)?,
             "engine" => self.engine = engine(value).ok_or_else(|| bad(ENGINES))?,
             "direct" => self.direct = switch()?,
             "sync" => {
@@ -185,4 +172,18 @@ fn data(value: &str) -> Option<Data> {
         (_, Some(fill_pct)) => Some(Data::Sparse { fill_pct }),
         _ => None,
     }
+}
+
+/// The target a preset's `volblocksize=` makes: a zvol of blocks of `bytes` (a power of two
+/// from 512 to 128K, zfs_prop.c), never a raw disk.
+fn zvol(target: Target, bytes: u64) -> Result<Target, &'static str> {
+    if let Target::RawDisk { .. } = target {
+        return Err("a raw disk has no volblocksize; it is for a zvol");
+    }
+    if !(512..=128 << 10).contains(&bytes) || !bytes.is_power_of_two() {
+        return Err("expected a power of two from 512 to 128K");
+    }
+    Ok(Target::Zvol {
+        volblocksize: Some(bytes),
+    })
 }
