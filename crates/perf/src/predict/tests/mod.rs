@@ -462,7 +462,7 @@ fn what_the_model_cannot_see_is_named() {
     let zvol = Workload::parse("fio --name=z --rw=read --filename=/dev/zvol/tank/v").unwrap();
     let notes = predict(&s, &zvol).unwrap().not_modelled;
     assert!(
-        notes[1].starts_with("the zvol's own per-call path"),
+        notes[2].starts_with("the zvol's own per-call path"),
         "{notes:?}"
     );
 }
