@@ -38,11 +38,20 @@ fn unhonoured(w: &Workload) -> Option<&'static str> {
 /// The job for `w` in `dir`, touching `data_bytes` (the data set, split between sequential
 /// threads), for `runtime_s` seconds.
 pub fn job(w: &Workload, dir: &Path, data_bytes: u64, runtime_s: u32) -> Result<Job> {
-    if w.target != Target::Pool {
-        return refuse(format!(
-            "{}: bench runs workloads on the pool; raw-device reads are `zpoolsim calibrate --raw`",
-            w.kind
-        ));
+    match w.target {
+        Target::Pool => {}
+        Target::Zvol { .. } => {
+            return refuse(format!(
+                "{}: bench runs workloads on files of the pool, never on a device: a zvol's figures come from zpoolsim predict",
+                w.kind
+            ))
+        }
+        Target::RawDisk { .. } => {
+            return refuse(format!(
+                "{}: bench runs workloads on the pool; raw-device reads are `zpoolsim calibrate --raw`",
+                w.kind
+            ))
+        }
     }
     if let Some(key) = unhonoured(w) {
         return refuse(format!(

@@ -90,6 +90,9 @@ pub struct Dataset {
     pub special_small_blocks: u64,
     pub primarycache: PrimaryCache,
     pub encryption: Encryption,
+    /// A volume (zvol) of blocks of this many bytes instead of a file system; `None`: a file
+    /// system.
+    pub volblocksize: Option<u64>,
 }
 
 impl Dataset {
@@ -106,6 +109,7 @@ impl Dataset {
             special_small_blocks: 0,
             primarycache: PrimaryCache::All,
             encryption: Encryption::Off,
+            volblocksize: None,
         }
     }
 }

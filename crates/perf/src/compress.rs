@@ -41,7 +41,7 @@ pub fn holes_clause(
     let ds = system.pool.datasets.first()?;
     let algorithm = crate::cpu::algorithm(ds.compression, release);
     let zeros = w.data == Data::Zeros && w.access.writes();
-    (zeros && w.target == model::workload::Target::Pool && psize(4096, w.data, 1.0, algorithm, 512) == 0)
+    (zeros && !matches!(w.target, model::workload::Target::RawDisk { .. }) && psize(4096, w.data, 1.0, algorithm, 512) == 0)
         .then_some(
             "; the data are zeros and the dataset compresses: every record became a hole, so no data reached the disks (this is not the pool's write speed: see fio-write)",
         )

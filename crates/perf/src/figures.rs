@@ -128,7 +128,10 @@ fn absorbed(
     let (Some(bytes), true) = (w.total_bytes(), w.durability == Durability::None) else {
         return x;
     };
-    if loads.user_write_bytes <= 0.0 || loads.user_read_bytes > 0.0 || w.target != Target::Pool {
+    if loads.user_write_bytes <= 0.0
+        || loads.user_read_bytes > 0.0
+        || matches!(w.target, Target::RawDisk { .. })
+    {
         return x;
     }
     // The application alone: its threads, the CPU and the network its data crosses (an

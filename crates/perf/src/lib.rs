@@ -2,7 +2,7 @@
 //! IOPS, latency, the utilisation of every resource, the bottleneck and the error to expect.
 //!
 //! One module per stage of ZFS's I/O path, as OpenZFS names them: the application's calls
-//! (`app`), the ARC's hits (`arc`), the txg's writes and the write throttle (`txg`, `release`),
+//! (`app`), the ARC's and the L2ARC's hits (`arc`, `l2arc`), the txg's writes and the write throttle (`txg`, `release`),
 //! the ZIL (`zil`), compression (`compress`), the records' fan-out over raidz, dRAID and
 //! mirror vdevs (`zio`, `vdev`), the leaves' service times and command queueing (`leaf`),
 //! the paths from the disks to memory (`path`, `bus`), memory (`memory`), the network (`nic`)
@@ -25,6 +25,7 @@ mod constants;
 mod cpu;
 mod error;
 mod figures;
+mod l2arc;
 mod leaf;
 mod load;
 mod memory;
@@ -42,6 +43,7 @@ mod unseen;
 mod vdev;
 mod zil;
 mod zio;
+mod zvol;
 
 pub use band::{Band, ErrorClass, Pattern, BANDS, OVERALL};
 pub use baseline::rule_of_thumb;

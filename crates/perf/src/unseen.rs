@@ -31,8 +31,9 @@ pub fn unseen(system: &System, w: &Workload) -> Vec<String> {
     }
     if system.pool.cache_devices > 0 {
         out.push(
-            "the L2ARC (cache devices): no read is served from them, only from the ARC and \
-             the pool"
+            "the L2ARC's warm-up: random reads find it full of the data beyond the ARC (its \
+             feed, 32 MiB a second per device by default, fills it in N x 32 s for N GiB); \
+             `secondarycache` is taken as `all`"
                 .into(),
         );
     }
@@ -48,8 +49,31 @@ pub fn unseen(system: &System, w: &Workload) -> Vec<String> {
                 .into(),
         );
     }
+    if system.links.iter().any(|l| {
+        l.source
+            .as_deref()
+            .is_some_and(|s| s.starts_with(model::system_file::IMPLIED_ONBOARD))
+    }) {
+        out.push(
+            "the onboard SATA chip, which the system file does not name: an Intel C246 PCH's \
+             AHCI behind DMI 3.0 (PCIe 3.0 x4) stands in"
+                .into(),
+        );
+    }
     if sata_behind_expander(system) {
         out.push("SATA tunnelling (STP) through the SAS expander: its per-command overhead".into());
+    }
+    let volume = system
+        .pool
+        .datasets
+        .first()
+        .is_some_and(|d| d.volblocksize.is_some());
+    if matches!(w.target, model::workload::Target::Zvol { .. }) || volume {
+        out.push(
+            "the zvol's own per-call path (a bio through the zvol taskq): a file's per-call \
+             cost is taken"
+                .into(),
+        );
     }
     if w.network {
         out.push(

@@ -58,6 +58,7 @@ fn job_files_are_the_models_workloads() {
         .to_string()
     };
     assert!(refuse("raw-read").contains("calibrate --raw"));
+    assert!(refuse("fio-randread:volblocksize=16K").contains("never on a device"));
     assert!(refuse("bonnie-rewrite").contains("not fio jobs"));
     assert!(refuse("dd-read:qd=4").contains("qd is for fio-rand*"));
     // Issue #18: stored as engine=libaio,direct=1, run as psync with direct=0.

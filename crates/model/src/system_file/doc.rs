@@ -125,4 +125,6 @@ pub struct DatasetDoc {
     pub special_small_blocks: Option<Spanned<toml::Value>>,
     pub primarycache: Option<Spanned<String>>,
     pub encryption: Option<Spanned<String>>,
+    /// A size (`"16K"`): the dataset is a volume (zvol) of blocks of this size.
+    pub volblocksize: Option<Spanned<toml::Value>>,
 }

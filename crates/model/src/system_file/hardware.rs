@@ -526,8 +526,9 @@ pub fn disks(
     Ok(out)
 }
 
-/// Puts the disks at `unplaced` (ascending indices into `placed`) on implied parts; an error
-/// points at the first of them.
+/// Puts the disks at `unplaced` (ascending indices into `placed`) on implied parts, and adds
+/// the implied onboard controller the disks cabled to "onboard" need; an error points at the
+/// first of them.
 fn place_implied(
     src: &Source,
     placed: &mut [Placed],
@@ -536,6 +537,7 @@ fn place_implied(
     controllers: &mut Vec<Controller>,
     catalog: &Catalog,
 ) -> Result<(), FileError> {
+    place_onboard(src, placed, links, controllers, catalog)?;
     let Some(&first) = unplaced.first() else {
         return Ok(());
     };
@@ -547,6 +549,25 @@ fn place_implied(
         .map(|(_, p)| &mut p.disk)
         .collect();
     implied::paths(disks, links, controllers, catalog).map_err(|m| src.error(at, m))
+}
+
+/// Adds the implied onboard controller and its uplink where a disk is cabled to "onboard"
+/// and the file defines no controller of that name; an error points at the first such disk.
+fn place_onboard(
+    src: &Source,
+    placed: &[Placed],
+    links: &mut Vec<Link>,
+    controllers: &mut Vec<Controller>,
+    catalog: &Catalog,
+) -> Result<(), FileError> {
+    let onboard = Attach::Controller(implied::ONBOARD.to_string());
+    let Some(first) = placed.iter().find(|p| p.disk.attach == onboard) else {
+        return Ok(());
+    };
+    if controllers.iter().any(|c| c.id == implied::ONBOARD) {
+        return Ok(());
+    }
+    implied::onboard(links, controllers, catalog).map_err(|m| src.error(first.span.clone(), m))
 }
 
 /// Refuses a controller with more disks and expander lanes cabled to it than it has ports,
@@ -612,7 +633,11 @@ fn attach(
 ) -> Result<Option<Attach>, FileError> {
     match &place {
         (Some(c), None) => {
-            let Some(controller) = places.known_controllers.get(c.get_ref().as_str()) else {
+            let named = places.known_controllers.get(c.get_ref().as_str());
+            if named.is_none() && c.get_ref() == implied::ONBOARD {
+                return onboard(src, c, model);
+            }
+            let Some(controller) = named else {
                 return Err(src.error(
                     c.span(),
                     format!(
@@ -663,6 +688,26 @@ fn attach(
             "a disk needs at most one of `controller` or `link` (NVMe)",
         )),
     }
+}
+
+/// `controller = "onboard"` where the file defines no controller of that name: the board's
+/// chipset SATA, which `implied::onboard` adds; a SATA disk only.
+fn onboard(
+    src: &Source,
+    c: &Spanned<String>,
+    model: &DiskModel,
+) -> Result<Option<Attach>, FileError> {
+    if model.interface != Interface::Sata {
+        return Err(src.error(
+            c.span(),
+            format!(
+                "the onboard controller has SATA ports; this disk is {:?}",
+                model.interface
+            )
+            .to_lowercase(),
+        ));
+    }
+    Ok(Some(Attach::Controller(implied::ONBOARD.to_string())))
 }
 
 /// Replaces figures of a model by those measured on the units, citing `source` for each.

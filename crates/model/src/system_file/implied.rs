@@ -14,9 +14,21 @@ const HBA: &str = "lsi-sas3008";
 /// Disks one implied HBA takes: its ports.
 const PER_HBA: usize = 8;
 
+/// The controller id a disk names for the board's own SATA ports: `controller = "onboard"`.
+pub const ONBOARD: &str = "onboard";
+/// The chipset SATA an unnamed onboard controller is taken to be: an Intel PCH's AHCI (the
+/// C246's 8 SATA 6 Gb/s ports with NCQ), the common case of the server and workstation
+/// boards of 2017 on, behind the chipset's DMI 3.0 uplink (a PCIe 3.0 x4 link).
+const ONBOARD_AHCI: &str = "intel-c246-ahci";
+const ONBOARD_UPLINK: &str = "intel-dmi-3";
+
 /// What every implied link's source says, so a reader (and perf's unseen list) knows it.
 pub const IMPLIED: &str =
     "implied: the file names no controller or link for these disks (docs/assumptions.md)";
+/// The source of the implied onboard uplink (it begins as `IMPLIED` does, so perf counts it
+/// as unseen).
+pub const IMPLIED_ONBOARD: &str =
+    "implied: the file says `controller = \"onboard\"` and names no chipset (docs/assumptions.md)";
 
 /// Attaches every disk of `unplaced` to implied parts, appended to `links` and `controllers`.
 pub fn paths(
@@ -50,6 +62,32 @@ pub fn paths(
             disk.attach = Attach::Controller(id.clone());
         }
     }
+    Ok(())
+}
+
+/// Adds the board's implied onboard SATA controller (`ONBOARD`) on its chipset uplink.
+pub fn onboard(
+    links: &mut Vec<Link>,
+    controllers: &mut Vec<Controller>,
+    catalog: &Catalog,
+) -> Result<(), String> {
+    let uplink = catalog.link(ONBOARD_UPLINK).map_err(|e| e.to_string())?;
+    let id = format!("{ONBOARD} (implied uplink)");
+    free("link", &id, links.iter().map(|l| &l.id))?;
+    links.push(Link {
+        id: id.clone(),
+        kind: uplink.kind,
+        parent: None,
+        source: Some(format!("{IMPLIED_ONBOARD}; {}", uplink.name)),
+    });
+    controllers.push(Controller {
+        id: ONBOARD.to_string(),
+        model: catalog
+            .controller(ONBOARD_AHCI)
+            .map_err(|e| e.to_string())?
+            .clone(),
+        upstream: Upstream::Link(id),
+    });
     Ok(())
 }
 

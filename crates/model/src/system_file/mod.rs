@@ -5,7 +5,7 @@ mod doc;
 pub(crate) use crate::file_error as error;
 mod hardware;
 mod implied;
-pub use implied::IMPLIED;
+pub use implied::{IMPLIED, IMPLIED_ONBOARD};
 mod pool;
 mod write;
 

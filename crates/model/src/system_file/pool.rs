@@ -257,8 +257,23 @@ fn dataset(src: &Source, doc: DatasetDoc, pool: &str) -> Result<Dataset, FileErr
             bytes
         }
     };
+    let volblocksize = match &doc.volblocksize {
+        None => None,
+        Some(value) => {
+            let bytes = size(src, value)?;
+            // zfs_prop.c: a power of two from 512 bytes to 128K (SPA_OLD_MAXBLOCKSIZE).
+            if !bytes.is_power_of_two() || !(512..=128 << 10).contains(&bytes) {
+                return Err(src.error(
+                    value.span(),
+                    format!("volblocksize must be a power of two from 512 to 128K, not {bytes}"),
+                ));
+            }
+            Some(bytes)
+        }
+    };
     let defaults = Dataset::named("");
     Ok(Dataset {
+        volblocksize,
         special_small_blocks,
         primarycache: property(src, &doc.primarycache, defaults.primarycache)?,
         encryption: property(src, &doc.encryption, defaults.encryption)?,

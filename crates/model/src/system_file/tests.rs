@@ -2,7 +2,7 @@ use super::*;
 use crate::hardware::LinkKind;
 use crate::layout::VdevType;
 use crate::pool::VdevClass;
-use crate::system::{Attach, ZfsRelease};
+use crate::system::{Attach, Upstream, ZfsRelease};
 
 /// Every file under examples/, by name.
 fn examples() -> Vec<(String, String)> {
@@ -596,6 +596,67 @@ special = "stripe-1"
     );
 }
 
+/// `controller = "onboard"` with no controller of that name: the board's chipset SATA, taken
+/// to be an Intel C246's AHCI (8 SATA 6 Gb/s ports) behind DMI 3.0, a PCIe 3.0 x4 link with
+/// 128-byte payloads (docs/assumptions.md), both saying they were implied.
+#[test]
+fn onboard_sata_is_an_intel_pch_behind_dmi_3() {
+    let text = r#"
+name = "onboard"
+[host]
+cpu = { cores = 4, ghz = 3.0, year = 2019 }
+ram = "32GiB"
+[[disk]]
+name = "ada{}"
+count = 6
+model = "seagate-exos-x16-16tb"
+controller = "onboard"
+[pool]
+layout = "raidz2-6"
+"#;
+    let s = parse(text, "s.toml", Catalog::embedded()).unwrap();
+    assert_eq!(s.controllers.len(), 1);
+    let c = &s.controllers[0];
+    assert_eq!(
+        (c.id.as_str(), c.model.id.as_str()),
+        ("onboard", "intel-c246-ahci")
+    );
+    assert_eq!((c.model.ports, c.model.port_gbps), (8, 6.0));
+    assert_eq!(
+        c.upstream,
+        Upstream::Link("onboard (implied uplink)".into())
+    );
+    assert_eq!(
+        s.links[0].kind,
+        LinkKind::Pcie {
+            gen: 3,
+            lanes: 4,
+            max_payload: 128
+        }
+    );
+    assert!(s.links[0]
+        .source
+        .as_deref()
+        .unwrap()
+        .starts_with(IMPLIED_ONBOARD));
+    assert!(s
+        .disks
+        .iter()
+        .all(|d| d.attach == Attach::Controller("onboard".into())));
+    // Nine disks do not fit its eight ports; an NVMe disk has no SATA port.
+    let nine = text
+        .replace("count = 6", "count = 9")
+        .replace("raidz2-6", "raidz2-9");
+    let e = parse(&nine, "s.toml", Catalog::embedded()).unwrap_err();
+    assert!(e.message.contains("onboard"), "{}", e.message);
+    let nvme = text.replace("seagate-exos-x16-16tb", "samsung-pm9a3-3.84tb");
+    let e = parse(&nvme, "s.toml", Catalog::embedded()).unwrap_err();
+    assert_eq!(
+        e.message,
+        "the onboard controller has sata ports; this disk is nvme"
+    );
+}
+
 /// A small file around `host` and `dataset` lines.
 fn small(host: &str, pool: &str, dataset: &str) -> Result<System, FileError> {
     let text = format!(
@@ -657,17 +718,20 @@ fn dataset_properties_of_modern_pools() {
     let s = small(
         "cpu = \"intel-xeon-e-2336\"\nram = \"32GiB\"",
         "",
-        "special_small_blocks = \"64K\"\nprimarycache = \"metadata\"\nencryption = \"aes-256-gcm\"",
+        "special_small_blocks = \"64K\"\nprimarycache = \"metadata\"\nencryption = \"aes-256-gcm\"\nvolblocksize = \"16K\"",
     )
     .unwrap();
     let d = &s.pool.datasets[0];
     assert_eq!(d.special_small_blocks, 64 << 10);
+    assert_eq!(d.volblocksize, Some(16 << 10));
     assert_eq!(d.primarycache, crate::dataset::PrimaryCache::Metadata);
     assert_eq!(d.encryption, crate::dataset::Encryption::Gcm { bits: 256 });
     for bad in [
         "special_small_blocks = \"48K\"",
         "primarycache = \"some\"",
         "encryption = \"rot13\"",
+        "volblocksize = \"256K\"",
+        "volblocksize = \"12K\"",
     ] {
         let e = small("cpu = \"intel-xeon-e-2336\"\nram = \"32GiB\"", "", bad).unwrap_err();
         assert!(e.to_string().starts_with("t.toml:"), "{e}");

@@ -185,6 +185,9 @@ fn dataset(d: &Dataset) -> Value {
     t.insert("checksum".into(), word(&d.checksum).into());
     t.insert("sync".into(), word(&d.sync).into());
     t.insert("logbias".into(), word(&d.logbias).into());
+    if let Some(v) = d.volblocksize {
+        t.insert("volblocksize".into(), bytes(v));
+    }
     if d.special_small_blocks > 0 {
         t.insert("special_small_blocks".into(), bytes(d.special_small_blocks));
     }

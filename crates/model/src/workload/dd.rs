@@ -3,7 +3,8 @@
 //! given, with dd's binary K/M/G and decimal KB/MB/GB), `count` blocks; `conv=fdatasync` or
 //! `conv=fsync` flush at the end inside the timing; `oflag=dsync|sync` makes each write
 //! synchronous, `oflag=direct`/`iflag=direct` O_DIRECT. A device path (`/dev/sdb`,
-//! `/dev/rdsk/c1t1d0s0`) as the other end is the raw first disk; `seek`/`skip` place it.
+//! `/dev/rdsk/c1t1d0s0`) as the other end is the raw first disk, a zvol's (`/dev/zvol/...`,
+//! `/dev/zdN`) a zvol of the pool; `seek`/`skip` place it.
 
 use super::args::{size_in, unsupported, words};
 use super::{Access, CacheState, Data, Durability, Engine, Target, Workload, WorkloadError};
@@ -24,6 +25,19 @@ fn generator(path: &str) -> Option<Data> {
 /// Whether a path is a disk device rather than a file in the pool.
 fn is_device(path: &str) -> bool {
     path.starts_with("/dev/") && path != "/dev/null" && generator(path).is_none()
+}
+
+/// What a dd copy reads or writes: a zvol where either end is a zvol's node, the raw first
+/// disk where it is another device (its write cache on, as SATA drives ship: presets.rs),
+/// else a file of the pool.
+fn target(input: &str, output: &str, device: bool) -> Target {
+    if super::is_zvol_path(input) || super::is_zvol_path(output) {
+        Target::Zvol { volblocksize: None }
+    } else if device {
+        Target::RawDisk { write_cache: true }
+    } else {
+        Target::Pool
+    }
 }
 
 /// The one phase a dd copy runs.
@@ -91,12 +105,7 @@ pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
             }
         ),
         access,
-        // A drive's write cache is its own setting, on as SATA drives ship (presets.rs).
-        target: if device {
-            Target::RawDisk { write_cache: true }
-        } else {
-            Target::Pool
-        },
+        target: target(&input, &output, device),
         block_size: bs,
         threads: 1,
         queue_depth: 1,

@@ -186,7 +186,12 @@ impl Job {
             "iodepth" => w.queue_depth = count(value, "fio iodepth")?,
             "numjobs" => w.threads = count(value, "fio numjobs")?,
             "size" => w.data_bytes = Some(size_in(value, 1, "fio size")?),
-            "filename" => w.shared_file = true,
+            "filename" => {
+                w.shared_file = true;
+                if super::is_zvol_path(value) {
+                    w.target = Target::Zvol { volblocksize: None };
+                }
+            }
             "ioengine" => w.engine = fio_engine(value)?,
             "direct" => w.direct = on,
             "buffered" => w.direct = !on,

@@ -65,6 +65,19 @@ pub enum Target {
     /// The first disk of the system, bypassing ZFS (`dd of=/dev/rdsk/...`), with its write
     /// cache on or off.
     RawDisk { write_cache: bool },
+    /// A zvol of the pool (`/dev/zvol/POOL/NAME`, `/dev/zdN`): its blocks of `volblocksize`
+    /// bytes (unstated: the release's default, 16 KiB from OpenZFS 2.2, 8 KiB before), the
+    /// DMU without the ZPL's files (zvol_os.c: zvol_read/zvol_write).
+    Zvol { volblocksize: Option<u64> },
+}
+
+/// Whether `path` is a zvol's device node: `/dev/zvol/...` (Linux udev's and FreeBSD's) or
+/// Linux's `/dev/zdN`.
+pub fn is_zvol_path(path: &str) -> bool {
+    path.starts_with("/dev/zvol/")
+        || path
+            .strip_prefix("/dev/zd")
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// How the application issues requests: what lets its queue depth reach ZFS.

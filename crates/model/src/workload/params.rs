@@ -89,10 +89,12 @@ impl Workload {
             },
             "wcache" => match &mut self.target {
                 Target::RawDisk { write_cache } => *write_cache = switch()?,
-                Target::Pool => {
+                Target::Pool | Target::Zvol { .. } => {
                     return Err(bad("ZFS sets the write cache itself; wcache is for raw-*"))
                 }
             },
+            // A zvol as the target, of blocks of this size (512 B to 128 KiB, zfs_prop.c).
+            "volblocksize" => self.target = zvol(self.target, size()?).map_err(bad)?,
             "engine" => self.engine = engine(value).ok_or_else(|| bad(ENGINES))?,
             "direct" => self.direct = switch()?,
             "sync" => {
@@ -170,4 +172,18 @@ fn data(value: &str) -> Option<Data> {
         (_, Some(fill_pct)) => Some(Data::Sparse { fill_pct }),
         _ => None,
     }
+}
+
+/// The target a preset's `volblocksize=` makes: a zvol of blocks of `bytes` (a power of two
+/// from 512 to 128K, zfs_prop.c), never a raw disk.
+fn zvol(target: Target, bytes: u64) -> Result<Target, &'static str> {
+    if let Target::RawDisk { .. } = target {
+        return Err("a raw disk has no volblocksize; it is for a zvol");
+    }
+    if !(512..=128 << 10).contains(&bytes) || !bytes.is_power_of_two() {
+        return Err("expected a power of two from 512 to 128K");
+    }
+    Ok(Target::Zvol {
+        volblocksize: Some(bytes),
+    })
 }

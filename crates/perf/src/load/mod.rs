@@ -66,7 +66,9 @@ pub fn loads(
     }
     match w.target {
         Target::RawDisk { write_cache } => Ok(raw::loads(system, w, write_cache, constants)),
-        Target::Pool => Ok(Stages::new(system, w, release, constants)?.loads()),
+        Target::Pool | Target::Zvol { .. } => {
+            Ok(Stages::new(system, w, release, constants)?.loads())
+        }
     }
 }
 

@@ -40,9 +40,21 @@ impl Stages<'_> {
         }
     }
 
+    /// A random job's reads the cache devices serve: its reads, at the L2ARC's share.
+    pub fn cache_records(&self) -> Records {
+        Records {
+            written: 0.0,
+            ..self.records_at(self.l2hit)
+        }
+    }
+
     fn records_per_job(&self) -> Records {
+        self.records_at(1.0 - self.hit - self.l2hit)
+    }
+
+    /// A job's records where `miss` of its block reads go past the ARC.
+    fn records_at(&self, miss: f64) -> Records {
         let (rs, bs) = (self.recordsize as f64, self.w.block_size as f64);
-        let miss = 1.0 - self.hit;
         match self.w.access {
             Access::SeqRead => Records {
                 read: miss,

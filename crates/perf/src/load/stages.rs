@@ -11,15 +11,17 @@ use crate::arc;
 use crate::compress::psize;
 use crate::constants::Constants;
 use crate::cpu::{self, CpuWork};
+use crate::l2arc;
 use crate::leaf::DiskTiming;
 use crate::release::Release;
 use crate::txg;
 use crate::vdev::{vdevs, Vdev};
 use crate::zil::{self, SyncWrites};
 use crate::zio::{fanout, Fanout, Op};
+use crate::zvol;
 use crate::PerfError;
 use model::dataset::PrimaryCache;
-use model::hardware::DiskModel;
+use model::hardware::{DiskModel, Medium};
 use model::workload::{Access, Workload};
 use model::{System, VdevClass, VdevType};
 
@@ -37,6 +39,9 @@ pub struct Stages<'a> {
     pub psize: u64,
     /// Share of block reads the ARC serves.
     pub hit: f64,
+    /// Share of block reads the cache devices serve, and those devices as one-disk vdevs.
+    pub l2hit: f64,
+    pub cache: Vec<Vdev>,
     pub sync: Option<SyncWrites>,
     checksum_byte: f64,
     compress_byte: (f64, f64),
@@ -71,35 +76,37 @@ impl<'a> Stages<'a> {
         let algorithm = cpu::algorithm(ds.compression, release);
         let sector = 1u64 << system.pool.ashift;
         let capacity = arc::data_capacity(system, release, constants);
-        let psize = psize(
-            ds.recordsize,
-            w.data,
-            ds.compression_ratio,
-            algorithm,
-            sector,
-        );
+        let recordsize = zvol::block_size(w, &system.host.zfs, ds);
+        let psize = psize(recordsize, w.data, ds.compression_ratio, algorithm, sector);
         let (data_vdevs, logs) = classes(system, psize, ds.special_small_blocks)?;
-        // primarycache=metadata or none: the ARC keeps none of the dataset's data.
-        let hit = match ds.primarycache {
+        // primarycache=metadata or none: the ARC keeps none of the dataset's data, and the
+        // L2ARC, fed from the ARC, none either.
+        let (hit, l2hit) = match ds.primarycache {
             PrimaryCache::All => {
-                arc::hit_ratio(w, release, capacity, constants.arc_scan_retention())
+                let l2 = cache_bytes(system);
+                l2arc::shares(w, release, capacity, l2, (recordsize, psize)).unwrap_or((
+                    arc::hit_ratio(w, release, capacity, constants.arc_scan_retention()),
+                    0.0,
+                ))
             }
-            PrimaryCache::Metadata | PrimaryCache::None => 0.0,
+            PrimaryCache::Metadata | PrimaryCache::None => (0.0, 0.0),
         };
         Ok(Stages {
             system,
             w,
             release,
             constants,
-            recordsize: ds.recordsize,
+            recordsize,
             psize,
             hit,
+            l2hit,
+            cache: cache_vdevs(system),
             sync: zil::sync_writes(w, ds, release, !logs.is_empty()),
             // Encryption authenticates and ciphers every block's bytes, like its checksum.
             checksum_byte: cpu::checksum_byte(ds.checksum, release, &system.host.cpu)
                 + cpu::encrypt_byte(ds.encryption, release, &system.host.cpu),
             compress_byte: cpu::compress_byte(algorithm, w.data, ds.compression_ratio),
-            meta: txg::metadata_per_data_byte(ds.recordsize),
+            meta: txg::metadata_per_data_byte(recordsize),
             vdevs: data_vdevs,
             logs,
         })
@@ -117,6 +124,9 @@ impl<'a> Stages<'a> {
         }
         for v in &self.logs {
             self.log_device(&mut work, v, calls.writes);
+        }
+        if self.l2hit > 0.0 {
+            self.cache_reads(&mut work);
         }
         let (compress, decompress) = self.compress_byte;
         let (psize, rs) = (self.psize as f64, self.recordsize as f64);
@@ -164,6 +174,20 @@ impl<'a> Stages<'a> {
         work.cycles += written
             * self.psize as f64
             * cpu::parity_byte(parity, self.release, &self.system.host.cpu);
+    }
+
+    /// The L2ARC's reads on the cache devices. A request reads from them or from the pool,
+    /// never both: each side's parts count at its share of the requests that leave the ARC.
+    fn cache_reads(&self, work: &mut Work) {
+        let pool_parts = work.parts;
+        work.parts = 0.0;
+        let l2 = self.cache_records();
+        for v in &self.cache {
+            self.vdev(work, v, &l2, false, 0.0);
+        }
+        let miss = 1.0 - self.hit - self.l2hit;
+        let to_l2 = self.l2hit / (self.l2hit + miss).max(1e-12);
+        work.parts = pool_parts * (1.0 - to_l2) + work.parts * to_l2;
     }
 
     /// The loads from the work gathered: the application's bytes, requests and cycles, the
@@ -253,6 +277,32 @@ impl<'a> Stages<'a> {
     pub fn timing<'m>(&self, model: &'m DiskModel) -> DiskTiming<'m> {
         DiskTiming::new(model, self.constants.disk_command_overhead_s())
     }
+}
+
+/// Raw bytes of the pool's cache devices.
+fn cache_bytes(system: &System) -> f64 {
+    l2arc::devices(system)
+        .into_iter()
+        .map(|i| system.disks[i].model.capacity_bytes as f64)
+        .sum()
+}
+
+/// The cache devices as one-disk vdevs sharing the L2ARC's reads alike (l2arc_write_buffers
+/// feeds them in turn, l2arc_dev_get_next).
+fn cache_vdevs(system: &System) -> Vec<Vdev> {
+    let leaves = l2arc::devices(system);
+    let n = leaves.len() as f64;
+    leaves
+        .into_iter()
+        .enumerate()
+        .map(|(k, leaf)| Vdev {
+            vtype: VdevType::Disk,
+            leaves: vec![leaf],
+            share: 1.0 / n,
+            name: format!("cache-{k}"),
+            rotating: system.disks[leaf].model.medium == Medium::Hdd,
+        })
+        .collect()
 }
 
 /// The vdevs that take a job's records and those that take its log blocks.

@@ -70,3 +70,47 @@ fn flash_streams_at_its_sequential_rate() {
         p.bottleneck
     );
 }
+
+/// A mirror of two hard disks with a flash cache device (L2ARC): 16 jobs of random 4K reads
+/// over 25 GiB each, 400
+/// GiB, 64 GiB of RAM. The ARC (2.2 on Linux) holds its data share of half the RAM less the
+/// L2ARC's headers; the cache device, of the disks' capacity, holds the rest of the data
+/// beyond it, so most reads leave the disks for the flash (crate::l2arc).
+#[test]
+fn a_cache_device_serves_random_reads_beyond_the_arc() {
+    let mut s = system("mirror-2", 3, 200.0, fast_link());
+    s.pool.cache_devices = 1;
+    let capacity = s.disks[2].model.capacity_bytes;
+    // Its own id: the read tables are kept by model id.
+    s.disks[2].model = model::hardware::DiskModel {
+        id: "flash".into(),
+        capacity_bytes: capacity,
+        ..flash(Medium::Ssd, 500.0, 90_000.0)
+    };
+    let w = Workload::parse("fio-randread:bs=4K,threads=16,size=25G").unwrap();
+    let with = predict(&s, &w).unwrap();
+    s.pool.cache_devices = 0;
+    let mut plain = s.clone();
+    plain.disks.pop();
+    let without = predict(&plain, &w).unwrap();
+    assert!(with.arc_hit_ratio < without.arc_hit_ratio);
+    let gib = (1u64 << 30) as f64;
+    // The headers' bytes come out of the ARC: 96 B per 128 KiB record the device holds.
+    let held = (capacity as f64).min(400.0 * gib - without.arc_hit_ratio * 400.0 * gib);
+    let headers = held / 131072.0 * 96.0;
+    let lost = (without.arc_hit_ratio - with.arc_hit_ratio) * 400.0 * gib;
+    assert!((lost - headers).abs() / headers < 1e-9, "{lost} {headers}");
+    assert!(
+        with.iops > 3.0 * without.iops,
+        "{} {}",
+        with.iops,
+        without.iops
+    );
+    // The cache device takes the reads the ARC misses: 4 KiB requests of 128 KiB records.
+    let cache = with.vdevs.iter().find(|v| v.name == "cache-0").unwrap();
+    let l2 = 1.0 - with.arc_hit_ratio - with.vdevs[0].read_ops_per_s / with.iops;
+    assert!(
+        (cache.read_ops_per_s / with.iops - l2).abs() < 1e-6,
+        "{cache:?}"
+    );
+}

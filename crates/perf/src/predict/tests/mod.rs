@@ -448,4 +448,21 @@ fn what_the_model_cannot_see_is_named() {
             .starts_with("the disks' controllers and links, which the system file does not name"),
         "{notes:?}"
     );
+    // `controller = "onboard"`: the chip the file does not name.
+    s.links[0].source = Some(format!(
+        "{}; Intel DMI 3.0",
+        model::system_file::IMPLIED_ONBOARD
+    ));
+    let notes = predict(&s, &w).unwrap().not_modelled;
+    assert!(
+        notes[1].starts_with("the onboard SATA chip, which the system file does not name"),
+        "{notes:?}"
+    );
+    // A zvol as the target: its own per-call path is not measured apart.
+    let zvol = Workload::parse("fio --name=z --rw=read --filename=/dev/zvol/tank/v").unwrap();
+    let notes = predict(&s, &zvol).unwrap().not_modelled;
+    assert!(
+        notes[2].starts_with("the zvol's own per-call path"),
+        "{notes:?}"
+    );
 }
