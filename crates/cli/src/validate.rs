@@ -18,13 +18,14 @@ pub struct Args {
     /// ones; with -o, write the constants file (crates/perf/data/constants.toml).
     #[arg(long, conflicts_with = "cv")]
     pub refit: bool,
-    /// Leave-one-source-out cross-validation: refit without each source, predict it.
+    /// Leave-one-source-out cross-validation: refit without each source, predict it; with -o,
+    /// write the error bands file (crates/perf/data/bands.toml).
     #[arg(long)]
     pub cv: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
-    /// With --refit: where to write the constants file.
+    /// With --refit: where to write the constants file; with --cv: the bands file.
     #[command(flatten)]
     pub write: WriteTo,
 }
@@ -37,13 +38,13 @@ pub fn run(args: &Args) -> CliResult {
     if args.refit {
         return refit(&corpus, args);
     }
+    if args.cv {
+        return cross_validate(&corpus, args);
+    }
     if args.write.output.is_some() {
         return Err(CliError(
-            "-o writes the constants file of --refit; add --refit".into(),
+            "-o writes the constants file of --refit or the bands file of --cv; add one".into(),
         ));
-    }
-    if args.cv {
-        return cross_validate(&corpus, args.json);
     }
     let summary = validate::validate(&corpus)?;
     if args.json {
@@ -168,10 +169,15 @@ fn refit(corpus: &Corpus, args: &Args) -> CliResult {
     Ok(())
 }
 
-/// Leave-one-source-out cross-validation, by source and by class.
-fn cross_validate(corpus: &Corpus, json: bool) -> CliResult {
+/// Leave-one-source-out cross-validation, by source and by class; with -o, the bands file
+/// written.
+fn cross_validate(corpus: &Corpus, args: &Args) -> CliResult {
+    let file = args.write.file()?;
     let cv = while_working("cross-validating", || validate::cross_validate(corpus));
-    if json {
+    if let Some(file) = file {
+        write(file, &cv.bands().to_toml())?;
+    }
+    if args.json {
         return print_json(&cv);
     }
     println!("leave one source out: refit on the others, predict it");
@@ -198,30 +204,9 @@ fn cross_validate(corpus: &Corpus, json: bool) -> CliResult {
         cv.p90_abs_error_pct,
         cv.cases.len()
     );
-    println!("\nband.rs BANDS:");
-    for b in &cv.by_class {
-        println!(
-            "    Band {{ class: {}, median_pct: {:.1}, p90_pct: {:.1}, cases: {}, sources: {} }},",
-            rust_class(&b.class),
-            b.median_pct,
-            b.p90_pct,
-            b.cases,
-            b.sources
-        );
+    match file {
+        Some(file) => println!("\nwrote {file}"),
+        None => println!("\n-o crates/perf/data/bands.toml --force writes the bands for the model"),
     }
-    println!(
-        "band.rs OVERALL_FIGURES: ({:.1}, {:.1}, {})",
-        cv.median_abs_error_pct,
-        cv.p90_abs_error_pct,
-        cv.cases.len()
-    );
     Ok(())
-}
-
-/// `class` as band.rs writes it.
-fn rust_class(class: &perf::ErrorClass) -> String {
-    format!(
-        "ErrorClass {{ pattern: Pattern::{:?}, medium: Medium::{:?}, era: Era::{:?} }}",
-        class.pattern, class.medium, class.era
-    )
 }

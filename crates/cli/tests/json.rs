@@ -108,6 +108,18 @@ fn validate_refit_and_cross_validation() {
     let (code, _, err) = common::run(&["validate", "--dir", d, "--refit", "-o", o]);
     assert_eq!(code, 2);
     assert!(err.contains("give --force"), "{err}");
+    // --cv -o writes the bands file of the figures the JSON carries.
+    let out = dir.join("bands.toml");
+    let o = out.to_str().unwrap();
+    let cv = common::json(&["validate", "--dir", d, "--cv", "--json", "-o", o]);
+    let written = std::fs::read_to_string(&out).unwrap();
+    let classes = cv["by_class"].as_array().unwrap();
+    assert_eq!(written.matches("[[band]]").count(), classes.len());
+    let cases = format!("\ncases = {}\n", cv["cases"].as_array().unwrap().len());
+    assert!(written.contains(&cases), "{written}");
+    let (code, _, err) = common::run(&["validate", "--dir", d, "--cv", "-o", o]);
+    assert_eq!(code, 2);
+    assert!(err.contains("give --force"), "{err}");
 }
 
 #[test]

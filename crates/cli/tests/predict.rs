@@ -49,7 +49,7 @@ fn a_benchmark_command_line_predicts_every_timed_phase() {
             "bonnie++ seeks"
         ]
     );
-    // Each states the error to expect: its class's cross-validated median and p90 (band.rs).
+    // Each states the error to expect: its class's cross-validated median and p90 (crates/perf/data/bands.toml).
     for p in phases {
         let p50 = p["expected_error_pct"].as_f64().unwrap();
         assert!(p50 > 0.0);

@@ -45,7 +45,7 @@ mod zil;
 mod zio;
 mod zvol;
 
-pub use band::{Band, ErrorClass, Pattern, BANDS, OVERALL};
+pub use band::{Band, Bands, ErrorClass, Overall, Pattern};
 pub use baseline::rule_of_thumb;
 pub use bottleneck::{named, Bottleneck};
 pub use constants::{Constants, Param, PARAMS};

@@ -54,7 +54,7 @@ pub struct Release {
 
 /// The era of a release's data path: what its system calls and zio pipeline cost
 /// (constants.rs, cpu.rs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Era {
     /// Solaris and OpenSolaris 2006-2010, zfs-fuse, FreeBSD 7-8.

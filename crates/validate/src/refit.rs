@@ -10,7 +10,7 @@
 
 use crate::corpus::{Corpus, Loaded, Source};
 use crate::score::{error_pct, median_abs, percentile_abs};
-use perf::{Band, Constants, ErrorClass, Param, PARAMS};
+use perf::{Band, Bands, Constants, ErrorClass, Overall, Param, PARAMS};
 use serde::Serialize;
 
 /// Sweeps over the constants.
@@ -130,6 +130,21 @@ pub struct CrossValidation {
     pub by_source: Vec<SourceError>,
     /// Per class of workload and medium: median |error|, cases and sources.
     pub by_class: Vec<Band>,
+}
+
+impl CrossValidation {
+    /// The error bands these figures make, as perf's bands file
+    /// (crates/perf/data/bands.toml, which `--cv -o FILE` writes) holds them.
+    pub fn bands(&self) -> Bands {
+        Bands {
+            overall: Overall {
+                median_pct: self.median_abs_error_pct,
+                p90_pct: self.p90_abs_error_pct,
+                cases: self.cases.len() as u32,
+            },
+            classes: self.by_class.clone(),
+        }
+    }
 }
 
 /// One source held out: its case file and the median and 90th percentile |error| of its

@@ -1,5 +1,5 @@
 //! The committed products of the corpus: the fitted constants (crates/perf/data/constants.toml)
-//! and the error bands (crates/perf/src/band.rs) are what `zpoolsim validate --refit` and
+//! and the error bands (crates/perf/data/bands.toml) are what `zpoolsim validate --refit` and
 //! `--cv` compute from the embedded corpus, and the model meets the bars on it.
 
 use model::Catalog;
@@ -38,29 +38,13 @@ fn cross_validation_gives_the_committed_bands_within_the_bar() {
         "{}",
         cv.median_abs_error_pct
     );
-    let stale = "run `zpoolsim validate --cv` and commit its band.rs lines";
-    assert_eq!(cv.cases.len() as u32, perf::OVERALL.2, "{stale}");
-    assert!(
-        (cv.median_abs_error_pct - perf::OVERALL.0).abs() <= 0.05
-            && (cv.p90_abs_error_pct - perf::OVERALL.1).abs() <= 0.05,
-        "{stale}"
+    // The file `--cv -o` writes is the model's, to the byte.
+    assert_eq!(
+        cv.bands().to_toml(),
+        include_str!("../../perf/data/bands.toml"),
+        "run `zpoolsim validate --cv -o crates/perf/data/bands.toml --force` and commit the file"
     );
-    assert_eq!(cv.by_class.len(), perf::BANDS.len(), "{stale}");
-    for b in &cv.by_class {
-        let committed = perf::BANDS.iter().find(|c| c.class == b.class);
-        let c = committed.unwrap_or_else(|| panic!("{}: no band; {stale}", b.class));
-        assert_eq!(
-            (c.cases, c.sources),
-            (b.cases, b.sources),
-            "{}: {stale}",
-            b.class
-        );
-        assert!(
-            (c.median_pct - b.median_pct).abs() <= 0.05 && (c.p90_pct - b.p90_pct).abs() <= 0.05,
-            "{}: {stale}",
-            b.class
-        );
-    }
+    assert_eq!(&cv.bands().to_toml(), &perf::Bands::committed().to_toml());
 }
 
 #[test]
