@@ -139,8 +139,8 @@ fn sweep_values(param: &str, text: &str) -> Result<Vec<String>, Error> {
         Scale::Count => v
             .trim()
             .parse::<u64>()
-            .map_err(|_| bad(&format!("'{}' is not a whole number", v.trim()))),
-        Scale::Size => model::units::parse_size(v.trim()).map_err(|e| bad(&e.to_string())),
+            .map_err(|_| bad(&format!("'{}' is not a whole number", echo(v.trim())))),
+        Scale::Size => model::units::parse_size(v.trim()).map_err(|e| bad(&echo(&e.to_string()))),
     };
     let (mut v, hi) = (bound(lo)?, bound(hi)?);
     if v == 0 {

@@ -288,6 +288,12 @@ pub fn parse_all(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
     }
     let spec = spec.trim();
     if let Some(lead) = prefix::Lead::of(spec)? {
+        if prefix::Lead::of(&lead.command)?.is_some() {
+            return Err(WorkloadError(
+                "one lead (N x '...', copies=, cache=) per command, not a lead inside another"
+                    .into(),
+            ));
+        }
         return lead.apply(parse_all(&lead.command)?);
     }
     match args::tool(spec) {
@@ -301,11 +307,11 @@ pub fn parse_all(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
 
 /// Whether `spec` is a command line of one of the tools read, led or not by how it was run.
 fn is_command(spec: &str) -> bool {
-    let spec = spec.trim();
-    if let Ok(Some(lead)) = prefix::Lead::of(spec) {
-        return is_command(&lead.command);
-    }
-    args::tool(spec).is_some_and(|t| TOOLS.contains(&t))
+    let spec = match prefix::Lead::of(spec.trim()) {
+        Ok(Some(lead)) => lead.command,
+        _ => spec.trim().to_string(),
+    };
+    args::tool(&spec).is_some_and(|t| TOOLS.contains(&t))
 }
 
 /// The phase part of a command workload's kind (`bonnie++ seeks` -> `seeks`).

@@ -55,6 +55,10 @@ impl Lead {
             }
             rest = tail.trim_start();
         }
+        if rest == spec.trim() {
+            // Nothing led it (a bare number, say): not a lead, and never one led by itself.
+            return Ok(None);
+        }
         if rest.contains('=') && !rest.contains(' ') {
             return Err(WorkloadError(
                 "copies=N or cache=... leads a command: give the command after it".into(),
@@ -112,6 +116,22 @@ mod tests {
         let same = Workload::parse("copies=4 dd if=/dev/zero of=/tank/f bs=1M count=1000").unwrap();
         assert_eq!(same.threads, four.threads);
         assert_eq!(same.access, Access::SeqWrite);
+    }
+
+    #[test]
+    fn a_bare_number_or_a_lead_inside_a_lead_is_refused_not_recursed() {
+        // The fuzzer found "5" read as a lead of the command "5", forever (a stack overflow).
+        for spec in [
+            "5",
+            "1 x 1",
+            "1 x '1 x 1'",
+            "copies=2 7",
+            "2 x 'copies=2 dd-read'",
+        ] {
+            let e = Workload::parse(spec).unwrap_err().to_string();
+            assert!(!e.is_empty() && !e.contains('\n'), "{spec}: {e}");
+        }
+        assert!(Lead::of("5").unwrap().is_none());
     }
 
     #[test]
