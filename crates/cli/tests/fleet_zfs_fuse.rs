@@ -48,23 +48,6 @@ impl Throttled {
         self.lab.path(&format!("mnt-{name}"))
     }
 
-    /// A loop device over a new file.
-    fn loop_device(&mut self, bytes: u64) -> String {
-        let image = self.lab.file("slow.img", bytes);
-        let out = Command::new("losetup")
-            .args(["-f", "--show", &image])
-            .output()
-            .expect("losetup");
-        let dev = String::from_utf8_lossy(&out.stdout).trim().to_string();
-        assert!(
-            dev.starts_with("/dev/loop"),
-            "losetup: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        self.lab.loop_device = Some(dev.clone());
-        dev
-    }
-
     /// Every zfs-fuse process into a blkio group that holds `dev` to `THROTTLE` each way.
     fn throttle(&mut self, dev: &str) {
         let name = dev.trim_start_matches("/dev/");
@@ -154,7 +137,7 @@ fn two_hosts_bench_into_one_postgresql_and_the_slow_pool_is_flagged() {
     let id = std::process::id();
     let file = lab.lab.file("fast.img", 192 * MIB);
     let fast = lab.pool(&format!("zpfast{id}"), &file);
-    let dev = lab.loop_device(192 * MIB);
+    let dev = lab.lab.loop_device("slow.img", 192 * MIB);
     let slow = lab.pool(&format!("zpslow{id}"), &dev);
     lab.throttle(&dev);
 

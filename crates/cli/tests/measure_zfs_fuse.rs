@@ -291,18 +291,7 @@ fn interrupted(lab: &Lab, mount: &str) {
 }
 
 fn calibrate(lab: &mut Lab) {
-    let image = lab.file("loop.img", 64 * MIB);
-    let out = Command::new("losetup")
-        .args(["-f", "--show", &image])
-        .output()
-        .expect("losetup");
-    let dev = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    assert!(
-        dev.starts_with("/dev/loop"),
-        "losetup: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    lab.loop_device = Some(dev.clone());
+    let dev = lab.loop_device("loop.img", 64 * MIB);
     let entry = lab.path("calibrated.toml");
     let short = ["calibrate", "--raw", &dev, "--zones", "2", "--runtime", "1"];
     ok(&[&short[..], &["-o", &entry]].concat());

@@ -2,6 +2,7 @@
 //! rule that a test without it says SKIPPED loudly and passes, except in CI (CI=true), where it
 //! fails.
 
+use super::scratch::LoopDevice;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -124,11 +125,12 @@ impl Drop for Daemon {
 }
 
 /// A test's pools, their files and a loop device, in a directory of its own: all of it goes
-/// away on drop, before the daemon (declared before it, so dropped after).
+/// away on drop, before the daemon (declared before it, so dropped after); the loop device
+/// is detached after the pools on it are destroyed (a field, dropped after `drop`).
 pub struct Lab {
     pub dir: PathBuf,
     pub pools: Vec<String>,
-    pub loop_device: Option<String>,
+    pub loop_device: Option<LoopDevice>,
     /// File systems mounted by the test (inside a dataset), unmounted first.
     pub mounts: Vec<String>,
 }
@@ -156,6 +158,15 @@ impl Lab {
         path
     }
 
+    /// A loop device over a new sparse file `name` of `bytes`; its path.
+    pub fn loop_device(&mut self, name: &str, bytes: u64) -> String {
+        let image = self.file(name, bytes);
+        let dev = LoopDevice::attach(Path::new(&image)).unwrap_or_else(|e| panic!("{e}"));
+        let path = dev.0.clone();
+        self.loop_device = Some(dev);
+        path
+    }
+
     /// `zpool create` of `name` mounted at `mnt-NAME` in the lab.
     pub fn create(&mut self, name: &str, args: &[String]) {
         let mountpoint = self.path(&format!("mnt-{name}"));
@@ -173,9 +184,6 @@ impl Drop for Lab {
         }
         for pool in &self.pools {
             let _ = retry("zpool", &["destroy", "-f", pool]);
-        }
-        if let Some(dev) = &self.loop_device {
-            let _ = Command::new("losetup").args(["-d", dev]).status();
         }
         let _ = fs::remove_dir_all(&self.dir);
     }
