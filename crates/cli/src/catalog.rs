@@ -150,6 +150,12 @@ fn disk_line(d: &DiskModel) -> String {
     if let Some(iops) = d.random_read_iops {
         figures.push(format!("{iops} random reads/s"));
     }
+    if let (Some(r), Some(w)) = (d.read_latency_us, d.write_latency_us) {
+        figures.push(format!("QD1 {r}/{w} us read/write"));
+    }
+    if d.power_loss_protection == Some(true) {
+        figures.push("power-loss protection".into());
+    }
     figures.push(format!("queue {}", d.queue_depth));
     format!("{:<28} {}", d.id, figures.join(", "))
 }

@@ -56,6 +56,16 @@ pub struct DiskModel {
     /// Random 4 KiB IOPS at full queue depth (solid state).
     pub random_read_iops: Option<f64>,
     pub random_write_iops: Option<f64>,
+    /// Typical time of one 4 KiB random read and write at queue depth 1, microseconds, as the
+    /// maker gives it (or 10^6 over its QD1 IOPS), solid state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_latency_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_latency_us: Option<f64>,
+    /// Whether the maker states power-loss protection (capacitors that let the drive save its
+    /// write cache), which makes a cache flush cost nothing; `None`: not stated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power_loss_protection: Option<bool>,
     /// Commands the drive queues (NCQ 32, SAS TCQ, NVMe queues); 1 without command queueing.
     pub queue_depth: u32,
     /// Unrecoverable read errors per bit read (1e-14 consumer, 1e-15 enterprise).

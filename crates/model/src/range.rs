@@ -198,6 +198,15 @@ pub const MS: Range = Range {
     why: "from 1 microsecond to 100 s, above any seek",
 };
 
+/// A solid-state disk's latency at queue depth 1 (*_us).
+pub const US: Range = Range {
+    name: "*_us",
+    min: 0.1,
+    max: 1e6,
+    unit: "us",
+    why: "from 0.1 microsecond to 1 s, far around any drive's latency",
+};
+
 /// Random operations a second (*_iops).
 pub const IOPS: Range = Range {
     name: "*_iops",
@@ -235,7 +244,7 @@ pub const OTHER: Range = Range {
 };
 
 /// Every range, in the order docs/ranges.md lists them.
-pub const RANGES: [Range; 17] = [
+pub const RANGES: [Range; 18] = [
     YEARS,
     FILL,
     GROW_FILL,
@@ -249,6 +258,7 @@ pub const RANGES: [Range; 17] = [
     MB_S,
     GBPS,
     MS,
+    US,
     IOPS,
     GHZ,
     COMPRESSION_RATIO,
@@ -267,6 +277,7 @@ pub fn of_key(key: &str) -> Range {
         k if k.ends_with("_mb_s") => MB_S,
         k if k.ends_with("gbps") => GBPS,
         k if k.ends_with("_ms") => MS,
+        k if k.ends_with("_us") => US,
         k if k.ends_with("_iops") => IOPS,
         _ => OTHER,
     }

@@ -28,9 +28,11 @@ pub struct Tunables {
     /// zfs_vdev_max_pending: the one queue depth per leaf of releases before the 2013 I/O
     /// scheduler (vfs.zfs.vdev.max_pending).
     pub vdev_max_pending: Option<u32>,
-    /// zfs_vdev_async_write_max_active, zfs_vdev_sync_read_max_active.
+    /// zfs_vdev_{async,sync}_{read,write}_max_active: I/Os each leaf keeps active per class.
+    pub async_read_max_active: Option<u32>,
     pub async_write_max_active: Option<u32>,
     pub sync_read_max_active: Option<u32>,
+    pub sync_write_max_active: Option<u32>,
     /// zfs_vdev_aggregation_limit, bytes.
     pub aggregation_limit: Option<u64>,
     /// zfs_prefetch_disable.

@@ -22,10 +22,12 @@ pub struct Release {
     pub aggregation_hdd: u64,
     pub aggregation_ssd: u64,
     /// I/Os each leaf keeps active for a stream's reads (prefetch is async), for the txg's
-    /// writes, and for reads an application waits on (which a disk may reorder).
+    /// writes, for reads an application waits on (which a disk may reorder) and for the
+    /// ZIL's writes.
     pub async_read_active: u32,
     pub async_write_active: u32,
     pub sync_read_active: u32,
+    pub sync_write_active: u32,
     /// How far a sequential reader is prefetched ahead.
     pub prefetch: Prefetch,
     /// How a mirror's sides take turns under a sequential read.
@@ -116,16 +118,17 @@ impl Release {
             tunables
                 .aggregation_limit
                 .unwrap_or(if line >= (0, 8) { MIB } else { 128 * KIB });
-        // The 2013 I/O scheduler: sync read 10, async read 3, async write 10 active per leaf;
-        // before it one queue of zfs_vdev_max_pending = 35 (Solaris; FreeBSD 9 lowered it to 10).
+        // The 2013 I/O scheduler: sync read 10, async read 3, async write 10, sync write 10
+        // active per leaf; before it one queue of zfs_vdev_max_pending = 35 (Solaris; FreeBSD 9
+        // lowered it to 10).
         let pending = tunables.vdev_max_pending.unwrap_or(match zfs {
             ZfsRelease::FreeBsd { .. } => 10,
             _ => 35,
         });
-        let (async_read, async_write, sync_read) = if modern_queue {
-            (3, 10, 10)
+        let (async_read, async_write, sync_read, sync_write) = if modern_queue {
+            (3, 10, 10, 10)
         } else {
-            (pending, pending, pending)
+            (pending, pending, pending, pending)
         };
         let prefetch = if tunables.prefetch_disable == Some(true) {
             Prefetch::Off
@@ -173,9 +176,10 @@ impl Release {
             era: Era::of(zfs),
             aggregation_hdd,
             aggregation_ssd: tunables.aggregation_limit.unwrap_or(128 * KIB),
-            async_read_active: async_read,
+            async_read_active: tunables.async_read_max_active.unwrap_or(async_read),
             async_write_active: tunables.async_write_max_active.unwrap_or(async_write),
             sync_read_active: tunables.sync_read_max_active.unwrap_or(sync_read),
+            sync_write_active: tunables.sync_write_max_active.unwrap_or(sync_write),
             prefetch,
             mirror_runs,
             throttle,

@@ -85,6 +85,8 @@ pub struct VdevLoad {
     /// Disks each random block waits for (its data columns), or all of the vdev's disks
     /// when it serves log blocks alone.
     pub width: u32,
+    /// Blocks the vdev queue lets each member serve at once (sync reads' max_active).
+    pub active: u32,
 }
 
 /// The stations of the vdevs whose disks work together.
@@ -92,13 +94,15 @@ pub fn stations(system: &System, loads: &[VdevLoad]) -> Vec<Station> {
     loads
         .iter()
         .map(|v| {
-            // Solid-state members serve as many blocks at once as each serves requests.
+            // Solid-state members serve as many blocks at once as each serves requests,
+            // within the vdev queue's limit.
             let servers = v
                 .members
                 .iter()
                 .map(|&i| DiskTiming::new(&system.disks[i].model, 0.0).parallelism())
                 .min()
-                .unwrap_or(1);
+                .unwrap_or(1)
+                .min(v.active.max(1));
             let detail = format!("{} data disks per random block", v.width);
             Station::new(v.name.clone(), Kind::Vdev, detail, v.busy_s)
                 .servers(servers)

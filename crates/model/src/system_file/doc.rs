@@ -51,8 +51,10 @@ pub struct TunablesDoc {
     pub dirty_data_max: Option<Spanned<toml::Value>>,
     pub aggregation_limit: Option<Spanned<toml::Value>>,
     pub vdev_max_pending: Option<Spanned<u32>>,
+    pub async_read_max_active: Option<Spanned<u32>>,
     pub async_write_max_active: Option<Spanned<u32>>,
     pub sync_read_max_active: Option<Spanned<u32>>,
+    pub sync_write_max_active: Option<Spanned<u32>>,
     pub prefetch_disable: Option<bool>,
 }
 

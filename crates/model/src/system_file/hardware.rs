@@ -116,8 +116,10 @@ fn tunables(src: &Source, doc: TunablesDoc) -> Result<Tunables, FileError> {
         dirty_data_max: bytes(&doc.dirty_data_max)?,
         aggregation_limit: bytes(&doc.aggregation_limit)?,
         vdev_max_pending: depth(doc.vdev_max_pending)?,
+        async_read_max_active: depth(doc.async_read_max_active)?,
         async_write_max_active: depth(doc.async_write_max_active)?,
         sync_read_max_active: depth(doc.sync_read_max_active)?,
+        sync_write_max_active: depth(doc.sync_write_max_active)?,
         prefetch_disable: doc.prefetch_disable,
     })
 }

@@ -80,8 +80,10 @@ fn host(host: &Host, catalog: &Catalog) -> Table {
     }
     for (key, depth) in [
         ("vdev_max_pending", tun.vdev_max_pending),
+        ("async_read_max_active", tun.async_read_max_active),
         ("async_write_max_active", tun.async_write_max_active),
         ("sync_read_max_active", tun.sync_read_max_active),
+        ("sync_write_max_active", tun.sync_write_max_active),
     ] {
         if let Some(d) = depth {
             tunables.insert(key.into(), i64::from(d).into());

@@ -23,9 +23,26 @@ pub struct DiskLoad {
     /// synchronous writers waited only for a separate log device (spa_sync runs beside the
     /// commits, so it bounds throughput without lengthening each request's cycle).
     pub background_s: f64,
+    /// The most I/Os the vdev queue keeps active at this leaf for the classes of the job's
+    /// I/O (vdev_queue.c, the class's max_active); 0: none set, the drive's own parallelism.
+    pub active: u32,
 }
 
 impl DiskLoad {
+    /// Notes that I/O of a class allowing `max_active` at once reaches this leaf.
+    pub fn allow(&mut self, max_active: u32) {
+        self.active = self.active.max(max_active);
+    }
+
+    /// Requests the leaf serves at once: the drive's parallelism, within the vdev queue's
+    /// limit for the classes it serves.
+    pub fn servers(&self, parallelism: u32) -> u32 {
+        match self.active {
+            0 => parallelism,
+            active => parallelism.min(active),
+        }
+    }
+
     /// Adds `fixed` seconds per job at any depth, and a queue-dependent table (per job).
     pub fn add(&mut self, fixed: f64, table: &[f64]) {
         match (self.busy_queued_s.is_empty(), table.len()) {
@@ -58,7 +75,7 @@ pub fn stations(system: &System, loads: &[DiskLoad], overhead_s: f64) -> Vec<Sta
         if load.busy_s > 0.0 || bg <= 0.0 {
             out.push(
                 Station::new(d.name.clone(), Kind::Disk, detail.clone(), load.busy_s)
-                    .servers(t.parallelism())
+                    .servers(load.servers(t.parallelism()))
                     .moving(bytes)
                     .queued(&load.busy_queued_s),
             );
@@ -73,7 +90,7 @@ pub fn stations(system: &System, loads: &[DiskLoad], overhead_s: f64) -> Vec<Sta
             };
             out.push(
                 Station::new(name, Kind::Disk, detail, load.busy_s + bg)
-                    .servers(t.parallelism())
+                    .servers(load.servers(t.parallelism()))
                     .moving(bytes)
                     .in_cycle(false),
             );

@@ -33,12 +33,24 @@ const DEFAULT_RPM: u32 = 7200;
 /// mirror side past the other side's run (zio/mirror.rs).
 const DEFAULT_TRACK_TO_TRACK_S: f64 = 0.5e-3;
 
-/// Read latency of one flash page request at queue depth 1: 100 us, an APPROXIMATION (NAND
-/// tR ~50-90 us plus controller and protocol time; no data sheet in the catalog gives a QD1
-/// latency). Sensitivity: a solid-state disk's QD1 random read is this plus the transfer, so
-/// latency-bound flash IOPS go as its inverse; with the drive's full-depth IOPS it also sets
-/// how many reads the drive serves at once (`parallelism`, Little's law), in proportion.
-const FLASH_LATENCY_S: f64 = 100e-6;
+/// A solid-state disk's 4 KiB latency at queue depth 1 when its data sheet gives none: the
+/// median of the sheet figures in the catalog (docs/assumptions.md). NVMe: reads 52.6 us,
+/// writes 16.7 us (Samsung 970 EVO Plus 19k / 60k QD1 IOPS, 980 PRO 22k / 60k, Micron 7450
+/// 80 / 15 us); SATA: reads 76.9 us, writes 27.8 us (Samsung 870 EVO 13k / 36k QD1 IOPS, the
+/// one SATA sheet that gives them). A write is acknowledged from the drive's cache, hence
+/// shorter than a read from the flash. Sensitivity: latency-bound flash IOPS go as its
+/// inverse, and with the drive's full-depth IOPS it sets how many requests it serves at once.
+const NVME_READ_LATENCY_S: f64 = 52.6e-6;
+const NVME_WRITE_LATENCY_S: f64 = 16.7e-6;
+const SATA_FLASH_READ_LATENCY_S: f64 = 76.9e-6;
+const SATA_FLASH_WRITE_LATENCY_S: f64 = 27.8e-6;
+
+/// What a cache flush adds to a synchronous write on solid state without power-loss
+/// protection: the drive must program what its volatile cache holds before it answers. 1.5 ms,
+/// the median of seven device-level measurements of a 4 KiB write followed by a flush on
+/// consumer SATA and NVMe drives (0.59 to 5.97 ms; docs/assumptions.md); drives with
+/// power-loss protection answer at once (25-40 us for the whole write and flush).
+const FLUSH_WITHOUT_PLP_S: f64 = 1.5e-3;
 
 /// 4 KiB random reads at full queue depth when the data sheet gives none: PCIe 4.0 data
 /// centre NVMe drives publish 600k-1M (Micron 7450, Samsung PM9A3 product briefs), SATA SSDs
@@ -178,7 +190,7 @@ impl<'a> DiskTiming<'a> {
     /// rotational delays is fork / (fork + 1) of a revolution; for one request, half.
     pub fn random_io_s(&self, bytes: f64, span: f64, fork: u32, write: bool) -> f64 {
         if !self.is_rotating() {
-            return FLASH_LATENCY_S + bytes / self.rate_at(0.0, write);
+            return self.flash_latency_s(write) + bytes / self.rate_at(0.0, write);
         }
         let c = f64::from(fork.max(1));
         self.overhead_s
@@ -210,6 +222,49 @@ impl<'a> DiskTiming<'a> {
             .collect()
     }
 
+    /// What one command of a stream costs a leaf beyond its transfer: a solid-state disk's
+    /// latency (its queue serves a few at once, `DiskLoad::servers`); a hard disk streams with
+    /// none, its read-ahead and write cache hiding the commands between transfers.
+    pub fn command_latency_s(&self, write: bool) -> f64 {
+        if self.is_rotating() {
+            0.0
+        } else {
+            self.flash_latency_s(write)
+        }
+    }
+
+    /// A solid-state disk's latency at queue depth 1: its data sheet's, else its kind's.
+    fn flash_latency_s(&self, write: bool) -> f64 {
+        let m = self.model;
+        let (stated, nvme, sata) = if write {
+            (
+                m.write_latency_us,
+                NVME_WRITE_LATENCY_S,
+                SATA_FLASH_WRITE_LATENCY_S,
+            )
+        } else {
+            (
+                m.read_latency_us,
+                NVME_READ_LATENCY_S,
+                SATA_FLASH_READ_LATENCY_S,
+            )
+        };
+        match (stated, m.medium) {
+            (Some(us), _) => us * 1e-6,
+            (None, Medium::Nvme) => nvme,
+            (None, _) => sata,
+        }
+    }
+
+    /// What a cache flush adds to a write: nothing on a drive with power-loss protection
+    /// stated, the drive saving its cache otherwise (a hard disk's is its write-through wait).
+    pub fn flush_s(&self) -> f64 {
+        match (self.is_rotating(), self.model.power_loss_protection) {
+            (true, _) | (false, Some(true)) => 0.0,
+            (false, _) => FLUSH_WITHOUT_PLP_S,
+        }
+    }
+
     /// Service time of one sequential write with the write cache off and nothing queued
     /// behind it: the next sector has passed under the head by the time the next command
     /// arrives, so each request waits about one revolution (seed 004).
@@ -223,7 +278,7 @@ impl<'a> DiskTiming<'a> {
     /// a full turn as in a write-through write; flash takes its latency and the transfer.
     pub fn sync_write_s(&self, bytes: f64, span: f64) -> f64 {
         if !self.is_rotating() {
-            return FLASH_LATENCY_S + bytes / self.rate_at(0.0, true);
+            return self.flash_latency_s(true) + bytes / self.rate_at(0.0, true) + self.flush_s();
         }
         self.seek_s(span, true) + self.write_through_io_s(bytes, span / 2.0)
     }
@@ -237,7 +292,7 @@ impl<'a> DiskTiming<'a> {
             (Medium::Nvme, None) => TYPICAL_NVME_READ_IOPS,
             (Medium::Ssd, None) => TYPICAL_SATA_SSD_READ_IOPS,
         };
-        ((iops * FLASH_LATENCY_S).round() as u32).clamp(1, 256)
+        ((iops * self.flash_latency_s(false)).round() as u32).clamp(1, 256)
     }
 }
 
@@ -270,6 +325,9 @@ pub(crate) mod tests {
             track_to_track_ms: Some(1.0),
             random_read_iops: None,
             random_write_iops: None,
+            read_latency_us: None,
+            write_latency_us: None,
+            power_loss_protection: None,
             queue_depth: 32,
             uer_per_bit: None,
             afr_pct: None,
@@ -328,16 +386,40 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_flush_costs_flash_without_power_loss_protection() {
+        let mut m = hdd(500.0, 500.0, 7200);
+        m.rpm = None;
+        m.medium = Medium::Ssd;
+        // A SATA SSD's default write latency, the transfer, and the drive saving its cache.
+        let plain = DiskTiming::new(&m, OVERHEAD).sync_write_s(4096.0, 0.0);
+        assert!((plain - (27.8e-6 + 4096.0 / 500e6 + 1.5e-3)).abs() < 1e-12);
+        m.power_loss_protection = Some(true);
+        let protected = DiskTiming::new(&m, OVERHEAD).sync_write_s(4096.0, 0.0);
+        assert!((protected - (27.8e-6 + 4096.0 / 500e6)).abs() < 1e-12);
+        // A hard disk's flush is its write-through wait, counted in sync_write_s already.
+        assert_eq!(
+            DiskTiming::new(&hdd(100.0, 50.0, 7200), OVERHEAD).flush_s(),
+            0.0
+        );
+    }
+
+    #[test]
     fn flash_serves_many_requests_at_once() {
         let mut m = hdd(3000.0, 3000.0, 7200);
         m.rpm = None;
         m.medium = Medium::Nvme;
-        // 640k IOPS x 100 us per read: 64 reads at once.
-        assert_eq!(DiskTiming::new(&m, OVERHEAD).parallelism(), 64);
+        // 640k IOPS x 52.6 us per read (an NVMe drive's default): 34 reads at once.
+        assert_eq!(DiskTiming::new(&m, OVERHEAD).parallelism(), 34);
         m.random_read_iops = Some(100_000.0);
-        assert_eq!(DiskTiming::new(&m, OVERHEAD).parallelism(), 10);
+        assert_eq!(DiskTiming::new(&m, OVERHEAD).parallelism(), 5);
         let t = DiskTiming::new(&m, OVERHEAD).random_io_s(4096.0, 1.0, 1, false);
-        assert!((t - (100e-6 + 4096.0 / 3e9)).abs() < 1e-9);
+        assert!((t - (52.6e-6 + 4096.0 / 3e9)).abs() < 1e-9);
+        // The data sheet's latency where it gives one: 80 us reads, 15 us writes.
+        m.read_latency_us = Some(80.0);
+        m.write_latency_us = Some(15.0);
+        let d = DiskTiming::new(&m, OVERHEAD);
+        assert_eq!(d.parallelism(), 8);
+        assert!((d.random_io_s(4096.0, 1.0, 1, true) - (15e-6 + 4096.0 / 3e9)).abs() < 1e-12);
         assert_eq!(
             DiskTiming::new(&hdd(100.0, 50.0, 7200), OVERHEAD).parallelism(),
             1

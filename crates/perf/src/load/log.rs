@@ -75,6 +75,7 @@ impl Stages<'_> {
             let d = work.disk(leaf, &v.name);
             d.write_bytes += wait.bytes_per_leaf;
             d.write_ops += wait.ops_per_leaf;
+            d.allow(self.release.sync_write_active);
             if table.len() > 1 {
                 d.add(0.0, &table);
             } else {

@@ -90,12 +90,16 @@ impl Stages<'_> {
         if s.reads > 0.0 {
             d.read_bytes += s.reads * s.fr.bytes_per_child;
             d.read_ops += per_job * (col / agg).ceil().max(1.0);
+            d.allow(self.release.sync_read_active);
         }
         if s.writes > 0.0 {
             own_s += self.txg_writes(d, s, &t);
         }
         d.write_bytes += wait.bytes_per_leaf;
         d.write_ops += wait.ops_per_leaf;
+        if wait.ops_per_leaf > 0.0 {
+            d.allow(self.release.sync_write_active);
+        }
         if p.station {
             return own_s;
         }
@@ -138,6 +142,7 @@ impl Stages<'_> {
             } else {
                 v.leaves.len() as u32
             },
+            active: self.release.sync_read_active,
         });
     }
 

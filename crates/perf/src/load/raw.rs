@@ -34,7 +34,8 @@ pub fn loads(system: &System, w: &Workload, write_cache: bool, constants: &Const
         write_ops: if write { 1.0 } else { 0.0 },
         busy_s,
         busy_queued_s,
-        background_s: 0.0,
+        // No vdev queue between the benchmark and the device.
+        ..DiskLoad::default()
     };
     let mut vdev_of_disk = vec![String::new(); system.disks.len()];
     vdev_of_disk[0] = "raw device".into();

@@ -22,7 +22,7 @@ impl Stages<'_> {
         let active = if s.writes > 0.0 {
             self.release.async_write_active
         } else {
-            self.release.async_read_active
+            self.stream_read_active()
         };
         for &leaf in &v.leaves {
             let model = &self.system.disks[leaf].model;
@@ -31,8 +31,10 @@ impl Stages<'_> {
             let (mut read_s, mut write_s) = (0.0, 0.0);
             if s.reads > 0.0 {
                 let bytes = s.reads * s.fr.bytes_per_child;
+                let ops = bytes / s.fr.bytes_per_child.max(agg);
                 d.read_bytes += bytes;
-                d.read_ops += bytes / s.fr.bytes_per_child.max(agg);
+                d.read_ops += ops;
+                d.allow(active);
                 let rate = t.mean_rate(0.0, s.span, false);
                 let media = if v.rotating && v.vtype == VdevType::Mirror {
                     let skip_s = t.seek_s(0.0, false) + t.revolution_s() / 2.0;
@@ -42,7 +44,7 @@ impl Stages<'_> {
                 } else {
                     s.fr.media_per_child
                 };
-                read_s = s.reads * media / rate;
+                read_s = s.reads * media / rate + ops * t.command_latency_s(false);
             }
             if s.writes > 0.0 {
                 write_s = self.txg_writes(d, s, &t);
@@ -55,6 +57,12 @@ impl Stages<'_> {
             };
             d.busy_s += read_s + write_s + switching;
         }
+        if !v.rotating && s.writes <= 0.0 {
+            // A solid-state leaf's station serves its active reads at once; the rest of what
+            // prefetch issued waits in the vdev queue, in flight all the same.
+            let reach = self.release.prefetch_blocks(self.recordsize);
+            return f64::from(n) * s.fr.bytes_per_child * f64::from(reach);
+        }
         f64::from(n * active) * agg
     }
 
@@ -64,9 +72,25 @@ impl Stages<'_> {
         let agg = self.aggregation(s.v) as f64;
         let efficiency = txg::write_efficiency(s.v.rotating, self.constants);
         let bytes = s.writes * s.fw.media_per_child * (1.0 + self.meta);
+        let ops = bytes / (s.fw.bytes_per_child / s.fw.ios_per_child).max(agg);
         d.write_bytes += bytes;
-        d.write_ops += bytes / (s.fw.bytes_per_child / s.fw.ios_per_child).max(agg);
-        bytes / (t.mean_rate(0.0, s.span, true) * efficiency)
+        d.write_ops += ops;
+        d.allow(self.release.async_write_active);
+        bytes / (t.mean_rate(0.0, s.span, true) * efficiency) + ops * t.command_latency_s(true)
+    }
+
+    /// Reads each leaf keeps active for the application's streams: prefetch's async reads,
+    /// and the read each stream waits on, which arc_read raises to the sync class
+    /// (zio_change_priority) — the streams' waits spread over the pool's leaves.
+    fn stream_read_active(&self) -> u32 {
+        let leaves: usize = self.vdevs.iter().map(|v| v.leaves.len()).sum();
+        let streams = if self.w.shared_file {
+            1
+        } else {
+            self.w.threads
+        };
+        let waited = streams.div_ceil(leaves.max(1) as u32);
+        self.release.async_read_active + waited.min(self.release.sync_read_active)
     }
 
     /// Records a stream keeps in flight: what the leaves' queues hold in aggregated I/Os, up

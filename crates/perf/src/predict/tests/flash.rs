@@ -6,7 +6,8 @@ use crate::testkit::{fast_link, system};
 use model::hardware::Medium;
 use model::Workload;
 
-/// A raidz1-5 of SATA flash of 500 MB/s and 90,000 IOPS: 100 us x 90,000 = 9 requests at once.
+/// A raidz1-5 of SATA flash of 500 MB/s and 90,000 IOPS: 76.9 us (a SATA SSD's default read
+/// latency) x 90,000 = 7 requests at once.
 fn raidz_of_flash() -> model::System {
     let mut s = system("raidz1-5", 5, 500.0, fast_link());
     for d in &mut s.disks {
@@ -19,8 +20,8 @@ fn raidz_of_flash() -> model::System {
 fn a_raidz_of_flash_serves_random_blocks_concurrently() {
     // A 4 KiB read fetches its whole 128 KiB record: 4 data columns of 32 KiB on 4 of the 5
     // disks (rotating), 0.8 x 32 KiB = 26,214 bytes per read on each disk. At 500 MB/s each
-    // disk's flash moves 19,073 reads a second; the vdev, its disks serving 9 blocks at once
-    // in 100 us + 65.5 us, would allow 54,380. 64 readers reach the flash's bound.
+    // disk's flash moves 19,073 reads a second; the vdev, its disks serving 7 blocks at once
+    // in 76.9 us + 65.5 us, would allow 49,157. 64 readers reach the flash's bound.
     let s = raidz_of_flash();
     let w = |threads| {
         Workload::parse(&format!(
@@ -41,10 +42,10 @@ fn a_raidz_of_flash_serves_random_blocks_concurrently() {
         "{}",
         many.iops
     );
-    // One reader waits for its block's slowest column: 165.5 us and the CPU's share.
+    // One reader waits for its block's slowest column: 142.4 us and the CPU's share.
     let one = predict(&s, &w(1)).unwrap();
     assert!(
-        one.iops < 1.0 / 165.5e-6 && one.iops > 4000.0,
+        one.iops < 1.0 / 142.4e-6 && one.iops > 4000.0,
         "{}",
         one.iops
     );
@@ -68,6 +69,50 @@ fn flash_streams_at_its_sequential_rate() {
         (p.bottleneck.limit / 1e6 - bound).abs() < 0.01,
         "{:?}",
         p.bottleneck
+    );
+}
+
+/// One NVMe drive of 7 GB/s: what the vdev queue lets it serve at once bounds a stream.
+#[test]
+fn the_vdev_queue_bounds_what_nvme_serves_at_once() {
+    let mut s = system("stripe-1", 1, 7000.0, fast_link());
+    s.disks[0].model = flash(Medium::Nvme, 7000.0, 1_000_000.0);
+    // Straight on the PCIe 3.0 x8 link, no controller port between.
+    s.disks[0].attach = model::system::Attach::Link("bus".into());
+    let read = Workload::parse("fio-read:bs=1M,size=100G,cache=cold").unwrap();
+    // Prefetch's 3 async reads and the one the reader waits on, raised to the sync class:
+    // 4 reads of 128 KiB at once, each 52.6 us (an NVMe drive's default latency) + 18.7 us.
+    let four = 4.0 * 131_072.0 / (52.6e-6 + 131_072.0 / 7e9);
+    s.host.tunables.async_read_max_active = Some(1);
+    let two = predict(&s, &read).unwrap();
+    // 2 at once with zfs_vdev_async_read_max_active = 1: the drive's queue is the bound.
+    let bound = four / 2.0;
+    assert_eq!(two.bottleneck.kind.word(), "disk", "{:?}", two.bottleneck);
+    assert!(
+        two.throughput_bytes_per_s <= bound * 1.0001,
+        "{}",
+        two.throughput_bytes_per_s
+    );
+    assert!(
+        two.throughput_bytes_per_s > bound * 0.97,
+        "{}",
+        two.throughput_bytes_per_s
+    );
+    s.host.tunables.async_read_max_active = None;
+    let default = predict(&s, &read).unwrap();
+    assert!(default.throughput_bytes_per_s > 1.5 * two.throughput_bytes_per_s);
+    assert!(default.throughput_bytes_per_s <= four * 1.0001);
+    // Deep random reads of 4 KiB records: ten sync reads at once
+    // (zfs_vdev_sync_read_max_active), whatever the application's depth.
+    s.pool.datasets[0].recordsize = 4096;
+    let random =
+        Workload::parse("fio-randread:bs=4K,qd=64,engine=io_uring,size=100G,cache=cold").unwrap();
+    let r = predict(&s, &random).unwrap();
+    let ten = 10.0 / (52.6e-6 + 4096.0 / 7e9);
+    assert!(
+        r.iops <= ten * 1.0001 && r.iops > 0.9 * ten,
+        "{} vs {ten}",
+        r.iops
     );
 }
 
