@@ -60,6 +60,20 @@ pub fn unseen(system: &System, w: &Workload) -> Vec<String> {
                 .into(),
         );
     }
+    if let Some(disk) = unprotected_flash_under_sync(system, w) {
+        out.push(format!(
+            "how long {disk} takes to flush its cache: its maker states no power-loss \
+             protection, so each ZIL commit waits a default 1.5 ms (drives measured take \
+             0.6-6 ms; with protection, none)"
+        ));
+    }
+    if w.access == model::workload::Access::SeqRead && w.threads > 1 && all_flash(system) {
+        out.push(
+            "the ARC under several readers of a fast pool: its eviction of what they stream \
+             through and their lock traffic; each reader copies at its core's rate"
+                .into(),
+        );
+    }
     if sata_behind_expander(system) {
         out.push("SATA tunnelling (STP) through the SAS expander: its per-command overhead".into());
     }
@@ -93,4 +107,35 @@ fn sata_behind_expander(system: &System) -> bool {
                 .iter()
                 .any(|c| &c.id == id && c.model.kind == ControllerKind::Expander))
     })
+}
+
+/// A solid-state disk without stated power-loss protection, when `w` makes synchronous writes.
+fn unprotected_flash_under_sync(system: &System, w: &Workload) -> Option<String> {
+    use model::dataset::SyncPolicy;
+    use model::workload::Durability;
+    let always = system
+        .pool
+        .datasets
+        .first()
+        .is_some_and(|d| d.sync == SyncPolicy::Always);
+    let sync = matches!(w.durability, Durability::EachWrite | Durability::Every(_)) || always;
+    if !sync || !w.access.writes() {
+        return None;
+    }
+    system
+        .disks
+        .iter()
+        .find(|d| {
+            d.model.medium != model::hardware::Medium::Hdd
+                && d.model.power_loss_protection != Some(true)
+        })
+        .map(|d| d.name.clone())
+}
+
+/// Whether every disk of the pool is solid state.
+fn all_flash(system: &System) -> bool {
+    system
+        .disks
+        .iter()
+        .all(|d| d.model.medium != model::hardware::Medium::Hdd)
 }

@@ -58,6 +58,17 @@ fn a_sync_write_waits_for_its_log_block() {
     consumer.disks[1].model.power_loss_protection = None;
     let flushed = iops(&consumer, small);
     assert!(flushed > 500.0 && flushed < 1.0 / 1.544e-3, "{flushed}");
+    // The prediction says the flush is a default, where it is one.
+    let w = Workload::parse(small).unwrap();
+    let said = |s: &System| {
+        predict(s, &w)
+            .unwrap()
+            .not_modelled
+            .iter()
+            .any(|n| n.starts_with("how long log0 takes to flush its cache"))
+    };
+    assert!(said(&consumer));
+    assert!(!said(&four_k(true)));
 }
 
 #[test]
