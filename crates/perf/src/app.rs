@@ -9,23 +9,25 @@ use crate::release::Release;
 use model::workload::{Access, Durability, Engine, Target, Workload};
 
 /// Requests of one thread that reach ZFS at once: its queue depth where the engine passes it
-/// on (io_uring always; libaio for O_DIRECT files that really bypass the cache, on OpenZFS
-/// 2.3+, or a raw device), else one: psync and the like wait for each call, libaio on a
-/// buffered file does the I/O inside io_submit, and glibc's POSIX AIO serves one file
-/// descriptor's requests one at a time.
-pub fn depth_per_thread(w: &Workload, release: &Release) -> u32 {
+/// on (io_uring always; libaio for O_DIRECT I/O that really bypasses the cache, on OpenZFS
+/// 2.3+ reads and whole-record writes of `recordsize`, or a raw device), else one: psync and
+/// the like wait for each call, libaio on a buffered file does the I/O inside io_submit, and
+/// glibc's POSIX AIO serves one file descriptor's requests one at a time.
+pub fn depth_per_thread(w: &Workload, release: &Release, recordsize: u64) -> u32 {
     let raw = matches!(w.target, Target::RawDisk { .. });
+    let direct =
+        release.direct_reads(w) && (!w.access.writes() || release.direct_writes(w, recordsize));
     match w.engine {
         Engine::IoUring => w.queue_depth,
-        Engine::Libaio if raw || (w.direct && release.direct_io) => w.queue_depth,
+        Engine::Libaio if raw || direct => w.queue_depth,
         Engine::Libaio | Engine::Sync | Engine::PosixAio => 1,
     }
 }
 
 /// Requests the application keeps in flight at the file system.
-pub fn outstanding(w: &Workload, release: &Release) -> u32 {
+pub fn outstanding(w: &Workload, release: &Release, recordsize: u64) -> u32 {
     w.threads
-        .saturating_mul(depth_per_thread(w, release))
+        .saturating_mul(depth_per_thread(w, release, recordsize))
         .max(1)
 }
 
@@ -124,22 +126,30 @@ mod tests {
     fn the_engine_decides_the_depth_that_reaches_zfs() {
         let r22 = release("2.2");
         let w = |spec: &str| Workload::parse(spec).unwrap();
-        assert_eq!(outstanding(&w("fio-randread:qd=32,threads=4"), &r22), 128);
-        assert_eq!(outstanding(&w("fio-randread:qd=32,engine=psync"), &r22), 1);
+        let rec = 128 << 10;
         assert_eq!(
-            outstanding(&w("fio-randread:qd=32,engine=libaio,direct=on"), &r22),
+            outstanding(&w("fio-randread:qd=32,threads=4"), &r22, rec),
+            128
+        );
+        assert_eq!(
+            outstanding(&w("fio-randread:qd=32,engine=psync"), &r22, rec),
             1
         );
+        let direct = w("fio-randread:qd=32,engine=libaio,direct=on");
+        assert_eq!(outstanding(&direct, &r22, rec), 1);
         let r23 = release("2.3");
+        assert_eq!(outstanding(&direct, &r23, rec), 32);
+        // A write of part of a record goes through the ARC: io_submit does it at once.
+        let small = w("fio-randwrite:qd=32,engine=libaio,direct=on,bs=4K");
+        assert_eq!(outstanding(&small, &r23, rec), 1);
+        assert_eq!(outstanding(&small, &r23, 4096), 32);
+        // FreeBSD ships direct I/O switched off (zfs_dio_enabled = 0).
+        assert_eq!(outstanding(&direct, &release("freebsd-15.0"), rec), 1);
         assert_eq!(
-            outstanding(&w("fio-randread:qd=32,engine=libaio,direct=on"), &r23),
-            32
-        );
-        assert_eq!(
-            outstanding(&w("fio-randread:qd=32,engine=posixaio"), &r23),
+            outstanding(&w("fio-randread:qd=32,engine=posixaio"), &r23, rec),
             1
         );
-        assert_eq!(outstanding(&w("raw-randread:qd=8"), &r22), 8);
+        assert_eq!(outstanding(&w("raw-randread:qd=8"), &r22, rec), 8);
     }
 
     #[test]

@@ -25,7 +25,7 @@ pub fn data_capacity(system: &System, release: &Release, constants: &Constants) 
 /// Share of the workload's block reads the ARC serves, for an ARC holding `capacity` bytes of
 /// which a repeated scan of a larger file finds `scan_retention`.
 pub fn hit_ratio(w: &Workload, release: &Release, capacity: f64, scan_retention: f64) -> f64 {
-    if w.cache == CacheState::Cold || (w.direct && release.direct_io) {
+    if w.cache == CacheState::Cold || release.direct_reads(w) {
         return 0.0;
     }
     let Some(data) = w.total_bytes() else {

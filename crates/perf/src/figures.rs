@@ -91,7 +91,7 @@ pub fn prediction(
         );
     }
     let iops = rate * loads.requests;
-    let outstanding = f64::from(app::outstanding(workload, release));
+    let outstanding = f64::from(loads.outstanding);
     let class = ErrorClass::of(system, workload);
     Prediction {
         system: system.name.clone(),

@@ -48,7 +48,7 @@ pub fn shares(
     if l2_bytes <= 0.0
         || psize == 0
         || w.cache == CacheState::Cold
-        || (w.direct && release.direct_io)
+        || release.direct_reads(w)
         || w.access.is_sequential()
     {
         return None;

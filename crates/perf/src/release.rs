@@ -7,7 +7,7 @@
 use crate::zio::mirror::MirrorRuns;
 use model::release::Platform;
 use model::system::Tunables;
-use model::ZfsRelease;
+use model::{Workload, ZfsRelease};
 
 const KIB: u64 = 1 << 10;
 const MIB: u64 = 1 << 20;
@@ -45,7 +45,8 @@ pub struct Release {
     pub fletcher4_default: bool,
     /// `compression` left at its default compresses with lz4 (OpenZFS 2.2+).
     pub lz4_default: bool,
-    /// O_DIRECT bypasses the ARC (OpenZFS 2.3+); before, it is accepted and buffered.
+    /// O_DIRECT bypasses the ARC (OpenZFS 2.3+ on Linux; FreeBSD ships it switched off,
+    /// zfs_dio_enabled = 0); before, it is accepted and buffered.
     pub direct_io: bool,
     /// A write committed at once goes into the log block unless it covers at least half its
     /// record (zil_write_state, OpenZFS 2.4+); before, size alone decided.
@@ -190,10 +191,22 @@ impl Release {
             simd_parity: simd,
             fletcher4_default: !matches!(zfs, ZfsRelease::Solaris { year } if year < 2009),
             lz4_default: line >= (2, 2),
-            direct_io: line >= (2, 3),
+            direct_io: line >= (2, 3) && zfs.platform() == Platform::Linux,
             zil_half_record: line >= (2, 4),
             platform: zfs.platform(),
         }
+    }
+
+    /// Whether `w`'s reads go past the ARC: O_DIRECT where the release honours it
+    /// (zfs_vnops.c zfs_setup_direct; fio's block sizes are page-aligned).
+    pub fn direct_reads(&self, w: &Workload) -> bool {
+        w.direct && self.direct_io
+    }
+
+    /// Whether `w`'s writes into records of `recordsize` go past the ARC: only writes of whole
+    /// records do; a write of part of one is passed to the ARC (dmu.c dmu_write_uio_dnode).
+    pub fn direct_writes(&self, w: &Workload, recordsize: u64) -> bool {
+        self.direct_reads(w) && w.block_size >= recordsize
     }
 
     /// Largest ARC on a host of `ram` bytes.

@@ -78,7 +78,7 @@ pub fn sync_writes(
     let large = w.block_size >= IMMEDIATE_WRITE_SZ
         && (!release.zil_half_record || !at_once || 2 * w.block_size >= dataset.recordsize);
     let indirect = dataset.logbias == Logbias::Throughput
-        || (w.direct && release.direct_io)
+        || release.direct_writes(w, dataset.recordsize)
         || (!slog && large);
     let carried = if indirect { 0.0 } else { w.block_size as f64 };
     let records = per_commit * (RECORD_HEADER + carried);
@@ -154,8 +154,10 @@ mod tests {
         // 64 KiB is half the record: indirect in both; uncommitted until an fsync, too.
         assert!(indirect("fio-randwrite:bs=64K,sync=on", "2.4"));
         assert!(indirect("fio-randwrite:bs=32K,fsync=4", "2.4"));
-        // O_DIRECT writes go in place from 2.3, whatever their size.
-        assert!(indirect("fio-randwrite:bs=4K,sync=on,direct=on", "2.3"));
+        // O_DIRECT writes of whole records go in place from 2.3; a write of part of a
+        // record is passed to the ARC and copied into the log like any other.
+        assert!(indirect("fio-randwrite:bs=128K,sync=on,direct=on", "2.3"));
+        assert!(!indirect("fio-randwrite:bs=4K,sync=on,direct=on", "2.3"));
         assert!(!indirect("fio-randwrite:bs=4K,sync=on,direct=on", "2.2"));
     }
 }

@@ -48,6 +48,8 @@ pub struct Loads {
     pub requests: f64,
     /// Jobs in flight.
     pub population: u32,
+    /// Requests the application keeps in flight at the file system.
+    pub outstanding: u32,
     /// Whether the workload is counted in operations (random) rather than bytes (streams).
     pub random: bool,
     /// Share of the block reads the ARC served.

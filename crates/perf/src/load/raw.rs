@@ -53,6 +53,7 @@ pub fn loads(system: &System, w: &Workload, write_cache: bool, constants: &Const
         memory_bytes: bs,
         requests: 1.0,
         population: depth.clamp(1, MAX_POPULATION),
+        outstanding: depth.max(1),
         random: !w.access.is_sequential(),
         arc_hit: 0.0,
     }

@@ -215,7 +215,7 @@ impl<'a> Stages<'a> {
         let population = if seq {
             self.stream_population(work.queued_bytes, device_bytes)
         } else {
-            app::outstanding(w, self.release).max(self.writeback_in_flight(rec))
+            self.outstanding().max(self.writeback_in_flight(rec))
         };
         let loads = Loads {
             vdev_of_disk: work.vdev_of_disk,
@@ -240,6 +240,7 @@ impl<'a> Stages<'a> {
                 + rec.written * self.psize as f64,
             requests,
             population: population.clamp(1, MAX_POPULATION),
+            outstanding: self.outstanding(),
             random: !w.access.is_sequential(),
             arc_hit: self.hit,
         };
@@ -263,6 +264,11 @@ impl<'a> Stages<'a> {
             None if self.w.access.is_sequential() => 0.0,
             None => 1.0,
         }
+    }
+
+    /// Requests the application keeps in flight at the file system.
+    pub fn outstanding(&self) -> u32 {
+        app::outstanding(self.w, self.release, self.recordsize)
     }
 
     /// The largest I/O the vdev queue aggregates neighbours into on `v`'s leaves.

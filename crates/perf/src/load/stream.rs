@@ -5,7 +5,6 @@
 
 use super::stages::{Share, Stages};
 use super::work::Work;
-use crate::app;
 use crate::leaf::load::DiskLoad;
 use crate::leaf::DiskTiming;
 use crate::txg;
@@ -110,6 +109,6 @@ impl Stages<'_> {
         blocks
             .min(reach)
             .saturating_mul(streams)
-            .max(app::outstanding(self.w, self.release))
+            .max(self.outstanding())
     }
 }
