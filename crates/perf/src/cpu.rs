@@ -14,8 +14,12 @@ use model::workload::Data;
 /// The CPU's work per job.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct CpuWork {
-    /// Reference cycles per job on all cores: the kernel's work and the application's.
+    /// Reference cycles per job on all cores while a request is under way: the kernel's work
+    /// and the application's.
     pub cycles: f64,
+    /// Reference cycles per job of the txg's writeback (compression, checksums, parity, the
+    /// write zios): spa_sync's threads do them after the writes have returned.
+    pub txg_cycles: f64,
     /// Of which the application's own threads spend, and how many threads there are.
     pub app_cycles: f64,
     pub app_threads: u32,
@@ -26,8 +30,10 @@ pub struct CpuWork {
 
 /// The application's threads and the CPU as stations. The application's own cycles are its
 /// threads' station when it waits on each job: the CPU station then carries the kernel's
-/// work alone, so a job's time counts them once.
-pub fn stations(host: &Host, work: &CpuWork) -> [Station; 2] {
+/// work alone, so a job's time counts them once. A job that waits carries the txg's
+/// writeback on a station of its own that bounds the rate off the cycle, as the disks' is;
+/// a stream, decoupled from its records anyway, counts it with the rest.
+pub fn stations(host: &Host, work: &CpuWork) -> Vec<Station> {
     let cpu = &host.cpu;
     let cores = cpu.cores * host.sockets.max(1);
     let threads = work.app_threads.min(cores).max(1);
@@ -43,14 +49,24 @@ pub fn stations(host: &Host, work: &CpuWork) -> [Station; 2] {
     )
     .servers(threads)
     .in_cycle(work.app_in_cycle);
-    let kernel = if work.app_in_cycle {
-        work.cycles - work.app_cycles
-    } else {
-        work.cycles
-    };
     let detail = format!("{}: {cores} cores x {} GHz", cpu.name, cpu.ghz);
-    let kernel = Station::new("cpu", Kind::Cpu, detail, seconds(cpu, kernel)).servers(cores);
-    [app, kernel]
+    if !work.app_in_cycle {
+        let kernel = seconds(cpu, work.cycles + work.txg_cycles);
+        return vec![
+            app,
+            Station::new("cpu", Kind::Cpu, detail, kernel).servers(cores),
+        ];
+    }
+    let waited = seconds(cpu, work.cycles - work.app_cycles);
+    let kernel = Station::new("cpu", Kind::Cpu, detail.clone(), waited).servers(cores);
+    if work.txg_cycles <= 0.0 {
+        return vec![app, kernel];
+    }
+    let all = seconds(cpu, work.cycles + work.txg_cycles);
+    let writeback = Station::new("cpu (with the txg's writeback)", Kind::Cpu, detail, all)
+        .servers(cores)
+        .in_cycle(false);
+    vec![app, kernel, writeback]
 }
 
 /// How much longer a core of `year` takes than a 2012 core (Sandy/Ivy Bridge) at the same

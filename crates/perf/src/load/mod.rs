@@ -104,6 +104,7 @@ impl Loads {
         }
         for v in [
             &mut self.cpu.cycles,
+            &mut self.cpu.txg_cycles,
             &mut self.cpu.app_cycles,
             &mut self.user_bytes,
             &mut self.user_read_bytes,

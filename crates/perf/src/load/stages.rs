@@ -130,9 +130,8 @@ impl<'a> Stages<'a> {
         }
         let (compress, decompress) = self.compress_byte;
         let (psize, rs) = (self.psize as f64, self.recordsize as f64);
-        work.cycles += (rec.read * psize) * self.checksum_byte
-            + rec.written * (psize * self.checksum_byte + rs * compress)
-            + rec.read * rs * decompress;
+        work.cycles += rec.read * (psize * self.checksum_byte + rs * decompress);
+        work.txg_cycles += rec.written * (psize * self.checksum_byte + rs * compress);
         self.gather(work, &rec, &calls, seq)
     }
 
@@ -166,12 +165,13 @@ impl<'a> Stages<'a> {
             self.random(work, &share, rec, &wait);
         }
         let zios = |f: &Fanout| f.upper_zios + f.ios_per_child * f64::from(n);
-        work.cycles += reads * zios(&fr) * zio + written * zios(&fw) * zio;
+        work.cycles += reads * zios(&fr) * zio;
+        work.txg_cycles += written * zios(&fw) * zio;
         let parity = match v.vtype {
             VdevType::Raidz { parity } | VdevType::Draid { parity, .. } => parity,
             _ => 0,
         };
-        work.cycles += written
+        work.txg_cycles += written
             * self.psize as f64
             * cpu::parity_byte(parity, self.release, &self.system.host.cpu);
     }
@@ -223,6 +223,7 @@ impl<'a> Stages<'a> {
             disks: work.disks,
             cpu: CpuWork {
                 cycles: work.cycles + app_cycles,
+                txg_cycles: work.txg_cycles,
                 app_cycles,
                 app_threads: w.threads,
                 app_in_cycle: !seq,

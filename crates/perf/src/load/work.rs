@@ -13,8 +13,11 @@ pub struct Work {
     pub tables: ReadTables,
     /// Disk (or fork-join vdev) stations one random request reaches: its parts run at once.
     pub parts: f64,
-    /// Reference cycles per job the kernel spends so far.
+    /// Reference cycles per job the kernel spends so far while a request is under way.
     pub cycles: f64,
+    /// Reference cycles per job of the txg's writeback: compressing, checksumming and
+    /// protecting the dirty records and issuing their write zios (spa_sync's pipeline).
+    pub txg_cycles: f64,
     /// Bytes a stream's leaves' queues hold.
     pub queued_bytes: f64,
 }
@@ -28,6 +31,7 @@ impl Work {
             tables: ReadTables::default(),
             parts: 0.0,
             cycles: 0.0,
+            txg_cycles: 0.0,
             queued_bytes: 0.0,
         }
     }
