@@ -4,9 +4,9 @@
 //! takes when the dirty-data buffer absorbs part of it (docs/zfs-internals.md §3, §8).
 
 use crate::constants::Constants;
-use crate::cpu::{COPY_BYTE, SYSCALL};
+use crate::cpu::{self, COPY_BYTE, SYSCALL};
 use crate::release::Release;
-use model::workload::{Access, Durability, Engine, Target, Workload};
+use model::workload::{Access, Data, Durability, Engine, Target, Workload};
 
 /// Requests of one thread that reach ZFS at once: its queue depth where the engine passes it
 /// on (io_uring always; libaio for O_DIRECT I/O that really bypasses the cache, on OpenZFS
@@ -40,6 +40,8 @@ pub struct Calls {
     /// Calls that do no I/O: lseek, fsync's entry.
     pub others: f64,
     pub bytes: f64,
+    /// Bytes read from the kernel's random device before the writes (`dd if=/dev/urandom`).
+    pub generated: f64,
     /// Transactions each write call takes: zfs_write (zfs_vnops.c) writes a call larger than
     /// the record in record-sized chunks, each assigned, filled and committed as its own
     /// transaction.
@@ -75,6 +77,11 @@ impl Calls {
             writes,
             others: others + fsyncs,
             bytes: (reads + writes) * bs,
+            generated: if w.data == Data::Urandom {
+                writes * bs
+            } else {
+                0.0
+            },
             chunks_per_write: w.block_size.div_ceil(recordsize.max(1)) as f64,
         }
     }
@@ -93,6 +100,7 @@ impl Calls {
             + self.writes * self.chunks_per_write * write
             + self.others * SYSCALL
             + self.bytes * COPY_BYTE
+            + self.generated * (cpu::urandom_byte(release).unwrap_or(0.0) + COPY_BYTE)
     }
 }
 

@@ -8,6 +8,7 @@ use crate::release::Release;
 use crate::station::{Kind, Station};
 use model::dataset::{Checksum, Compression, Encryption};
 use model::hardware::{CpuModel, Simd};
+use model::release::Platform;
 use model::system::Host;
 use model::workload::Data;
 
@@ -131,6 +132,23 @@ pub fn checksum_byte(checksum: Checksum, release: &Release, cpu: &CpuModel) -> f
     }
 }
 
+/// Cycles per byte the kernel's random device costs the thread reading it, on the reference
+/// core, where a rate is known. APPROXIMATION: the measurements below do not state their CPUs,
+/// and a 3 GHz reference core turns each rate into cycles. Linux before 4.8 extracted each
+/// 10 bytes with SHA-1 from the entropy pool: `dd if=/dev/urandom of=/dev/null bs=1M` ran at
+/// 13.4 MB/s (pthree.org, 2016): 224 cycles a byte. From 4.8 a ChaCha20 generator serves
+/// it: 418 MB/s with the same dd on a desktop of about 2020 (plus.diolinux.com.br): 7.2. The
+/// kernel is taken from the release: ZoL before 0.7 ran on the older kernels, later releases
+/// on 4.8 and after (RHEL 7's 3.10 is the exception). No figure for FreeBSD, illumos or Solaris.
+pub fn urandom_byte(release: &Release) -> Option<f64> {
+    const REFERENCE_HZ: f64 = 3e9;
+    match release.platform {
+        Platform::Linux if release.zfs.at_least(0, 7) => Some(REFERENCE_HZ / 418e6),
+        Platform::Linux | Platform::Fuse => Some(REFERENCE_HZ / 13.4e6),
+        Platform::FreeBsd | Platform::Solaris => None,
+    }
+}
+
 /// Cycles per byte of block data to encrypt (or decrypt) and authenticate with the dataset's
 /// `encryption`, on the reference core. APPROXIMATION from published figures of the kernels
 /// OpenZFS's ICP carries: AES-GCM with AES-NI and AVX (the gcm_avx code from BoringSSL's
@@ -196,6 +214,7 @@ pub fn compress_byte(algorithm: Compression, data: Data, ratio: f64) -> (f64, f6
     match data {
         Data::Zeros | Data::Pattern => zeros,
         Data::Random if algorithm == Compression::Lz4 && ratio <= 1.0 => (1.4, 0.0),
+        Data::Urandom if algorithm == Compression::Lz4 => (1.4, 0.0),
         // Random blocks among zeros: each part at its own cost.
         Data::Sparse { fill_pct } => {
             let random = f64::from(fill_pct) / 100.0;

@@ -9,7 +9,7 @@ use crate::load::Loads;
 use crate::release::Release;
 use crate::station::{Kind, Utilization};
 use model::system::System;
-use model::workload::{Durability, Target, Workload};
+use model::workload::{Data, Durability, Target, Workload};
 use serde::Serialize;
 
 /// One disk's traffic, as `zpool iostat -v` and `iostat -x` show it.
@@ -80,6 +80,10 @@ pub fn prediction(
     let devices = devices(system, loads, x, &utilizations);
     let mut bottleneck = bottleneck::find(&utilizations, loads, system);
     bottleneck.sentence += crate::compress::holes_clause(system, workload, release).unwrap_or("");
+    if workload.data == Data::Urandom && bottleneck.kind == Kind::Thread {
+        bottleneck.sentence += "; before each write the thread reads its data from the kernel's \
+                                random device, whose generator runs on the same core";
+    }
     // A write phase the dirty-data buffer absorbs in part runs faster than the pool.
     let rate = absorbed(system, workload, release, loads, x, &utilizations);
     let boost = rate / x;

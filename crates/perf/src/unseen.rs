@@ -3,6 +3,7 @@
 //! (docs/performance-model.md, "What the model does not capture").
 
 use model::hardware::{ControllerKind, Interface};
+use model::release::Platform;
 use model::system::Attach;
 use model::{System, VdevClass, Workload};
 
@@ -71,6 +72,15 @@ pub fn unseen(system: &System, w: &Workload) -> Vec<String> {
         out.push(
             "the ARC under several readers of a fast pool: its eviction of what they stream \
              through and their lock traffic; each reader copies at its core's rate"
+                .into(),
+        );
+    }
+    let platform = system.host.zfs.platform();
+    let measured = matches!(platform, Platform::Linux | Platform::Fuse);
+    if w.data == model::workload::Data::Urandom && w.access.writes() && !measured {
+        out.push(
+            "the kernel's random device on this platform: no measured rate, so generating the \
+             data costs the writer nothing here"
                 .into(),
         );
     }

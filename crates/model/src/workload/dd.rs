@@ -1,5 +1,5 @@
 //! A dd command line (GNU coreutils dd; docs/zfs-internals.md §8): `if=/dev/zero of=FILE`
-//! writes zeros (`/dev/urandom` random data), `if=FILE of=/dev/null` reads; `bs` (512 unless
+//! writes zeros (`/dev/urandom` the kernel's random bytes), `if=FILE of=/dev/null` reads; `bs` (512 unless
 //! given, with dd's binary K/M/G and decimal KB/MB/GB), `count` blocks; `conv=fdatasync` or
 //! `conv=fsync` flush at the end inside the timing; `oflag=dsync|sync` makes each write
 //! synchronous, `oflag=direct`/`iflag=direct` O_DIRECT. A device path (`/dev/sdb`,
@@ -17,7 +17,7 @@ const DD_BS: u64 = 512;
 fn generator(path: &str) -> Option<Data> {
     match path {
         "/dev/zero" => Some(Data::Zeros),
-        "/dev/urandom" | "/dev/random" => Some(Data::Random),
+        "/dev/urandom" | "/dev/random" => Some(Data::Urandom),
         _ => None,
     }
 }

@@ -116,6 +116,10 @@ pub enum Durability {
 pub enum Data {
     /// Incompressible (fio's default random buffers).
     Random,
+    /// Read from the kernel's random device (`dd if=/dev/urandom`): incompressible whatever
+    /// the dataset's own data, and made by the kernel's generator on the writing thread, one
+    /// buffer before each write.
+    Urandom,
     /// All zeros (`dd if=/dev/zero`): a compressing dataset stores such blocks as holes.
     Zeros,
     /// A repeated pattern (Bonnie's and iozone's buffers): compresses to almost nothing.

@@ -112,7 +112,7 @@ impl Workload {
             }
             "data" => {
                 self.data = data(value).ok_or_else(|| {
-                    bad("expected random, zeros, pattern or sparse-N (N% of each record written)")
+                    bad("expected random, urandom (read from /dev/urandom), zeros, pattern or sparse-N (N% of each record written)")
                 })?
             }
             "cache" => {
@@ -167,6 +167,7 @@ fn data(value: &str) -> Option<Data> {
         .filter(|p| (1..=100).contains(p));
     match (value, sparse) {
         ("random", _) => Some(Data::Random),
+        ("urandom", _) => Some(Data::Urandom),
         ("zeros" | "zero", _) => Some(Data::Zeros),
         ("pattern", _) => Some(Data::Pattern),
         (_, Some(fill_pct)) => Some(Data::Sparse { fill_pct }),

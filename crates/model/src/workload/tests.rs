@@ -21,6 +21,12 @@ fn presets_and_parameters() {
         .unwrap();
     assert_eq!(w.engine, Engine::Sync);
     assert_eq!(w.durability, Durability::Every(4));
+    let dd = Workload::parse("dd if=/dev/urandom of=/tank/f bs=1M count=100").unwrap();
+    assert_eq!(dd.data, Data::Urandom);
+    assert_eq!(
+        Workload::parse("dd-write:data=urandom").unwrap().data,
+        Data::Urandom
+    );
     assert!(w.direct);
     assert_eq!((w.data, w.cache), (Data::Zeros, CacheState::Cold));
 }

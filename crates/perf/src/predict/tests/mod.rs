@@ -370,6 +370,33 @@ fn compression_halves_the_disk_bytes_and_costs_cpu() {
 }
 
 #[test]
+fn the_kernels_random_device_feeds_dd_at_its_own_pace() {
+    // A pool far faster than the generator: one dd thread at 3 GHz on a core of 2024 (0.7
+    // of the reference core's time) reads /dev/urandom at 418 MB/s x 1 / 0.7 = 597 MB/s on
+    // Linux from 4.8 (OpenZFS 2.2), 13.4 MB/s x 1 / 0.7 = 19.1 MB/s before (ZoL 0.6.5); its
+    // write calls and copies slow it a little more. Its bytes do not compress.
+    let mut s = system("stripe-8", 8, 500.0, fast_link());
+    s.pool.datasets[0].compression = model::dataset::Compression::Lz4;
+    s.pool.datasets[0].compression_ratio = 2.0;
+    let w = Workload::parse("dd if=/dev/urandom of=/tank/f bs=1M count=20000").unwrap();
+    let rate = |zfs: &str, s: &mut System| {
+        s.host.zfs = zfs.parse().unwrap();
+        let p = predict(s, &w).unwrap();
+        assert_eq!(p.bottleneck.kind, Kind::Thread, "{zfs}");
+        assert!(p.bottleneck.sentence.contains("random device"));
+        p.throughput_bytes_per_s
+    };
+    let chacha = rate("2.2", &mut s);
+    assert!(chacha < 597e6 && chacha > 0.8 * 597e6, "{chacha}");
+    let sha1 = rate("zol-0.6.5", &mut s);
+    assert!(sha1 < 19.1e6 && sha1 > 0.95 * 19.1e6, "{sha1}");
+    // FreeBSD: no measured rate, said so.
+    s.host.zfs = "freebsd-13.2".parse().unwrap();
+    let p = predict(&s, &w).unwrap();
+    assert!(p.not_modelled.iter().any(|n| n.contains("random device")));
+}
+
+#[test]
 fn the_txg_compresses_random_writes_after_they_return() {
     // One writer of 4 KiB into cached 128 KiB lz4 records on a 4-core 1 GHz host of 2024:
     // each write dirties a record the txg compresses later, 131,072 x 6.3 cycles x 0.7
