@@ -70,6 +70,16 @@ pub fn run(args: &Args) -> CliResult {
     Ok(())
 }
 
+/// A latency in the unit that shows it: microseconds below a tenth of a millisecond (an ARC
+/// hit, a flash write), else milliseconds.
+fn latency(seconds: f64) -> String {
+    if seconds < 1e-4 {
+        format!("{:.1} us", seconds * 1e6)
+    } else {
+        format!("{:.2} ms", seconds * 1e3)
+    }
+}
+
 fn print_prediction(w: &Workload, p: &Prediction) {
     println!("system:    {}", p.system);
     println!(
@@ -80,10 +90,10 @@ fn print_prediction(w: &Workload, p: &Prediction) {
         w.queue_depth
     );
     println!(
-        "predicted: {}/s, {:.0} IOPS, mean latency {:.2} ms ({} jobs in flight)",
+        "predicted: {}/s, {:.0} IOPS, mean latency {} ({} jobs in flight)",
         format_decimal(p.throughput_bytes_per_s),
         p.iops,
-        p.mean_latency_s * 1e3,
+        latency(p.mean_latency_s),
         p.concurrency
     );
     println!("expected:  {}", expected_error(p));
@@ -259,4 +269,17 @@ fn plot(
         ring_legend: None,
     }
     .render()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::latency;
+
+    #[test]
+    fn latency_shows_in_a_unit_that_keeps_its_digits() {
+        assert_eq!(latency(2.6e-6), "2.6 us");
+        assert_eq!(latency(99.94e-6), "99.9 us");
+        assert_eq!(latency(1.5e-4), "0.15 ms");
+        assert_eq!(latency(0.0217), "21.70 ms");
+    }
 }
