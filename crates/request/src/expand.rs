@@ -24,7 +24,7 @@ pub fn growth(steps: &[String], pool: &Pool, recordsize: u64) -> Result<Vec<Grow
     let mut now = normal_group(pool)?;
     let mut out = Vec::new();
     for text in steps {
-        let err = |why: String| Error(format!("--expand '{text}': {why}"));
+        let err = |why: String| Error(format!("--expand '{}': {why}", model::input::echo(text)));
         let (layouts, fill) = match text.split_once(" at ") {
             Some((l, f)) => (l, Some(fill_of(f).map_err(err)?)),
             None => (text.as_str(), None),
@@ -90,7 +90,12 @@ fn fill_of(text: &str) -> Result<Fill, String> {
             .ok()
             .filter(|p| (0.0..100.0).contains(p))
             .map(|p| Fill::Capacity(p / 100.0))
-            .ok_or_else(|| format!("fill '{text}': expected a share from 0% to below 100%"));
+            .ok_or_else(|| {
+                format!(
+                    "fill '{}': expected a share from 0% to below 100%",
+                    model::input::echo(text)
+                )
+            });
     }
     parse_size(text)
         .map(Fill::Data)
@@ -158,6 +163,9 @@ mod tests {
         );
         assert!(e(&["raidz1-4"], &p).contains("expected raidz1-5 or wider"));
         assert!(e(&["raidz1-5 at 100%"], &p).contains("below 100%"));
+        // The user's text comes back on one line, whatever it held.
+        let odd = e(&["raidz1-5 at 1\n0%"], &p);
+        assert!(!odd.contains('\n'), "{odd}");
         assert!(e(&["raidz1-5"], &pool("mirror-2")).contains("raidz vdevs"));
         let two = pool("2x raidz1-4");
         assert!(e(&["raidz1-5"], &two).contains("expected 2x raidz1-5 or wider"));
