@@ -3,8 +3,10 @@
 //! then random write; `-s` the file (KiB unless suffixed), `-r` the record (KiB unless
 //! suffixed), `-t N` N processes (threads with `-T`) each on its own file; `-e` times the fsync
 //! at the end, `-I` O_DIRECT, `-o` O_SYNC, `-+n` no re-tests. Its buffers hold a repeated
-//! pattern. Options that change only the report are passed over; automatic mode (`-a`, `-A`)
-//! and the other tests are refused.
+//! pattern. Options that change only the report are passed over. Automatic mode (`-a`) sets
+//! its file and record sizes from the smallest and largest `-s` and `-r` given (iozone.c's
+//! `s_range`, `r_range`), so with one of each it runs that one size (its tests 0-2 where no
+//! `-i` names them; the others, and `-A`, are refused).
 
 use super::args::{count, size_in, unsupported, words};
 use super::{Access, CacheState, Data, Durability, Engine, Target, Workload, WorkloadError};
@@ -33,6 +35,10 @@ struct Options {
     direct: bool,
     osync: bool,
     retests: bool,
+    /// Automatic mode (`-a`), and how many `-s` and `-r` were given.
+    auto: bool,
+    sizes: u32,
+    records: u32,
 }
 
 /// The timed phases of an iozone run.
@@ -106,6 +112,9 @@ fn options(args: &[String]) -> Result<Options, WorkloadError> {
         direct: false,
         osync: false,
         retests: true,
+        auto: false,
+        sizes: 0,
+        records: 0,
     };
     let mut i = 1;
     while i < args.len() {
@@ -129,8 +138,15 @@ fn options(args: &[String]) -> Result<Options, WorkloadError> {
                     o.tests.push(n);
                 }
             }
-            "-s" => o.file = size_in(&value()?, KIB, "iozone -s")?,
-            "-r" => o.record = size_in(&value()?, KIB, "iozone -r")?,
+            "-s" => {
+                o.file = size_in(&value()?, KIB, "iozone -s")?;
+                o.sizes += 1;
+            }
+            "-r" => {
+                o.record = size_in(&value()?, KIB, "iozone -r")?;
+                o.records += 1;
+            }
+            "-a" => o.auto = true,
             "-t" => o.threads = count(&value()?, "iozone -t")?,
             "-e" => o.flush = true,
             "-I" => o.direct = true,
@@ -149,6 +165,18 @@ fn options(args: &[String]) -> Result<Options, WorkloadError> {
             _ => return Err(unsupported("iozone", arg)),
         }
         i += 1;
+    }
+    if o.auto {
+        if o.sizes != 1 || o.records != 1 {
+            return Err(WorkloadError(
+                "iozone -a runs every file size from 64 KiB to 512 MiB and every record size from \
+                 4 KiB to 16 MiB unless one -s and one -r fix them: give one of each"
+                    .into(),
+            ));
+        }
+        if o.tests.is_empty() {
+            o.tests = vec![0, 1, 2];
+        }
     }
     Ok(o)
 }

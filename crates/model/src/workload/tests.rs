@@ -1,5 +1,5 @@
 use super::*;
-use crate::units::{GIB, MIB};
+use crate::units::{GIB, KIB, MIB};
 
 #[test]
 fn presets_and_parameters() {
@@ -211,7 +211,19 @@ fn iozone_phases() {
         (r[0].data_bytes, r[0].block_size, r[0].direct),
         (Some(MIB), 4096, true)
     );
-    assert!(parse_all("iozone -a").is_err());
+    assert!(parse_all("iozone -a")
+        .unwrap_err()
+        .0
+        .contains("one -s and one -r"));
+    assert!(parse_all("iozone -a -s 4g -r 4k -r 128k").is_err());
+    // Automatic mode fixed to one size runs it: tests 0-2 unless -i names them.
+    let auto = parse_all("iozone -a -s 4g -r 128k").unwrap();
+    let kinds: Vec<_> = auto.iter().map(|w| w.kind.as_str()).collect();
+    assert_eq!(auto[0].block_size, 128 * KIB);
+    assert_eq!(auto[0].data_bytes, Some(4 * GIB));
+    assert!(kinds.contains(&"iozone random-read"), "{kinds:?}");
+    let picked = parse_all("iozone -a -s 4g -r 128k -i 0 -i 1").unwrap();
+    assert!(picked.iter().all(|w| !w.kind.contains("random")));
     assert!(parse_all("iozone -s 1g").unwrap_err().0.contains("-i"));
 }
 
