@@ -51,23 +51,24 @@ pub fn stations(host: &Host, work: &CpuWork) -> Vec<Station> {
     .servers(threads)
     .in_cycle(work.app_in_cycle);
     let detail = format!("{}: {cores} cores x {} GHz", cpu.name, cpu.ghz);
-    if !work.app_in_cycle {
-        let kernel = seconds(cpu, work.cycles + work.txg_cycles);
-        return vec![
-            app,
-            Station::new("cpu", Kind::Cpu, detail, kernel).servers(cores),
-        ];
+    let kernel = if work.app_in_cycle {
+        work.cycles - work.app_cycles
+    } else {
+        work.cycles + work.txg_cycles
+    };
+    let mut out = vec![
+        app,
+        Station::new("cpu", Kind::Cpu, detail.clone(), seconds(cpu, kernel)).servers(cores),
+    ];
+    if work.app_in_cycle && work.txg_cycles > 0.0 {
+        let all = seconds(cpu, work.cycles + work.txg_cycles);
+        out.push(
+            Station::new("cpu (with the txg's writeback)", Kind::Cpu, detail, all)
+                .servers(cores)
+                .in_cycle(false),
+        );
     }
-    let waited = seconds(cpu, work.cycles - work.app_cycles);
-    let kernel = Station::new("cpu", Kind::Cpu, detail.clone(), waited).servers(cores);
-    if work.txg_cycles <= 0.0 {
-        return vec![app, kernel];
-    }
-    let all = seconds(cpu, work.cycles + work.txg_cycles);
-    let writeback = Station::new("cpu (with the txg's writeback)", Kind::Cpu, detail, all)
-        .servers(cores)
-        .in_cycle(false);
-    vec![app, kernel, writeback]
+    out
 }
 
 /// How much longer a core of `year` takes than a 2012 core (Sandy/Ivy Bridge) at the same

@@ -36,10 +36,9 @@ impl Stages<'_> {
         if rec.written <= 0.0 || self.sync.is_some() || rec.read > 1e-9 {
             return 0;
         }
-        let leaves: usize = self.vdevs.iter().map(|v| v.leaves.len()).sum();
         self.release
             .async_write_active
-            .saturating_mul(leaves as u32)
+            .saturating_mul(self.data_leaves())
     }
 
     /// A random request's work on `s.v`, waiting for `wait` besides.

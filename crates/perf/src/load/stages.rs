@@ -267,6 +267,11 @@ impl<'a> Stages<'a> {
         }
     }
 
+    /// Leaves of the vdevs that take the job's records.
+    pub fn data_leaves(&self) -> u32 {
+        self.vdevs.iter().map(|v| v.leaves.len() as u32).sum()
+    }
+
     /// Requests the application keeps in flight at the file system.
     pub fn outstanding(&self) -> u32 {
         app::outstanding(self.w, self.release, self.recordsize)

@@ -82,25 +82,23 @@ impl Stages<'_> {
     /// and the read each stream waits on, which arc_read raises to the sync class
     /// (zio_change_priority) — the streams' waits spread over the pool's leaves.
     fn stream_read_active(&self) -> u32 {
-        let leaves: usize = self.vdevs.iter().map(|v| v.leaves.len()).sum();
-        let streams = if self.w.shared_file {
+        let waited = self.streams().div_ceil(self.data_leaves().max(1));
+        self.release.async_read_active + waited.min(self.release.sync_read_active)
+    }
+
+    /// The application's streams: one per thread, or one for threads sharing a file.
+    fn streams(&self) -> u32 {
+        if self.w.shared_file {
             1
         } else {
             self.w.threads
-        };
-        let waited = streams.div_ceil(leaves.max(1) as u32);
-        self.release.async_read_active + waited.min(self.release.sync_read_active)
+        }
     }
 
     /// Records a stream keeps in flight: what the leaves' queues hold in aggregated I/Os, up
     /// to what prefetch (or the syncing txg) has issued, for each of the application's streams.
     pub fn stream_population(&self, queued: f64, device_bytes: f64) -> u32 {
         let blocks = ((queued / device_bytes.max(1.0)).round() as u32).max(1);
-        let streams = if self.w.shared_file {
-            1
-        } else {
-            self.w.threads
-        };
         let reach = if self.w.access == Access::SeqRead {
             self.release.prefetch_blocks(self.recordsize)
         } else {
@@ -108,7 +106,7 @@ impl Stages<'_> {
         };
         blocks
             .min(reach)
-            .saturating_mul(streams)
+            .saturating_mul(self.streams())
             .max(self.outstanding())
     }
 }
