@@ -114,7 +114,7 @@ pub fn prediction(
         utilizations,
         vdevs: vdev_totals(&devices),
         devices,
-        not_modelled: crate::unseen::unseen(system, workload),
+        not_modelled: crate::unseen::unseen(system, workload, release),
     }
 }
 

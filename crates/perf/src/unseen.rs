@@ -2,13 +2,13 @@
 //! the prediction, so that a figure is never read as covering what it leaves out
 //! (docs/performance-model.md, "What the model does not capture").
 
+use crate::release::Release;
 use model::hardware::{ControllerKind, Interface};
-use model::release::Platform;
 use model::system::Attach;
 use model::{System, VdevClass, Workload};
 
 /// Sentences naming each part of `system` or `w` the prediction leaves out.
-pub fn unseen(system: &System, w: &Workload) -> Vec<String> {
+pub fn unseen(system: &System, w: &Workload, release: &Release) -> Vec<String> {
     let mut out = Vec::new();
     if system
         .pool
@@ -61,7 +61,7 @@ pub fn unseen(system: &System, w: &Workload) -> Vec<String> {
                 .into(),
         );
     }
-    if let Some(disk) = unprotected_flash_under_sync(system, w) {
+    if let Some(disk) = unprotected_flash_under_sync(system, w, release) {
         out.push(format!(
             "how long {disk} takes to flush its cache: its maker states no power-loss \
              protection, so each ZIL commit waits a default 1.5 ms (drives measured take \
@@ -75,9 +75,8 @@ pub fn unseen(system: &System, w: &Workload) -> Vec<String> {
                 .into(),
         );
     }
-    let platform = system.host.zfs.platform();
-    let measured = matches!(platform, Platform::Linux | Platform::Fuse);
-    if w.data == model::workload::Data::Urandom && w.access.writes() && !measured {
+    let unmeasured = crate::cpu::urandom_byte(release).is_none();
+    if w.data == model::workload::Data::Urandom && w.access.writes() && unmeasured {
         out.push(
             "the kernel's random device on this platform: no measured rate, so generating the \
              data costs the writer nothing here"
@@ -119,19 +118,15 @@ fn sata_behind_expander(system: &System) -> bool {
     })
 }
 
-/// A solid-state disk without stated power-loss protection, when `w` makes synchronous writes.
-fn unprotected_flash_under_sync(system: &System, w: &Workload) -> Option<String> {
-    use model::dataset::SyncPolicy;
-    use model::workload::Durability;
-    let always = system
-        .pool
-        .datasets
-        .first()
-        .is_some_and(|d| d.sync == SyncPolicy::Always);
-    let sync = matches!(w.durability, Durability::EachWrite | Durability::Every(_)) || always;
-    if !sync || !w.access.writes() {
-        return None;
-    }
+/// A solid-state disk without stated power-loss protection, when `w` makes synchronous writes
+/// (the ZIL's own rule, zil::sync_writes).
+fn unprotected_flash_under_sync(
+    system: &System,
+    w: &Workload,
+    release: &Release,
+) -> Option<String> {
+    let ds = system.pool.datasets.first()?;
+    crate::zil::sync_writes(w, ds, release, false)?;
     system
         .disks
         .iter()
