@@ -34,14 +34,14 @@ const DEFAULT_RPM: u32 = 7200;
 const DEFAULT_TRACK_TO_TRACK_S: f64 = 0.5e-3;
 
 /// A solid-state disk's 4 KiB latency at queue depth 1 when its data sheet gives none: the
-/// median of the sheet figures in the catalog (docs/assumptions.md). NVMe: reads 52.6 us,
-/// writes 16.7 us (Samsung 970 EVO Plus 19k / 60k QD1 IOPS, 980 PRO 22k / 60k, Micron 7450
+/// median of the sheet figures in the catalog (docs/assumptions.md). NVMe: reads 66.3 us,
+/// writes 15.9 us (Samsung 970 EVO Plus 19k / 60k QD1 IOPS, Micron 7450
 /// 80 / 15 us); SATA: reads 76.9 us, writes 27.8 us (Samsung 870 EVO 13k / 36k QD1 IOPS, the
 /// one SATA sheet that gives them). A write is acknowledged from the drive's cache, hence
 /// shorter than a read from the flash. Sensitivity: latency-bound flash IOPS go as its
 /// inverse, and with the drive's full-depth IOPS it sets how many requests it serves at once.
-const NVME_READ_LATENCY_S: f64 = 52.6e-6;
-const NVME_WRITE_LATENCY_S: f64 = 16.7e-6;
+const NVME_READ_LATENCY_S: f64 = 66.3e-6;
+const NVME_WRITE_LATENCY_S: f64 = 15.85e-6;
 const SATA_FLASH_READ_LATENCY_S: f64 = 76.9e-6;
 const SATA_FLASH_WRITE_LATENCY_S: f64 = 27.8e-6;
 
@@ -408,12 +408,12 @@ pub(crate) mod tests {
         let mut m = hdd(3000.0, 3000.0, 7200);
         m.rpm = None;
         m.medium = Medium::Nvme;
-        // 640k IOPS x 52.6 us per read (an NVMe drive's default): 34 reads at once.
-        assert_eq!(DiskTiming::new(&m, OVERHEAD).parallelism(), 34);
+        // 640k IOPS x 66.3 us per read (an NVMe drive's default): 42 reads at once.
+        assert_eq!(DiskTiming::new(&m, OVERHEAD).parallelism(), 42);
         m.random_read_iops = Some(100_000.0);
-        assert_eq!(DiskTiming::new(&m, OVERHEAD).parallelism(), 5);
+        assert_eq!(DiskTiming::new(&m, OVERHEAD).parallelism(), 7);
         let t = DiskTiming::new(&m, OVERHEAD).random_io_s(4096.0, 1.0, 1, false);
-        assert!((t - (52.6e-6 + 4096.0 / 3e9)).abs() < 1e-9);
+        assert!((t - (66.3e-6 + 4096.0 / 3e9)).abs() < 1e-9);
         // The data sheet's latency where it gives one: 80 us reads, 15 us writes.
         m.read_latency_us = Some(80.0);
         m.write_latency_us = Some(15.0);

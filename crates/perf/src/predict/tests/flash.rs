@@ -81,8 +81,8 @@ fn the_vdev_queue_bounds_what_nvme_serves_at_once() {
     s.disks[0].attach = model::system::Attach::Link("bus".into());
     let read = Workload::parse("fio-read:bs=1M,size=100G,cache=cold").unwrap();
     // Prefetch's 3 async reads and the one the reader waits on, raised to the sync class:
-    // 4 reads of 128 KiB at once, each 52.6 us (an NVMe drive's default latency) + 18.7 us.
-    let four = 4.0 * 131_072.0 / (52.6e-6 + 131_072.0 / 7e9);
+    // 4 reads of 128 KiB at once, each 66.3 us (an NVMe drive's default latency) + 18.7 us.
+    let four = 4.0 * 131_072.0 / (66.3e-6 + 131_072.0 / 7e9);
     s.host.tunables.async_read_max_active = Some(1);
     let two = predict(&s, &read).unwrap();
     // 2 at once with zfs_vdev_async_read_max_active = 1: the drive's queue is the bound.
@@ -108,7 +108,7 @@ fn the_vdev_queue_bounds_what_nvme_serves_at_once() {
     let random =
         Workload::parse("fio-randread:bs=4K,qd=64,engine=io_uring,size=100G,cache=cold").unwrap();
     let r = predict(&s, &random).unwrap();
-    let ten = 10.0 / (52.6e-6 + 4096.0 / 7e9);
+    let ten = 10.0 / (66.3e-6 + 4096.0 / 7e9);
     assert!(
         r.iops <= ten * 1.0001 && r.iops > 0.9 * ten,
         "{} vs {ten}",
