@@ -10,7 +10,7 @@ use super::stages::{Share, Stages};
 use super::work::Work;
 use crate::leaf::ncq::reorder_depth;
 use crate::leaf::DiskTiming;
-use crate::vdev::VdevLoad;
+use crate::vdev::{concurrent_groups, VdevLoad};
 use crate::zio::Fanout;
 use model::hardware::DiskModel;
 use model::VdevType;
@@ -142,6 +142,11 @@ impl Stages<'_> {
                 v.leaves.len() as u32
             },
             active: self.release.sync_read_active,
+            groups: if p.fork {
+                concurrent_groups(v.vtype, v.leaves.len() as u32)
+            } else {
+                1
+            },
         });
     }
 
