@@ -97,6 +97,7 @@ pub fn prediction(
     let iops = rate * loads.requests;
     let outstanding = f64::from(loads.outstanding);
     let class = ErrorClass::of(system, workload);
+    let expected = band::expected_error(class);
     Prediction {
         system: system.name.clone(),
         workload: workload.kind.clone(),
@@ -107,8 +108,8 @@ pub fn prediction(
         mean_latency_s: outstanding / iops,
         concurrency: loads.population,
         arc_hit_ratio: loads.arc_hit,
-        expected_error_pct: band::expected_error(class).0,
-        expected_error_p90_pct: band::expected_error(class).1,
+        expected_error_pct: expected.median_pct,
+        expected_error_p90_pct: expected.p90_pct,
         error_class: band::describe(class),
         bottleneck,
         utilizations,

@@ -45,7 +45,10 @@ mod zil;
 mod zio;
 mod zvol;
 
-pub use band::{Band, Bands, ErrorClass, Overall, Pattern};
+pub use band::{
+    era_words, medium_words, pattern_words, Band, Bands, ErrorClass, Expected, Overall, Pattern,
+    Scope, FEW_SOURCES,
+};
 pub use baseline::rule_of_thumb;
 pub use bottleneck::{named, Bottleneck};
 pub use constants::{Constants, Param, PARAMS};

@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 pub struct CaseFile {
     /// The source text the cases quote.
     pub source: String,
+    /// What the source states of its machine and method (validation/sources.md): A, B or C.
+    pub grade: Option<Grade>,
     #[serde(default, rename = "case")]
     pub cases: Vec<Case>,
     #[serde(default, rename = "excluded")]
@@ -60,6 +62,15 @@ pub struct Excluded {
     pub id: String,
     pub quote: String,
     pub reason: String,
+}
+
+/// A source's grade (validation/sources.md): A states its machine and method whole, B leaves
+/// some inputs to the documented defaults, C states little beyond the layout and the method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+pub enum Grade {
+    A,
+    B,
+    C,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]

@@ -2,7 +2,7 @@
 //! workloads. The repository's corpus is embedded in the binary (so `zpoolsim validate` runs
 //! from anywhere); another can be given as texts the caller read.
 
-use crate::case::{parse, Case, CaseFile, Excluded};
+use crate::case::{parse, Case, CaseFile, Excluded, Grade};
 use crate::ValidateError;
 use model::{Catalog, System, Workload};
 use std::path::Path;
@@ -110,6 +110,8 @@ pub struct Source {
     pub file: String,
     /// The text the cases quote.
     pub source: String,
+    /// Its grade, where the case file states it.
+    pub grade: Option<Grade>,
     pub cases: Vec<Loaded>,
     pub excluded: Vec<Excluded>,
 }
@@ -168,6 +170,7 @@ fn load(
 ) -> Result<Source, ValidateError> {
     let CaseFile {
         source,
+        grade,
         cases,
         excluded,
     } = parse(file, text)?;
@@ -210,6 +213,7 @@ fn load(
     Ok(Source {
         file: file.to_string(),
         source,
+        grade,
         cases,
         excluded,
     })

@@ -1,5 +1,4 @@
-//! Fitting the performance model's global constants (perf's `PARAMS`) to the corpus, and
-//! checking the fit by leaving each source out.
+//! Fitting the performance model's global constants (perf's `PARAMS`) to the corpus.
 //!
 //! The objective is the mean over the cases (calibrations aside) of |ln(predicted / measured)|,
 //! 0 inside a measured range, plus a gentle pull of each constant towards its prior (a
@@ -8,10 +7,9 @@
 //! times, linear for shares), sweeping the constants a fixed number of times from the priors:
 //! deterministic, so `--refit` reproduces the committed values exactly.
 
-use crate::corpus::{Corpus, Loaded, Source};
-use crate::score::{error_pct, median_abs, percentile_abs};
-use perf::{Band, Bands, Constants, ErrorClass, Overall, Param, PARAMS};
-use serde::Serialize;
+use crate::corpus::{Corpus, Loaded};
+use crate::score::error_pct;
+use perf::{Constants, Param, PARAMS};
 
 /// Sweeps over the constants.
 const SWEEPS: usize = 3;
@@ -106,119 +104,4 @@ pub fn fit(cases: &[&Loaded]) -> Constants {
 /// Every case of the corpus.
 pub fn all_cases(corpus: &Corpus) -> Vec<&Loaded> {
     corpus.cases().collect()
-}
-
-/// One held-out prediction.
-#[derive(Debug, Clone, Serialize)]
-pub struct HeldOut {
-    pub id: String,
-    pub source: String,
-    pub class: ErrorClass,
-    pub error_pct: f64,
-}
-
-/// Leave-one-source-out cross-validation: for each source, the constants refitted on the
-/// others, and its cases predicted with them.
-#[derive(Debug, Clone, Serialize)]
-pub struct CrossValidation {
-    pub cases: Vec<HeldOut>,
-    /// Median |error| over every held-out case (calibrations aside).
-    pub median_abs_error_pct: f64,
-    /// 90th percentile of the same.
-    pub p90_abs_error_pct: f64,
-    /// Per source: the median and 90th percentile |error| of its cases held out.
-    pub by_source: Vec<SourceError>,
-    /// Per class of workload and medium: median |error|, cases and sources.
-    pub by_class: Vec<Band>,
-}
-
-impl CrossValidation {
-    /// The error bands these figures make, as perf's bands file
-    /// (crates/perf/data/bands.toml, which `--cv -o FILE` writes) holds them.
-    pub fn bands(&self) -> Bands {
-        Bands {
-            overall: Overall {
-                median_pct: self.median_abs_error_pct,
-                p90_pct: self.p90_abs_error_pct,
-                cases: self.cases.len() as u32,
-            },
-            classes: self.by_class.clone(),
-        }
-    }
-}
-
-/// One source held out: its case file and the median and 90th percentile |error| of its
-/// cases, percent.
-#[derive(Debug, Clone, Serialize)]
-pub struct SourceError {
-    pub source: String,
-    pub median_pct: f64,
-    pub p90_pct: f64,
-}
-
-/// Cross-validates the corpus.
-pub fn cross_validate(corpus: &Corpus) -> CrossValidation {
-    let mut cases = Vec::new();
-    let mut by_source = Vec::new();
-    for held in &corpus.sources {
-        let others: Vec<&Loaded> = corpus
-            .sources
-            .iter()
-            .filter(|s| s.file != held.file)
-            .flat_map(|s| &s.cases)
-            .collect();
-        let constants = fit(&others);
-        let errors = held_out(held, &constants);
-        let pct: Vec<f64> = errors.iter().map(|h| h.error_pct).collect();
-        by_source.push(SourceError {
-            source: held.file.clone(),
-            median_pct: median_abs(&pct),
-            p90_pct: percentile_abs(&pct, 0.9),
-        });
-        cases.extend(errors);
-    }
-    let all: Vec<f64> = cases.iter().map(|h| h.error_pct).collect();
-    let mut by_class: Vec<Band> = Vec::new();
-    for h in &cases {
-        if by_class.iter().any(|b| b.class == h.class) {
-            continue;
-        }
-        let members: Vec<&HeldOut> = cases.iter().filter(|o| o.class == h.class).collect();
-        let errors: Vec<f64> = members.iter().map(|o| o.error_pct).collect();
-        let mut sources: Vec<&str> = members.iter().map(|o| o.source.as_str()).collect();
-        sources.dedup();
-        by_class.push(Band {
-            class: h.class,
-            median_pct: median_abs(&errors),
-            p90_pct: percentile_abs(&errors, 0.9),
-            cases: errors.len() as u32,
-            sources: sources.len() as u32,
-        });
-    }
-    CrossValidation {
-        median_abs_error_pct: median_abs(&all),
-        p90_abs_error_pct: percentile_abs(&all, 0.9),
-        cases,
-        by_source,
-        by_class,
-    }
-}
-
-/// The non-calibration cases of `source` predicted with `constants`.
-fn held_out(source: &Source, constants: &Constants) -> Vec<HeldOut> {
-    source
-        .cases
-        .iter()
-        .filter(|c| !c.case.calibration)
-        .filter_map(|c| {
-            let p = perf::predict_with(&c.system, &c.workload, constants).ok()?;
-            let predicted = crate::score::predicted_value(&c.case, &p);
-            Some(HeldOut {
-                id: c.case.id.clone(),
-                source: source.file.clone(),
-                class: ErrorClass::of(&c.system, &c.workload),
-                error_pct: error_pct(predicted, c.case.measured.bounds()),
-            })
-        })
-        .collect()
 }
