@@ -516,3 +516,16 @@ fn what_the_model_cannot_see_is_named() {
         "{notes:?}"
     );
 }
+
+#[test]
+fn a_draid_serves_random_reads_by_its_groups() {
+    // draid2:4d:24c:1s: floor((24 - 1) / (4 + 2)) = 3 groups' blocks at once
+    // (zpoolconcepts(7)); one raidz2-6 serves one block at a time. The same 32 random 4 KiB
+    // reads in flight over the same 1 TiB: 3x, and more for the shorter seeks of 1 TiB spread
+    // over 23 disks rather than 6.
+    let w = Workload::parse("fio-randread:bs=4K,qd=32,size=1T").unwrap();
+    let draid = predict(&system("draid2:4d:24c:1s", 24, 200.0, fast_link()), &w).unwrap();
+    let raidz = predict(&system("raidz2-6", 6, 200.0, fast_link()), &w).unwrap();
+    let ratio = draid.iops / raidz.iops;
+    assert!((3.0..5.0).contains(&ratio), "{} / {}", draid.iops, raidz.iops);
+}
