@@ -42,6 +42,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/pclean-2026-xenon.toml"),
     ),
     (
+        "validation/issue10145-2020-860-zvol.toml",
+        include_str!("../../../validation/issue10145-2020-860-zvol.toml"),
+    ),
+    (
         "examples/calomel-24x-samsung-840-pro.toml",
         include_str!("../../../examples/calomel-24x-samsung-840-pro.toml"),
     ),
@@ -80,6 +84,10 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/pclean-xenon-data2.toml",
         include_str!("../../../examples/pclean-xenon-data2.toml"),
+    ),
+    (
+        "examples/issue10145-12x-860-mirror.toml",
+        include_str!("../../../examples/issue10145-12x-860-mirror.toml"),
     ),
     (
         "examples/seed-000-1320-box.toml",
