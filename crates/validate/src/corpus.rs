@@ -46,6 +46,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/issue10145-2020-860-zvol.toml"),
     ),
     (
+        "validation/tnbench-2026-samples.toml",
+        include_str!("../../../validation/tnbench-2026-samples.toml"),
+    ),
+    (
         "examples/calomel-24x-samsung-840-pro.toml",
         include_str!("../../../examples/calomel-24x-samsung-840-pro.toml"),
     ),
@@ -88,6 +92,10 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/issue10145-12x-860-mirror.toml",
         include_str!("../../../examples/issue10145-12x-860-mirror.toml"),
+    ),
+    (
+        "examples/tnbench-prod-5x-905p.toml",
+        include_str!("../../../examples/tnbench-prod-5x-905p.toml"),
     ),
     (
         "examples/seed-000-1320-box.toml",
