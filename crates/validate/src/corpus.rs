@@ -50,6 +50,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/tnbench-2026-samples.toml"),
     ),
     (
+        "validation/eirik-2023-pve-mirror.toml",
+        include_str!("../../../validation/eirik-2023-pve-mirror.toml"),
+    ),
+    (
         "examples/calomel-24x-samsung-840-pro.toml",
         include_str!("../../../examples/calomel-24x-samsung-840-pro.toml"),
     ),
@@ -96,6 +100,10 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/tnbench-prod-5x-905p.toml",
         include_str!("../../../examples/tnbench-prod-5x-905p.toml"),
+    ),
+    (
+        "examples/eirik-pve-2x-dc1500m.toml",
+        include_str!("../../../examples/eirik-pve-2x-dc1500m.toml"),
     ),
     (
         "examples/seed-000-1320-box.toml",
