@@ -106,6 +106,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../examples/eirik-pve-2x-dc1500m.toml"),
     ),
     (
+        "examples/tnbench-m50-raidz1-4.toml",
+        include_str!("../../../examples/tnbench-m50-raidz1-4.toml"),
+    ),
+    (
         "examples/seed-000-1320-box.toml",
         include_str!("../../../examples/seed-000-1320-box.toml"),
     ),
