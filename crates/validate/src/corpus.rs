@@ -54,6 +54,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/eirik-2023-pve-mirror.toml"),
     ),
     (
+        "validation/smartos847-2019-p4600.toml",
+        include_str!("../../../validation/smartos847-2019-p4600.toml"),
+    ),
+    (
         "examples/calomel-24x-samsung-840-pro.toml",
         include_str!("../../../examples/calomel-24x-samsung-840-pro.toml"),
     ),
@@ -108,6 +112,10 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/tnbench-m50-raidz1-4.toml",
         include_str!("../../../examples/tnbench-m50-raidz1-4.toml"),
+    ),
+    (
+        "examples/smartos847-p4600.toml",
+        include_str!("../../../examples/smartos847-p4600.toml"),
     ),
     (
         "examples/seed-000-1320-box.toml",
