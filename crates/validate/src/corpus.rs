@@ -58,6 +58,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/smartos847-2019-p4600.toml"),
     ),
     (
+        "validation/issue14917-2023-hc550.toml",
+        include_str!("../../../validation/issue14917-2023-hc550.toml"),
+    ),
+    (
         "examples/calomel-24x-samsung-840-pro.toml",
         include_str!("../../../examples/calomel-24x-samsung-840-pro.toml"),
     ),
@@ -116,6 +120,10 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/smartos847-p4600.toml",
         include_str!("../../../examples/smartos847-p4600.toml"),
+    ),
+    (
+        "examples/issue14917-10x-hc550-sas.toml",
+        include_str!("../../../examples/issue14917-10x-hc550-sas.toml"),
     ),
     (
         "examples/seed-000-1320-box.toml",
