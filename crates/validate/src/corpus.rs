@@ -38,6 +38,30 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/clemtibs-2025-n6005.toml"),
     ),
     (
+        "validation/pclean-2026-xenon.toml",
+        include_str!("../../../validation/pclean-2026-xenon.toml"),
+    ),
+    (
+        "validation/issue10145-2020-860-zvol.toml",
+        include_str!("../../../validation/issue10145-2020-860-zvol.toml"),
+    ),
+    (
+        "validation/tnbench-2026-samples.toml",
+        include_str!("../../../validation/tnbench-2026-samples.toml"),
+    ),
+    (
+        "validation/eirik-2023-pve-mirror.toml",
+        include_str!("../../../validation/eirik-2023-pve-mirror.toml"),
+    ),
+    (
+        "validation/smartos847-2019-p4600.toml",
+        include_str!("../../../validation/smartos847-2019-p4600.toml"),
+    ),
+    (
+        "validation/issue14917-2023-hc550.toml",
+        include_str!("../../../validation/issue14917-2023-hc550.toml"),
+    ),
+    (
         "examples/calomel-24x-samsung-840-pro.toml",
         include_str!("../../../examples/calomel-24x-samsung-840-pro.toml"),
     ),
@@ -60,6 +84,46 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/calomel-24x-wd-re-4tb.toml",
         include_str!("../../../examples/calomel-24x-wd-re-4tb.toml"),
+    ),
+    (
+        "examples/pclean-xenon-nvme.toml",
+        include_str!("../../../examples/pclean-xenon-nvme.toml"),
+    ),
+    (
+        "examples/pclean-xenon-data0.toml",
+        include_str!("../../../examples/pclean-xenon-data0.toml"),
+    ),
+    (
+        "examples/pclean-xenon-data1.toml",
+        include_str!("../../../examples/pclean-xenon-data1.toml"),
+    ),
+    (
+        "examples/pclean-xenon-data2.toml",
+        include_str!("../../../examples/pclean-xenon-data2.toml"),
+    ),
+    (
+        "examples/issue10145-12x-860-mirror.toml",
+        include_str!("../../../examples/issue10145-12x-860-mirror.toml"),
+    ),
+    (
+        "examples/tnbench-prod-5x-905p.toml",
+        include_str!("../../../examples/tnbench-prod-5x-905p.toml"),
+    ),
+    (
+        "examples/eirik-pve-2x-dc1500m.toml",
+        include_str!("../../../examples/eirik-pve-2x-dc1500m.toml"),
+    ),
+    (
+        "examples/tnbench-m50-raidz1-4.toml",
+        include_str!("../../../examples/tnbench-m50-raidz1-4.toml"),
+    ),
+    (
+        "examples/smartos847-p4600.toml",
+        include_str!("../../../examples/smartos847-p4600.toml"),
+    ),
+    (
+        "examples/issue14917-10x-hc550-sas.toml",
+        include_str!("../../../examples/issue14917-10x-hc550-sas.toml"),
     ),
     (
         "examples/seed-000-1320-box.toml",
