@@ -30,6 +30,9 @@ pub struct Case {
     /// The pool's layout when the source ran the same machine with several: it goes on the
     /// system's first disks.
     pub layout: Option<String>,
+    /// The dataset the run used, by name, where the system file declares several (one per
+    /// property set the source compared): it becomes the first, the one workloads run on.
+    pub dataset: Option<String>,
     /// The compression ratio the pool recorded for the data the run wrote, where the source
     /// gives it (`zfs get compressratio` of the dataset before and after) and the run's data is
     /// a benchmark's random buffers: only holes in its records compress, so each record holds

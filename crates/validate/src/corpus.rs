@@ -38,8 +38,16 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/clemtibs-2025-n6005.toml"),
     ),
     (
+        "validation/pajkastare-2024.toml",
+        include_str!("../../../validation/pajkastare-2024.toml"),
+    ),
+    (
         "examples/calomel-24x-samsung-840-pro.toml",
         include_str!("../../../examples/calomel-24x-samsung-840-pro.toml"),
+    ),
+    (
+        "examples/calomel-24x-wd-re-4tb.toml",
+        include_str!("../../../examples/calomel-24x-wd-re-4tb.toml"),
     ),
     (
         "examples/clemtibs-n6005-nospecial-noslog.toml",
@@ -58,8 +66,16 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../examples/clemtibs-n6005-special-slog.toml"),
     ),
     (
-        "examples/calomel-24x-wd-re-4tb.toml",
-        include_str!("../../../examples/calomel-24x-wd-re-4tb.toml"),
+        "examples/pajkastare-2024-kingston-nvme.toml",
+        include_str!("../../../examples/pajkastare-2024-kingston-nvme.toml"),
+    ),
+    (
+        "examples/pajkastare-2024-samsung-sata-ssd.toml",
+        include_str!("../../../examples/pajkastare-2024-samsung-sata-ssd.toml"),
+    ),
+    (
+        "examples/pajkastare-2024-usb3-hdd.toml",
+        include_str!("../../../examples/pajkastare-2024-usb3-hdd.toml"),
     ),
     (
         "examples/seed-000-1320-box.toml",
@@ -185,6 +201,9 @@ fn load(
             if let Some(ashift) = case.ashift {
                 resolved.pool.ashift = ashift;
             }
+            if let Some(dataset) = &case.dataset {
+                first_dataset(&mut resolved, dataset).map_err(bad)?;
+            }
 
             if let Some(layout) = &case.layout {
                 let layout = layout
@@ -248,6 +267,17 @@ fn with_layout(system: &mut System, layout: model::Layout) -> Result<(), String>
     Ok(())
 }
 
+/// Makes the dataset named `name` the pool's first, the one a workload runs on.
+fn first_dataset(system: &mut System, name: &str) -> Result<(), String> {
+    let datasets = &mut system.pool.datasets;
+    let i = datasets
+        .iter()
+        .position(|d| d.name == name)
+        .ok_or_else(|| format!("the system file has no dataset '{name}'"))?;
+    datasets[..=i].rotate_right(1);
+    Ok(())
+}
+
 /// `../examples/x.toml` seen from `validation/`: `examples/x.toml`.
 fn embedded_name(relative: &str) -> String {
     let mut parts = vec!["validation"];
@@ -297,5 +327,22 @@ mod tests {
             .find(|s| s.file.contains("004"))
             .unwrap();
         assert_eq!(seed004.cases[0].system.disks.len(), 1);
+    }
+
+    #[test]
+    fn a_case_runs_on_the_dataset_it_names() {
+        let corpus = Corpus::embedded(Catalog::embedded()).unwrap();
+        let case = corpus
+            .cases()
+            .find(|c| c.case.id == "pajkastare-nvme-rs16k-lz4-gcm-sub1-bw")
+            .unwrap();
+        let first = &case.system.pool.datasets[0];
+        assert!(first.name.ends_with("Test_recordsize_16k/COMPlz4ENCaes-256-gcm"));
+        assert_eq!(first.recordsize, 16 * 1024);
+        assert_eq!(first.encryption, model::dataset::Encryption::Gcm { bits: 256 });
+        // The others stay, in their order: 24 datasets, one per property set of the sweep.
+        assert_eq!(case.system.pool.datasets.len(), 24);
+        let mut system = case.system.clone();
+        assert!(first_dataset(&mut system, "tank/none").is_err());
     }
 }
