@@ -42,6 +42,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/pajkastare-2024.toml"),
     ),
     (
+        "validation/phaus-2016-dl380.toml",
+        include_str!("../../../validation/phaus-2016-dl380.toml"),
+    ),
+    (
         "examples/calomel-24x-samsung-840-pro.toml",
         include_str!("../../../examples/calomel-24x-samsung-840-pro.toml"),
     ),
@@ -76,6 +80,58 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/pajkastare-2024-usb3-hdd.toml",
         include_str!("../../../examples/pajkastare-2024-usb3-hdd.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-cache1.toml",
+        include_str!("../../../examples/phaus-dl380-g6-cache1.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-cache2-log.toml",
+        include_str!("../../../examples/phaus-dl380-g6-cache2-log.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-cache2.toml",
+        include_str!("../../../examples/phaus-dl380-g6-cache2.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-mirror-sda-sde.toml",
+        include_str!("../../../examples/phaus-dl380-g6-mirror-sda-sde.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sda.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sda.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sdb.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sdb.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sdc.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sdc.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sdd.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sdd.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sde.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sde.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sdf.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sdf.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sdg.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sdg.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sdh.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sdh.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6.toml",
+        include_str!("../../../examples/phaus-dl380-g6.toml"),
     ),
     (
         "examples/seed-000-1320-box.toml",
