@@ -38,6 +38,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/clemtibs-2025-n6005.toml"),
     ),
     (
+        "validation/duzlov-2023-fsync.toml",
+        include_str!("../../../validation/duzlov-2023-fsync.toml"),
+    ),
+    (
         "validation/pajkastare-2024.toml",
         include_str!("../../../validation/pajkastare-2024.toml"),
     ),
@@ -68,6 +72,58 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/clemtibs-n6005-special-slog.toml",
         include_str!("../../../examples/clemtibs-n6005-special-slog.toml"),
+    ),
+    (
+        "examples/duzlov-2023-apacer-scale.toml",
+        include_str!("../../../examples/duzlov-2023-apacer-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-main-noslog-core.toml",
+        include_str!("../../../examples/duzlov-2023-main-noslog-core.toml"),
+    ),
+    (
+        "examples/duzlov-2023-main-noslog-scale.toml",
+        include_str!("../../../examples/duzlov-2023-main-noslog-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-main-slog-core.toml",
+        include_str!("../../../examples/duzlov-2023-main-slog-core.toml"),
+    ),
+    (
+        "examples/duzlov-2023-main-slog-scale.toml",
+        include_str!("../../../examples/duzlov-2023-main-slog-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-optane-core.toml",
+        include_str!("../../../examples/duzlov-2023-optane-core.toml"),
+    ),
+    (
+        "examples/duzlov-2023-optane-scale.toml",
+        include_str!("../../../examples/duzlov-2023-optane-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-team480-scale.toml",
+        include_str!("../../../examples/duzlov-2023-team480-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-team512-core.toml",
+        include_str!("../../../examples/duzlov-2023-team512-core.toml"),
+    ),
+    (
+        "examples/duzlov-2023-team512-scale.toml",
+        include_str!("../../../examples/duzlov-2023-team512-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-tesla-core.toml",
+        include_str!("../../../examples/duzlov-2023-tesla-core.toml"),
+    ),
+    (
+        "examples/duzlov-2023-tesla-scale.toml",
+        include_str!("../../../examples/duzlov-2023-tesla-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-tforce-scale.toml",
+        include_str!("../../../examples/duzlov-2023-tforce-scale.toml"),
     ),
     (
         "examples/pajkastare-2024-kingston-nvme.toml",
