@@ -41,7 +41,8 @@ pub struct Case {
     /// The workload, as `zpoolsim predict --workload` takes it.
     pub workload: String,
     /// `throughput` (bytes/s), `iops`, `device-throughput` (bytes/s per disk), or
-    /// `read-throughput` / `write-throughput` (one side of a mixed workload).
+    /// `read-throughput` / `write-throughput` / `read-iops` / `write-iops` (one side of a mixed
+    /// workload).
     pub metric: Metric,
     /// `MB/s`, `MiB/s` or `ops/s`.
     pub unit: String,
@@ -78,6 +79,10 @@ pub enum Metric {
     ReadThroughput,
     /// The write side of a mixed workload (fio's `write:` line).
     WriteThroughput,
+    /// The read side of a mixed workload in requests per second (fio's `read: IOPS=`).
+    ReadIops,
+    /// The write side of a mixed workload in requests per second (fio's `write: IOPS=`).
+    WriteIops,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]

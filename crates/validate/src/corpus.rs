@@ -50,6 +50,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/phaus-2016-dl380.toml"),
     ),
     (
+        "validation/pruiz-2018-issue7834.toml",
+        include_str!("../../../validation/pruiz-2018-issue7834.toml"),
+    ),
+    (
         "examples/calomel-24x-samsung-840-pro.toml",
         include_str!("../../../examples/calomel-24x-samsung-840-pro.toml"),
     ),
@@ -188,6 +192,14 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/phaus-dl380-g6.toml",
         include_str!("../../../examples/phaus-dl380-g6.toml"),
+    ),
+    (
+        "examples/pruiz-2018-zol-0.6.5-rs4k.toml",
+        include_str!("../../../examples/pruiz-2018-zol-0.6.5-rs4k.toml"),
+    ),
+    (
+        "examples/pruiz-2018-zol-master-rs16k.toml",
+        include_str!("../../../examples/pruiz-2018-zol-master-rs16k.toml"),
     ),
     (
         "examples/seed-000-1320-box.toml",
