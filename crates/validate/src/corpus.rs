@@ -54,6 +54,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/pruiz-2018-issue7834.toml"),
     ),
     (
+        "validation/trenb-2017-issue6278.toml",
+        include_str!("../../../validation/trenb-2017-issue6278.toml"),
+    ),
+    (
         "examples/calomel-24x-samsung-840-pro.toml",
         include_str!("../../../examples/calomel-24x-samsung-840-pro.toml"),
     ),
@@ -232,6 +236,14 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/seed-004-dk32ej.toml",
         include_str!("../../../examples/seed-004-dk32ej.toml"),
+    ),
+    (
+        "examples/trenb-2017-zol-0.6.4.toml",
+        include_str!("../../../examples/trenb-2017-zol-0.6.4.toml"),
+    ),
+    (
+        "examples/trenb-2017-zol-0.7.0.toml",
+        include_str!("../../../examples/trenb-2017-zol-0.7.0.toml"),
     ),
 ];
 
