@@ -26,6 +26,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/004-128k-record-2006.toml"),
     ),
     (
+        "validation/aztorius-2023-issue15245.toml",
+        include_str!("../../../validation/aztorius-2023-issue15245.toml"),
+    ),
+    (
         "validation/calomel-4tb-hdd.toml",
         include_str!("../../../validation/calomel-4tb-hdd.toml"),
     ),
@@ -56,6 +60,14 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "validation/trenb-2017-issue6278.toml",
         include_str!("../../../validation/trenb-2017-issue6278.toml"),
+    ),
+    (
+        "examples/aztorius-2023-encrypted.toml",
+        include_str!("../../../examples/aztorius-2023-encrypted.toml"),
+    ),
+    (
+        "examples/aztorius-2023-plain.toml",
+        include_str!("../../../examples/aztorius-2023-plain.toml"),
     ),
     (
         "examples/calomel-24x-samsung-840-pro.toml",
