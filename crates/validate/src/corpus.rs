@@ -26,6 +26,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/004-128k-record-2006.toml"),
     ),
     (
+        "validation/aztorius-2023-issue15245.toml",
+        include_str!("../../../validation/aztorius-2023-issue15245.toml"),
+    ),
+    (
         "validation/calomel-4tb-hdd.toml",
         include_str!("../../../validation/calomel-4tb-hdd.toml"),
     ),
@@ -62,8 +66,40 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/issue14917-2023-hc550.toml"),
     ),
     (
+        "validation/duzlov-2023-fsync.toml",
+        include_str!("../../../validation/duzlov-2023-fsync.toml"),
+    ),
+    (
+        "validation/pajkastare-2024.toml",
+        include_str!("../../../validation/pajkastare-2024.toml"),
+    ),
+    (
+        "validation/phaus-2016-dl380.toml",
+        include_str!("../../../validation/phaus-2016-dl380.toml"),
+    ),
+    (
+        "validation/pruiz-2018-issue7834.toml",
+        include_str!("../../../validation/pruiz-2018-issue7834.toml"),
+    ),
+    (
+        "validation/trenb-2017-issue6278.toml",
+        include_str!("../../../validation/trenb-2017-issue6278.toml"),
+    ),
+    (
+        "examples/aztorius-2023-encrypted.toml",
+        include_str!("../../../examples/aztorius-2023-encrypted.toml"),
+    ),
+    (
+        "examples/aztorius-2023-plain.toml",
+        include_str!("../../../examples/aztorius-2023-plain.toml"),
+    ),
+    (
         "examples/calomel-24x-samsung-840-pro.toml",
         include_str!("../../../examples/calomel-24x-samsung-840-pro.toml"),
+    ),
+    (
+        "examples/calomel-24x-wd-re-4tb.toml",
+        include_str!("../../../examples/calomel-24x-wd-re-4tb.toml"),
     ),
     (
         "examples/clemtibs-n6005-nospecial-noslog.toml",
@@ -82,8 +118,128 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../examples/clemtibs-n6005-special-slog.toml"),
     ),
     (
-        "examples/calomel-24x-wd-re-4tb.toml",
-        include_str!("../../../examples/calomel-24x-wd-re-4tb.toml"),
+        "examples/duzlov-2023-apacer-scale.toml",
+        include_str!("../../../examples/duzlov-2023-apacer-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-main-noslog-core.toml",
+        include_str!("../../../examples/duzlov-2023-main-noslog-core.toml"),
+    ),
+    (
+        "examples/duzlov-2023-main-noslog-scale.toml",
+        include_str!("../../../examples/duzlov-2023-main-noslog-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-main-slog-core.toml",
+        include_str!("../../../examples/duzlov-2023-main-slog-core.toml"),
+    ),
+    (
+        "examples/duzlov-2023-main-slog-scale.toml",
+        include_str!("../../../examples/duzlov-2023-main-slog-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-optane-core.toml",
+        include_str!("../../../examples/duzlov-2023-optane-core.toml"),
+    ),
+    (
+        "examples/duzlov-2023-optane-scale.toml",
+        include_str!("../../../examples/duzlov-2023-optane-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-team480-scale.toml",
+        include_str!("../../../examples/duzlov-2023-team480-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-team512-core.toml",
+        include_str!("../../../examples/duzlov-2023-team512-core.toml"),
+    ),
+    (
+        "examples/duzlov-2023-team512-scale.toml",
+        include_str!("../../../examples/duzlov-2023-team512-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-tesla-core.toml",
+        include_str!("../../../examples/duzlov-2023-tesla-core.toml"),
+    ),
+    (
+        "examples/duzlov-2023-tesla-scale.toml",
+        include_str!("../../../examples/duzlov-2023-tesla-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-tforce-scale.toml",
+        include_str!("../../../examples/duzlov-2023-tforce-scale.toml"),
+    ),
+    (
+        "examples/pajkastare-2024-kingston-nvme.toml",
+        include_str!("../../../examples/pajkastare-2024-kingston-nvme.toml"),
+    ),
+    (
+        "examples/pajkastare-2024-samsung-sata-ssd.toml",
+        include_str!("../../../examples/pajkastare-2024-samsung-sata-ssd.toml"),
+    ),
+    (
+        "examples/pajkastare-2024-usb3-hdd.toml",
+        include_str!("../../../examples/pajkastare-2024-usb3-hdd.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-cache1.toml",
+        include_str!("../../../examples/phaus-dl380-g6-cache1.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-cache2-log.toml",
+        include_str!("../../../examples/phaus-dl380-g6-cache2-log.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-cache2.toml",
+        include_str!("../../../examples/phaus-dl380-g6-cache2.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-mirror-sda-sde.toml",
+        include_str!("../../../examples/phaus-dl380-g6-mirror-sda-sde.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sda.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sda.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sdb.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sdb.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sdc.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sdc.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sdd.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sdd.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sde.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sde.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sdf.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sdf.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sdg.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sdg.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sdh.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sdh.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6.toml",
+        include_str!("../../../examples/phaus-dl380-g6.toml"),
+    ),
+    (
+        "examples/pruiz-2018-zol-0.6.5-rs4k.toml",
+        include_str!("../../../examples/pruiz-2018-zol-0.6.5-rs4k.toml"),
+    ),
+    (
+        "examples/pruiz-2018-zol-master-rs16k.toml",
+        include_str!("../../../examples/pruiz-2018-zol-master-rs16k.toml"),
     ),
     (
         "examples/pclean-xenon-nvme.toml",
@@ -156,6 +312,14 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/seed-004-dk32ej.toml",
         include_str!("../../../examples/seed-004-dk32ej.toml"),
+    ),
+    (
+        "examples/trenb-2017-zol-0.6.4.toml",
+        include_str!("../../../examples/trenb-2017-zol-0.6.4.toml"),
+    ),
+    (
+        "examples/trenb-2017-zol-0.7.0.toml",
+        include_str!("../../../examples/trenb-2017-zol-0.7.0.toml"),
     ),
 ];
 
@@ -252,6 +416,9 @@ fn load(
             if let Some(ashift) = case.ashift {
                 resolved.pool.ashift = ashift;
             }
+            if let Some(dataset) = &case.dataset {
+                first_dataset(&mut resolved, dataset).map_err(bad)?;
+            }
 
             if let Some(layout) = &case.layout {
                 let layout = layout
@@ -316,6 +483,17 @@ fn with_layout(system: &mut System, layout: model::Layout) -> Result<(), String>
     Ok(())
 }
 
+/// Makes the dataset named `name` the pool's first, the one a workload runs on.
+fn first_dataset(system: &mut System, name: &str) -> Result<(), String> {
+    let datasets = &mut system.pool.datasets;
+    let i = datasets
+        .iter()
+        .position(|d| d.name == name)
+        .ok_or_else(|| format!("the system file has no dataset '{name}'"))?;
+    datasets[..=i].rotate_right(1);
+    Ok(())
+}
+
 /// `../examples/x.toml` seen from `validation/`: `examples/x.toml`.
 fn embedded_name(relative: &str) -> String {
     let mut parts = vec!["validation"];
@@ -365,5 +543,22 @@ mod tests {
             .find(|s| s.file.contains("004"))
             .unwrap();
         assert_eq!(seed004.cases[0].system.disks.len(), 1);
+    }
+
+    #[test]
+    fn a_case_runs_on_the_dataset_it_names() {
+        let corpus = Corpus::embedded(Catalog::embedded()).unwrap();
+        let case = corpus
+            .cases()
+            .find(|c| c.case.id == "pajkastare-nvme-rs16k-lz4-gcm-sub1-bw")
+            .unwrap();
+        let first = &case.system.pool.datasets[0];
+        assert!(first.name.ends_with("Test_recordsize_16k/COMPlz4ENCaes-256-gcm"));
+        assert_eq!(first.recordsize, 16 * 1024);
+        assert_eq!(first.encryption, model::dataset::Encryption::Gcm { bits: 256 });
+        // The others stay, in their order: 24 datasets, one per property set of the sweep.
+        assert_eq!(case.system.pool.datasets.len(), 24);
+        let mut system = case.system.clone();
+        assert!(first_dataset(&mut system, "tank/none").is_err());
     }
 }
