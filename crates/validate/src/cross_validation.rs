@@ -3,7 +3,7 @@
 //! make; and how often those bands hold for a source they were not made from.
 
 use crate::case::Grade;
-use crate::corpus::{Corpus, Loaded, Source};
+use crate::corpus::{Corpus, Source};
 use crate::refit::fit;
 use crate::score::{error_pct, median_abs, percentile_abs};
 use perf::{Band, Bands, Constants, ErrorClass, Overall, Scope};
@@ -99,11 +99,10 @@ pub fn cross_validate(corpus: &Corpus) -> CrossValidation {
 
 /// `source`'s cases predicted with the constants every other source gives.
 fn leave_out(corpus: &Corpus, source: &Source) -> Vec<HeldOut> {
-    let others: Vec<&Loaded> = corpus
+    let others: Vec<&Source> = corpus
         .sources
         .iter()
         .filter(|s| s.file != source.file)
-        .flat_map(|s| &s.cases)
         .collect();
     held_out(source, &fit(&others))
 }

@@ -12,7 +12,7 @@ mod score;
 pub use case::{unit_scale, Case, Excluded, Grade, Measured, Metric};
 pub use corpus::{Corpus, Loaded, Source};
 pub use cross_validation::{cross_validate, Coverage, CrossValidation, Group, HeldOut};
-pub use refit::{all_cases, fit};
+pub use refit::{all_sources, fit};
 pub use refitted::{refit, Refit, Refitted};
 pub use score::{error_pct, median_abs, percentile_abs, CaseResult, Summary};
 

@@ -1,13 +1,13 @@
 //! Fitting the performance model's global constants (perf's `PARAMS`) to the corpus.
 //!
-//! The objective is the mean over the cases (calibrations aside) of |ln(predicted / measured)|,
-//! 0 inside a measured range, plus a gentle pull of each constant towards its prior (a
+//! The objective is the mean over the sources of the mean over each one's cases (calibrations
+//! aside) of |ln(predicted / measured)|, 0 inside a measured range, plus a gentle pull of each constant towards its prior (a
 //! constant no case informs stays where its documentation puts it). It is minimised one
 //! constant at a time by golden-section search over its bounds (on a log scale for costs and
 //! times, linear for shares), sweeping the constants a fixed number of times from the priors:
 //! deterministic, so `--refit` reproduces the committed values exactly.
 
-use crate::corpus::{Corpus, Loaded};
+use crate::corpus::{Corpus, Loaded, Source};
 use crate::score::error_pct;
 use perf::{Constants, Param, PARAMS};
 
@@ -21,14 +21,61 @@ const STEPS: usize = 24;
 /// cases leave undecided.
 const PRIOR_WEIGHT: f64 = 0.002;
 
-/// |ln(predicted / measured)| of one case under `constants`, 0 inside its range.
-fn log_error(case: &Loaded, constants: &Constants) -> f64 {
-    let Ok(p) = perf::predict_with(&case.system, &case.workload, constants) else {
+/// |ln(predicted / measured)| of one case whose prediction is `p`, 0 inside its range.
+fn log_error(case: &Loaded, p: Option<&perf::Prediction>) -> f64 {
+    let Some(p) = p else {
         return 10.0;
     };
-    let predicted = crate::score::predicted_value(&case.case, &p);
+    let predicted = crate::score::predicted_value(&case.case, p);
     let e = error_pct(predicted, case.case.measured.bounds());
     (1.0 + e / 100.0).max(1e-9).ln().abs()
+}
+
+/// The counted cases (calibrations aside) grouped by what they predict: cases of one system
+/// and workload (a run's bandwidth and its IOPS) share one prediction per evaluation. Each
+/// group keeps the index of its source.
+struct Groups<'a> {
+    groups: Vec<(usize, Vec<&'a Loaded>)>,
+    /// Counted cases per source.
+    counts: Vec<usize>,
+}
+
+impl<'a> Groups<'a> {
+    fn of(sources: &[&'a Source]) -> Groups<'a> {
+        let mut groups: Vec<(usize, Vec<&'a Loaded>)> = Vec::new();
+        let mut counts = vec![0; sources.len()];
+        for (i, s) in sources.iter().enumerate() {
+            for c in s.cases.iter().filter(|c| !c.case.calibration) {
+                counts[i] += 1;
+                let same = |g: &&mut (usize, Vec<&Loaded>)| {
+                    g.0 == i && g.1[0].workload == c.workload && g.1[0].system == c.system
+                };
+                match groups.iter_mut().find(same) {
+                    Some(g) => g.1.push(c),
+                    None => groups.push((i, vec![c])),
+                }
+            }
+        }
+        Groups { groups, counts }
+    }
+
+    /// The mean over the sources of each one's mean |log error| under `constants`: every
+    /// source weighs alike, however many figures it published (one lab's long table does
+    /// not outvote the others' machines).
+    fn mean_log_error(&self, constants: &Constants) -> f64 {
+        let mut sums = vec![0.0; self.counts.len()];
+        for (i, g) in &self.groups {
+            let p = perf::predict_with(&g[0].system, &g[0].workload, constants).ok();
+            sums[*i] += g.iter().map(|c| log_error(c, p.as_ref())).sum::<f64>();
+        }
+        let counted: Vec<f64> = sums
+            .iter()
+            .zip(&self.counts)
+            .filter(|(_, &n)| n > 0)
+            .map(|(s, &n)| s / n as f64)
+            .collect();
+        counted.iter().sum::<f64>() / counted.len().max(1) as f64
+    }
 }
 
 fn penalty(param: &Param, value: f64) -> f64 {
@@ -41,15 +88,13 @@ fn penalty(param: &Param, value: f64) -> f64 {
 }
 
 /// The objective over `cases`.
-fn objective(cases: &[&Loaded], constants: &Constants) -> f64 {
-    let counted: Vec<&&Loaded> = cases.iter().filter(|c| !c.case.calibration).collect();
-    let fit: f64 =
-        counted.iter().map(|c| log_error(c, constants)).sum::<f64>() / counted.len().max(1) as f64;
-    fit + PARAMS
-        .iter()
-        .zip(constants.0)
-        .map(|(p, v)| penalty(p, v))
-        .sum::<f64>()
+fn objective(cases: &Groups, constants: &Constants) -> f64 {
+    cases.mean_log_error(constants)
+        + PARAMS
+            .iter()
+            .zip(constants.0)
+            .map(|(p, v)| penalty(p, v))
+            .sum::<f64>()
 }
 
 /// A constant's value at position `t` (0..1) of its range, on its scale.
@@ -61,8 +106,9 @@ fn at(param: &Param, t: f64) -> f64 {
     }
 }
 
-/// The constants that minimise the objective over `cases`, from the priors.
-pub fn fit(cases: &[&Loaded]) -> Constants {
+/// The constants that minimise the objective over `sources`' cases, from the priors.
+pub fn fit(sources: &[&Source]) -> Constants {
+    let cases = &Groups::of(sources);
     let mut c = Constants::priors();
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..SWEEPS {
@@ -101,7 +147,7 @@ pub fn fit(cases: &[&Loaded]) -> Constants {
     c
 }
 
-/// Every case of the corpus.
-pub fn all_cases(corpus: &Corpus) -> Vec<&Loaded> {
-    corpus.cases().collect()
+/// Every source of the corpus.
+pub fn all_sources(corpus: &Corpus) -> Vec<&Source> {
+    corpus.sources.iter().collect()
 }
