@@ -6,33 +6,33 @@
 //! requests' (crates/request).
 
 mod assemble;
-mod bands;
+mod candidate_figures;
 mod enumerate;
 mod error;
 mod evaluate;
-mod evaluation;
-mod grow;
-mod machine;
+mod loss_bands;
 mod needs;
 mod pareto;
+mod placement;
 pub mod policy;
+mod raidz_expansion;
 mod recommend;
 pub mod rules;
 mod search;
 
 pub use assemble::{assemble, assemble_with, Assembled, Disks};
-pub use bands::LossBands;
+pub use candidate_figures::{Evaluation, LabelledWorkload, WorkloadFigures};
 pub use enumerate::{candidates, Candidate};
 pub use error::{EngineError, PlanError};
 pub use evaluate::{evaluate, Settings};
-pub use evaluation::{Evaluation, LabelledWorkload, WorkloadFigures};
-pub use grow::{grow, GrowthOption, GrowthStep};
-pub use machine::{
+pub use loss_bands::LossBands;
+pub use needs::{format_probability, parse_needs, Metric, Need, NeedError};
+pub use placement::{
     candidate_on, data_disks, disks_of_size, roles, with_candidate, with_controllers_for,
     with_disks,
 };
-pub use needs::{format_probability, parse_needs, Metric, Need, NeedError};
 pub use policy::MAX_DISKS;
+pub use raidz_expansion::{grow, GrowthOption, GrowthStep};
 pub use recommend::{NearMiss, Rank, Recommendation, DEFAULT_LOSS_TARGET};
 pub use search::{
     check_work, plan, plan_cancellable, plan_disks, plan_disks_cancellable, DiskPlan, DiskRequest,
