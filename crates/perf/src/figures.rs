@@ -3,8 +3,8 @@
 //! the dirty-data buffer on a write phase, and the error to expect of the figure.
 
 use crate::app;
-use crate::band::{self, ErrorClass};
 use crate::bottleneck::{self, Bottleneck};
+use crate::expected_error::{self, ErrorClass};
 use crate::load::Loads;
 use crate::release::Release;
 use crate::station::{Kind, Utilization};
@@ -97,7 +97,7 @@ pub fn prediction(
     let iops = rate * loads.requests;
     let outstanding = f64::from(loads.outstanding);
     let class = ErrorClass::of(system, workload);
-    let expected = band::expected_error(class);
+    let expected = expected_error::expected_error(class);
     Prediction {
         system: system.name.clone(),
         workload: workload.kind.clone(),
@@ -110,12 +110,12 @@ pub fn prediction(
         arc_hit_ratio: loads.arc_hit,
         expected_error_pct: expected.median_pct,
         expected_error_p90_pct: expected.p90_pct,
-        error_class: band::describe(class),
+        error_class: expected_error::describe(class),
         bottleneck,
         utilizations,
         vdevs: vdev_totals(&devices),
         devices,
-        not_modelled: crate::unseen::unseen(system, workload, release),
+        not_modelled: crate::not_modelled::not_modelled(system, workload, release),
     }
 }
 

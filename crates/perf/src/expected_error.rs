@@ -3,9 +3,10 @@
 //! model refitted without it (`zpoolsim validate --cv`), as its median (p50) and its 90th
 //! percentile (p90). The bands are what that run gives on the committed corpus, kept in the data
 //! file crates/perf/data/bands.toml, which `validate --cv -o` writes; a test in crates/validate
-//! checks it. A class only one source measured takes at least the figures over all classes (one
-//! machine's agreement says little of the next), and a class the corpus holds no measurement of
-//! the largest p50 and p90 of any class; each says so.
+//! checks it. A class fewer than three sources measured is widened to at least the figures of
+//! the narrowest scope around it that three sources measured (its pattern on its medium under
+//! any release, then its pattern anywhere, then every case), and says "few measurements like
+//! this one": one or two machines' errors do not say what the next machine's will be.
 
 use crate::release::Era;
 use model::hardware::Medium;
@@ -179,9 +180,9 @@ const COMMITTED_FILE: &str = include_str!("../data/bands.toml");
 /// The bands file's first lines.
 const FILE_HEADER: &str = "\
 # The error bands of the performance model's predictions: what `zpoolsim validate --cv` gives
-# on the committed validation corpus (percent; crates/perf/src/band.rs says how they are used).
-# A band without `era` pools its pattern on its medium under every release; without `medium`
-# too, its pattern everywhere. Rewritten by
+# on the committed validation corpus (percent; crates/perf/src/expected_error.rs says how they are
+# used). A band without `era` pools its pattern on its medium under every release; without
+# `medium` too, its pattern everywhere. Rewritten by
 #   zpoolsim validate --cv -o crates/perf/data/bands.toml --force
 # and checked by crates/validate/tests/committed.rs; review the diff.
 ";
