@@ -215,43 +215,23 @@ fn comparison_names_the_slow_disk_and_the_records() {
     );
 }
 
-/// fio's job-file lines: a comment, a `[section]`, a `key=value` with a plain key, or none.
-fn fio_line(l: &str) -> bool {
-    l.is_empty()
-        || l.starts_with(';')
-        || (l.starts_with('[') && l.ends_with(']'))
-        || l.split_once('=').is_some_and(|(k, _)| {
-            !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        })
-}
-
-proptest::proptest! {
-    /// `bench --workloads W --size S`, W any text after a workload's name: refused in one line,
-    /// or jobs whose every line is fio's, so no workload text puts a line of its own into a
-    /// job file.
-    #[test]
-    fn no_workload_text_adds_a_line_to_a_job_file(
-        kind in proptest::sample::select(DEFAULT_WORKLOADS.iter().map(|w| w.split(':').next().unwrap()).collect::<Vec<_>>()),
-        params in "[ -~\n\t]{0,48}",
-        size in "[0-9]{1,5}[KMGT]?",
-    ) {
-        let data_bytes = match data_size(&size) {
-            Ok(bytes) => bytes,
-            Err(e) => return { proptest::prop_assert!(!e.to_string().contains('\n')); Ok(()) },
-        };
-        let plan = Plan {
-            directory: "/tank/bench".into(),
-            workloads: vec![format!("{kind}:{params}")],
-            data_bytes,
-            runtime_s: 5,
-        };
-        match job_files(&plan) {
-            Ok(jobs) => {
-                for line in jobs.iter().flat_map(|j| j.lines()) {
-                    proptest::prop_assert!(fio_line(line), "{line:?}");
-                }
-            }
-            Err(e) => proptest::prop_assert!(!e.to_string().contains('\n'), "{e}"),
-        }
+#[test]
+fn a_job_name_is_a_plain_word_and_never_the_global_section() {
+    assert_eq!(fio_ini::section("fio-randrw"), Ok("fio-randrw"));
+    for name in [
+        "",
+        "global",
+        "globalx",
+        "a=b",
+        "x]\n[y",
+        "a;b",
+        "a b",
+        &"n".repeat(256),
+    ] {
+        let e = fio_ini::section(name).unwrap_err().to_string();
+        assert!(
+            e.ends_with(": not a fio job name (letters, digits and -_.+, at most 255, not global)"),
+            "{e}"
+        );
     }
 }
