@@ -553,9 +553,14 @@ mod tests {
             .find(|c| c.case.id == "pajkastare-nvme-rs16k-lz4-gcm-sub1-bw")
             .unwrap();
         let first = &case.system.pool.datasets[0];
-        assert!(first.name.ends_with("Test_recordsize_16k/COMPlz4ENCaes-256-gcm"));
+        assert!(first
+            .name
+            .ends_with("Test_recordsize_16k/COMPlz4ENCaes-256-gcm"));
         assert_eq!(first.recordsize, 16 * 1024);
-        assert_eq!(first.encryption, model::dataset::Encryption::Gcm { bits: 256 });
+        assert_eq!(
+            first.encryption,
+            model::dataset::Encryption::Gcm { bits: 256 }
+        );
         // The others stay, in their order: 24 datasets, one per property set of the sweep.
         assert_eq!(case.system.pool.datasets.len(), 24);
         let mut system = case.system.clone();
