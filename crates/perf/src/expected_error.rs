@@ -3,10 +3,10 @@
 //! model refitted without it (`zpoolsim validate --cv`), as its median (p50) and its 90th
 //! percentile (p90). The bands are what that run gives on the committed corpus, kept in the data
 //! file crates/perf/data/bands.toml, which `validate --cv -o` writes; a test in crates/validate
-//! checks it. A class fewer than three sources measured is widened to at least the figures of
-//! the narrowest scope around it that three sources measured (its pattern on its medium under
-//! any release, then its pattern anywhere, then every case), and says "few measurements like
-//! this one": one or two machines' errors do not say what the next machine's will be.
+//! checks it. A band is at least as wide as every scope around its class that three sources or
+//! more measured (its pattern on its medium under any release, its pattern anywhere; every case
+//! where none has); a class fewer than three sources measured says "few measurements like this
+//! one": one or two machines' errors do not say what the next machine's will be.
 
 use crate::release::Era;
 use model::hardware::Medium;
@@ -190,9 +190,8 @@ const FILE_HEADER: &str = "\
 /// The largest |error| a band may state, percent: a p90 past it says the model has no answer.
 const MAX_PCT: f64 = 1000.0;
 
-/// Sources a band must rest on to stand alone: fewer, and it is widened to the narrowest
-/// scope around it that has them (issue 29: one or two machines' errors do not say what the
-/// next machine's will be).
+/// Sources a scope's band must rest on to widen the bands within it; a class with fewer says
+/// so (issue 29: one or two machines' errors do not say what the next machine's will be).
 pub const FEW_SOURCES: u32 = 3;
 
 /// The figures over every cross-validated case.
@@ -326,21 +325,26 @@ impl Bands {
         out
     }
 
-    /// The expected |error| of a prediction of `class`: its class's cross-validated figures
-    /// where `FEW_SOURCES` sources or more measured it; otherwise at least those of the
-    /// narrowest scope around it that has them (its pattern on its medium, its pattern), or
-    /// of every case where none has.
+    /// The expected |error| of a prediction of `class`: the widest figures of the scopes
+    /// around it that `FEW_SOURCES` sources or more measured (the class itself, its pattern on
+    /// its medium under any release, its pattern anywhere), or of every case where none has;
+    /// never narrower than the class's own. A class's figures from a handful of machines can be
+    /// narrow by luck; those of the workloads around it rest on more.
     pub fn expected(&self, class: ErrorClass) -> Expected {
         let own = self.band(Scope::of(class));
         let (cases, sources) = own.map_or((0, 0), |b| (b.cases, b.sources));
-        let enough = |b: &&Band| b.sources >= FEW_SOURCES;
-        let wide = Scope::around(class)
+        let around: Vec<&Band> = Scope::around(class)
             .iter()
             .filter_map(|s| self.band(*s))
-            .find(enough)
-            .map_or((self.overall.median_pct, self.overall.p90_pct), |b| {
-                (b.median_pct, b.p90_pct)
-            });
+            .filter(|b| b.sources >= FEW_SOURCES)
+            .collect();
+        let o = &self.overall;
+        let wide = match around.is_empty() {
+            true => (o.median_pct, o.p90_pct),
+            false => around.iter().fold((0.0f64, 0.0f64), |(m, p), b| {
+                (m.max(b.median_pct), p.max(b.p90_pct))
+            }),
+        };
         let (m, p) = own.map_or((0.0, 0.0), |b| (b.median_pct, b.p90_pct));
         Expected {
             median_pct: m.max(wide.0),
@@ -386,14 +390,14 @@ pub fn describe(class: ErrorClass) -> String {
     let p90 = e.p90_pct;
     match (e.sources, e.few) {
         (0, _) => format!(
-            "{class} (few measurements like this one: none in the corpus; the errors of the nearest kind measured, 9 in 10 within +/-{p90:.0}%)"
+            "{class} (few measurements like this one: none in the corpus; the errors of the kinds around it, 9 in 10 within +/-{p90:.0}%)"
         ),
         (_, true) => format!(
-            "{class} (few measurements like this one: {} from {} source(s), so the errors of the nearest kind measured by {FEW_SOURCES} or more sources; 9 in 10 within +/-{p90:.0}%)",
+            "{class} (few measurements like this one: {} from {} source(s), so at least the errors of the kinds around it that {FEW_SOURCES} or more sources measured; 9 in 10 within +/-{p90:.0}%)",
             e.cases, e.sources
         ),
         _ => format!(
-            "{class} ({} published measurements from {} sources, cross-validated; 9 in 10 within +/-{p90:.0}%)",
+            "{class} ({} published measurements from {} sources, cross-validated, and at least the errors of the kinds around it; 9 in 10 within +/-{p90:.0}%)",
             e.cases, e.sources
         ),
     }
@@ -442,7 +446,7 @@ mod tests {
     }
 
     #[test]
-    fn a_band_of_few_sources_is_widened_to_the_nearest_scope_that_has_enough() {
+    fn a_band_is_as_wide_as_the_well_measured_scopes_around_it() {
         let class = ErrorClass {
             pattern: Pattern::RandomRead,
             medium: Medium::Nvme,
@@ -464,11 +468,14 @@ mod tests {
         // Two sources: at least the pattern's figures (the medium's has two sources too).
         let e = bands.expected(class);
         assert_eq!((e.median_pct, e.p90_pct, e.few), (25.0, 80.0, true));
-        // Three sources: its own.
+        // Three sources: no longer few, and still at least its pattern's figures; its own
+        // where they are the wider.
         let mut enough = bands.clone();
         enough.bands[0].sources = 3;
         let e = enough.expected(class);
-        assert_eq!((e.median_pct, e.p90_pct, e.few), (5.0, 70.0, false));
+        assert_eq!((e.median_pct, e.p90_pct, e.few), (25.0, 80.0, false));
+        enough.bands[0].p90_pct = 95.0;
+        assert_eq!(enough.expected(class).p90_pct, 95.0);
         // A class nobody measured on another medium: the pattern's, and it says so.
         let sata = ErrorClass {
             medium: Medium::Ssd,
