@@ -197,7 +197,10 @@ fn cross_validate(corpus: &Corpus, args: &Args) -> CliResult {
     print_groups("by era", &cv.by_era);
     print_groups("by workload", &cv.by_pattern);
     print_groups("by grade", &cv.by_grade);
-    print_groups("apart from grade C", std::slice::from_ref(&cv.without_grade_c));
+    print_groups(
+        "apart from grade C",
+        std::slice::from_ref(&cv.without_grade_c),
+    );
     println!("bands (class; pattern on a medium, any release; pattern):");
     for b in &cv.by_class {
         println!(

@@ -155,7 +155,11 @@ fn validate_meets_the_issue_s_bar() {
         .iter()
         .filter(|c| !new(c["id"].as_str().unwrap()))
         .collect();
-    assert_eq!(cases.len(), 223, "the seeds, Calomel's two tables and clemtibs");
+    assert_eq!(
+        cases.len(),
+        223,
+        "the seeds, Calomel's two tables and clemtibs"
+    );
     // The in-sample median, at most 10% over the hard-disk corpus the bar was set on (the
     // seeds and Calomel's hard disks, issue #8); the SSD and 2025 tables of issue #17 join
     // the whole corpus's median, held under 15%. The rule of thumb far worse.

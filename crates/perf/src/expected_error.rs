@@ -287,7 +287,11 @@ impl Bands {
                 sources: r.sources,
             });
         }
-        let cases: u32 = bands.iter().filter(|b| b.scope.is_class()).map(|b| b.cases).sum();
+        let cases: u32 = bands
+            .iter()
+            .filter(|b| b.scope.is_class())
+            .map(|b| b.cases)
+            .sum();
         if cases != file.overall.cases {
             return Err(format!(
                 "the bands hold {cases} cases, the overall figures {}",
@@ -427,7 +431,9 @@ mod tests {
         let fewer = file.replacen(&format!("cases = {cases}"), "cases = 1", 1);
         assert_eq!(
             Bands::from_toml(&fewer),
-            Err(format!("the bands hold {cases} cases, the overall figures 1"))
+            Err(format!(
+                "the bands hold {cases} cases, the overall figures 1"
+            ))
         );
         let extra = file.replacen("sources = ", "weight = 1\nsources = ", 1);
         assert!(Bands::from_toml(&extra)

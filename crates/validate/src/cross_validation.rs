@@ -111,7 +111,10 @@ fn leave_out(corpus: &Corpus, source: &Source) -> Vec<HeldOut> {
 fn summarize(cases: Vec<HeldOut>) -> CrossValidation {
     let all: Vec<&HeldOut> = cases.iter().collect();
     let errors: Vec<f64> = cases.iter().map(|h| h.error_pct).collect();
-    let grade = |h: &HeldOut| h.grade.map_or("ungraded".to_string(), |g| format!("grade {g:?}"));
+    let grade = |h: &HeldOut| {
+        h.grade
+            .map_or("ungraded".to_string(), |g| format!("grade {g:?}"))
+    };
     let not_c: Vec<&HeldOut> = all
         .iter()
         .copied()
