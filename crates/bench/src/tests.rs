@@ -235,3 +235,73 @@ fn a_job_name_is_a_plain_word_and_never_the_global_section() {
         );
     }
 }
+
+/// The swap: another user renames the scratch directory away mid-run and links its name
+/// to a directory of someone else's files. Nothing is written, read or removed there.
+#[test]
+fn a_scratch_directory_swapped_for_a_link_redirects_nothing() {
+    let base = std::env::temp_dir().join(format!("zpoolsim-scratch-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let victim = base.join("victim");
+    std::fs::create_dir_all(&victim).unwrap();
+    std::fs::write(victim.join("job.fio"), "root's").unwrap();
+    std::fs::write(victim.join("fio.json"), "{\"forged\": true}").unwrap();
+    let path = base.join("zpoolsim-bench-1");
+    let work = scratch::Scratch::create(&path).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o700);
+    work.write("fio.json", "{\"ours\": 1}").unwrap();
+    assert!(work.in_place());
+
+    std::fs::rename(&path, base.join("moved")).unwrap();
+    std::os::unix::fs::symlink(&victim, &path).unwrap();
+    assert!(!work.in_place(), "the name no longer leads to it");
+    // Through the handle, and through /proc as fio reaches it: ours, not the victim's.
+    assert_eq!(work.read("fio.json").unwrap(), "{\"ours\": 1}");
+    let via_proc = std::fs::read_to_string(work.fio_path().join("fio.json")).unwrap();
+    assert_eq!(via_proc, "{\"ours\": 1}");
+    work.write("job.fio", "ours").unwrap();
+    assert!(
+        work.write("job.fio", "again").is_err(),
+        "never an existing file"
+    );
+    drop(work);
+
+    assert_eq!(
+        std::fs::read_to_string(victim.join("job.fio")).unwrap(),
+        "root's"
+    );
+    assert!(
+        victim.join("fio.json").exists(),
+        "the victim's files are all there"
+    );
+    assert!(
+        std::fs::symlink_metadata(&path).unwrap().is_symlink(),
+        "the link is left alone"
+    );
+    assert_eq!(
+        std::fs::read_dir(base.join("moved")).unwrap().count(),
+        0,
+        "ours emptied"
+    );
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn a_scratch_directory_is_new_and_removed_when_done() {
+    let base = std::env::temp_dir().join(format!("zpoolsim-scratch-new-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(base.join("zpoolsim-bench-2")).unwrap();
+    let e = scratch::Scratch::create(&base.join("zpoolsim-bench-2"))
+        .err()
+        .unwrap();
+    assert!(e.to_string().starts_with("cannot create "), "{e}");
+    let work = scratch::Scratch::create(&base.join("zpoolsim-bench-3")).unwrap();
+    work.write("a", "1").unwrap();
+    work.clear();
+    assert_eq!(work.read("a"), None);
+    drop(work);
+    assert!(!base.join("zpoolsim-bench-3").exists());
+    std::fs::remove_dir_all(&base).unwrap();
+}

@@ -419,7 +419,7 @@ pub fn free_bytes(dir: &Path) -> Result<u64> {
 }
 
 /// Writes a file of ours (a job file in our own directory).
-pub fn write_file(path: &Path, text: &str) -> Result<()> {
+fn write_file(path: &Path, text: &str) -> Result<()> {
     fs::write(path, text).map_err(|e| MeasureError::Failed(format!("{}: {e}", path.display())))
 }
 
@@ -439,24 +439,15 @@ pub fn fio_readonly(job: &str) -> Result<String> {
     )
 }
 
-/// A directory of ours (the bench's inside the dataset, calibrate's for its job file): made at
-/// the start, removed with everything in it at the end.
-pub struct WorkDir(PathBuf);
+/// A directory of ours (calibrate's for its job file): made at the start, removed with
+/// everything in it at the end.
+struct WorkDir(PathBuf);
 
 impl WorkDir {
-    pub fn create(dir: &Path) -> Result<WorkDir> {
+    fn create(dir: &Path) -> Result<WorkDir> {
         fs::create_dir(dir)
             .map_err(|e| MeasureError::Failed(format!("cannot create {}: {e}", dir.display())))?;
         Ok(WorkDir(dir.to_path_buf()))
-    }
-
-    /// Removes one run's files so the next starts with the dataset's room.
-    pub fn clear(&self) {
-        if let Ok(entries) = fs::read_dir(&self.0) {
-            for e in entries.flatten() {
-                let _ = fs::remove_file(e.path());
-            }
-        }
     }
 }
 
