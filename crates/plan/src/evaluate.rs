@@ -132,7 +132,7 @@ fn exposure(
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Exposure {
         repairs,
-        lifetime: reliability::lifetime(figures.afr_pct, None)?,
+        lifetime: reliability::Lifetime::from_afr(figures.afr_pct)?,
         uer_per_bit: figures.uer_per_bit,
     })
 }

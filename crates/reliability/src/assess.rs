@@ -28,8 +28,8 @@ pub struct Mission<'a> {
     /// User load running during rebuilds (`None`: idle pool).
     pub user: Option<&'a Workload>,
     /// Disk lifetimes; `None`: from `afr_pct`, else the field AFR of the disk's class
-    /// ([`crate::failure_figures`]), exponential, or Weibull of `weibull_shape` failing the
-    /// same share in the first year.
+    /// ([`crate::failure_figures`]), exponential, or Weibull of `weibull_shape` failing at that
+    /// rate on average over the mission.
     pub lifetime: Option<Lifetime>,
     pub afr_pct: Option<f64>,
     pub weibull_shape: Option<f64>,
@@ -63,7 +63,7 @@ pub struct Assessment {
     /// The disk lifetimes assumed.
     pub lifetime: Option<Lifetime>,
     /// The share of disks those lifetimes fail within the mission, none replaced: what a
-    /// Weibull shape implies beside the first year's AFR it is scaled to.
+    /// Weibull shape implies beside the AFR it holds over the mission.
     pub failed_within_mission: Option<f64>,
     /// Every rebuild of every normal-class group, in layout order: the resilver, and for dRAID
     /// with distributed spares the sequential rebuild too.
@@ -94,7 +94,7 @@ pub fn assess_cancellable(
     let figures = failure_figures(disk, mission.afr_pct)?;
     let lifetime = match mission.lifetime {
         Some(l) => l,
-        None => lifetime(figures.afr_pct, mission.weibull_shape)?,
+        None => lifetime(figures.afr_pct, mission.weibull_shape, mission_hours)?,
     };
     if mission.trials > 0 {
         let disks = system.disks.len() as u64;

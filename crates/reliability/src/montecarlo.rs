@@ -475,7 +475,7 @@ mod tests {
         Scenario {
             layout,
             repairs,
-            lifetime: Lifetime::weibull_from_afr(1.5, 30.0).unwrap(),
+            lifetime: Lifetime::weibull_from_afr(1.5, 30.0, crate::HOURS_PER_YEAR).unwrap(),
             repair_time: RepairTime::Fixed,
             hot_spares: 1,
             replacement_hours: 72.0,
@@ -519,7 +519,7 @@ mod tests {
     /// Issue #18: a budget too small for one trial said "at most 0 trials".
     #[test]
     fn a_budget_below_one_trial_says_what_to_lower() {
-        let worn = Lifetime::weibull_from_afr(5.0, 50.0).unwrap();
+        let worn = Lifetime::weibull_from_afr(5.0, 50.0, crate::HOURS_PER_YEAR).unwrap();
         let e = check_simulation(100_000, 1, &worn, mission_hours(100.0).unwrap()).unwrap_err();
         assert!(
             e.to_string().ends_with("even one trial of these 100000 disks over this mission is too much: simulate fewer disks, a shorter mission or a Weibull shape nearer 1"),
