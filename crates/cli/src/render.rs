@@ -220,7 +220,7 @@ fn failure_figures(report: &Assessment, lifetime: &Lifetime) -> String {
             format!("exponential lifetimes, MTBF {mtbf_hours:.3e} h")
         }
         Lifetime::Weibull { shape, scale_hours } => format!(
-            "Weibull lifetimes of shape {shape}, scale {scale_hours:.3e} h (the same failures in the first year as the AFR)"
+            "Weibull lifetimes of shape {shape}, scale {scale_hours:.3e} h (failing at the AFR on average over the mission)"
         ),
     };
     let failed = report.failed_within_mission.map_or(String::new(), |f| {
@@ -320,7 +320,7 @@ mod tests {
         let criteria = request::Criteria {
             read: "dd-read".into(),
             write: "dd-write".into(),
-            random: "fio-randread:qd=32".into(),
+            random: Some("fio-randread:qd=32".into()),
             workloads: vec!["bonnie-seeks".into()],
             fill: "80%".into(),
             years: 5.0,

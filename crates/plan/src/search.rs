@@ -147,7 +147,8 @@ pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, Plan
         });
     };
     let chosen = &passing[recommendation.index].candidate;
-    recommendation.caveats = rules::caveats(chosen, disk_bytes, request.system.pool.ashift);
+    let rule_caveats = rules::caveats(chosen, disk_bytes, request.system.pool.ashift);
+    recommendation.caveats.splice(0..0, rule_caveats);
     let objectives: Vec<Vec<f64>> = passing.iter().map(Evaluation::objectives).collect();
     let monte_carlo = monte_carlo(
         &request.system,

@@ -15,9 +15,11 @@ pub struct Criteria {
     /// The sequential-write workload (the WRITE column, `write>=` needs).
     #[arg(long, default_value = STANDARD_WORKLOADS[1])]
     pub write: String,
-    /// The random-read workload (the RAND/s column, `iops>=` needs).
-    #[arg(long, default_value = STANDARD_WORKLOADS[2])]
-    pub random: String,
+    /// The random-read workload (the RAND/s column, `iops>=` needs): how many requests are in
+    /// flight decides what mirrors gain over raidz (default: fio-randread:qd=32, one thread
+    /// with 32 in flight, or what --for sets).
+    #[arg(long)]
+    pub random: Option<String>,
     /// More workloads to show, NAME[:key=value,...] or a workload file; repeat for several.
     #[arg(long = "workload")]
     pub workloads: Vec<String>,
@@ -27,9 +29,9 @@ pub struct Criteria {
     /// The mission over which the loss probability is given, 0.1 to 100 years.
     #[arg(long, default_value_t = YEARS, value_parser = in_range(&model::range::YEARS))]
     pub years: f64,
-    /// Yearly failure rate of a disk, percent (default: the field rate of its class,
-    /// docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs), 0.01 to 99.
-    #[arg(long, value_parser = in_range(&model::range::AFR_PCT))]
+    /// Yearly failure rate of a disk, percent ('5%' or 5; default: the field rate of its
+    /// class, docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs), 0.01 to 99.
+    #[arg(long, value_parser = crate::numbers::percent_in_range(&model::range::AFR_PCT))]
     pub afr: Option<f64>,
     /// User load running during rebuilds (a workload such as fio-randread:qd=32): DEGRADED and
     /// the loss odds use the loaded resilver; default: an idle pool.
@@ -56,7 +58,12 @@ impl Criteria {
         Ok(Settings {
             read: labelled("read")(&self.read)?,
             write: labelled("write")(&self.write)?,
-            random: labelled("random")(&self.random)?,
+            random: labelled("random")(
+                &self
+                    .random
+                    .clone()
+                    .unwrap_or_else(|| STANDARD_WORKLOADS[2].to_string()),
+            )?,
             extra: self
                 .workloads
                 .iter()
