@@ -149,6 +149,13 @@ pub fn assessment(report: &Assessment) -> String {
         "\nrebuild after one disk fails, pool {:.0}% full, {load}:\n",
         report.fill * 100.0,
     );
+    if report.shingled {
+        out += &format!(
+            "  warning: {} is shingled (SMR): a resilver onto it takes {:.1} times a conventional (CMR) disk's, as published SMR resilvers did; prefer CMR disks for ZFS\n",
+            report.disk,
+            reliability::SMR_RESILVER_SLOWDOWN
+        );
+    }
     for r in &report.rebuilds {
         out += &format!(
             "  {:<10} {:>7.1} h  read {}, write {}; limited by {}\n             {}\n",
@@ -179,7 +186,7 @@ pub fn assessment(report: &Assessment) -> String {
     }
     if let Some(mc) = &report.monte_carlo {
         out += &format!(
-            "  Monte Carlo ({} missions, seed {}): P(pool loss) {} [{} .. {}], P(any data loss) {} [{} .. {}]; expected bytes lost to unrecoverable read errors {}\n",
+            "  Monte Carlo ({} missions, seed {}): P(pool loss) {} [{} .. {}], P(any data loss) {} [{} .. {}]; expected bytes lost {}: {} with the pool, {} as blocks to unrecoverable read errors\n",
             mc.trials,
             mc.seed,
             format_probability(mc.pool_loss.p),
@@ -189,6 +196,8 @@ pub fn assessment(report: &Assessment) -> String {
             format_probability(mc.data_loss.low),
             format_probability(mc.data_loss.high),
             format_decimal(mc.expected_bytes_lost),
+            format_decimal(mc.expected_pool_bytes_lost),
+            format_decimal(mc.expected_block_bytes_lost),
         );
         if report.closed_form.is_some() {
             out += "  (the simulation rebuilds in a fixed time where the closed form assumes memoryless repairs, so with double or triple parity it gives less loss)\n";

@@ -56,6 +56,22 @@ impl Settings {
     }
 }
 
+/// The system's own normal-class layout as a candidate on its data disks (`None` when it has
+/// no normal-class vdev or its leaves are not exactly the data disks).
+pub(crate) fn own_candidate(system: &System) -> Option<Candidate> {
+    let groups: Vec<model::VdevGroup> = system
+        .pool
+        .normal()
+        .flat_map(|t| t.layout.groups.iter().copied())
+        .collect();
+    let layout = model::Layout { groups };
+    let fits = !layout.groups.is_empty() && layout.leaves() as usize == machine::data_disks(system);
+    fits.then_some(Candidate {
+        layout,
+        hot_spares: 0,
+    })
+}
+
 /// Evaluates `candidate` on `system` (whose disks it must occupy exactly).
 pub fn evaluate(
     system: &System,

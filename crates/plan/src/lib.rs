@@ -32,9 +32,9 @@ pub use grow::{grow, GrowthOption, GrowthStep};
 pub use machine::{disks_of_size, with_candidate, with_controllers_for, with_disks};
 pub use needs::{format_probability, parse_needs, Metric, Need, NeedError};
 pub use policy::MAX_DISKS;
-pub use recommend::{NearMiss, Rank, Recommendation, DEFAULT_LOSS_TARGET};
+pub use recommend::{at_the_target, NearMiss, Rank, Recommendation, DEFAULT_LOSS_TARGET};
 pub use report::{report, Report};
 pub use search::{
-    plan, plan_cancellable, plan_disks, plan_disks_cancellable, DiskPlan, DiskRequest, Plan,
-    Request, MAX_PLAN_WORK,
+    own, plan, plan_cancellable, plan_disks, plan_disks_cancellable, DiskPlan, DiskRequest, Own,
+    Plan, Request, MAX_PLAN_WORK,
 };

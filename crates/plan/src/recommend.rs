@@ -248,9 +248,19 @@ fn best_by(evaluations: &[Evaluation], among: &[usize], rank: Rank) -> Option<(u
     Some((best, runner_up))
 }
 
-/// "+12% usable space, -3% random reads ...": the pick against the runner-up, each figure
-/// that differs by more than 1%.
+/// The pick against the runner-up, as a clause.
 fn against(chosen: &Evaluation, other: &Evaluation) -> String {
+    format!(
+        "; against the runner-up {} ({}): {}",
+        other.candidate.layout,
+        figures(other),
+        differences(chosen, other)
+    )
+}
+
+/// "+12% usable space, -3% random reads, P(data loss) 0.01% against 0.1%": what `chosen`
+/// gives and costs against `other`, each figure that differs by more than 1%.
+fn differences(chosen: &Evaluation, other: &Evaluation) -> String {
     let pairs = [
         ("usable space", space(chosen), space(other)),
         ("sequential reads", chosen.read.bytes_per_s, other.read.bytes_per_s),
@@ -272,11 +282,46 @@ fn against(chosen: &Evaluation, other: &Evaluation) -> String {
     if parts.is_empty() {
         parts.push("the same figures".to_string());
     }
+    parts.join(", ")
+}
+
+/// Where the user's own layout stands, in one sentence: against the loss target (under, at it,
+/// over it) and the needs, and what the pick gives and costs against it.
+pub fn standing(own: &Evaluation, pick: &Evaluation, needs: &[Need]) -> String {
+    let target = needs
+        .iter()
+        .find(|n| n.metric == Metric::Loss)
+        .map_or(DEFAULT_LOSS_TARGET, |n| n.bound);
+    let safety = match own.data_loss() {
+        None => "its loss odds unknown (the disk has no failure rate)".to_string(),
+        Some(p) if p <= target => format!(
+            "under the loss target ({} <= {})",
+            Metric::Loss.format(p),
+            format_probability(target)
+        ),
+        Some(p) if at_the_target(p, target) => format!(
+            "at the loss target ({} against {}, within a {REPORT_TRIALS}-mission simulation's 95% interval)",
+            Metric::Loss.format(p),
+            format_probability(target)
+        ),
+        Some(p) => format!(
+            "over the loss target ({} against {})",
+            Metric::Loss.format(p),
+            format_probability(target)
+        ),
+    };
+    let needs_word = if meets(own, needs) {
+        ""
+    } else {
+        ", short of the needs"
+    };
+    if own.candidate == pick.candidate {
+        return format!("your layout, {safety}{needs_word}: the planner picks it too");
+    }
     format!(
-        "; against the runner-up {} ({}): {}",
-        other.candidate.layout,
-        figures(other),
-        parts.join(", ")
+        "your layout, {safety}{needs_word}; changing to {} gives {}",
+        pick.candidate.layout,
+        differences(pick, own)
     )
 }
 

@@ -4,12 +4,12 @@ use crate::assemble::{assemble, Disks};
 use crate::bands::LossBands;
 use crate::enumerate::candidates;
 use crate::error::PlanError;
-use crate::evaluate::{evaluate, monte_carlo, Settings};
+use crate::evaluate::{evaluate, monte_carlo, own_candidate, Settings};
 use crate::evaluation::Evaluation;
 use crate::needs::Need;
 use crate::pareto;
 use crate::policy::MAX_DISKS;
-use crate::recommend::{closest, meets, recommend, Rank, Recommendation};
+use crate::recommend::{closest, meets, recommend, standing, Rank, Recommendation};
 use crate::rules::{self, RuledOut};
 use model::cancel::Cancel;
 use model::{Catalog, System, VdevType};
@@ -82,6 +82,34 @@ pub struct Plan {
     pub monte_carlo: Option<reliability::MonteCarloReport>,
     /// The classes of P(data loss) by the target applied, as charts colour them.
     pub loss_bands: LossBands,
+    /// The layout the system file has, scored the same way, and where it stands (only when
+    /// a system file's own layout occupies exactly the planned disks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub own: Option<Own>,
+}
+
+/// The user's own layout, scored as the candidates are.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Own {
+    #[serde(flatten)]
+    pub evaluation: Evaluation,
+    /// Against the loss target and the needs, and what the pick gives and costs against it.
+    pub standing: String,
+}
+
+/// The own layout of `request`'s system, scored and placed against `plan`'s pick (`None` when
+/// it does not occupy exactly the planned disks).
+pub fn own(request: &Request, plan: &Plan) -> Result<Option<Own>, PlanError> {
+    let Some(candidate) = own_candidate(&request.system) else {
+        return Ok(None);
+    };
+    let evaluation = evaluate(&request.system, &candidate, &request.settings)?;
+    let pick = &plan.evaluations[plan.recommendation.index];
+    let standing = standing(&evaluation, pick, &request.needs);
+    Ok(Some(Own {
+        evaluation,
+        standing,
+    }))
 }
 
 /// Evaluates every candidate for the request's disks; errs when none exists or none meets the
@@ -147,7 +175,13 @@ pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, Plan
         });
     };
     let chosen = &passing[recommendation.index].candidate;
-    let rule_caveats = rules::caveats(chosen, disk_bytes, request.system.pool.ashift);
+    let mut rule_caveats = rules::caveats(chosen, disk_bytes, request.system.pool.ashift);
+    if request.system.disks.first().and_then(|d| d.model.shingled) == Some(true) {
+        rule_caveats.push(format!(
+            "the disks are shingled (SMR): a resilver onto one takes {:.1} times a conventional (CMR) disk's, as published SMR resilvers did; prefer CMR disks for ZFS",
+            reliability::SMR_RESILVER_SLOWDOWN
+        ));
+    }
     recommendation.caveats.splice(0..0, rule_caveats);
     let objectives: Vec<Vec<f64>> = passing.iter().map(Evaluation::objectives).collect();
     let monte_carlo = monte_carlo(
@@ -164,6 +198,7 @@ pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, Plan
         recommendation,
         monte_carlo,
         loss_bands: LossBands::of(&request.needs),
+        own: None,
     })
 }
 
@@ -217,7 +252,10 @@ pub fn plan_disks_cancellable(
         rank: request.rank,
         consider_all: request.consider_all,
     };
-    let result = plan_cancellable(&request_for_machine, cancel)?;
+    let mut result = plan_cancellable(&request_for_machine, cancel)?;
+    if request.disks.system.is_some() {
+        result.own = own(&request_for_machine, &result)?;
+    }
     let machine = assembled.system;
     Ok(DiskPlan {
         system: machine.name.clone(),

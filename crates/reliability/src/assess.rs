@@ -57,6 +57,9 @@ pub struct Assessment {
     /// (percent) and latent errors per bit read that were used, and where each comes from
     /// beside the data sheet's figures.
     pub disk: String,
+    /// The disk records shingled (SMR): its resilvers write at the published SMR rate
+    /// ([`crate::SMR_RESILVER_SLOWDOWN`]).
+    pub shingled: bool,
     pub afr_pct: Option<f64>,
     pub uer_per_bit: Option<f64>,
     pub figures: FailureFigures,
@@ -149,6 +152,7 @@ pub fn assess_cancellable(
         load: mission.user.map(|w| w.kind.clone()),
         same_batch: mission.same_batch,
         disk: disk.id.clone(),
+        shingled: disk.shingled == Some(true),
         afr_pct: Some(figures.afr_pct),
         uer_per_bit: Some(uer),
         figures,

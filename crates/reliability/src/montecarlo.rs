@@ -132,6 +132,10 @@ pub struct MonteCarloReport {
     /// Mean bytes lost per mission, and its 95% interval.
     pub expected_bytes_lost: f64,
     pub bytes_lost_interval: (f64, f64),
+    /// The mean split: the whole pool's data in missions that lose the pool, and the blocks
+    /// unrecoverable read errors lose during unprotected rebuilds (before any pool loss).
+    pub expected_pool_bytes_lost: f64,
+    pub expected_block_bytes_lost: f64,
     /// Disk lifetimes drawn (the work done).
     pub disk_lifetimes: u64,
 }
@@ -195,6 +199,7 @@ pub fn simulate_cancellable(
     check_simulation(slots, trials, &scenario.lifetime, scenario.mission_hours)?;
     let mut sim = Simulator::new(scenario, seed)?;
     let (mut pools, mut losses, mut bytes, mut bytes_sq) = (0, 0, 0.0, 0.0);
+    let mut block_bytes = 0.0;
     for _ in 0..trials {
         cancel.check()?;
         let outcome = sim.trial();
@@ -202,6 +207,7 @@ pub fn simulate_cancellable(
         losses += outcome.data_lost as u64;
         bytes += outcome.bytes_lost;
         bytes_sq += outcome.bytes_lost * outcome.bytes_lost;
+        block_bytes += outcome.block_bytes_lost;
     }
     Ok(MonteCarloReport {
         trials,
@@ -211,6 +217,8 @@ pub fn simulate_cancellable(
         data_loss: Estimate::from_counts(losses, trials),
         expected_bytes_lost: bytes / trials as f64,
         bytes_lost_interval: mean_interval(bytes, bytes_sq, trials),
+        expected_pool_bytes_lost: (bytes - block_bytes) / trials as f64,
+        expected_block_bytes_lost: block_bytes / trials as f64,
         disk_lifetimes: sim.draws,
     })
 }
@@ -275,6 +283,8 @@ struct Outcome {
     pool_lost: bool,
     data_lost: bool,
     bytes_lost: f64,
+    /// The part of `bytes_lost` that blocks lost to read errors make up.
+    block_bytes_lost: f64,
 }
 
 struct Simulator<'a> {
@@ -371,6 +381,7 @@ impl<'a> Simulator<'a> {
                             pool_lost: true,
                             data_lost: true,
                             bytes_lost: bytes_lost + self.scenario.allocated_bytes,
+                            block_bytes_lost: bytes_lost,
                         };
                     }
                     if failed == vdev.redundancy {
@@ -396,6 +407,7 @@ impl<'a> Simulator<'a> {
             pool_lost: false,
             data_lost,
             bytes_lost,
+            block_bytes_lost: bytes_lost,
         }
     }
 
