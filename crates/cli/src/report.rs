@@ -8,25 +8,21 @@ use crate::files::{print_json, Files};
 use crate::progress::while_working;
 use crate::render::assessment;
 use model::units::{format_bytes, format_decimal};
+use request::ReportRequest;
 
 /// The whole picture of one machine: space, speed, safety and the planner's pick.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The system file; default: the embedded default system.
-    pub system: Option<String>,
-    /// Yearly failure rate of a disk, percent (default: the field rate of its class,
-    /// docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs).
-    #[arg(long)]
-    pub afr: Option<f64>,
+    #[command(flatten)]
+    pub request: ReportRequest,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let system = request::system_or_default(&Files, args.system.as_deref())?;
     let r = while_working("space, speed, safety and the planner's pick", || {
-        ::plan::report(&system, args.afr)
+        args.request.answer(&Files)
     })?;
     if args.json {
         return print_json(&r);
@@ -37,15 +33,18 @@ pub fn run(args: &Args) -> CliResult {
         r.layout, r.disks, r.ashift
     );
     println!(
-        "\nspace: zpool list SIZE {}, zfs list AVAIL {} (zpoolsim capacity explains every byte)",
+        "\nspace: zpool list SIZE {}, zfs list AVAIL {} = {} (TiB as zfs list prints them; the planner's figures below are decimal TB; zpoolsim capacity explains every byte)",
         format_bytes(r.capacity.size_bytes),
-        format_bytes(r.capacity.avail_bytes)
+        format_bytes(r.capacity.avail_bytes),
+        format_decimal(r.capacity.avail_bytes as f64)
     );
+    if let Some(own) = &r.own {
+        print!("{}", own_line(own));
+    }
     println!("\nspeed (zpoolsim predict for the details):");
     print!("{}", speeds(&r.workloads));
     if !r.over_network.is_empty() {
-        let nics: Vec<String> = system
-            .host
+        let nics: Vec<String> = r
             .nics
             .iter()
             .map(|n| format!("{} x {} ({} Gb/s)", n.ports, n.name, n.gbps))
@@ -70,6 +69,24 @@ pub fn run(args: &Args) -> CliResult {
         println!("  caveat: {c}");
     }
     Ok(())
+}
+
+/// The pool's own layout as the planner scores it, and where it stands.
+fn own_line(own: &::plan::Own) -> String {
+    use ::plan::Metric;
+    let e = &own.evaluation;
+    let loss = e
+        .data_loss()
+        .map_or("unknown".to_string(), |p| Metric::Loss.format(p));
+    format!(
+        "scored as the planner scores its layouts: {} usable, reads {}, writes {}, {} random reads, degraded {:.1} h after a failure, P(data loss) {loss}\n  {}\n",
+        Metric::Avail.format(e.avail_bytes as f64),
+        Metric::Read.format(e.read.bytes_per_s),
+        Metric::Write.format(e.write.bytes_per_s),
+        Metric::Iops.format(e.random.iops),
+        e.degraded_hours,
+        own.standing
+    )
 }
 
 /// One line per workload: its figures and what limits it.

@@ -23,11 +23,7 @@ pub const MAX_PLAN_WORK: u64 = 700_000;
 
 /// Refuses, before any work, `layouts` layouts on `disks` disks for every workload of
 /// `settings` past [`MAX_PLAN_WORK`], saying how many workloads these would allow.
-pub(crate) fn check_work(
-    layouts: usize,
-    disks: usize,
-    settings: &Settings,
-) -> Result<(), PlanError> {
+pub fn check_work(layouts: usize, disks: usize, settings: &Settings) -> Result<(), PlanError> {
     let per_workload = (layouts * disks.max(1)) as u64;
     // A load during rebuilds is predicted for every layout too.
     let workloads = (settings.workloads().count() + usize::from(settings.load.is_some())) as u64;

@@ -2,20 +2,43 @@
 //! random reads and what limits each, its rebuilds and chance of losing data, and the layout
 //! the planner would pick for the same disks, all under the standard policies.
 
-use crate::error::{EngineError, PlanError};
-use crate::evaluate::Settings;
-use crate::evaluation::{Evaluation, WorkloadFigures};
-use crate::policy::{FILL, MAX_DISKS, REPLACEMENT_HOURS, REPORT_TRIALS, SEED, YEARS};
-use crate::recommend::{Rank, Recommendation};
-use crate::search::{plan, Request};
+use crate::plan::refused;
+use crate::{about, system_or_default, Inputs, Refusal};
+use ::plan::policy::{FILL, MAX_DISKS, REPLACEMENT_HOURS, REPORT_TRIALS, SEED, YEARS};
+use ::plan::{
+    plan, EngineError, Evaluation, PlanError, Rank, Recommendation, Request, Settings,
+    WorkloadFigures,
+};
+use model::hardware::Nic;
 use model::System;
 use reliability::{Assessment, Mission};
 use serde::Serialize;
+
+/// The whole picture of one machine: space, speed, safety and the planner's pick.
+#[derive(clap::Args, Debug)]
+pub struct ReportRequest {
+    /// The system file; default: the embedded default system.
+    pub system: Option<String>,
+    /// Yearly failure rate of a disk, percent ('5%' or 5; default: the field rate of its
+    /// class, docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs), 0.01 to 99.
+    #[arg(long, value_parser = crate::numbers::percent_in_range(&model::range::AFR_PCT))]
+    pub afr: Option<f64>,
+}
+
+impl ReportRequest {
+    pub fn answer(&self, inputs: &dyn Inputs) -> Result<Report, Refusal> {
+        let system = system_or_default(inputs, self.system.as_deref()).map_err(about("system"))?;
+        report(&system, self.afr).map_err(refused)
+    }
+}
 
 /// Everything the report says.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub system: String,
+    /// The system's NICs, for the heading of the figures across the network.
+    #[serde(skip)]
+    pub nics: Vec<Nic>,
     /// The pool's normal-class layout (`2x raidz2-6`).
     pub layout: String,
     pub disks: usize,
@@ -32,6 +55,9 @@ pub struct Report {
     /// dedup and log vdevs, cache devices, hot spares), one phrase each.
     pub planned_disks: usize,
     pub roles: Vec<String>,
+    /// The pool's own layout scored as the planner scores its candidates, and where it stands
+    /// against the loss target and the pick (`None`: its leaves are not the data disks).
+    pub own: Option<::plan::Own>,
     /// Layouts the planner considered for the same disks, its pick and that pick's figures.
     pub considered: usize,
     pub recommendation: Recommendation,
@@ -88,7 +114,7 @@ pub fn report(system: &System, afr_pct: Option<f64>) -> Result<Report, PlanError
         .min()
         .unwrap_or(0)
         .min(1);
-    let plan = plan(&Request {
+    let request = Request {
         system: system.clone(),
         hot_spares: 0,
         min_redundancy,
@@ -96,9 +122,12 @@ pub fn report(system: &System, afr_pct: Option<f64>) -> Result<Report, PlanError
         settings,
         rank: Rank::default(),
         consider_all: false,
-    })?;
+    };
+    let plan = plan(&request)?;
+    let own = ::plan::own(&request, &plan)?;
     Ok(Report {
         system: system.name.clone(),
+        nics: system.host.nics.clone(),
         layout: system.pool.normal_layout(),
         disks: system.disks.len(),
         ashift: system.pool.ashift,
@@ -106,8 +135,9 @@ pub fn report(system: &System, afr_pct: Option<f64>) -> Result<Report, PlanError
         workloads,
         over_network,
         reliability,
-        planned_disks: crate::machine::data_disks(system),
-        roles: crate::machine::roles(system),
+        planned_disks: ::plan::data_disks(system),
+        roles: ::plan::roles(system),
+        own,
         considered: plan.considered,
         recommended: plan.evaluations[plan.recommendation.index].clone(),
         recommendation: plan.recommendation,
