@@ -127,7 +127,8 @@ fn recommended(plan: &Plan) -> &Evaluation {
     &plan.evaluations[plan.recommendation.index]
 }
 
-fn print_plan(planned: &DiskPlan, all: bool) {
+/// What was planned: the disks, the assumptions, the workloads and how many layouts.
+fn print_header(planned: &DiskPlan, all: bool) {
     let plan = &planned.plan;
     let system = &planned.machine;
     let disk = &system.disks[0].model;
@@ -166,6 +167,12 @@ fn print_plan(planned: &DiskPlan, all: bool) {
             ", shown (--all for every one)"
         }
     );
+}
+
+fn print_plan(planned: &DiskPlan, all: bool) {
+    print_header(planned, all);
+    let plan = &planned.plan;
+    let s = &planned.settings;
     print!("{}", ruled_out(plan));
     println!();
     if let Some(own) = &plan.own {

@@ -142,7 +142,10 @@ fn kind_word(kind: &RebuildKind) -> &'static str {
 /// The assessment as a person reads it: each rebuild, then the loss figures.
 pub fn assessment(report: &Assessment) -> String {
     let load = match &report.load {
-        Some(kind) => format!("under the user load {kind}"),
+        Some(kind) => format!(
+            "under the user load {kind} {:.0}% of the time",
+            report.busy.unwrap_or(1.0) * 100.0
+        ),
         None => "idle pool".to_string(),
     };
     let mut out = format!(
@@ -185,23 +188,29 @@ pub fn assessment(report: &Assessment) -> String {
         );
     }
     if let Some(mc) = &report.monte_carlo {
-        out += &format!(
-            "  Monte Carlo ({} missions, seed {}): P(pool loss) {} [{} .. {}], P(any data loss) {} [{} .. {}]; expected bytes lost {}: {} with the pool, {} as blocks to unrecoverable read errors\n",
-            mc.trials,
-            mc.seed,
-            format_probability(mc.pool_loss.p),
-            format_probability(mc.pool_loss.low),
-            format_probability(mc.pool_loss.high),
-            format_probability(mc.data_loss.p),
-            format_probability(mc.data_loss.low),
-            format_probability(mc.data_loss.high),
-            format_decimal(mc.expected_bytes_lost),
-            format_decimal(mc.expected_pool_bytes_lost),
-            format_decimal(mc.expected_block_bytes_lost),
-        );
-        if report.closed_form.is_some() {
-            out += "  (the simulation rebuilds in a fixed time where the closed form assumes memoryless repairs, so with double or triple parity it gives less loss)\n";
-        }
+        out += &simulated(mc, report.closed_form.is_some());
+    }
+    out
+}
+
+/// The Monte Carlo's loss figures and bytes lost, split into pool and block losses.
+fn simulated(mc: &reliability::MonteCarloReport, beside_closed_form: bool) -> String {
+    let mut out = format!(
+        "  Monte Carlo ({} missions, seed {}): P(pool loss) {} [{} .. {}], P(any data loss) {} [{} .. {}]; expected bytes lost {}: {} with the pool, {} as blocks to unrecoverable read errors\n",
+        mc.trials,
+        mc.seed,
+        format_probability(mc.pool_loss.p),
+        format_probability(mc.pool_loss.low),
+        format_probability(mc.pool_loss.high),
+        format_probability(mc.data_loss.p),
+        format_probability(mc.data_loss.low),
+        format_probability(mc.data_loss.high),
+        format_decimal(mc.expected_bytes_lost),
+        format_decimal(mc.expected_pool_bytes_lost),
+        format_decimal(mc.expected_block_bytes_lost),
+    );
+    if beside_closed_form {
+        out += "  (the simulation rebuilds in a fixed time where the closed form assumes memoryless repairs, so with double or triple parity it gives less loss)\n";
     }
     out
 }
@@ -335,6 +344,7 @@ mod tests {
             years: 5.0,
             afr: None,
             load: None,
+            busy: "100%".into(),
             same_batch: false,
         };
         let settings = criteria.settings(&crate::files::Files).unwrap();

@@ -25,6 +25,8 @@ pub struct Settings {
     pub afr_pct: Option<f64>,
     /// User load running during rebuilds (`--load`); `None`: an idle pool.
     pub load: Option<LabelledWorkload>,
+    /// The share of the time that load runs (`--busy`; 1: always).
+    pub busy: f64,
     /// The disks come from one batch (`--same-batch`): the closed form's odds are raised by the
     /// batch factor's moments (`reliability::batch_odds`), the check simulates it.
     pub same_batch: bool,
@@ -44,6 +46,7 @@ impl Settings {
             years,
             afr_pct: None,
             load: None,
+            busy: 1.0,
             same_batch: false,
         }
     }
@@ -138,7 +141,10 @@ fn exposure(
     let disk = &planned.disks[0].model;
     let fill = settings.fill;
     let figures = reliability::failure_figures(disk, settings.afr_pct)?;
-    let load = settings.load.as_ref().map(|l| &l.workload);
+    let load = settings.load.as_ref().map(|l| reliability::UserLoad {
+        workload: &l.workload,
+        busy: settings.busy,
+    });
     let rates = reliability::rebuild_rates(planned, fill, load)?;
     let repairs = candidate
         .layout

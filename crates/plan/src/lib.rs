@@ -26,7 +26,7 @@ pub use enumerate::{candidates, Candidate};
 pub use error::{EngineError, PlanError};
 pub use evaluate::{evaluate, Settings};
 pub use evaluation::{Evaluation, LabelledWorkload, WorkloadFigures};
-pub use grow::{grow, GrowthOption, GrowthStep};
+pub use grow::{grow, within_policy, GrowthOption, GrowthStep};
 pub use machine::{
     candidate_on, data_disks, disks_of_size, roles, with_candidate, with_controllers_for,
     with_disks,

@@ -288,10 +288,7 @@ fn differences(chosen: &Evaluation, other: &Evaluation) -> String {
 /// Where the user's own layout stands, in one sentence: against the loss target (under, at it,
 /// over it) and the needs, and what the pick gives and costs against it.
 pub fn standing(own: &Evaluation, pick: &Evaluation, needs: &[Need]) -> String {
-    let target = needs
-        .iter()
-        .find(|n| n.metric == Metric::Loss)
-        .map_or(DEFAULT_LOSS_TARGET, |n| n.bound);
+    let (target, _, _) = target_words(needs);
     let safety = match own.data_loss() {
         None => "its loss odds unknown (the disk has no failure rate)".to_string(),
         Some(p) if p <= target => format!(
@@ -367,17 +364,9 @@ fn without_failure_rate(
     Some((best, reason))
 }
 
-/// Among the evaluations (all meeting the needs), the best by `rank` of those whose data-loss
-/// probability (pool or blocks) stays under the target (the `loss<=` need, else
-/// [`DEFAULT_LOSS_TARGET`]). When none stays under it, the safest; when no loss probability is
-/// known (the disk has no failure rate), the best by `rank` of those that survive a disk
-/// failure. `None` only for an empty slice.
-pub fn recommend(
-    evaluations: &[Evaluation],
-    needs: &[Need],
-    years: f64,
-    rank: Rank,
-) -> Option<Recommendation> {
+/// The loss target the needs set, the words for the layouts ranked ("meeting the needs") and
+/// for where the target comes from.
+fn target_words(needs: &[Need]) -> (f64, &'static str, &'static str) {
     let loss_need = needs.iter().find(|n| n.metric == Metric::Loss);
     let target = loss_need.map_or(DEFAULT_LOSS_TARGET, |n| n.bound);
     let given = needs.iter().any(|n| n.metric != Metric::Loss);
@@ -391,6 +380,21 @@ pub fn recommend(
         (true, false) => " (the default loss target)",
         (false, false) => " (no needs given; the default loss target)",
     };
+    (target, meeting, default_target)
+}
+
+/// Among the evaluations (all meeting the needs), the best by `rank` of those whose data-loss
+/// probability (pool or blocks) stays under the target (the `loss<=` need, else
+/// [`DEFAULT_LOSS_TARGET`]). When none stays under it, the safest; when no loss probability is
+/// known (the disk has no failure rate), the best by `rank` of those that survive a disk
+/// failure. `None` only for an empty slice.
+pub fn recommend(
+    evaluations: &[Evaluation],
+    needs: &[Need],
+    years: f64,
+    rank: Rank,
+) -> Option<Recommendation> {
+    let (target, meeting, default_target) = target_words(needs);
     let loss = |i: usize| evaluations[i].data_loss();
     let all: Vec<usize> = (0..evaluations.len()).collect();
     let (index, reason) = if all.iter().all(|&i| loss(i).is_none()) {
@@ -416,12 +420,7 @@ pub fn recommend(
             );
             (best, reason)
         } else {
-            let safest = all.iter().copied().min_by(|&a, &b| {
-                evaluations[a]
-                    .metric(Metric::Loss)
-                    .total_cmp(&evaluations[b].metric(Metric::Loss))
-                    .then(evaluations[b].avail_bytes.cmp(&evaluations[a].avail_bytes))
-            })?;
+            let safest = safest(evaluations)?;
             let e = &evaluations[safest];
             let reason = format!(
                 "no layout {meeting} keeps {loss_words} <= {}{default_target}; this is the safest at {}; {}",
@@ -434,14 +433,7 @@ pub fn recommend(
     };
     let caveats = evaluations[index]
         .data_loss()
-        .filter(|&p| at_the_target(p, target))
-        .map(|p| {
-            format!(
-                "at the target: its P(data loss) {} is over {} by less than the 95% interval of a {REPORT_TRIALS}-mission simulation, so kept",
-                Metric::Loss.format(p),
-                format_probability(target)
-            )
-        })
+        .and_then(|p| at_the_target_caveat(p, target))
         .into_iter()
         .collect();
     Some(Recommendation {
@@ -450,6 +442,27 @@ pub fn recommend(
         rank,
         reason,
         caveats,
+    })
+}
+
+/// The safest of the evaluations (the lowest P(data loss); ties: the more space).
+fn safest(evaluations: &[Evaluation]) -> Option<usize> {
+    (0..evaluations.len()).min_by(|&a, &b| {
+        evaluations[a]
+            .metric(Metric::Loss)
+            .total_cmp(&evaluations[b].metric(Metric::Loss))
+            .then(evaluations[b].avail_bytes.cmp(&evaluations[a].avail_bytes))
+    })
+}
+
+/// The caveat of a pick whose P(data loss) `p` is at the target, not under it.
+fn at_the_target_caveat(p: f64, target: f64) -> Option<String> {
+    at_the_target(p, target).then(|| {
+        format!(
+            "at the target: its P(data loss) {} is over {} by less than the 95% interval of a {REPORT_TRIALS}-mission simulation, so kept",
+            Metric::Loss.format(p),
+            format_probability(target)
+        )
     })
 }
 

@@ -2,7 +2,7 @@
 
 use crate::assemble::{assemble, Disks};
 use crate::bands::LossBands;
-use crate::enumerate::candidates;
+use crate::enumerate::{candidates, Candidate};
 use crate::error::PlanError;
 use crate::evaluate::{evaluate, monte_carlo, own_candidate, Settings};
 use crate::evaluation::Evaluation;
@@ -117,10 +117,25 @@ pub fn plan(request: &Request) -> Result<Plan, PlanError> {
 /// [`plan`], stopping with [`PlanError::Cancelled`] at the first layout after `cancel` is
 /// raised.
 pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, PlanError> {
-    let disks = u32::try_from(crate::machine::data_disks(&request.system)).unwrap_or(u32::MAX);
-    if disks > MAX_DISKS {
-        return Err(PlanError::TooManyDisks { disks });
-    }
+    plan_among(request, cancel, |_| true)
+}
+
+/// Whether raidz expansion can widen every vdev of `candidate`: raidz only.
+fn growable(candidate: &Candidate) -> bool {
+    candidate
+        .layout
+        .groups
+        .iter()
+        .all(|g| matches!(g.vtype, VdevType::Raidz { .. }))
+}
+
+/// The candidates for the request's disks that the release supports, `wanted` keeps and the
+/// policy keeps (all with `consider_all`), and per rule how many the policy removed.
+fn kept_candidates(
+    request: &Request,
+    disks: u32,
+    wanted: impl Fn(&Candidate) -> bool,
+) -> Result<(Vec<Candidate>, Vec<RuledOut>), PlanError> {
     let draid = space::Profile::of(request.system.host.zfs).draid;
     let all: Vec<_> = candidates(disks, request.hot_spares, request.min_redundancy)
         .into_iter()
@@ -132,16 +147,12 @@ pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, Plan
                     .iter()
                     .any(|g| matches!(g.vtype, VdevType::Draid { .. }))
         })
+        .filter(|c| wanted(c))
         .collect();
-    let disk_bytes = request
-        .system
-        .disks
-        .first()
-        .map_or(0, |d| d.model.capacity_bytes);
     let (all, ruled_out) = if request.consider_all {
         (all, Vec::new())
     } else {
-        rules::apply(all, disk_bytes)
+        rules::apply(all, disk_bytes(request))
     };
     if all.is_empty() {
         return Err(PlanError::NoCandidates {
@@ -150,6 +161,41 @@ pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, Plan
             min_redundancy: request.min_redundancy,
         });
     }
+    Ok((all, ruled_out))
+}
+
+/// The size of the request's disks, bytes (0 without disks).
+fn disk_bytes(request: &Request) -> u64 {
+    request
+        .system
+        .disks
+        .first()
+        .map_or(0, |d| d.model.capacity_bytes)
+}
+
+/// What the pick costs that its row does not show: the policy's caveats, and shingled disks.
+fn pick_caveats(request: &Request, chosen: &Candidate) -> Vec<String> {
+    let mut out = rules::caveats(chosen, disk_bytes(request), request.system.pool.ashift);
+    if request.system.disks.first().and_then(|d| d.model.shingled) == Some(true) {
+        out.push(format!(
+            "the disks are shingled (SMR): a resilver onto one takes {:.1} times a conventional (CMR) disk's, as published SMR resilvers did; prefer CMR disks for ZFS",
+            reliability::SMR_RESILVER_SLOWDOWN
+        ));
+    }
+    out
+}
+
+/// [`plan_cancellable`] over the candidates `wanted` keeps.
+fn plan_among(
+    request: &Request,
+    cancel: &Cancel,
+    wanted: impl Fn(&Candidate) -> bool,
+) -> Result<Plan, PlanError> {
+    let disks = u32::try_from(crate::machine::data_disks(&request.system)).unwrap_or(u32::MAX);
+    if disks > MAX_DISKS {
+        return Err(PlanError::TooManyDisks { disks });
+    }
+    let (all, ruled_out) = kept_candidates(request, disks, wanted)?;
     check_work(all.len(), disks as usize, &request.settings)?;
     let evaluated = all
         .iter()
@@ -170,22 +216,11 @@ pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, Plan
             closest: closest(&failing, &request.needs),
         });
     };
-    let chosen = &passing[recommendation.index].candidate;
-    let mut rule_caveats = rules::caveats(chosen, disk_bytes, request.system.pool.ashift);
-    if request.system.disks.first().and_then(|d| d.model.shingled) == Some(true) {
-        rule_caveats.push(format!(
-            "the disks are shingled (SMR): a resilver onto one takes {:.1} times a conventional (CMR) disk's, as published SMR resilvers did; prefer CMR disks for ZFS",
-            reliability::SMR_RESILVER_SLOWDOWN
-        ));
-    }
-    recommendation.caveats.splice(0..0, rule_caveats);
+    let chosen = &passing[recommendation.index];
+    let caveats = pick_caveats(request, &chosen.candidate);
+    recommendation.caveats.splice(0..0, caveats);
+    let monte_carlo = monte_carlo(&request.system, chosen, &request.settings, cancel)?;
     let objectives: Vec<Vec<f64>> = passing.iter().map(Evaluation::objectives).collect();
-    let monte_carlo = monte_carlo(
-        &request.system,
-        &passing[recommendation.index],
-        &request.settings,
-        cancel,
-    )?;
     Ok(Plan {
         considered,
         ruled_out,
@@ -208,6 +243,8 @@ pub struct DiskRequest {
     pub settings: Settings,
     pub rank: Rank,
     pub consider_all: bool,
+    /// Only layouts raidz expansion can grow (`--grow-to`): raidz vdevs alone.
+    pub growable_only: bool,
 }
 
 /// The plan for those disks, with the machine it ran on and what was assumed to build it.
@@ -248,7 +285,10 @@ pub fn plan_disks_cancellable(
         rank: request.rank,
         consider_all: request.consider_all,
     };
-    let mut result = plan_cancellable(&request_for_machine, cancel)?;
+    let growable_only = request.growable_only;
+    let mut result = plan_among(&request_for_machine, cancel, |c| {
+        !growable_only || growable(c)
+    })?;
     if request.disks.system.is_some() {
         result.own = own(&request_for_machine, &result)?;
     }

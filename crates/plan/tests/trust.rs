@@ -262,6 +262,7 @@ fn nvme_disks_plan_on_links_of_their_own() {
         settings: Settings::standard(0.8, 5.0),
         rank: Rank::Usable,
         consider_all: false,
+        growable_only: false,
     };
     let p = zpoolsim_plan::plan_disks(&request, Catalog::embedded()).unwrap();
     assert_eq!(p.disks, 4);
@@ -328,7 +329,10 @@ fn the_planner_uses_the_loaded_resilver() {
             fill: 0.8,
             years: 5.0,
             replacement_hours: 72.0,
-            user: Some(&w),
+            user: Some(reliability::UserLoad {
+                workload: &w,
+                busy: 1.0,
+            }),
             lifetime: None,
             afr_pct: None,
             weibull_shape: None,

@@ -8,14 +8,14 @@ use crate::montecarlo::{
     RepairTime, Scenario, MAX_TRIALS,
 };
 use crate::mttdl::{pool_mttdl, Mttdl, Odds};
-use crate::rates::rebuild_rates;
+use crate::rates::{rebuild_rates, UserLoad};
 use crate::repair::{distributed_spares, GroupRepair};
 use crate::resilver::{group_repair, rebuild, Rebuild, RebuildKind};
 use crate::Error;
 use model::cancel::Cancel;
 use model::hardware::DiskModel;
 use model::pool::DEFAULT_RECORDSIZE;
-use model::{Layout, System, VdevGroup, VdevType, Workload};
+use model::{Layout, System, VdevGroup, VdevType};
 
 /// What to assess: the pool's fill, the mission and the repair policy.
 #[derive(Debug, Clone)]
@@ -26,7 +26,7 @@ pub struct Mission<'a> {
     /// Hours until a failed disk is physically replaced.
     pub replacement_hours: f64,
     /// User load running during rebuilds (`None`: idle pool).
-    pub user: Option<&'a Workload>,
+    pub user: Option<UserLoad<'a>>,
     /// Disk lifetimes; `None`: from `afr_pct`, else the field AFR of the disk's class
     /// ([`crate::failure_figures`]), exponential, or Weibull of `weibull_shape` failing at that
     /// rate on average over the mission.
@@ -51,6 +51,8 @@ pub struct Assessment {
     pub fill: f64,
     pub years: f64,
     pub load: Option<String>,
+    /// The share of the time that load runs (`None`: an idle pool).
+    pub busy: Option<f64>,
     /// The disks were taken to be of one batch (`Mission::same_batch`).
     pub same_batch: bool,
     /// The disk whose figures were used (the system's first), the annualised failure rate
@@ -149,7 +151,8 @@ pub fn assess_cancellable(
     Ok(Assessment {
         fill: mission.fill,
         years: mission.years,
-        load: mission.user.map(|w| w.kind.clone()),
+        load: mission.user.map(|u| u.workload.kind.clone()),
+        busy: mission.user.map(|u| u.busy),
         same_batch: mission.same_batch,
         disk: disk.id.clone(),
         shingled: disk.shingled == Some(true),

@@ -205,8 +205,14 @@ pub fn simulate_cancellable(
         let outcome = sim.trial();
         pools += outcome.pool_lost as u64;
         losses += outcome.data_lost as u64;
-        bytes += outcome.bytes_lost;
-        bytes_sq += outcome.bytes_lost * outcome.bytes_lost;
+        let lost = outcome.block_bytes_lost
+            + if outcome.pool_lost {
+                scenario.allocated_bytes
+            } else {
+                0.0
+            };
+        bytes += lost;
+        bytes_sq += lost * lost;
         block_bytes += outcome.block_bytes_lost;
     }
     Ok(MonteCarloReport {
@@ -282,8 +288,8 @@ impl PartialOrd for Event {
 struct Outcome {
     pool_lost: bool,
     data_lost: bool,
-    bytes_lost: f64,
-    /// The part of `bytes_lost` that blocks lost to read errors make up.
+    /// Blocks lost to read errors in unprotected rebuilds (a lost pool loses all its data
+    /// besides).
     block_bytes_lost: f64,
 }
 
@@ -380,7 +386,6 @@ impl<'a> Simulator<'a> {
                         return Outcome {
                             pool_lost: true,
                             data_lost: true,
-                            bytes_lost: bytes_lost + self.scenario.allocated_bytes,
                             block_bytes_lost: bytes_lost,
                         };
                     }
@@ -406,7 +411,6 @@ impl<'a> Simulator<'a> {
         Outcome {
             pool_lost: false,
             data_lost,
-            bytes_lost,
             block_bytes_lost: bytes_lost,
         }
     }

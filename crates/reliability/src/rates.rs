@@ -32,12 +32,20 @@ pub const FREE_AMONG_DATA: f64 = 0.2;
 /// The new disk's write rate is divided by it. A measured ratio, not a fitted constant.
 pub const SMR_RESILVER_SLOWDOWN: f64 = 216.0 / 16.0;
 
+/// A user load during rebuilds: the workload, and the share of the time it runs (1: always,
+/// 0.2: a daytime load of about five hours in the day).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct UserLoad<'a> {
+    pub workload: &'a Workload,
+    pub busy: f64,
+}
+
 /// Rebuild rates for the pool of `system` filled to `fill`, with `user` running at the same
 /// time (`None`: an idle pool).
 pub fn rebuild_rates(
     system: &System,
     fill: f64,
-    user: Option<&Workload>,
+    user: Option<UserLoad>,
 ) -> Result<RebuildRates, Error> {
     if !(0.0..=1.0).contains(&fill) {
         return Err(Error::Invalid(format!(
@@ -62,7 +70,7 @@ pub fn rebuild_rates(
     };
     let user_busy = match user {
         None => 0.0,
-        Some(workload) => {
+        Some(UserLoad { workload, busy }) => {
             let leaves: usize = system
                 .pool
                 .normal()
@@ -76,7 +84,9 @@ pub fn rebuild_rates(
                 .filter(|dev| pool_disks.iter().any(|d| d.name == dev.name))
                 .map(|dev| dev.utilization)
                 .fold(0.0, f64::max);
-            busiest.min(1.0 - SCRUB_MIN_ACTIVE / (SCRUB_MIN_ACTIVE + USER_MAX_ACTIVE))
+            // While the load runs it takes its share of each disk; for the rest of the time the
+            // rebuild has the disks to itself: on average the load's share times `busy`.
+            busiest.min(1.0 - SCRUB_MIN_ACTIVE / (SCRUB_MIN_ACTIVE + USER_MAX_ACTIVE)) * busy
         }
     };
     // A resilver writes onto a disk like the pool's: shingled, at the SMR resilvers' rate.

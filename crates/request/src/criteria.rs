@@ -37,6 +37,10 @@ pub struct Criteria {
     /// the loss odds use the loaded resilver; default: an idle pool.
     #[arg(long)]
     pub load: Option<String>,
+    /// The share of the time the --load runs ('20%' or 0.2; 1% to 100%): a daytime load
+    /// lengthens a rebuild less than one that runs around the clock.
+    #[arg(long, default_value = "100%", value_name = "SHARE")]
+    pub busy: String,
     /// The disks come from one batch: the loss odds are raised by a batch hazard factor shared
     /// by the disks (Gamma(4) of mean 1, docs/assumptions.md "Correlated failures").
     #[arg(long)]
@@ -73,6 +77,7 @@ impl Criteria {
             years: self.years,
             afr_pct: self.afr,
             load: self.load.as_ref().map(labelled("load")).transpose()?,
+            busy: parse_share(&self.busy, &model::range::BUSY).map_err(about("busy"))?,
             same_batch: self.same_batch,
         })
     }

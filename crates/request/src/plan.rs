@@ -63,8 +63,9 @@ pub struct PlanRequest {
     #[command(flatten)]
     pub criteria: Criteria,
     /// Start with --disks and grow to this many by raidz expansion (OpenZFS 2.3 on: zpool
-    /// attach, one disk per vdev at a time): the raidz layouts that can, and the space each
-    /// step really gives.
+    /// attach, one disk per vdev at a time): the raidz layouts that can and that the policy
+    /// keeps (--consider-all: all), and the space each step really gives; the pick is then a
+    /// raidz layout, one that can grow.
     #[arg(long, value_name = "DISKS")]
     pub grow_to: Option<u32>,
     /// With --grow-to: how full the pool is (zpool list CAP) at each widening.
@@ -113,6 +114,7 @@ impl PlanRequest {
             settings,
             rank: self.rank.unwrap_or(purpose.rank()),
             consider_all: self.consider_all,
+            growable_only: self.grow_to.is_some(),
         };
         let cancel = inputs.cancel();
         let plan =
@@ -153,14 +155,12 @@ impl PlanRequest {
         };
         let ashift = auto_ashift(model.logical_sector, model.physical_sector, release);
         let parity = self.min_redundancy;
-        Ok(::plan::grow(
-            leaf,
-            ashift,
-            &profile,
-            (start, end),
-            parity,
-            fill,
-        ))
+        let options = ::plan::grow(leaf, ashift, &profile, (start, end), parity, fill);
+        Ok(if self.consider_all {
+            options
+        } else {
+            ::plan::within_policy(options, model.capacity_bytes)
+        })
     }
 }
 

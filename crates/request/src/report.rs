@@ -77,34 +77,9 @@ pub fn report(system: &System, afr_pct: Option<f64>) -> Result<Report, PlanError
         afr_pct,
         ..Settings::standard(FILL, YEARS)
     };
-    let workloads = settings
-        .workloads()
-        .map(|w| WorkloadFigures::predict(system, w))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| on_pool(system, e.into()))?;
-    let over_network = if system.host.nics.iter().any(|n| n.gbps > 0.0) {
-        settings
-            .workloads()
-            .map(|w| WorkloadFigures::predict(system, &w.over_network()))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| on_pool(system, e.into()))?
-    } else {
-        Vec::new()
-    };
-    let mission = Mission {
-        fill: FILL,
-        years: YEARS,
-        replacement_hours: REPLACEMENT_HOURS,
-        user: None,
-        lifetime: None,
-        afr_pct,
-        weibull_shape: None,
-        trials: REPORT_TRIALS,
-        seed: SEED,
-        same_batch: false,
-    };
+    let (workloads, over_network) = speeds(system, &settings)?;
     let reliability =
-        reliability::assess(system, &mission).map_err(|e| on_pool(system, e.into()))?;
+        reliability::assess(system, &mission(afr_pct)).map_err(|e| on_pool(system, e.into()))?;
     // The planner keeps the pool's own redundancy floor: a redundant pool is not advised to
     // become a stripe.
     let min_redundancy = system
@@ -142,6 +117,45 @@ pub fn report(system: &System, afr_pct: Option<f64>) -> Result<Report, PlanError
         recommended: plan.evaluations[plan.recommendation.index].clone(),
         recommendation: plan.recommendation,
     })
+}
+
+/// The report's mission: the standard fill, years and repair delay on an idle pool, disks
+/// failing `afr_pct` a year (`None`: the field rate), the report's simulation.
+fn mission(afr_pct: Option<f64>) -> Mission<'static> {
+    Mission {
+        fill: FILL,
+        years: YEARS,
+        replacement_hours: REPLACEMENT_HOURS,
+        user: None,
+        lifetime: None,
+        afr_pct,
+        weibull_shape: None,
+        trials: REPORT_TRIALS,
+        seed: SEED,
+        same_batch: false,
+    }
+}
+
+/// The standard workloads on the machine, and across its NICs (none without one).
+fn speeds(
+    system: &System,
+    settings: &Settings,
+) -> Result<(Vec<WorkloadFigures>, Vec<WorkloadFigures>), PlanError> {
+    let local = settings
+        .workloads()
+        .map(|w| WorkloadFigures::predict(system, w))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| on_pool(system, e.into()))?;
+    let over_network = if system.host.nics.iter().any(|n| n.gbps > 0.0) {
+        settings
+            .workloads()
+            .map(|w| WorkloadFigures::predict(system, &w.over_network()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| on_pool(system, e.into()))?
+    } else {
+        Vec::new()
+    };
+    Ok((local, over_network))
 }
 
 /// An engine's refusal of the system's own pool.
