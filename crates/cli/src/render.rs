@@ -18,7 +18,7 @@ pub fn columns_note(settings: &Settings) -> String {
         ""
     };
     format!(
-        "DEGRADED: hours a vdev runs with less redundancy after a disk fails, pool {:.0}% full, {load} (dRAID with a distributed spare: its sequential rebuild; else the resilver, after {REPLACEMENT_HOURS} h for a new disk when there is no hot spare); over {} years, P(POOL LOSS): the pool is lost, P(BLOCK LOSS): an unrecoverable read error loses blocks while a vdev has no redundancy left (one without any: at its monthly scrub){batch}",
+        "READ, WRITE, RAND/s: the workloads on an empty pool, their data on the disks' outer tracks; AVAIL: zfs list AVAIL in decimal TB; DEGRADED: hours a vdev runs with less redundancy after a disk fails, pool {:.0}% full, {load} (dRAID with a distributed spare: its sequential rebuild; else the resilver, after {REPLACEMENT_HOURS} h for a new disk when there is no hot spare); over {} years, P(POOL LOSS): the pool is lost, P(BLOCK LOSS): an unrecoverable read error loses blocks while a vdev has no redundancy left (one without any: at its monthly scrub){batch}",
         settings.fill * 100.0,
         settings.years
     )
@@ -154,7 +154,7 @@ pub fn assessment(report: &Assessment) -> String {
     );
     if report.shingled {
         out += &format!(
-            "  warning: {} is shingled (SMR): a resilver onto it takes {:.1} times a conventional (CMR) disk's, as published SMR resilvers did; prefer CMR disks for ZFS\n",
+            "  warning: {} is shingled (SMR): a resilver writes onto it {:.1} times slower than onto a conventional (CMR) disk, as published SMR resilvers did; prefer CMR disks for ZFS\n",
             report.disk,
             reliability::SMR_RESILVER_SLOWDOWN
         );

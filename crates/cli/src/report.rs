@@ -41,7 +41,7 @@ pub fn run(args: &Args) -> CliResult {
     if let Some(own) = &r.own {
         print!("{}", own_line(own));
     }
-    println!("\nspeed (zpoolsim predict for the details):");
+    println!("\nspeed on an empty pool, the data on the disks' outer tracks (zpoolsim predict for the details):");
     print!("{}", speeds(&r.workloads));
     if !r.over_network.is_empty() {
         let nics: Vec<String> = r

@@ -120,13 +120,28 @@ pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, Plan
     plan_among(request, cancel, |_| true)
 }
 
-/// Whether raidz expansion can widen every vdev of `candidate`: raidz only.
-fn growable(candidate: &Candidate) -> bool {
-    candidate
-        .layout
-        .groups
-        .iter()
-        .all(|g| matches!(g.vtype, VdevType::Raidz { .. }))
+/// Whether raidz expansion can widen `candidate`, one disk per vdev at a time, to `end` disks
+/// that the policy keeps on disks of `disk_bytes` (the same test as `crate::grow`'s): one
+/// raidz group, no hot spares, its vdevs dividing the disks added.
+fn growable(candidate: &Candidate, end: u32, disk_bytes: u64) -> bool {
+    let [g] = candidate.layout.groups[..] else {
+        return false;
+    };
+    let start = g.count * g.children;
+    let widens = matches!(g.vtype, VdevType::Raidz { .. })
+        && candidate.hot_spares == 0
+        && end > start
+        && (end - start).is_multiple_of(g.count);
+    let grown = Candidate {
+        layout: model::Layout {
+            groups: vec![model::VdevGroup {
+                children: end / g.count,
+                ..g
+            }],
+        },
+        hot_spares: 0,
+    };
+    widens && rules::broken_rule(&grown, disk_bytes).is_none()
 }
 
 /// The candidates for the request's disks that the release supports, `wanted` keeps and the
@@ -178,7 +193,7 @@ fn pick_caveats(request: &Request, chosen: &Candidate) -> Vec<String> {
     let mut out = rules::caveats(chosen, disk_bytes(request), request.system.pool.ashift);
     if request.system.disks.first().and_then(|d| d.model.shingled) == Some(true) {
         out.push(format!(
-            "the disks are shingled (SMR): a resilver onto one takes {:.1} times a conventional (CMR) disk's, as published SMR resilvers did; prefer CMR disks for ZFS",
+            "the disks are shingled (SMR): a resilver writes onto one {:.1} times slower than onto a conventional (CMR) disk, as published SMR resilvers did; prefer CMR disks for ZFS",
             reliability::SMR_RESILVER_SLOWDOWN
         ));
     }
@@ -243,8 +258,9 @@ pub struct DiskRequest {
     pub settings: Settings,
     pub rank: Rank,
     pub consider_all: bool,
-    /// Only layouts raidz expansion can grow (`--grow-to`): raidz vdevs alone.
-    pub growable_only: bool,
+    /// Only layouts raidz expansion can grow to this many disks within the policy
+    /// (`--grow-to`).
+    pub grow_to: Option<u32>,
 }
 
 /// The plan for those disks, with the machine it ran on and what was assumed to build it.
@@ -285,9 +301,9 @@ pub fn plan_disks_cancellable(
         rank: request.rank,
         consider_all: request.consider_all,
     };
-    let growable_only = request.growable_only;
+    let bytes = disk_bytes(&request_for_machine);
     let mut result = plan_among(&request_for_machine, cancel, |c| {
-        !growable_only || growable(c)
+        request.grow_to.is_none_or(|end| growable(c, end, bytes))
     })?;
     if request.disks.system.is_some() {
         result.own = own(&request_for_machine, &result)?;

@@ -262,7 +262,7 @@ fn nvme_disks_plan_on_links_of_their_own() {
         settings: Settings::standard(0.8, 5.0),
         rank: Rank::Usable,
         consider_all: false,
-        growable_only: false,
+        grow_to: None,
     };
     let p = zpoolsim_plan::plan_disks(&request, Catalog::embedded()).unwrap();
     assert_eq!(p.disks, 4);
@@ -380,4 +380,35 @@ fn the_default_pick_buys_space_and_a_vm_host_gets_mirrors() {
     })
     .unwrap();
     assert_eq!(vm.recommendation.layout, "6x mirror-2");
+}
+
+/// Issue #26: with --grow-to the pick is a layout raidz expansion can grow there within the
+/// policy: 6 x 16 TB growing to 10 picked 2x raidz1-3, whose 2x raidz1-5 on 16 TB disks the
+/// policy rules out (single parity past 6 disks); raidz2-6 -> raidz2-10 is kept.
+#[test]
+fn a_pool_that_will_grow_gets_a_layout_that_can() {
+    let request = |grow_to| zpoolsim_plan::DiskRequest {
+        disks: zpoolsim_plan::Disks {
+            system: None,
+            disk: Some("seagate-exos-x16-16tb".into()),
+            count: Some(6),
+            price_usd: None,
+        },
+        hot_spares: 0,
+        min_redundancy: 0,
+        needs: vec![],
+        settings: Settings::standard(0.8, 5.0),
+        rank: Rank::Usable,
+        consider_all: false,
+        grow_to,
+    };
+    let pick = |grow_to| {
+        zpoolsim_plan::plan_disks(&request(grow_to), Catalog::embedded())
+            .unwrap()
+            .plan
+            .recommendation
+            .layout
+    };
+    assert_eq!(pick(None), "2x raidz1-3");
+    assert_eq!(pick(Some(10)), "raidz2-6");
 }

@@ -114,7 +114,7 @@ impl PlanRequest {
             settings,
             rank: self.rank.unwrap_or(purpose.rank()),
             consider_all: self.consider_all,
-            growable_only: self.grow_to.is_some(),
+            grow_to: self.grow_to,
         };
         let cancel = inputs.cancel();
         let plan =
