@@ -201,7 +201,10 @@ mod tests {
             v.sort();
             v
         };
-        assert_eq!(starts(&all), ["2x raidz1-3", "raidz1-6", "raidz2-6", "raidz3-6"]);
+        assert_eq!(
+            starts(&all),
+            ["2x raidz1-3", "raidz1-6", "raidz2-6", "raidz3-6"]
+        );
         let kept = within_policy(all, leaf.capacity_bytes);
         assert_eq!(starts(&kept), ["raidz2-6", "raidz3-6"]);
         let wide = grow(leaf, 12, &Profile::modern(), (6, 14), 2, 0.8);

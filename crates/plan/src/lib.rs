@@ -36,6 +36,5 @@ pub use policy::MAX_DISKS;
 pub use recommend::{at_the_target, NearMiss, Rank, Recommendation, DEFAULT_LOSS_TARGET};
 pub use search::{
     check_work, own, plan, plan_cancellable, plan_disks, plan_disks_cancellable, DiskPlan,
-    DiskRequest, Own,
-    Plan, Request, MAX_PLAN_WORK,
+    DiskRequest, Own, Plan, Request, MAX_PLAN_WORK,
 };

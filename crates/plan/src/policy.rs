@@ -140,10 +140,7 @@ mod tests {
             assert_eq!(p.word().parse::<Purpose>(), Ok(p));
             assert!(model::Workload::parse(p.random_workload()).is_ok(), "{p:?}");
         }
-        assert_eq!(
-            "vm".parse::<Purpose>().map(Purpose::rank),
-            Ok(Rank::Iops)
-        );
+        assert_eq!("vm".parse::<Purpose>().map(Purpose::rank), Ok(Rank::Iops));
         assert!("nas"
             .parse::<Purpose>()
             .unwrap_err()

@@ -233,7 +233,13 @@ fn pick(evaluations: &[Evaluation], among: &[usize], rank: Rank) -> Option<usize
         }
         Rank::Space => leader(evaluations, among, space, 1.0, random),
         Rank::Iops => leader(evaluations, among, random, SPEED_TIE, space),
-        Rank::Write => leader(evaluations, among, |e| e.write.bytes_per_s, SPEED_TIE, space),
+        Rank::Write => leader(
+            evaluations,
+            among,
+            |e| e.write.bytes_per_s,
+            SPEED_TIE,
+            space,
+        ),
     }
 }
 
@@ -263,8 +269,16 @@ fn against(chosen: &Evaluation, other: &Evaluation) -> String {
 fn differences(chosen: &Evaluation, other: &Evaluation) -> String {
     let pairs = [
         ("usable space", space(chosen), space(other)),
-        ("sequential reads", chosen.read.bytes_per_s, other.read.bytes_per_s),
-        ("sequential writes", chosen.write.bytes_per_s, other.write.bytes_per_s),
+        (
+            "sequential reads",
+            chosen.read.bytes_per_s,
+            other.read.bytes_per_s,
+        ),
+        (
+            "sequential writes",
+            chosen.write.bytes_per_s,
+            other.write.bytes_per_s,
+        ),
         ("random reads", random(chosen), random(other)),
     ];
     let mut parts: Vec<String> = pairs
@@ -575,14 +589,23 @@ mod tests {
         // 46 TB is within 5% of 47 TB: 150 random reads beat 100, 95 tie with it.
         set[3].avail_bytes = 46_000_000_000_000;
         set[3].random.iops = 150.0;
-        assert_eq!(recommend(&set, &[], 5.0, Rank::Usable).unwrap().layout, "raidz2-4");
+        assert_eq!(
+            recommend(&set, &[], 5.0, Rank::Usable).unwrap().layout,
+            "raidz2-4"
+        );
         set[3].random.iops = 95.0;
-        assert_eq!(recommend(&set, &[], 5.0, Rank::Usable).unwrap().layout, "raidz1-4");
+        assert_eq!(
+            recommend(&set, &[], 5.0, Rank::Usable).unwrap().layout,
+            "raidz1-4"
+        );
         // Writes of 150 MB/s (reads 300 MB/s) fall under half the best: the space is not worth it.
         set[3].avail_bytes = 31_000_000_000_000;
         set[1].write.bytes_per_s = 150e6;
         set[1].read.bytes_per_s = 300e6;
-        assert_eq!(recommend(&set, &[], 5.0, Rank::Usable).unwrap().layout, "2x mirror-2");
+        assert_eq!(
+            recommend(&set, &[], 5.0, Rank::Usable).unwrap().layout,
+            "2x mirror-2"
+        );
         assert_eq!(
             recommend(&set, &[], 5.0, Rank::Iops).unwrap().layout,
             "2x mirror-2"

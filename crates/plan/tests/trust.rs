@@ -353,8 +353,14 @@ fn the_default_pick_buys_space_and_a_vm_host_gets_mirrors() {
     let exos = disk("seagate-exos-x16-16tb");
     let twelve = planned(exos, 12, false);
     let pick = &twelve.evaluations[twelve.recommendation.index];
-    assert!(matches!(pick.candidate.layout.groups[0].vtype, VdevType::Raidz { parity: 2 }));
-    assert!(twelve.recommendation.reason.contains("against the runner-up raidz3-12"));
+    assert!(matches!(
+        pick.candidate.layout.groups[0].vtype,
+        VdevType::Raidz { parity: 2 }
+    ));
+    assert!(twelve
+        .recommendation
+        .reason
+        .contains("against the runner-up raidz3-12"));
     let x20 = disk("seagate-exos-x20-20tb");
     let sixty = planned(x20, 60, false);
     let safe_best = sixty
@@ -365,7 +371,10 @@ fn the_default_pick_buys_space_and_a_vm_host_gets_mirrors() {
         .max()
         .unwrap();
     let chosen = sixty.evaluations[sixty.recommendation.index].avail_bytes;
-    assert!(chosen as f64 >= 0.85 * safe_best as f64, "{chosen} of {safe_best}");
+    assert!(
+        chosen as f64 >= 0.85 * safe_best as f64,
+        "{chosen} of {safe_best}"
+    );
     let purpose: zpoolsim_plan::policy::Purpose = "vm".parse().unwrap();
     let mut settings = Settings::standard(0.8, 5.0);
     settings.random = zpoolsim_plan::LabelledWorkload::parse(purpose.random_workload()).unwrap();

@@ -67,7 +67,8 @@ fn default_system_over_five_years() {
 #[test]
 fn weibull_lifetimes_have_no_closed_form() {
     let system = default_system();
-    let wear_out = Lifetime::weibull_from_afr(3.0, 0.35, zpoolsim_reliability::HOURS_PER_YEAR).unwrap();
+    let wear_out =
+        Lifetime::weibull_from_afr(3.0, 0.35, zpoolsim_reliability::HOURS_PER_YEAR).unwrap();
     let a = assess(&system, &mission(Some(wear_out), 100)).unwrap();
     assert_eq!((a.mttdl, a.closed_form), (None, None));
     assert_eq!(a.monte_carlo.unwrap().trials, 100);

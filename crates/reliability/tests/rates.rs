@@ -78,7 +78,10 @@ fn the_resilver_behind_a_saturating_user_load() {
     // average, 1 / 0.818 = 1.22 times as long: longer than idle, far shorter than always.
     let daytime = rebuild(&group, RebuildKind::Resilver, leaf, 0.5, &at(0.2)).unwrap();
     let ratio = daytime.hours / quiet.hours;
-    assert!((ratio - 1.0 / (1.0 - 0.2 * 10.0 / 11.0)).abs() < 1e-9, "{ratio}");
+    assert!(
+        (ratio - 1.0 / (1.0 - 0.2 * 10.0 / 11.0)).abs() < 1e-9,
+        "{ratio}"
+    );
     assert!(daytime.hours < busy.hours / 5.0);
 }
 

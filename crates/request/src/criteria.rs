@@ -101,8 +101,10 @@ pub fn parse_share(text: &str, range: &model::range::Range) -> Result<f64, Error
         .map(|v| v / divisor)
         .filter(|f| range.check(*f).is_ok())
         .ok_or_else(|| {
+            // The unit names what it is a share of: "of the pool (1% to 100%)".
+            let of = range.unit.split(" (").next().unwrap_or("");
             Error(format!(
-                "{} '{}': give a share of the pool from {}% to {}%, like 80% or 0.8",
+                "{} '{}': give a share {of} from {}% to {}%, like 80% or 0.8",
                 range.name,
                 echo(text),
                 range.min * 100.0,
@@ -121,5 +123,11 @@ mod tests {
         assert_eq!(parse_fill("0.5").unwrap(), 0.5);
         assert!(parse_fill("120%").unwrap_err().0.contains("80%"));
         assert!(parse_fill("full").is_err());
+        let busy = |t| parse_share(t, &model::range::BUSY);
+        assert_eq!(busy("20%").unwrap(), 0.2);
+        assert_eq!(
+            busy("0%").unwrap_err().0,
+            "--busy '0%': give a share of the time from 1% to 100%, like 80% or 0.8"
+        );
     }
 }

@@ -83,16 +83,15 @@ impl ReliabilityRequest {
             .map(|l| inputs.workload(l))
             .transpose()
             .map_err(about("load"))?;
-        let busy = crate::criteria::parse_share(&self.busy, &model::range::BUSY)
-            .map_err(about("busy"))?;
+        let busy =
+            crate::criteria::parse_share(&self.busy, &model::range::BUSY).map_err(about("busy"))?;
         let mission = Mission {
             fill: parse_fill(&self.fill).map_err(about("fill"))?,
             years: self.years,
             replacement_hours: self.replacement_hours,
-            user: load.as_ref().map(|workload| reliability::UserLoad {
-                workload,
-                busy,
-            }),
+            user: load
+                .as_ref()
+                .map(|workload| reliability::UserLoad { workload, busy }),
             lifetime: None,
             afr_pct: self.afr,
             weibull_shape: self.weibull,
