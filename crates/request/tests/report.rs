@@ -37,8 +37,12 @@ fn the_report_plans_the_data_disks_and_names_the_other_roles() {
     let own = r.own.as_ref().unwrap();
     assert_eq!(own.evaluation.candidate.layout.to_string(), "2x raidz2-6");
     assert_eq!(own.evaluation.avail_bytes, 159_725_336_625_952);
-    assert!(own.standing.starts_with("your layout, under the loss target"));
-    assert!(own.standing.contains("changing to raidz2-12 gives +14% usable space"));
+    assert!(own
+        .standing
+        .starts_with("your layout, under the loss target"));
+    assert!(own
+        .standing
+        .contains("changing to raidz2-12 gives +14% usable space"));
     // The pick keeps the special vdev: its pool's space is one raidz2-12 of 20 TB disks.
     assert_eq!(r.recommendation.layout, "raidz2-12");
     assert!((182.0e12..183.5e12).contains(&(r.recommended.avail_bytes as f64)));
