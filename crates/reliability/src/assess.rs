@@ -97,55 +97,26 @@ pub fn assess_cancellable(
 ) -> Result<Assessment, Error> {
     let (disk, mission_hours) = checked(system, mission)?;
     let figures = failure_figures(disk, mission.afr_pct)?;
-    let lifetime = match mission.lifetime {
-        Some(l) => l,
-        None => lifetime(figures.afr_pct, mission.weibull_shape, mission_hours)?,
-    };
-    if mission.trials > 0 {
-        let disks = system.disks.len() as u64;
-        check_simulation(disks, mission.trials, &lifetime, mission_hours)?;
-    }
+    let lifetime = mission_lifetime(system, mission, figures.afr_pct, mission_hours)?;
     let groups = normal_groups(system);
     let (rebuilds, repairs) = rebuilds(system, &groups, mission)?;
     let layout = Layout {
         groups: groups.iter().map(|(g, _)| *g).collect(),
     };
-    let wait_hours = if system.pool.spares > 0 {
-        0.0
-    } else {
-        mission.replacement_hours
-    };
     let uer = figures.uer_per_bit;
+    let wait_hours = wait_hours(system, mission);
     let mttdl = lifetime
         .mtbf_hours()
         .map(|mtbf| pool_mttdl(&layout, &repairs, mtbf, uer, wait_hours))
         .transpose()?;
-    let monte_carlo = if mission.trials > 0 {
-        let scenario = Scenario {
-            layout: &layout,
-            repairs: &repairs,
-            lifetime,
-            repair_time: RepairTime::Fixed,
-            hot_spares: system.pool.spares,
-            replacement_hours: mission.replacement_hours,
-            uer_per_bit: uer,
-            allocated_bytes: groups
-                .iter()
-                .map(|(g, leaf)| data_bytes(g, *leaf, mission.fill))
-                .sum(),
-            block_bytes: record_bytes(system),
-            mission_hours,
-            same_batch: mission.same_batch,
-        };
-        Some(simulate_cancellable(
-            &scenario,
-            mission.trials,
-            mission.seed,
-            cancel,
-        )?)
-    } else {
-        None
-    };
+    let monte_carlo = simulated(
+        system,
+        mission,
+        (&layout, &repairs, &groups),
+        lifetime,
+        (uer, mission_hours),
+        cancel,
+    )?;
     let (closed_form, closed_form_invalid) =
         closed_form(mttdl.as_ref(), mission_hours, mission.same_batch);
     Ok(Assessment {
@@ -168,6 +139,71 @@ pub fn assess_cancellable(
         mttdl,
         monte_carlo,
     })
+}
+
+/// The Monte Carlo of the mission (`None` without trials): the pool's `layout` of `groups`
+/// repaired as `repairs` say, with latent errors met at `uer` per bit over `mission_hours`.
+fn simulated(
+    system: &System,
+    mission: &Mission,
+    (layout, repairs, groups): (&Layout, &[GroupRepair], &[(VdevGroup, u64)]),
+    lifetime: Lifetime,
+    (uer, mission_hours): (f64, f64),
+    cancel: &Cancel,
+) -> Result<Option<MonteCarloReport>, Error> {
+    if mission.trials == 0 {
+        return Ok(None);
+    }
+    let scenario = Scenario {
+        layout,
+        repairs,
+        lifetime,
+        repair_time: RepairTime::Fixed,
+        hot_spares: system.pool.spares,
+        replacement_hours: mission.replacement_hours,
+        uer_per_bit: uer,
+        allocated_bytes: allocated_bytes(groups, mission.fill),
+        block_bytes: record_bytes(system),
+        mission_hours,
+        same_batch: mission.same_batch,
+    };
+    simulate_cancellable(&scenario, mission.trials, mission.seed, cancel).map(Some)
+}
+
+/// The disk lifetimes of the mission: its own, else from `afr_pct` and its Weibull shape;
+/// checked against the simulation's budget when it simulates.
+fn mission_lifetime(
+    system: &System,
+    mission: &Mission,
+    afr_pct: f64,
+    mission_hours: f64,
+) -> Result<Lifetime, Error> {
+    let lifetime = match mission.lifetime {
+        Some(l) => l,
+        None => lifetime(afr_pct, mission.weibull_shape, mission_hours)?,
+    };
+    if mission.trials > 0 {
+        let disks = system.disks.len() as u64;
+        check_simulation(disks, mission.trials, &lifetime, mission_hours)?;
+    }
+    Ok(lifetime)
+}
+
+/// Hours a failed disk waits before its resilver starts: none with a hot spare.
+fn wait_hours(system: &System, mission: &Mission) -> f64 {
+    if system.pool.spares > 0 {
+        0.0
+    } else {
+        mission.replacement_hours
+    }
+}
+
+/// The bytes the normal-class groups hold at `fill`.
+fn allocated_bytes(groups: &[(VdevGroup, u64)], fill: f64) -> f64 {
+    groups
+        .iter()
+        .map(|(g, leaf)| data_bytes(g, *leaf, fill))
+        .sum()
 }
 
 /// The system's first disk and the mission in hours, once both are checked.
