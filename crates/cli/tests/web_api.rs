@@ -134,7 +134,7 @@ fn bad_input_is_400_with_one_sentence_about_one_field() {
         ("/api/plan", r#"{"disks": 3, "disk": "16TB", "min_redundancy": 3}"#, Some("min_redundancy"), "no layout of 3 disks survives 3 failures per vdev: a raidz3 of 5 disks is the smallest that does"),
         ("/api/plan", r#"{"disks": 24, "disk": "16TB", "need": "speed>=9"}"#, Some("need"), "bad need 'speed>=9': unknown figure 'speed' (read, write, iops, avail or loss); terms look like read>=500MB/s, write>=300MB/s, iops>=2000, avail>=40TB, loss<=1%"),
         ("/api/plan", r#"{"disks": 24, "disk": "16TB", "fill": "120%"}"#, Some("fill"), "fill '120%': give a share of the pool from 1% to 100%, like 80% or 0.8"),
-        ("/api/plan", r#"{"disks": 24, "disk": "16TB", "nedd": "loss<=1%"}"#, None, "unknown key 'nedd'; the keys are system, disks, disk, price, spares, min_redundancy, need, read, write, random, workload, fill, years, afr, load, same_batch, grow_to, grow_fill, rank, consider_all"),
+        ("/api/plan", r#"{"disks": 24, "disk": "16TB", "nedd": "loss<=1%"}"#, None, "unknown key 'nedd'; the keys are system, disks, disk, price, spares, min_redundancy, need, read, write, random, workload, fill, years, afr, load, busy, same_batch, grow_to, grow_fill, for, rank, consider_all"),
         ("/api/plan", r#"{"disks": 24, "disk": "16TB", "read": "my.toml"}"#, Some("read"), "workload 'my.toml': the web page reads no files; give NAME[:key=value,...]"),
         ("/api/plan", r#"{"disks": 24, "disk": "16TB", "system": "name = 1"}"#, Some("system"), "system:1:8: invalid type: integer `1`, expected a string"),
         ("/api/system", r#"{"disks": 12, "disk": "16TB", "layout": "4x raidz2-6"}"#, Some("layout"), "4x raidz2-6 needs 24 disks; the machine has 12"),

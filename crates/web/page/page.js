@@ -206,7 +206,7 @@ function plainWords(message) {
 }
 
 // The plan's own sentences with the command line's flags in the form's words: "--disk 16TB"
-// is the Disk field's 16TB; "(--rank balanced)" names a choice the page does not offer.
+// is the Disk field's 16TB; "(--rank usable)" names a choice the page does not offer.
 function formWords(text) {
   return text.replace(/\s*\(--rank \w+\)/g, "")
     .replace(/--([a-z_-]+)/g, (flag, name) => {
