@@ -68,7 +68,8 @@ pub(crate) fn own_candidate(system: &System) -> Option<Candidate> {
         .flat_map(|t| t.layout.groups.iter().copied())
         .collect();
     let layout = model::Layout { groups };
-    let fits = !layout.groups.is_empty() && layout.leaves() as usize == placement::data_disks(system);
+    let fits =
+        !layout.groups.is_empty() && layout.leaves() as usize == placement::data_disks(system);
     fits.then_some(Candidate {
         layout,
         hot_spares: 0,

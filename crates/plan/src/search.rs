@@ -1,11 +1,11 @@
 //! The whole plan: every candidate evaluated, the needs applied, the front marked, one chosen.
 
 use crate::assemble::{assemble, Disks};
-use crate::loss_bands::LossBands;
+use crate::candidate_figures::Evaluation;
 use crate::enumerate::{candidates, Candidate};
 use crate::error::PlanError;
 use crate::evaluate::{evaluate, monte_carlo, own_candidate, Settings};
-use crate::candidate_figures::Evaluation;
+use crate::loss_bands::LossBands;
 use crate::needs::Need;
 use crate::pareto;
 use crate::policy::MAX_DISKS;
