@@ -10,6 +10,8 @@ use crate::routes::Reply;
 const PAGE: &str = include_str!("../page/fleet.html");
 const SCRIPT: &str = include_str!("../page/fleet.js");
 const STYLE: &str = include_str!("../page/fleet.css");
+/// What `/fleet` shows without a store: what to run to get one.
+const NO_STORE: &str = include_str!("../page/fleet-none.html");
 
 /// Benches of one pool a history shows at most.
 const HISTORY: u32 = 200;
@@ -44,6 +46,10 @@ pub fn reply(fleet: Option<&dyn Fleet>, method: &str, path: &str, query: &str) -
         return Reply::error(405, &format!("{path} answers GET"));
     }
     let Some(fleet) = fleet else {
+        if path == "/fleet" {
+            // A person opened the page: a page that says how, not the API's JSON.
+            return Reply::page("text/html; charset=utf-8", NO_STORE).with_status(404);
+        }
         return Reply::error(
             404,
             &format!("{path}: the fleet view needs a results store: start the server with `zpoolsim serve --db FILE|URL`"),

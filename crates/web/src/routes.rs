@@ -71,6 +71,11 @@ impl Reply {
         }
     }
 
+    /// This reply with another status: a page that says why what was asked is not here.
+    pub fn with_status(self, status: u16) -> Reply {
+        Reply { status, ..self }
+    }
+
     /// This reply, asking the client to wait `seconds` before asking again.
     pub fn retry_after(self, seconds: u64) -> Reply {
         Reply {
