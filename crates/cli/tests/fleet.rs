@@ -8,11 +8,10 @@ mod common;
 use common::postgres::Server;
 use common::shapes::{check, shapes};
 use common::skip;
-use common::benches::{bench, run_of, sqlite_store, DAY};
+use common::benches::{bench, run_of, sqlite_store};
 use common::{run, Scratch};
 use measure::{Location, Sample, Store};
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 
 
 fn fleet(db: &str, more: &[&str]) -> Value {
@@ -210,6 +209,13 @@ fn serve_shows_the_fleet_of_a_store() {
     let (status, body) = plain.get("/api/fleet");
     assert_eq!(status, 404);
     assert!(body.contains("zpoolsim serve --db FILE|URL"), "{body}");
+    // A person opening the page gets a page saying what to run.
+    let (status, page) = plain.get("/fleet");
+    assert_eq!(status, 404);
+    assert!(
+        page.starts_with("<!doctype html>") && page.contains("zpoolsim serve --db"),
+        "{page}"
+    );
 }
 
 #[test]

@@ -78,7 +78,7 @@ function addPool(body, pool) {
     cell(row, mb(w.measured_bytes_per_s), "num");
     cell(row, predicted(w.predicted_bytes_per_s, mb), "num");
     cell(row, fixed(w.ratio, 2) + (w.short ? " !" : ""), "num");
-    cell(row, w.bottleneck || "not predicted");
+    cell(row, w.bottleneck || "not predicted", "words");
     if (w.short) row.classList.add("short");
     const open = () => loadHistory(pool);
     row.addEventListener("click", open);
@@ -91,7 +91,7 @@ async function loadHistory(pool) {
   try {
     const benches = await ask("/api/fleet/history?" + q);
     $("history").hidden = false;
-    $("history-title").textContent = `${pool.host}: ${pool.pool}, ${benches.length} benches`;
+    $("history-title").textContent = `${pool.host}: ${pool.pool}, ${benches.length} bench${benches.length === 1 ? "" : "es"}`;
     $("chart").replaceChildren(chart(benches));
     const list = $("benches");
     list.replaceChildren();
@@ -152,8 +152,8 @@ async function loadBench(id) {
       const row = w.insertRow();
       const iops = (v) => fixed(v, 0);
       [[r.workload], [mb(r.measured_bytes_per_s), "num"], [predicted(r.predicted_bytes_per_s, mb), "num"],
-        [fixed(r.ratio, 2), "num"], [iops(r.measured_iops), "num"], [predicted(r.predicted_iops, iops), "num"],
-        [r.bottleneck || "not predicted"]].forEach(([t, cls]) => cell(row, t, cls));
+        [predicted(r.predicted_bytes_per_s, () => fixed(r.ratio, 2)), "num"], [iops(r.measured_iops), "num"], [predicted(r.predicted_iops, iops), "num"],
+        [r.bottleneck || "not predicted", "words"]].forEach(([t, cls]) => cell(row, t, cls));
     }
     const disks = $("disks").tBodies[0];
     disks.replaceChildren();

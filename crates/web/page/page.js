@@ -33,7 +33,7 @@ const AXES = { write: ["write", "sequential write", "MB/s"], read: ["read", "seq
   random: ["random", "random reads", "IOPS"] };
 // A marker's half width, px, on a wide chart and on a phone's; marks closer than twice it
 // overlap and are counted as a group.
-const RADIUS = { wide: 5, narrow: 4 };
+const RADIUS = { wide: 5, narrow: 3.5 };
 // How long work may take before the page says it is busy, ms.
 const BUSY_AFTER = 300;
 
@@ -563,7 +563,7 @@ function groups(at, gap) {
 
 function chartSize() {
   const W = Math.max(300, Math.min(900, $("chart-box").clientWidth - 14));
-  return { W, H: W < 560 ? 330 : 420, L: 58, R: 16, T: 14, B: 46 };
+  return { W, H: W < 560 ? 400 : 420, L: 58, R: 16, T: 14, B: 46 };
 }
 
 // The grid, ticks and axis names of the chart, as its scales `sx`, `sy` put them.
@@ -734,7 +734,7 @@ function drawLegend(withLine) {
   bands().forEach(([label, colour], k) => {
     if (used.has(k)) items.push(el("li", { class: "band", "data-band": k }, swatch("square", `url(#band-${k})`, colour), label));
   });
-  items.push(el("li", {}, swatch("circle", "#fff", "#1d1d1f", 2), "thick outline: on the front of these two axes, no layout has as much space and speed"));
+  items.push(el("li", {}, swatch("circle", "#fff", "#1d1d1f", 2), "thick outline: the front of these two axes (no other layout has as much space and speed, and more of one)"));
   if (withLine) items.push(el("li", {}, swatch("line", null, null), "line: the front, from the most speed to the most space"));
   $("legend").replaceChildren(...items);
 }
