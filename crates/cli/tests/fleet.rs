@@ -5,14 +5,13 @@
 
 mod common;
 
+use common::benches::{bench, run_of, sqlite_store};
 use common::postgres::Server;
 use common::shapes::{check, shapes};
 use common::skip;
-use common::benches::{bench, run_of, sqlite_store};
 use common::{run, Scratch};
 use measure::{Location, Sample, Store};
 use serde_json::{json, Value};
-
 
 fn fleet(db: &str, more: &[&str]) -> Value {
     let (code, out, err) = run(&[&["fleet", "--db", db, "--json"], more].concat());

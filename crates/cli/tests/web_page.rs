@@ -416,7 +416,11 @@ fn the_chart_draws_each_layout_at_its_values_and_opens_each() {
             .filter(|p| p["front"] == true)
             .map(|p| p["index"].as_u64().unwrap() as usize)
             .collect();
-        assert_eq!(front, front_of(&plan, "write"), "the front of the axes drawn");
+        assert_eq!(
+            front,
+            front_of(&plan, "write"),
+            "the front of the axes drawn"
+        );
         let (xt, yt) = (&chart["x_ticks"], &chart["y_ticks"]);
         assert!(
             nice(xt.as_array().unwrap()) && nice(yt.as_array().unwrap()),
@@ -450,12 +454,7 @@ fn the_chart_draws_each_layout_at_its_values_and_opens_each() {
 /// The value a pixel stands for on an axis, from two of its grid lines: [value, px] pairs.
 fn axis_map(grid: &Value) -> impl Fn(f64) -> f64 {
     let lines = grid.as_array().unwrap();
-    let at = |k: usize| {
-        (
-            lines[k][0].as_f64().unwrap(),
-            lines[k][1].as_f64().unwrap(),
-        )
-    };
+    let at = |k: usize| (lines[k][0].as_f64().unwrap(), lines[k][1].as_f64().unwrap());
     let ((v0, p0), (v1, p1)) = (at(0), at(lines.len() - 1));
     move |v| p0 + (v - v0) * (p1 - p0) / (v1 - v0)
 }
@@ -487,7 +486,11 @@ fn marks_at_their_values(chart: &Value, plan: &Value, axis: &str) -> f64 {
         };
         let want = (x(e["avail_bytes"].as_f64().unwrap() / 1e12), y(speed));
         let off = (m["x"].as_f64().unwrap() - want.0).hypot(m["y"].as_f64().unwrap() - want.1);
-        assert!(off <= 1.0, "{} is drawn {off:.2} px off its values: {m}", e["layout"]);
+        assert!(
+            off <= 1.0,
+            "{} is drawn {off:.2} px off its values: {m}",
+            e["layout"]
+        );
         worst = worst.max(off);
     }
     worst
@@ -527,7 +530,11 @@ fn check_legend(chart: &Value, plan: &Value, cli: &BTreeMap<String, usize>) {
     assert_eq!(&page_bands, cli, "the page's loss classes are the CLI's");
     let fills = chart["fills"].as_object().unwrap();
     let patterns: BTreeSet<&str> = fills.values().map(|f| f.as_str().unwrap()).collect();
-    assert_eq!(patterns.len(), fills.len(), "a pattern per loss class: {fills:?}");
+    assert_eq!(
+        patterns.len(),
+        fills.len(),
+        "a pattern per loss class: {fills:?}"
+    );
 }
 
 /// A click at the centre of each front point opens the layout whose mark is on top there:
@@ -758,6 +765,15 @@ fn every_input_error_shows_beside_its_field() {
                 let expected = json!({"slot": "That is not right.", "shown": 1, "top": true});
                 assert_eq!(seen, expected, "{field}");
             }
+            // The server's refusal of no disks at all shows beside How many, with the focus.
+            let zero = r#"(async () => {
+  clearErrors();
+  try { await api("/api/plan", { disks: 0, disk: "16TB" }); } catch (e) { fail(e); }
+  const slot = document.getElementById("disks-error");
+  return [slot && !slot.hidden ? slot.textContent : null, document.activeElement.id];
+})()"#;
+            let seen = browser.eval(zero);
+            assert_eq!(seen, json!(["a pool needs at least one disk.", "disks"]));
             // Several at once: each beside its own field.
             let bad = [("disks", "-3"), ("years", "0"), ("need-loss", "200")];
             type_and_plan(browser, &bad);
@@ -839,7 +855,11 @@ fn tab_reaches_every_row_and_chart_point() {
                 reached.insert(at[0].as_str().unwrap().to_string());
                 browser.press("ArrowRight", 39);
             }
-            assert_eq!(reached.len() as u64, total, "chart points by arrow keys at {width} px");
+            assert_eq!(
+                reached.len() as u64,
+                total,
+                "chart points by arrow keys at {width} px"
+            );
             browser.keep_screenshot_of("#chart-box", &format!("web-page-focus-{width}.png"));
             // Enter on the focused row opens its layout, its heading in view with the focus.
             browser.eval("document.querySelector('#layouts tbody tr:last-child').focus(), true");
@@ -1034,7 +1054,10 @@ fn after_plan_and_after_an_error_the_answer_is_in_view_and_focused() {
         assert!(slot.contains("banana"), "{seen}");
         assert_eq!(seen["focused"], "disk", "{seen}");
         assert_eq!(seen["in_view"], true, "the error at {width} px: {seen}");
-        assert!(seen["stale"].as_str().unwrap().contains("last plan"), "{seen}");
+        assert!(
+            seen["stale"].as_str().unwrap().contains("last plan"),
+            "{seen}"
+        );
         assert_eq!(seen["said"], slot, "announced: {seen}");
         assert_eq!(seen["live"], json!(["status-line"]), "one live region");
         // Slow work shows a busy sign once it passes 300 ms, and takes it down after.
@@ -1047,11 +1070,15 @@ fn after_plan_and_after_an_error_the_answer_is_in_view_and_focused() {
 })()"#;
         assert_eq!(browser.eval(slow), json!(true), "not busy at once");
         std::thread::sleep(std::time::Duration::from_millis(1200));
-        let busy = browser.eval("[document.body.dataset.status, document.getElementById('busy').hidden]");
+        let busy =
+            browser.eval("[document.body.dataset.status, document.getElementById('busy').hidden]");
         assert_eq!(busy, json!(["planning", false]), "busy after 1.2 s");
         browser.wait_until_ready();
         assert_eq!(browser.eval("document.getElementById('busy').hidden"), true);
-        assert_eq!(browser.eval("document.getElementById('stale').hidden"), true);
+        assert_eq!(
+            browser.eval("document.getElementById('stale').hidden"),
+            true
+        );
     }
 }
 
@@ -1070,7 +1097,10 @@ fn the_table_sorts_downloads_and_links() {
         json!({"behavior": "allow", "downloadPath": downloads.to_str().unwrap()}),
     );
     // A headless page is never focused, and the clipboard serves only a focused one.
-    browser.call("Emulation.setFocusEmulationEnabled", json!({"enabled": true}));
+    browser.call(
+        "Emulation.setFocusEmulationEnabled",
+        json!({"enabled": true}),
+    );
     browser.call(
         "Browser.grantPermissions",
         json!({"permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"], "origin": served.url}),
@@ -1100,7 +1130,11 @@ fn the_table_sorts_downloads_and_links() {
         }
         assert!(seen[1].as_str().unwrap().ends_with(", TiB"), "{seen}");
         assert_eq!(seen[2], "Space at least, TiB", "{seen}");
-        assert!(browser.eval("location.search").as_str().unwrap().contains("units=iec"));
+        assert!(browser
+            .eval("location.search")
+            .as_str()
+            .unwrap()
+            .contains("units=iec"));
     }
     let _ = std::fs::remove_dir_all(&downloads);
 }
@@ -1151,10 +1185,16 @@ fn check_csv(browser: &mut Browser, plan: &Value, downloads: &std::path::Path) {
         if let Some(file) = csv() {
             break file;
         }
-        assert!(start.elapsed() < common::browser::PATIENCE, "no CSV in {downloads:?}");
+        assert!(
+            start.elapsed() < common::browser::PATIENCE,
+            "no CSV in {downloads:?}"
+        );
         std::thread::sleep(std::time::Duration::from_millis(100));
     };
-    assert!(file.to_str().unwrap().contains("zpoolsim-plan-24x-"), "{file:?}");
+    assert!(
+        file.to_str().unwrap().contains("zpoolsim-plan-24x-"),
+        "{file:?}"
+    );
     let text = std::fs::read_to_string(&file).unwrap();
     let lines: Vec<Vec<String>> = text
         .split_terminator("\r\n")
@@ -1165,7 +1205,11 @@ fn check_csv(browser: &mut Browser, plan: &Value, downloads: &std::path::Path) {
                 .collect()
         })
         .collect();
-    assert_eq!(lines[0][..4], ["MARK", "LAYOUT", "SPARES", "AVAIL"], "{text}");
+    assert_eq!(
+        lines[0][..4],
+        ["MARK", "LAYOUT", "SPARES", "AVAIL"],
+        "{text}"
+    );
     let rows = browser.eval("document.querySelectorAll('#layouts tbody tr').length");
     assert_eq!(lines.len() as u64 - 1, rows.as_u64().unwrap(), "{text}");
     let evaluations = plan["evaluations"].as_array().unwrap();
@@ -1175,27 +1219,35 @@ fn check_csv(browser: &mut Browser, plan: &Value, downloads: &std::path::Path) {
             .iter()
             .find(|e| e["layout"] == json!(line[1]))
             .expect("a planned layout");
-        assert_eq!(line[3], decimal(e["avail_bytes"].as_f64().unwrap()), "{line:?}");
+        assert_eq!(
+            line[3],
+            decimal(e["avail_bytes"].as_f64().unwrap()),
+            "{line:?}"
+        );
     }
 }
 
 #[test]
 fn the_page_comes_gzip_encoded() {
-    at_each_width("the web page's encoding", "?disk=16TB&disks=24", |browser, _, width| {
-        let sizes = browser.eval(
+    at_each_width(
+        "the web page's encoding",
+        "?disk=16TB&disks=24",
+        |browser, _, width| {
+            let sizes = browser.eval(
             "[performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')].filter((e) => /\\/(page\\.js|page\\.css|api\\/disks)?(\\?.*)?$/.test(e.name)).map((e) => [e.name, e.encodedBodySize, e.decodedBodySize])",
         );
-        let sizes = sizes.as_array().unwrap();
-        assert!(sizes.len() >= 4, "{sizes:?}");
-        for s in sizes {
-            let (encoded, decoded) = (s[1].as_f64().unwrap(), s[2].as_f64().unwrap());
-            assert!(
-                decoded > 0.0 && encoded < decoded * 0.6,
-                "{} at {width} px: {encoded} bytes for {decoded}",
-                s[0]
-            );
-        }
-    });
+            let sizes = sizes.as_array().unwrap();
+            assert!(sizes.len() >= 4, "{sizes:?}");
+            for s in sizes {
+                let (encoded, decoded) = (s[1].as_f64().unwrap(), s[2].as_f64().unwrap());
+                assert!(
+                    decoded > 0.0 && encoded < decoded * 0.6,
+                    "{} at {width} px: {encoded} bytes for {decoded}",
+                    s[0]
+                );
+            }
+        },
+    );
 }
 
 /// Every visible cell of the fleet's tables: its width, whether its text wraps inside a word
@@ -1219,7 +1271,10 @@ fn the_fleet_page_on_a_phone_and_without_a_store() {
     browser.open(&format!("{}/fleet", plain.url));
     browser.wait_for("document.readyState === 'complete'");
     let seen = browser.eval("[document.contentType, document.querySelector('h2').textContent, document.body.textContent.includes('zpoolsim serve --db')]");
-    assert_eq!(seen, json!(["text/html", "This server has no results store", true]));
+    assert_eq!(
+        seen,
+        json!(["text/html", "This server has no results store", true])
+    );
     drop(plain);
     // A store of several hosts, one bench of which has a run nothing was predicted for.
     let dir = common::Scratch::new("web-page-fleet");
@@ -1227,7 +1282,12 @@ fn the_fleet_page_on_a_phone_and_without_a_store() {
     let mut benches = common::benches::fleet_benches();
     let mut unpredicted = common::benches::run_of("dd-write:size=1G", 180.0, 0.0, 0.0);
     unpredicted.prediction = json!(null);
-    benches.push(common::benches::bench("delta-with-a-long-name", "scratch", 600, vec![unpredicted]));
+    benches.push(common::benches::bench(
+        "delta-with-a-long-name",
+        "scratch",
+        600,
+        vec![unpredicted],
+    ));
     common::benches::sqlite_store_of(&db, benches);
     let served = Served::start_with(&["--db", &db]);
     for width in WIDTHS {
@@ -1243,12 +1303,21 @@ fn the_fleet_page_on_a_phone_and_without_a_store() {
         let seen = browser.eval(READ_FLEET);
         browser.keep_screenshot(&format!("web-page-fleet-{width}.png"));
         for cell in seen["cells"].as_array().unwrap() {
-            assert!(cell["width"].as_f64().unwrap() >= 60.0, "at {width} px: {cell}");
+            assert!(
+                cell["width"].as_f64().unwrap() >= 60.0,
+                "at {width} px: {cell}"
+            );
             if width > 600 && !cell["text"].as_str().unwrap().contains(' ') {
-                assert_eq!(cell["lines"], 1, "split inside a word at {width} px: {cell}");
+                assert_eq!(
+                    cell["lines"], 1,
+                    "split inside a word at {width} px: {cell}"
+                );
             }
         }
-        assert!(seen["scroll"].as_u64() <= seen["viewport"].as_u64(), "{seen}");
+        assert!(
+            seen["scroll"].as_u64() <= seen["viewport"].as_u64(),
+            "{seen}"
+        );
         assert!(seen["detail"].as_str().unwrap().contains("none"), "{seen}");
     }
 }
