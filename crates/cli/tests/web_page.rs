@@ -2,9 +2,11 @@
 //! headless Chromium driven over the DevTools protocol (scripts/test-deps.sh installs it),
 //! disks and needs typed into the form, the plan's table and the chosen layout's figures read
 //! off the page and checked against `zpoolsim plan --json` for the same input; then the chart
-//! (layouts told apart, each opened by a click, coloured by the CLI's loss bands), a phone's
-//! width, the errors of each field and the keyboard, each at 1400 px and at 390 px. Each
-//! keeps its screenshots in target/tmp (web-page-*.png).
+//! (every mark within 1 px of its values, the front of its two axes, each opened by a click,
+//! the CLI's loss bands as patterns), a phone's width, the answers and errors brought into view
+//! with the focus, the errors of each field, the keyboard, the table's sorting, CSV and links,
+//! gzip, and the fleet page, each at 1366 px and at a true 390 px viewport (DevTools device
+//! emulation). Each keeps its screenshots in target/tmp (web-page-*.png).
 
 mod common;
 
@@ -17,7 +19,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 /// The widths every check runs at: a desktop window and a phone.
-const WIDTHS: [u32; 2] = [1400, 390];
+const WIDTHS: [u32; 2] = [1366, 390];
 
 /// One Chromium at a time: the tests share two cores with everything else.
 static ONE_BROWSER: Mutex<()> = Mutex::new(());
