@@ -1,6 +1,6 @@
 //! Argument groups that several subcommands share and no request holds.
 
-use measure::Location;
+use store::Location;
 
 /// The results store of bench, results and fleet.
 #[derive(clap::Args)]

@@ -4,7 +4,7 @@
 use crate::args::Db;
 use crate::error::{CliError, CliResult};
 use crate::files::{catalog, print_json};
-use measure::{FleetPage, FleetQuery, Store};
+use store::{FleetPage, FleetQuery, Store};
 
 /// The fleet in one table: one row per host and pool (its newest bench), each workload's
 /// measured throughput over the prediction made at the time, flagged (!) where it falls below
@@ -82,7 +82,7 @@ fn since(age: &str) -> Result<String, CliError> {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64);
-    Ok(measure::utc(now - seconds))
+    Ok(store::utc(now - seconds))
 }
 
 fn table(page: &FleetPage) -> String {
@@ -126,13 +126,13 @@ pub struct StoreView(std::sync::Mutex<Store>);
 impl StoreView {
     /// Opens the store (it must exist) before the server starts.
     pub fn open(db: &str) -> Result<StoreView, CliError> {
-        let at = measure::Location::from_flag(Some(db));
+        let at = store::Location::from_flag(Some(db));
         Ok(StoreView(std::sync::Mutex::new(Store::open_existing(&at)?)))
     }
 
     fn with<T: serde::Serialize>(
         &self,
-        work: impl FnOnce(&mut Store) -> measure::Result<T>,
+        work: impl FnOnce(&mut Store) -> store::Result<T>,
     ) -> Result<serde_json::Value, String> {
         let mut store = self
             .0
@@ -179,7 +179,7 @@ impl web::Fleet for StoreView {
                 "pool": b.pool,
                 "started": b.started,
                 "zpoolsim_version": b.zpoolsim_version,
-                "comparison": measure::compare(&b),
+                "comparison": bench::compare(&b),
             }))
         })
     }

@@ -256,7 +256,7 @@ pub fn short(bytes_per_s: f64) -> String {
 }
 
 /// A stored bench: each run's workload, what fio measured and what was predicted before it.
-pub fn bench(b: &measure::Bench) -> String {
+pub fn bench(b: &store::Bench) -> String {
     let id = b.id.map_or(String::new(), |i| format!(" {i}"));
     let mut out = format!(
         "bench{id}: {} on {} ({}), {}, zpoolsim {}\n{:<40} {:>10} {:>10} {:>9} {:>12}  samples\n",

@@ -5,7 +5,7 @@ use crate::args::Db;
 use crate::error::{CliError, CliResult};
 use crate::files::print_json;
 use crate::render;
-use measure::{BenchSummary, Location, Store};
+use store::{BenchSummary, Location, Store};
 
 /// List the benches in the results store, or show one: each run's workload, what fio
 /// measured and what the model predicted before the run. `--push` copies this store's

@@ -10,8 +10,8 @@ use common::postgres::Server;
 use common::shapes::{check, shapes};
 use common::skip;
 use common::{run, Scratch};
-use measure::{Location, Sample, Store};
 use serde_json::{json, Value};
+use store::{Location, Sample, Store};
 
 fn fleet(db: &str, more: &[&str]) -> Value {
     let (code, out, err) = run(&[&["fleet", "--db", db, "--json"], more].concat());

@@ -1,9 +1,9 @@
 //! Benches made with the results store's own API, no fio: the fleet of fleet.rs and of the
 //! fleet page's test (web_page.rs).
 
-use measure::{utc, Bench, Host, Location, Measured, Run, Store};
 use serde_json::json;
 use std::collections::BTreeMap;
+use store::{utc, Bench, Host, Location, Measured, Run, Store};
 
 pub const MB: f64 = 1e6;
 pub const DAY: i64 = 86_400;
@@ -42,7 +42,7 @@ pub fn run_of(workload: &str, measured: f64, predicted: f64, err: f64) -> Run {
 pub fn bench(host: &str, pool: &str, age_s: i64, runs: Vec<Run>) -> Bench {
     Bench {
         id: None,
-        uid: measure::new_uid(),
+        uid: store::new_uid(),
         host: Host {
             name: host.into(),
             machine_id: format!("{host}-id"),
