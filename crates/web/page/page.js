@@ -612,7 +612,10 @@ function drawChart() {
     .sort((a, b) => a[1].x - b[1].x || b[1].y - a[1].y);
   const together = groups(order.map((o) => o[1]), 2 * radius);
   const peers = new Map(together.flatMap((g) => g.map((k) => [order[k][0], g.map((j) => order[j][0])])));
-  const points = el("g", { class: "points" }, order.map(([i, p]) => chartPoint(i, p, axis, radius, front.includes(i), peers.get(i))));
+  // The front and the recommendation drawn last, on top of any mark they overlap.
+  const onTop = ([i]) => (i === plan.recommendation.index ? 2 : front.includes(i) ? 1 : 0);
+  const points = el("g", { class: "points" }, order.slice().sort((a, b) => onTop(a) - onTop(b))
+    .map(([i, p]) => chartPoint(i, p, axis, radius, front.includes(i), peers.get(i))));
   svg.replaceChildren(bandPatterns(), deco, points, groupCounts(together, order, radius),
     pickLabel(order, { left: L, right: W - R, top: T, bottom: H - B }));
   roving(points, order);
@@ -660,7 +663,7 @@ function groupCounts(together, order, radius) {
 // The chart's points as one Tab stop: the layout in detail (else the recommendation) takes
 // the focus, and the arrow keys move it, by space, Home and End to the ends; Enter opens one.
 function roving(points, order) {
-  const marks = [...points.children];
+  const marks = order.map(([i]) => points.querySelector(`[data-index="${i}"]`));
   let start = order.findIndex(([i]) => i === selected);
   if (start < 0) start = order.findIndex(([i]) => i === plan.recommendation.index);
   marks[Math.max(0, start)].setAttribute("tabindex", 0);
