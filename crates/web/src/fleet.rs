@@ -127,6 +127,26 @@ fn decode(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// Without a store, a person opening /fleet gets a page naming what to run; the API its
+    /// JSON sentence.
+    #[test]
+    fn without_a_store_the_page_says_how_to_get_one() {
+        let page = super::reply(None, "GET", "/fleet", "");
+        assert_eq!((page.status, page.media), (404, "text/html; charset=utf-8"));
+        assert!(
+            page.body.contains("<code>zpoolsim serve --db"),
+            "{}",
+            page.body
+        );
+        let api = super::reply(None, "GET", "/api/fleet", "");
+        assert_eq!((api.status, api.media), (404, "application/json"));
+        assert!(
+            api.body.contains("zpoolsim serve --db FILE|URL"),
+            "{}",
+            api.body
+        );
+    }
+
     #[test]
     fn a_query_is_decoded() {
         let q = super::Query("host=nas%2007&pool=tank+2&empty=&x");
