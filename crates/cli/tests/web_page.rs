@@ -1034,6 +1034,13 @@ const READ_FAILURE: &str = r##"(() => {
     live: [...document.querySelectorAll("[aria-live]")].map((e) => e.id) };
 })()"##;
 
+/// The page's state, whether its busy sign is hidden, and whether that sign is in view.
+const BUSY: &str = r##"(() => {
+  const b = document.getElementById("busy");
+  const r = b.getBoundingClientRect();
+  return [document.body.dataset.status, b.hidden, r.top >= 0 && r.bottom <= innerHeight && r.right <= innerWidth];
+})()"##;
+
 #[test]
 fn after_plan_and_after_an_error_the_answer_is_in_view_and_focused() {
     let Some((served, mut browser, _one)) = page("the web page's answers in view") else {
@@ -1072,9 +1079,13 @@ fn after_plan_and_after_an_error_the_answer_is_in_view_and_focused() {
 })()"#;
         assert_eq!(browser.eval(slow), json!(true), "not busy at once");
         std::thread::sleep(std::time::Duration::from_millis(1200));
-        let busy =
-            browser.eval("[document.body.dataset.status, document.getElementById('busy').hidden]");
-        assert_eq!(busy, json!(["planning", false]), "busy after 1.2 s");
+        let busy = browser.eval(BUSY);
+        browser.keep_view(&format!("web-page-busy-{width}.png"));
+        assert_eq!(
+            busy,
+            json!(["planning", false, true]),
+            "busy, in view, after 1.2 s"
+        );
         browser.wait_until_ready();
         assert_eq!(browser.eval("document.getElementById('busy').hidden"), true);
         assert_eq!(
