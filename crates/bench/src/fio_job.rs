@@ -5,7 +5,7 @@
 //! io_uring: the model takes the queue depth as real at ZFS, which io_uring makes it on a
 //! buffered file (its workers block in its place), where libaio would run one at a time.
 
-use crate::{MeasureError, Result};
+use crate::{fio_ini, MeasureError, Result};
 use model::{Access, Target, Workload};
 use std::path::Path;
 
@@ -35,37 +35,30 @@ fn unhonoured(w: &Workload) -> Option<&'static str> {
     .find_map(|(key, differs)| differs.then_some(key))
 }
 
-/// The job for `w` in `dir`, touching `data_bytes` (the data set, split between sequential
-/// threads), for `runtime_s` seconds.
-pub fn job(w: &Workload, dir: &Path, data_bytes: u64, runtime_s: u32) -> Result<Job> {
+/// Refuses a workload whose target is not files of the pool.
+fn on_the_pool(w: &Workload) -> Result<()> {
     match w.target {
-        Target::Pool => {}
-        Target::Zvol { .. } => {
-            return MeasureError::refuse(format!(
-                "{}: bench runs workloads on files of the pool, never on a device: a zvol's figures come from zpoolsim predict",
-                w.kind
-            ))
-        }
-        Target::RawDisk { .. } => {
-            return MeasureError::refuse(format!(
-                "{}: bench runs workloads on the pool; raw-device reads are `zpoolsim calibrate --raw`",
-                w.kind
-            ))
-        }
-    }
-    if let Some(key) = unhonoured(w) {
-        return MeasureError::refuse(format!(
-            "{}: bench's fio job does not carry {key} (docs/measure.md: the job file): leave it out, or predict it with zpoolsim predict",
+        Target::Pool => Ok(()),
+        Target::Zvol { .. } => MeasureError::refuse(format!(
+            "{}: bench runs workloads on files of the pool, never on a device: a zvol's figures come from zpoolsim predict",
             w.kind
-        ));
+        )),
+        Target::RawDisk { .. } => MeasureError::refuse(format!(
+            "{}: bench runs workloads on the pool; raw-device reads are `zpoolsim calibrate --raw`",
+            w.kind
+        )),
     }
-    let (rw, jobs, per_file) = match w.access {
+}
+
+/// fio's `rw=` (with `rwmixread=` for a mix) and the bytes of each job's file.
+fn access(w: &Workload, data_bytes: u64) -> Result<(String, u64)> {
+    match w.access {
         Access::SeqWrite | Access::SeqRead => {
             if w.queue_depth > 1 {
                 return MeasureError::refuse(format!("{}: a sequential workload runs one request at a time per thread; qd is for fio-rand*", w.kind));
             }
             let rw = if w.access == Access::SeqRead { "read" } else { "write" };
-            (rw.to_string(), w.threads, data_bytes / u64::from(w.threads))
+            Ok((rw.to_string(), data_bytes / u64::from(w.threads)))
         }
         Access::Random { read_pct } => {
             let rw = match read_pct {
@@ -73,15 +66,27 @@ pub fn job(w: &Workload, dir: &Path, data_bytes: u64, runtime_s: u32) -> Result<
                 0 => "randwrite".to_string(),
                 pct => format!("randrw\nrwmixread={pct}"),
             };
-            (rw, w.threads, data_bytes)
+            Ok((rw, data_bytes))
         }
-        Access::Rewrite | Access::Seeks { .. } => {
-            return MeasureError::refuse(format!(
-                "{}: bench runs the dd-*, iozone-* and fio-rand* workloads (Bonnie's rewrite and seeks are not fio jobs)",
-                w.kind
-            ))
-        }
-    };
+        Access::Rewrite | Access::Seeks { .. } => MeasureError::refuse(format!(
+            "{}: bench runs the dd-*, iozone-* and fio-rand* workloads (Bonnie's rewrite and seeks are not fio jobs)",
+            w.kind
+        )),
+    }
+}
+
+/// The job for `w` in `dir`, touching `data_bytes` (the data set, split between sequential
+/// threads), for `runtime_s` seconds. Every value from outside (the directory, the workload's
+/// name) passes `fio_ini`, so each line is the one option it means to fio.
+pub fn job(w: &Workload, dir: &Path, data_bytes: u64, runtime_s: u32) -> Result<Job> {
+    on_the_pool(w)?;
+    if let Some(key) = unhonoured(w) {
+        return MeasureError::refuse(format!(
+            "{}: bench's fio job does not carry {key} (docs/measure.md: the job file): leave it out, or predict it with zpoolsim predict",
+            w.kind
+        ));
+    }
+    let (rw, per_file) = access(w, data_bytes)?;
     let block = w.block_size;
     let per_file = per_file / block * block;
     if per_file < block {
@@ -100,14 +105,15 @@ pub fn job(w: &Workload, dir: &Path, data_bytes: u64, runtime_s: u32) -> Result<
          time_based=1\ngroup_reporting=1\nend_fsync={sync}\n\n[{kind}]\nrw={rw}\nnumjobs={jobs}\n",
         engine = if w.queue_depth > 1 { "io_uring" } else { "psync" },
         qd = w.queue_depth,
-        kind = w.kind,
-        dir = dir.display(),
+        kind = fio_ini::section(&w.kind)?,
+        dir = fio_ini::directory(dir)?,
         sync = u8::from(writes),
+        jobs = w.threads,
     );
     if shared {
         text.push_str("filename=zpoolsim-random\n");
     }
-    let files = if shared { 1 } else { u64::from(jobs) };
+    let files = if shared { 1 } else { u64::from(w.threads) };
     Ok(Job {
         text,
         file_bytes: per_file * files,

@@ -11,9 +11,11 @@
 //! [`stop_on_signals`]. Errors are zpoolsim-discover's [`MeasureError`].
 
 mod compare;
+mod fio_ini;
 mod fio_job;
 mod interrupt;
 mod run;
+mod scratch;
 #[cfg(test)]
 mod tests;
 

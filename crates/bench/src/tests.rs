@@ -215,43 +215,181 @@ fn comparison_names_the_slow_disk_and_the_records() {
     );
 }
 
-/// fio's job-file lines: a comment, a `[section]`, a `key=value` with a plain key, or none.
-fn fio_line(l: &str) -> bool {
-    l.is_empty()
-        || l.starts_with(';')
-        || (l.starts_with('[') && l.ends_with(']'))
-        || l.split_once('=').is_some_and(|(k, _)| {
-            !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        })
+#[test]
+fn a_job_name_is_a_plain_word_and_never_the_global_section() {
+    assert_eq!(fio_ini::section("fio-randrw"), Ok("fio-randrw"));
+    for name in [
+        "",
+        "global",
+        "globalx",
+        "a=b",
+        "x]\n[y",
+        "a;b",
+        "a b",
+        &"n".repeat(256),
+    ] {
+        let e = fio_ini::section(name).unwrap_err().to_string();
+        assert!(
+            e.ends_with(": not a fio job name (letters, digits and -_.+, at most 255, not global)"),
+            "{e}"
+        );
+    }
 }
 
-proptest::proptest! {
-    /// `bench --workloads W --size S`, W any text after a workload's name: refused in one line,
-    /// or jobs whose every line is fio's, so no workload text puts a line of its own into a
-    /// job file.
-    #[test]
-    fn no_workload_text_adds_a_line_to_a_job_file(
-        kind in proptest::sample::select(DEFAULT_WORKLOADS.iter().map(|w| w.split(':').next().unwrap()).collect::<Vec<_>>()),
-        params in "[ -~\n\t]{0,48}",
-        size in "[0-9]{1,5}[KMGT]?",
-    ) {
-        let data_bytes = match data_size(&size) {
-            Ok(bytes) => bytes,
-            Err(e) => return { proptest::prop_assert!(!e.to_string().contains('\n')); Ok(()) },
-        };
-        let plan = Plan {
-            directory: "/tank/bench".into(),
-            workloads: vec![format!("{kind}:{params}")],
-            data_bytes,
-            runtime_s: 5,
-        };
-        match job_files(&plan) {
-            Ok(jobs) => {
-                for line in jobs.iter().flat_map(|j| j.lines()) {
-                    proptest::prop_assert!(fio_line(line), "{line:?}");
-                }
-            }
-            Err(e) => proptest::prop_assert!(!e.to_string().contains('\n'), "{e}"),
-        }
+/// The swap: another user renames the scratch directory away mid-run and links its name
+/// to a directory of someone else's files. Nothing is written, read or removed there.
+#[test]
+fn a_scratch_directory_swapped_for_a_link_redirects_nothing() {
+    let base = std::env::temp_dir().join(format!("zpoolsim-scratch-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let victim = base.join("victim");
+    std::fs::create_dir_all(&victim).unwrap();
+    std::fs::write(victim.join("job.fio"), "root's").unwrap();
+    std::fs::write(victim.join("fio.json"), "{\"forged\": true}").unwrap();
+    let path = base.join("zpoolsim-bench-1");
+    let work = scratch::Scratch::create(&path).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o700);
+    work.write("fio.json", "{\"ours\": 1}").unwrap();
+    assert!(work.in_place());
+
+    std::fs::rename(&path, base.join("moved")).unwrap();
+    std::os::unix::fs::symlink(&victim, &path).unwrap();
+    assert!(!work.in_place(), "the name no longer leads to it");
+    // Through the handle, and through /proc as fio reaches it: ours, not the victim's.
+    assert_eq!(work.read("fio.json").unwrap(), "{\"ours\": 1}");
+    let via_proc = std::fs::read_to_string(work.fio_path().join("fio.json")).unwrap();
+    assert_eq!(via_proc, "{\"ours\": 1}");
+    work.write("job.fio", "ours").unwrap();
+    assert!(
+        work.write("job.fio", "again").is_err(),
+        "never an existing file"
+    );
+    drop(work);
+
+    assert_eq!(
+        std::fs::read_to_string(victim.join("job.fio")).unwrap(),
+        "root's"
+    );
+    assert!(
+        victim.join("fio.json").exists(),
+        "the victim's files are all there"
+    );
+    assert!(
+        std::fs::symlink_metadata(&path).unwrap().is_symlink(),
+        "the link is left alone"
+    );
+    assert_eq!(
+        std::fs::read_dir(base.join("moved")).unwrap().count(),
+        0,
+        "ours emptied"
+    );
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn a_scratch_directory_is_new_and_removed_when_done() {
+    let base = std::env::temp_dir().join(format!("zpoolsim-scratch-new-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(base.join("zpoolsim-bench-2")).unwrap();
+    let e = scratch::Scratch::create(&base.join("zpoolsim-bench-2"))
+        .err()
+        .unwrap();
+    assert!(e.to_string().starts_with("cannot create "), "{e}");
+    let work = scratch::Scratch::create(&base.join("zpoolsim-bench-3")).unwrap();
+    work.write("a", "1").unwrap();
+    work.clear();
+    assert_eq!(work.read("a"), None);
+    drop(work);
+    assert!(!base.join("zpoolsim-bench-3").exists());
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+/// A session's end (SIGHUP) or Ctrl-\ (SIGQUIT) is noted like Ctrl-C, not the end of the
+/// process with fio left running (before, SIGHUP ended this very test).
+#[test]
+fn every_signal_that_ends_a_session_is_noted() {
+    interrupt::catch();
+    for (signal, name) in [
+        (libc::SIGHUP, "SIGHUP (the terminal or session closed)"),
+        (libc::SIGQUIT, "SIGQUIT"),
+        (libc::SIGTERM, "SIGTERM"),
+        (libc::SIGINT, "Ctrl-C (SIGINT)"),
+    ] {
+        // SAFETY: raise() delivers the signal to this thread; the handler stores to an atomic.
+        assert_eq!(unsafe { libc::raise(signal) }, 0);
+        assert_eq!(interrupt::caught(), Some(name));
     }
+}
+
+fn ready() -> run::Ready {
+    run::Ready {
+        pool: "tank".into(),
+        dataset: "tank/b".into(),
+        directory: "/tank/b/zpoolsim-bench-1".into(),
+        system_toml: String::new(),
+        leaves: BTreeMap::new(),
+        jobs: Vec::new(),
+        runtime_s: 2,
+        data_bytes: 4 << 20,
+    }
+}
+
+fn dd_write() -> run::Job {
+    run::Job {
+        spec: "dd-write:size=4M".into(),
+        workload: Workload::parse("dd-write:size=4M").unwrap(),
+        prediction: serde_json::Value::Null,
+    }
+}
+
+/// fio's ENOSPC (captured on a full tmpfs) names the full pool; another failure gives fio's
+/// own line, or the error a job ended with.
+#[test]
+fn a_full_pool_is_named_not_no_message() {
+    let (json, stderr) = (
+        fixture("fio/enospc-tmpfs.json"),
+        fixture("fio/enospc-tmpfs.stderr"),
+    );
+    let full = "dd-write:size=4M: the pool tank is full: fio could not write its files (No space left on device); free space in tank/b or give a smaller --size";
+    let fails = |what, stderr: &str, json: &str| {
+        run::fio_failed(&ready(), &dd_write(), what, stderr, json).to_string()
+    };
+    assert_eq!(fails("failed", &stderr, &json), full);
+    assert_eq!(fails("failed", "", &json), full, "the job's error 28 alone");
+    assert_eq!(fails("could not lay out its files", &stderr, ""), full);
+    assert_eq!(
+        fails(
+            "failed",
+            "",
+            &json.replace("\"error\" : 28", "\"error\" : 5")
+        ),
+        "dd-write:size=4M: fio failed: a job ended with Input/output error (os error 5)"
+    );
+    assert_eq!(
+        fails("failed", "fio: pid=7, err=13/file:filesetup.c:240, func=open, error=Permission denied\n", ""),
+        "dd-write:size=4M: fio failed: fio: pid=7, err=13/file:filesetup.c:240, func=open, error=Permission denied"
+    );
+    assert_eq!(
+        fails("failed", "", ""),
+        "dd-write:size=4M: fio failed: no message"
+    );
+}
+
+/// zpool iostat under de_DE.UTF-8 printed `11,1M`: no per-disk row read, and the bench kept
+/// none while reporting success. Now that is a failure stated.
+#[test]
+fn no_per_disk_sample_is_a_failure_stated() {
+    let file = format!(
+        "{}/../parse/tests/fixtures/zpool/zfs-fuse-iostat.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let comma = format!("sed 's/\\([0-9]\\)\\.\\([0-9]\\)/\\1,\\2/g' {file}; exec sleep 30");
+    let sampler = discover::runner::Background::start("sh", &["-c", &comma]).unwrap();
+    let e = run::sampled(sampler, std::time::Instant::now(), "dd-write").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "dd-write: zpool iostat gave no per-disk sample while fio ran (it printed \"capacity     operations    bandwidth\"): the run is not kept"
+    );
 }
