@@ -174,6 +174,9 @@ pub(crate) fn refused(e: PlanError) -> Refusal {
         | PlanError::NoDisks => Some("disks"),
         PlanError::UnknownDisk { .. } | PlanError::NoDiskGiven { .. } => Some("disk"),
         PlanError::BadPrice { .. } => Some("price"),
+        // No disks at all is the count's fault even with spares (PlanError's own sentence
+        // says so); spares that leave none are the spares'.
+        PlanError::NoCandidates { disks: 0, .. } => Some("disks"),
         PlanError::NoCandidates {
             disks, hot_spares, ..
         } if hot_spares >= disks => Some("spares"),
@@ -186,5 +189,32 @@ pub(crate) fn refused(e: PlanError) -> Refusal {
     Refusal {
         field: field.map(str::to_string),
         error: e.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::refused;
+    use ::plan::PlanError;
+
+    fn field(disks: u32, hot_spares: u32, min_redundancy: u32) -> Option<String> {
+        refused(PlanError::NoCandidates {
+            disks,
+            hot_spares,
+            min_redundancy,
+        })
+        .field
+    }
+
+    /// No disks at all is the disk count's fault, whatever the spares; spares that take every
+    /// disk are the spares' fault; disks left that no layout can protect enough, the
+    /// redundancy asked for.
+    #[test]
+    fn a_layout_missing_for_want_of_disks_blames_the_right_field() {
+        assert_eq!(field(0, 0, 0).as_deref(), Some("disks"));
+        assert_eq!(field(0, 3, 0).as_deref(), Some("disks"));
+        assert_eq!(field(4, 4, 0).as_deref(), Some("spares"));
+        assert_eq!(field(5, 30, 0).as_deref(), Some("spares"));
+        assert_eq!(field(2, 0, 3).as_deref(), Some("min_redundancy"));
     }
 }

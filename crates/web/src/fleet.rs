@@ -10,6 +10,8 @@ use crate::routes::Reply;
 const PAGE: &str = include_str!("../page/fleet.html");
 const SCRIPT: &str = include_str!("../page/fleet.js");
 const STYLE: &str = include_str!("../page/fleet.css");
+/// What `/fleet` shows without a store: what to run to get one.
+const NO_STORE: &str = include_str!("../page/fleet-none.html");
 
 /// Benches of one pool a history shows at most.
 const HISTORY: u32 = 200;
@@ -44,6 +46,10 @@ pub fn reply(fleet: Option<&dyn Fleet>, method: &str, path: &str, query: &str) -
         return Reply::error(405, &format!("{path} answers GET"));
     }
     let Some(fleet) = fleet else {
+        if path == "/fleet" {
+            // A person opened the page: a page that says how, not the API's JSON.
+            return Reply::page("text/html; charset=utf-8", NO_STORE).with_status(404);
+        }
         return Reply::error(
             404,
             &format!("{path}: the fleet view needs a results store: start the server with `zpoolsim serve --db FILE|URL`"),
@@ -121,6 +127,26 @@ fn decode(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// Without a store, a person opening /fleet gets a page naming what to run; the API its
+    /// JSON sentence.
+    #[test]
+    fn without_a_store_the_page_says_how_to_get_one() {
+        let page = super::reply(None, "GET", "/fleet", "");
+        assert_eq!((page.status, page.media), (404, "text/html; charset=utf-8"));
+        assert!(
+            page.body.contains("<code>zpoolsim serve --db"),
+            "{}",
+            page.body
+        );
+        let api = super::reply(None, "GET", "/api/fleet", "");
+        assert_eq!((api.status, api.media), (404, "application/json"));
+        assert!(
+            api.body.contains("zpoolsim serve --db FILE|URL"),
+            "{}",
+            api.body
+        );
+    }
+
     #[test]
     fn a_query_is_decoded() {
         let q = super::Query("host=nas%2007&pool=tank+2&empty=&x");
