@@ -54,7 +54,7 @@ pub fn run(args: &Args) -> CliResult {
     })?;
     let planned = &answer.plan;
     if let Some(file) = plot {
-        write(file, &chart(planned).render())?;
+        write(file, args.plot.force, &chart(planned).render())?;
     }
     if args.json {
         return print_json(&answer);

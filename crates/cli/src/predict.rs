@@ -51,7 +51,7 @@ pub fn run(args: &Args) -> CliResult {
             values,
             &s.points,
         );
-        write(file, &svg)?;
+        write(file, args.plot.force, &svg)?;
     }
     if args.json {
         return print_json(&answer);
