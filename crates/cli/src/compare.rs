@@ -7,6 +7,7 @@ use crate::files::{load_system, print_json, Files};
 use crate::progress::while_working;
 use crate::render::{columns_note, figure, table};
 use ::plan::Evaluation;
+use model::input::escape_controls;
 use model::Layout;
 use request::Criteria;
 use std::path::Path;
@@ -40,11 +41,11 @@ pub fn run(args: &Args) -> CliResult {
     if args.json {
         return print_json(&comparison);
     }
-    println!("{}", system.name);
+    println!("{}", escape_controls(&system.name));
     println!(
         "{} disks of {}",
         system.disks.len(),
-        system.disks.first().map_or("?", |d| d.model.id.as_str()),
+        escape_controls(system.disks.first().map_or("?", |d| d.model.id.as_str())),
     );
     println!("{}", columns_note(&settings));
     println!();

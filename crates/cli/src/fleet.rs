@@ -5,6 +5,7 @@ use crate::args::Db;
 use crate::error::{CliError, CliResult};
 use crate::files::{catalog, print_json};
 use measure::{FleetPage, FleetQuery, Store};
+use model::input::escape_controls;
 
 /// The fleet in one table: one row per host and pool (its newest bench), each workload's
 /// measured throughput over the prediction made at the time, flagged (!) where it falls below
@@ -92,19 +93,24 @@ fn table(page: &FleetPage) -> String {
     );
     for row in &page.pools {
         for (i, w) in row.workloads.iter().enumerate() {
+            // Stored words came from other machines: control characters escaped.
             let (host, pool, started) = if i == 0 {
-                (row.host.as_str(), row.pool.as_str(), row.started.as_str())
+                (
+                    escape_controls(&row.host),
+                    escape_controls(&row.pool),
+                    escape_controls(&row.started),
+                )
             } else {
-                ("", "", "")
+                Default::default()
             };
             let ratio = w.ratio.map_or("-".into(), |r| format!("{r:.2}"));
             let flag = if w.short { "!" } else { " " };
             out += &format!(
                 "{host:<16} {pool:<12} {started:<20} {:<34} {:>9.1} {:>9.1} {ratio:>5}{flag}  {}\n",
-                w.workload,
+                escape_controls(&w.workload),
                 w.measured_bytes_per_s / 1e6,
                 w.predicted_bytes_per_s / 1e6,
-                w.bottleneck
+                escape_controls(&w.bottleneck)
             );
         }
     }

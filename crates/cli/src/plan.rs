@@ -8,6 +8,7 @@ use crate::progress::while_working;
 use crate::render::{columns_note, table};
 use crate::svg::{Chart, Series};
 use ::plan::{format_probability, DiskPlan, Evaluation, GrowthOption, Plan};
+use model::input::escape_controls;
 use request::PlanRequest;
 
 /// Plan a pool: enumerate layouts (stripe, mirrors, raidz1-3, dRAID, with spares), keep those
@@ -131,11 +132,11 @@ fn print_plan(planned: &DiskPlan, all: bool) {
     println!(
         "{} x {} ({} {}, {}) on {}",
         planned.disks,
-        disk.id,
-        disk.vendor,
-        disk.model,
+        escape_controls(&disk.id),
+        escape_controls(&disk.vendor),
+        escape_controls(&disk.model),
         model::units::format_decimal(disk.capacity_bytes as f64),
-        system.name
+        escape_controls(&system.name)
     );
     for a in &planned.assumed {
         println!("assumed: {a}");

@@ -6,6 +6,7 @@ use crate::error::{CliError, CliResult};
 use crate::files::print_json;
 use crate::render;
 use measure::{BenchSummary, Location, Store};
+use model::input::escape_controls;
 
 /// List the benches in the results store, or show one: each run's workload, what fio
 /// measured and what the model predicted before the run. `--push` copies this store's
@@ -60,10 +61,10 @@ pub fn run(args: &Args) -> CliResult {
                 println!(
                     "{:>4}  {:<20}  {:<16}  {:<16}  {}",
                     s.id,
-                    s.started,
-                    s.host,
-                    s.dataset,
-                    s.workloads.join(" ")
+                    escape_controls(&s.started),
+                    escape_controls(&s.host),
+                    escape_controls(&s.dataset),
+                    escape_controls(&s.workloads.join(" "))
                 );
             }
         }
@@ -88,7 +89,7 @@ fn push(store: &mut Store, from: &Location, url: &str, json: bool) -> CliResult 
         pushed.skipped.len()
     );
     for s in &pushed.skipped {
-        println!("  skipped {s}");
+        println!("  skipped {}", escape_controls(s));
     }
     Ok(())
 }

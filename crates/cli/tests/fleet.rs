@@ -504,3 +504,39 @@ fn refusals(server: &Server) {
         format!("zpoolsim: {newer}: results of schema version 9; this zpoolsim reads version 2 (a newer zpoolsim made them)\n")
     );
 }
+
+/// A bench from a machine whose hostname, pool and workload hold terminal escapes (stored by
+/// that machine, pushed to the team's store): `fleet`, `results` and `results ID` print them
+/// escaped, and not one control character reaches the terminal.
+#[test]
+fn stored_control_characters_are_escaped() {
+    let dir = Scratch::new("fleet-escapes");
+    let db = dir.path("results.sqlite");
+    let mut store = Store::open(&Location::Sqlite(db.as_str().into())).unwrap();
+    let mut evil = bench(
+        "evil\u{1b}]0;pwned\u{7}",
+        "tank\r",
+        3600,
+        vec![run_of("dd-read:size=1G\u{1b}[2J", 100.0, 250.0, 12.7)],
+    );
+    evil.dataset = "tank/\u{1b}[31mred".into();
+    store.save(&evil).unwrap();
+    for args in [
+        &["fleet", "--db", &db][..],
+        &["results", "--db", &db],
+        &["results", "1", "--db", &db],
+    ] {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(
+            !out.chars().any(|c| c.is_control() && c != '\n'),
+            "{args:?}: {out:?}"
+        );
+        assert!(out.contains("\\u{1b}"), "{args:?}: {out}");
+    }
+    let (_, out, _) = run(&["fleet", "--db", &db]);
+    assert!(
+        out.starts_with("host") && out.contains("\nevil\\u{1b}]0;pwned\\u{7} tank\\r"),
+        "{out}"
+    );
+}
