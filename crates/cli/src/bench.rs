@@ -51,7 +51,7 @@ pub fn run(args: &Args) -> CliResult {
                     .into(),
             ));
         }
-        let mut store = Store::open_existing(&args.db.location())?;
+        let mut store = Store::open_existing(&args.db.location()?)?;
         let id = match args.id {
             Some(id) => id,
             None => store
@@ -76,7 +76,7 @@ pub fn run(args: &Args) -> CliResult {
         runtime_s: args.runtime,
     };
     // The store is checked first: a damaged or locked one costs no measurement.
-    let at = args.db.location();
+    let at = args.db.location()?;
     Store::check(&at)?;
     let ready = measure::prepare(&plan, catalog())?;
     let mut store = Store::open(&at)?;

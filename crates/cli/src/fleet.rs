@@ -4,7 +4,7 @@
 use crate::args::Db;
 use crate::error::{CliError, CliResult};
 use crate::files::{catalog, print_json};
-use measure::{FleetPage, FleetQuery, Store};
+use measure::{FleetPage, FleetQuery, Store, StorePool};
 use model::input::escape_controls;
 
 /// The fleet in one table: one row per host and pool (its newest bench), each workload's
@@ -46,7 +46,7 @@ pub fn run(args: &Args) -> CliResult {
         limit: args.limit,
         offset: args.offset,
     };
-    let at = args.db.location();
+    let at = args.db.location()?;
     if at.is_absent() {
         return Err(CliError(format!(
             "no results at {at}: run `zpoolsim bench` first"
@@ -125,25 +125,23 @@ fn table(page: &FleetPage) -> String {
     out
 }
 
-/// The results store as `serve --db` shows it (web::Fleet): one connection, one request at a
-/// time.
-pub struct StoreView(std::sync::Mutex<Store>);
+/// The results store as `serve --db` shows it (web::Fleet): a pool of connections, so
+/// requests are answered side by side and a connection the database dropped (a restart) is
+/// replaced rather than failing every request after it.
+pub struct StoreView(StorePool);
 
 impl StoreView {
-    /// Opens the store (it must exist) before the server starts.
+    /// Opens the store (it must exist and answer) before the server starts.
     pub fn open(db: &str) -> Result<StoreView, CliError> {
-        let at = measure::Location::from_flag(Some(db));
-        Ok(StoreView(std::sync::Mutex::new(Store::open_existing(&at)?)))
+        let at = measure::Location::from_flag(Some(db))?;
+        Ok(StoreView(StorePool::open(&at)?))
     }
 
     fn with<T: serde::Serialize>(
         &self,
         work: impl FnOnce(&mut Store) -> measure::Result<T>,
     ) -> Result<serde_json::Value, String> {
-        let mut store = self
-            .0
-            .lock()
-            .map_err(|_| "the store is unusable".to_string())?;
+        let mut store = self.0.get().map_err(|e| e.to_string())?;
         let answer = work(&mut store).map_err(|e| e.to_string())?;
         serde_json::to_value(answer).map_err(|e| e.to_string())
     }

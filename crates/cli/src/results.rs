@@ -27,7 +27,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let at = args.db.location();
+    let at = args.db.location()?;
     if args.id.is_none() && at.is_absent() {
         // A fresh machine has no store yet: that is an answer, not an error.
         if args.json {
@@ -73,7 +73,7 @@ pub fn run(args: &Args) -> CliResult {
 }
 
 fn push(store: &mut Store, from: &Location, url: &str, json: bool) -> CliResult {
-    let to = Location::from_flag(Some(url));
+    let to = Location::from_flag(Some(url))?;
     if to == *from {
         return Err(CliError(format!("--push {to}: that is the store itself")));
     }

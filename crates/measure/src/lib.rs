@@ -53,7 +53,8 @@ pub use record::{Bench, Run, Sample};
 pub use runner::pools;
 pub use store::{
     default_path, new_uid, utc, BenchSummary, FleetPage, FleetQuery, FleetRow, FleetWorkload,
-    Location, Pushed, Store,
+    Location, Pushed, Server, Store, StorePool, ANSWER_WAIT, CONNECT_WAIT, LOCK_WAIT,
+    STATEMENT_WAIT,
 };
 pub use zfs_label::is_label as is_zfs_label;
 

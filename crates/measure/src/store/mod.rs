@@ -5,14 +5,19 @@
 //! default, and a PostgreSQL database a team shares; the same schema and migrations
 //! (`schema`) for both. Documented in docs/measure.md.
 
+mod connection;
 mod fleet;
+mod pool;
 mod postgres;
 mod push;
 mod schema;
 mod sql;
 mod sqlite;
 
+pub use connection::Server;
 pub use fleet::{FleetPage, FleetQuery, FleetRow, FleetWorkload};
+pub use pool::StorePool;
+pub use postgres::{ANSWER_WAIT, CONNECT_WAIT, LOCK_WAIT, STATEMENT_WAIT};
 pub use push::Pushed;
 
 use crate::record::{Bench, Run, Sample};
@@ -23,36 +28,42 @@ use sql::{transaction, Backend, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// `$XDG_DATA_HOME/zpoolsim/results.sqlite`, or under ~/.local/share when it is unset.
-pub fn default_path() -> PathBuf {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            let home = std::env::var_os("HOME").unwrap_or_else(|| "/".into());
-            Path::new(&home).join(".local/share")
-        });
-    base.join("zpoolsim").join("results.sqlite")
+/// `$XDG_DATA_HOME/zpoolsim/results.sqlite`, or under ~/.local/share when it is unset. With
+/// neither set, or HOME empty, there is no home to keep results in: rather than a store under
+/// `/` or the current directory, one line says where to give one.
+pub fn default_path() -> Result<PathBuf> {
+    let set = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    let base = match (set("XDG_DATA_HOME"), set("HOME")) {
+        (Some(data), _) => PathBuf::from(data),
+        (None, Some(home)) => Path::new(&home).join(".local/share"),
+        (None, None) => {
+            return Err(MeasureError::Store(
+                "HOME is unset or empty, so there is no default results store: give --db FILE|URL or set ZPOOLSIM_DB".into(),
+            ))
+        }
+    };
+    Ok(base.join("zpoolsim").join("results.sqlite"))
 }
 
-/// Where the results are: a SQLite file, or a PostgreSQL database by its URL.
+/// Where the results are: a SQLite file, or a PostgreSQL database (its URL parsed once).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Location {
     Sqlite(PathBuf),
-    Postgres(String),
+    /// Boxed: the driver's config is ten times a path.
+    Postgres(Box<Server>),
 }
 
 impl Location {
     /// `--db`'s value, else `ZPOOLSIM_DB`, else the default file: a `postgres://` or
     /// `postgresql://` URL is a server, anything else a file.
-    pub fn from_flag(flag: Option<&str>) -> Location {
+    pub fn from_flag(flag: Option<&str>) -> Result<Location> {
         let env = std::env::var("ZPOOLSIM_DB")
             .ok()
             .filter(|v| !v.trim().is_empty());
         match flag.map(str::to_string).or(env) {
-            Some(v) if is_url(&v) => Location::Postgres(v),
-            Some(v) => Location::Sqlite(PathBuf::from(v)),
-            None => Location::Sqlite(default_path()),
+            Some(v) if is_url(&v) => Server::parse(&v).map(|s| Location::Postgres(Box::new(s))),
+            Some(v) => Ok(Location::Sqlite(PathBuf::from(v))),
+            None => default_path().map(Location::Sqlite),
         }
     }
 
@@ -65,8 +76,10 @@ impl Location {
 impl std::fmt::Display for Location {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Location::Sqlite(p) => write!(f, "{}", p.display()),
-            Location::Postgres(url) => f.write_str(&postgres::without_password(url)),
+            Location::Sqlite(p) => {
+                f.write_str(&model::input::escape_controls(&p.display().to_string()))
+            }
+            Location::Postgres(server) => write!(f, "{server}"),
         }
     }
 }
@@ -147,7 +160,7 @@ impl Store {
     fn connect(at: &Location) -> Result<Store> {
         let mut db: Box<dyn Backend> = match at {
             Location::Sqlite(path) => Box::new(sqlite::Sqlite::open(path)?),
-            Location::Postgres(url) => Box::new(postgres::Postgres::connect(url)?),
+            Location::Postgres(server) => Box::new(postgres::Postgres::connect(server)?),
         };
         schema::migrate(db.as_mut())?;
         Ok(Store { db })
@@ -323,6 +336,16 @@ impl Store {
         rows.iter()
             .map(|r| Ok((r[0].text()?, r[1].real()?)))
             .collect()
+    }
+
+    /// Whether the connection still works (a pool asks before it lends one out).
+    pub fn ping(&mut self) -> Result<()> {
+        sql::scalar(self.db.as_mut(), "SELECT 1", &[]).map(drop)
+    }
+
+    /// Whether the connection is gone for good (the server closed it).
+    pub fn is_closed(&self) -> bool {
+        self.db.is_closed()
     }
 
     /// Whether a bench of this uid is stored.
