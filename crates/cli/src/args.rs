@@ -1,6 +1,6 @@
 //! Argument groups that several subcommands share and no request holds.
 
-use measure::Location;
+use store::Location;
 
 /// The results store of bench, results and fleet.
 #[derive(clap::Args)]
@@ -14,7 +14,7 @@ pub struct Db {
 }
 
 impl Db {
-    pub fn location(&self) -> measure::Result<Location> {
+    pub fn location(&self) -> store::Result<Location> {
         Location::from_flag(self.file.as_deref())
     }
 }

@@ -6,10 +6,11 @@ use crate::args::Db;
 use crate::error::{CliError, CliResult};
 use crate::files::{catalog, print_json};
 use crate::render;
+use bench::{compare, BenchComparison, DiskTraffic, Plan, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
-use measure::{compare, BenchComparison, DiskTraffic, Plan, Progress, Store};
 use model::input::escape_controls;
 use std::path::PathBuf;
+use store::Store;
 
 /// Measure a pool: run fio with job files that are the model's workloads in a directory it
 /// creates inside the dataset (and removes afterwards), sample `zpool iostat` every second,
@@ -60,9 +61,9 @@ pub fn run(args: &Args) -> CliResult {
         };
         return show_comparison(&compare(&store.load(id)?), args.json);
     };
-    let data_bytes = measure::data_size(&args.size)?;
+    let data_bytes = bench::data_size(&args.size)?;
     let workloads = if args.workloads.is_empty() {
-        measure::DEFAULT_WORKLOADS
+        bench::DEFAULT_WORKLOADS
             .iter()
             .map(|w| w.to_string())
             .collect()
@@ -78,11 +79,11 @@ pub fn run(args: &Args) -> CliResult {
     // The store is checked first: a damaged or locked one costs no measurement.
     let at = args.db.location()?;
     Store::check(&at)?;
-    let ready = measure::prepare(&plan, catalog())?;
+    let ready = bench::prepare(&plan, catalog())?;
     let mut store = Store::open(&at)?;
     let bar = progress_bar();
-    measure::stop_on_signals();
-    let result = measure::bench(
+    bench::stop_on_signals();
+    let result = bench::bench(
         &ready,
         env!("CARGO_PKG_VERSION"),
         &mut |p| show(&bar, p),

@@ -27,7 +27,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> CliResult {
     let file = args.write_to.file()?;
-    let c = measure::calibrate(&args.raw, args.zones, args.runtime)?;
+    let c = discover::calibrate(&args.raw, args.zones, args.runtime)?;
     if let Some(file) = file {
         write(file, args.write_to.force, &c.entry)?;
     }

@@ -33,7 +33,7 @@ pub fn run(args: &Args) -> CliResult {
         Some(p) => p.clone(),
         None => only_pool()?,
     };
-    let text = measure::discover(&pool, catalog())?;
+    let text = discover::discover(&pool, catalog())?;
     model::system_file::parse(&text, "the discovered system file", catalog())
         .map_err(|e| CliError(format!("{e} (a defect of discover: please report it)")))?;
     if let Some(file) = file {
@@ -53,7 +53,7 @@ pub fn run(args: &Args) -> CliResult {
 }
 
 fn only_pool() -> Result<String, CliError> {
-    let pools = measure::pools()?;
+    let pools = discover::pools()?;
     match pools.as_slice() {
         [one] => Ok(one.clone()),
         [] => Err(CliError("no pool is imported: nothing to discover".into())),

@@ -4,8 +4,8 @@
 use crate::args::Db;
 use crate::error::{CliError, CliResult};
 use crate::files::{catalog, print_json};
-use measure::{FleetPage, FleetQuery, Store, StorePool};
 use model::input::escape_controls;
+use store::{FleetPage, FleetQuery, Store, StorePool};
 
 /// The fleet in one table: one row per host and pool (its newest bench), each workload's
 /// measured throughput over the prediction made at the time, flagged (!) where it falls below
@@ -83,7 +83,7 @@ fn since(age: &str) -> Result<String, CliError> {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64);
-    Ok(measure::utc(now - seconds))
+    Ok(store::utc(now - seconds))
 }
 
 fn table(page: &FleetPage) -> String {
@@ -133,13 +133,13 @@ pub struct StoreView(StorePool);
 impl StoreView {
     /// Opens the store (it must exist and answer) before the server starts.
     pub fn open(db: &str) -> Result<StoreView, CliError> {
-        let at = measure::Location::from_flag(Some(db))?;
+        let at = store::Location::from_flag(Some(db))?;
         Ok(StoreView(StorePool::open(&at)?))
     }
 
     fn with<T: serde::Serialize>(
         &self,
-        work: impl FnOnce(&mut Store) -> measure::Result<T>,
+        work: impl FnOnce(&mut Store) -> store::Result<T>,
     ) -> Result<serde_json::Value, String> {
         let mut store = self.0.get().map_err(|e| e.to_string())?;
         let answer = work(&mut store).map_err(|e| e.to_string())?;
@@ -183,7 +183,7 @@ impl web::Fleet for StoreView {
                 "pool": b.pool,
                 "started": b.started,
                 "zpoolsim_version": b.zpoolsim_version,
-                "comparison": measure::compare(&b),
+                "comparison": bench::compare(&b),
             }))
         })
     }

@@ -258,7 +258,7 @@ pub fn short(bytes_per_s: f64) -> String {
 
 /// A stored bench: each run's workload, what fio measured and what was predicted before it.
 /// Its words came from a machine (its hostname) or another store: control characters escaped.
-pub fn bench(b: &measure::Bench) -> String {
+pub fn bench(b: &store::Bench) -> String {
     let id = b.id.map_or(String::new(), |i| format!(" {i}"));
     let mut out = format!(
         "bench{id}: {} on {} ({}), {}, zpoolsim {}\n{:<40} {:>10} {:>10} {:>9} {:>12}  samples\n",

@@ -5,8 +5,8 @@ use crate::args::Db;
 use crate::error::{CliError, CliResult};
 use crate::files::print_json;
 use crate::render;
-use measure::{BenchSummary, Location, Store};
 use model::input::escape_controls;
+use store::{BenchSummary, Location, Store};
 
 /// List the benches in the results store, or show one: each run's workload, what fio
 /// measured and what the model predicted before the run. `--push` copies this store's

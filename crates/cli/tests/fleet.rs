@@ -9,9 +9,9 @@ use common::postgres::Server;
 use common::shapes::{check, shapes};
 use common::skip;
 use common::{run, Scratch};
-use measure::{utc, Bench, Host, Location, Measured, Run, Sample, Store};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use store::{utc, Bench, Host, Location, Measured, Run, Sample, Store};
 
 const MB: f64 = 1e6;
 const DAY: i64 = 86_400;
@@ -50,7 +50,7 @@ fn run_of(workload: &str, measured: f64, predicted: f64, err: f64) -> Run {
 fn bench(host: &str, pool: &str, age_s: i64, runs: Vec<Run>) -> Bench {
     Bench {
         id: None,
-        uid: measure::new_uid(),
+        uid: store::new_uid(),
         host: Host {
             name: host.into(),
             machine_id: format!("{host}-id"),

@@ -1,5 +1,5 @@
 //! Fuzzing on stable Rust, in CI: each parser of user input (layouts, sizes, workloads, needs,
-//! system files, catalogs, the web API's JSON bodies, the measurement commands' flags, a disk's
+//! system files, catalogs, the web API's JSON bodies, a disk's
 //! label) takes seed inputs mutated by a deterministic generator for a bounded time, and must
 //! return, never panic, with every error one line. The libFuzzer
 //! targets in crates/model/fuzz (nightly, coverage-guided) remain for longer runs; an input

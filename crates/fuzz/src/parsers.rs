@@ -13,7 +13,7 @@ pub struct Parser {
 
 /// Every parser of user input.
 pub fn parsers() -> Vec<Parser> {
-    [text_parsers(), measure_parsers(), api_parsers()]
+    [text_parsers(), disk_parsers(), api_parsers()]
         .into_iter()
         .flatten()
         .collect()
@@ -92,33 +92,20 @@ fn text_parsers() -> Vec<Parser> {
     ]
 }
 
-/// The measurement commands' flags and what they read from a disk.
-fn measure_parsers() -> Vec<Parser> {
+/// What calibrate reads from a disk. (The bench's flags are the bench crate's property test:
+/// this crate depends on the parsers only.)
+fn disk_parsers() -> Vec<Parser> {
     let owned = |texts: &[&str]| texts.iter().map(|t| t.to_string()).collect::<Vec<_>>();
-    vec![
-        Parser {
-            name: "bench flags",
-            seeds: owned(&[
-                "dd-write dd-read fio-randwrite:qd=8 fio-randread:qd=8 fio-randrw:qd=8|1G|30",
-                "fio-randread:bs=4K,qd=32,threads=2|64M|2",
-                "iozone-write:bs=1M,threads=4|512M|3600",
-                "fio-randwrite:engine=libaio,direct=1|1G|30",
-                "dd-read:size=2G|1T|1",
-                "bonnie-seeks raw-read|1M|5",
-            ]),
-            run: bench_flags,
-        },
-        Parser {
-            name: "zfs label",
-            seeds: owned(&[
-                "\u{c}\u{b1}\u{ba}\0\0\0\0\0",
-                "\0\0\0\0\0\u{ba}\u{b1}\u{c}",
-                "\u{1}\u{1}\0\0\0\0\0\0\0\0\0\u{1}\0\0\0$\0\0\0 \0\0\0\u{7}version\0",
-                "",
-            ]),
-            run: zfs_label,
-        },
-    ]
+    vec![Parser {
+        name: "zfs label",
+        seeds: owned(&[
+            "\u{c}\u{b1}\u{ba}\0\0\0\0\0",
+            "\0\0\0\0\0\u{ba}\u{b1}\u{c}",
+            "\u{1}\u{1}\0\0\0\0\0\0\0\0\0\u{1}\0\0\0$\0\0\0 \0\0\0\u{7}version\0",
+            "",
+        ]),
+        run: zfs_label,
+    }]
 }
 
 /// The web API's JSON bodies.
@@ -261,51 +248,6 @@ fn system(text: &str) -> Result<(), String> {
     }
 }
 
-/// `bench --workloads W... --size S --runtime R` as `W W ...|S|R`: refused in one line, or
-/// jobs whose every line is fio's (a section, a key=value, a comment), so no workload text
-/// can put a line of its own into a job file.
-fn bench_flags(text: &str) -> Result<(), String> {
-    let mut parts = text.splitn(3, '|');
-    let workloads: Vec<String> = parts
-        .next()
-        .unwrap_or_default()
-        .split_whitespace()
-        .map(str::to_string)
-        .collect();
-    let data_bytes = match measure::data_size(parts.next().unwrap_or_default()) {
-        Ok(bytes) => bytes,
-        Err(e) => return one_line(e.to_string()),
-    };
-    let Ok(runtime_s) = parts.next().unwrap_or_default().trim().parse::<u32>() else {
-        return Ok(());
-    };
-    let plan = measure::Plan {
-        directory: "/tank/bench".into(),
-        workloads,
-        data_bytes,
-        runtime_s,
-    };
-    match measure::job_files(&plan) {
-        Ok(jobs) => jobs.iter().try_for_each(|job| fio_lines(job)),
-        Err(e) => one_line(e.to_string()),
-    }
-}
-
-fn fio_lines(job: &str) -> Result<(), String> {
-    let bad = job.lines().find(|l| {
-        !(l.is_empty()
-            || l.starts_with(';')
-            || (l.starts_with('[') && l.ends_with(']'))
-            || l.split_once('=').is_some_and(|(k, _)| {
-                !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            }))
-    });
-    match bad {
-        Some(line) => Err(format!("a job file line fio does not read: {line:?}")),
-        None => Ok(()),
-    }
-}
-
 /// A label's 256 KiB as calibrate reads them from a disk: the text (each character one byte,
 /// its low eight bits) at the label's start, its nvlist, its uberblock ring and its last slot.
 /// Hostile disk contents are read, never trusted: it returns, and a seed holding the magic or
@@ -317,12 +259,12 @@ fn zfs_label(text: &str) -> Result<(), String> {
         let n = bytes.len().min(label.len() - at);
         label[at..at + n].copy_from_slice(&bytes[..n]);
     }
-    let _ = measure::is_zfs_label(&bytes);
+    let _ = parse::zfs_label::is_label(&bytes);
     let magic = bytes.len() >= 8
         && [0x00ba_b10c_u64.to_le_bytes(), 0x00ba_b10c_u64.to_be_bytes()]
             .iter()
             .any(|m| bytes[..8] == m[..]);
-    if magic && !measure::is_zfs_label(&label) {
+    if magic && !parse::zfs_label::is_label(&label) {
         return Err("an uberblock magic at the ring's start is not seen".into());
     }
     Ok(())
