@@ -274,8 +274,12 @@ impl From<MeasureError> for Stop {
 }
 
 /// Runs fio in a process group of its own until it ends, `limit` seconds pass (an error) or a
-/// signal asks us to stop (the group is stopped); whether it succeeded.
-fn fio(args: &[&str], limit: f64, tick: &mut dyn FnMut(f64)) -> std::result::Result<bool, Stop> {
+/// signal asks us to stop (the group is stopped); whether it succeeded, and its stderr.
+fn fio(
+    args: &[&str],
+    limit: f64,
+    tick: &mut dyn FnMut(f64),
+) -> std::result::Result<(bool, String), Stop> {
     let started = Instant::now();
     let mut fio = Background::start_group("fio", args)?;
     while fio.running() {
@@ -312,19 +316,18 @@ fn one(
     let layout = 60.0 + ready.data_bytes as f64 / 1e7;
     let job_arg = fio_dir.join("job.fio").display().to_string();
     // Lay the files out first, so the samples show the workload and not the layout.
-    if !fio(&["--create_only=1", &job_arg], layout, &mut |_| tick(0.0))? {
-        return Err(Stop::Failed(MeasureError::Failed(format!(
-            "{}: fio could not lay out its files",
-            job.spec
-        ))));
+    let (laid_out, stderr) = fio(&["--create_only=1", &job_arg], layout, &mut |_| tick(0.0))?;
+    if !laid_out {
+        return Err(fio_failed(ready, job, "could not lay out its files", &stderr, "").into());
     }
+    let sampling = Instant::now();
     let sampler = iostat_sampler(&ready.pool)?;
     let before = busy_ms();
     let started = Instant::now();
     let output = format!("--output={}", fio_dir.join("fio.json").display());
     let args = ["--output-format=json", &output, &job_arg];
-    let succeeded =
-        fio(&args, 2.0 * runtime + layout, &mut |t| tick(t.min(runtime))).map_err(|e| match e {
+    let (succeeded, stderr) = fio(&args, 2.0 * runtime + layout, &mut |t| tick(t.min(runtime)))
+        .map_err(|e| match e {
             Stop::Failed(MeasureError::Failed(why)) => {
                 Stop::Failed(MeasureError::Failed(format!("{}: {why}", job.spec)))
             }
@@ -332,9 +335,12 @@ fn one(
         })?;
     let seconds = started.elapsed().as_secs_f64();
     let after = busy_ms();
-    let iostat_text = sampler.stop();
     let fio_text = work.read("fio.json").unwrap_or_default();
-    kept_whole(job, work, succeeded, &fio_text)?;
+    if !succeeded {
+        return Err(fio_failed(ready, job, "failed", &stderr, &fio_text).into());
+    }
+    let samples = sampled(sampler, sampling, &job.spec)?;
+    in_place(job, work)?;
     let utilization = diskstats::utilization(&before, &after, seconds);
     Ok(Run {
         workload: job.spec.clone(),
@@ -344,32 +350,87 @@ fn one(
         measured: fio_json::parse(&fio_text).map_err(MeasureError::from)?,
         prediction: job.prediction.clone(),
         fio_json: fio_text,
-        samples: samples(&iostat_text),
+        samples,
         busy: busy_of_leaves(&ready.leaves, &utilization),
     })
 }
 
-/// Refuses a run fio did not finish, or whose directory was renamed or replaced while it ran
-/// (fio wrote through the handle, but someone is tampering with DIR: nothing of it is kept).
-fn kept_whole(job: &Job, work: &Scratch, succeeded: bool, fio_text: &str) -> Result<()> {
-    if !succeeded {
-        let why = fio_text
-            .lines()
-            .find(|l| l.contains("error") || l.starts_with("fio:"));
-        return MeasureError::fail(format!(
-            "{}: fio failed: {}",
-            job.spec,
-            why.unwrap_or("no message")
+/// The sentence of a fio that failed: the pool named when it is full (ENOSPC, in a job's error
+/// or in fio's words, which LC_ALL=C keeps English), else fio's first line about an error.
+pub(crate) fn fio_failed(
+    ready: &Ready,
+    job: &Job,
+    what: &str,
+    stderr: &str,
+    json: &str,
+) -> MeasureError {
+    let error = fio_json::job_error(json);
+    if error == Some(i64::from(libc::ENOSPC)) || stderr.contains("No space left on device") {
+        return MeasureError::Failed(format!(
+            "{}: the pool {} is full: fio could not write its files (No space left on device); free space in {} or give a smaller --size",
+            job.spec, ready.pool, ready.dataset
         ));
     }
-    if !work.in_place() {
-        return MeasureError::fail(format!(
-            "{}: {} was renamed or replaced while fio ran (another user can write in its directory): the run is not kept; bench a directory only you can write in",
-            job.spec,
-            work.path().display()
-        ));
+    let lines = || stderr.lines().map(str::trim).filter(|l| !l.is_empty());
+    let why = lines()
+        .find(|l| l.contains("error") || l.starts_with("fio:"))
+        .map(str::to_string)
+        .or_else(|| {
+            let errno = i32::try_from(error?).ok()?;
+            Some(format!(
+                "a job ended with {}",
+                std::io::Error::from_raw_os_error(errno)
+            ))
+        })
+        .or_else(|| lines().next().map(str::to_string))
+        .unwrap_or_else(|| "no message".to_string());
+    MeasureError::Failed(format!(
+        "{}: fio {what}: {}",
+        job.spec,
+        model::input::echo(&why)
+    ))
+}
+
+/// Refuses a run whose directory was renamed or replaced while it ran (fio wrote through the
+/// handle, but someone is tampering with DIR: nothing of it is kept).
+fn in_place(job: &Job, work: &Scratch) -> Result<()> {
+    if work.in_place() {
+        return Ok(());
     }
-    Ok(())
+    MeasureError::fail(format!(
+        "{}: {} was renamed or replaced while fio ran (another user can write in its directory): the run is not kept; bench a directory only you can write in",
+        job.spec,
+        work.path().display()
+    ))
+}
+
+/// How long the sampler runs at least: two reports past its first (which averages since the
+/// pool's import), so even a one-second run has a per-disk sample.
+const MIN_SAMPLING: Duration = Duration::from_millis(2500);
+
+/// The sampler's per-disk seconds, once it has sampled long enough. None at all is a failure
+/// stated (zpool iostat failed, or printed what cannot be read), never a bench kept silently
+/// without its disks.
+pub(crate) fn sampled(sampler: Background, since: Instant, spec: &str) -> Result<Vec<Sample>> {
+    if let Some(rest) = MIN_SAMPLING.checked_sub(since.elapsed()) {
+        std::thread::sleep(rest);
+    }
+    let (out, err) = sampler.stop();
+    let samples = samples(&out);
+    if !samples.is_empty() {
+        return Ok(samples);
+    }
+    let said = err
+        .lines()
+        .chain(out.lines())
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map_or("nothing".to_string(), |l| {
+            format!("\"{}\"", model::input::echo(l))
+        });
+    MeasureError::fail(format!(
+        "{spec}: zpool iostat gave no per-disk sample while fio ran (it printed {said}): the run is not kept"
+    ))
 }
 
 fn busy_ms() -> BTreeMap<String, u64> {

@@ -29,9 +29,14 @@ pub(crate) struct Scratch {
     path: PathBuf,
 }
 
-/// A failure of a call on `path`, as a sentence.
-fn failed(what: &str, path: &Path, e: rustix::io::Errno) -> MeasureError {
-    MeasureError::Failed(format!("cannot {what} {}: {e}", path.display()))
+/// A failure of a call on `path`, as a sentence; a full pool said so.
+fn failed(what: &str, path: &Path, e: impl Into<std::io::Error>) -> MeasureError {
+    let e: std::io::Error = e.into();
+    let why = match e.raw_os_error() {
+        Some(libc::ENOSPC) => "the pool is full (No space left on device)".to_string(),
+        _ => e.to_string(),
+    };
+    MeasureError::Failed(format!("cannot {what} {}: {why}", path.display()))
 }
 
 impl Scratch {
@@ -90,7 +95,7 @@ impl Scratch {
         .map_err(|e| failed("create", &self.path.join(name), e))?;
         std::fs::File::from(fd)
             .write_all(text.as_bytes())
-            .map_err(|e| MeasureError::Failed(format!("{}: {e}", self.path.join(name).display())))
+            .map_err(|e| failed("write", &self.path.join(name), e))
     }
 
     /// The text of the file `name` in it (not through a link), bounded; None when it cannot be

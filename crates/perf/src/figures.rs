@@ -3,8 +3,8 @@
 //! the dirty-data buffer on a write phase, and the error to expect of the figure.
 
 use crate::app;
-use crate::band::{self, ErrorClass};
 use crate::bottleneck::{self, Bottleneck};
+use crate::expected_error::{self, ErrorClass};
 use crate::load::Loads;
 use crate::release::Release;
 use crate::station::{Kind, Utilization};
@@ -107,14 +107,14 @@ pub fn prediction(
         mean_latency_s: outstanding / iops,
         concurrency: loads.population,
         arc_hit_ratio: loads.arc_hit,
-        expected_error_pct: band::expected_error(class).0,
-        expected_error_p90_pct: band::expected_error(class).1,
-        error_class: band::describe(class),
+        expected_error_pct: expected_error::expected_error(class).0,
+        expected_error_p90_pct: expected_error::expected_error(class).1,
+        error_class: expected_error::describe(class),
         bottleneck,
         utilizations,
         vdevs: vdev_totals(&devices),
         devices,
-        not_modelled: crate::unseen::unseen(system, workload, release),
+        not_modelled: crate::not_modelled::not_modelled(system, workload, release),
     }
 }
 

@@ -63,7 +63,7 @@ fn disks_share_a_parallel_bus() {
 }
 
 fn bus_rate(kind: &LinkKind) -> f64 {
-    crate::bus::usable_bytes_per_s(kind, true) / 1e6
+    crate::link::usable_bytes_per_s(kind, true) / 1e6
 }
 
 #[test]

@@ -8,7 +8,7 @@ use model::system::Attach;
 use model::{System, VdevClass, Workload};
 
 /// Sentences naming each part of `system` or `w` the prediction leaves out.
-pub fn unseen(system: &System, w: &Workload, release: &Release) -> Vec<String> {
+pub fn not_modelled(system: &System, w: &Workload, release: &Release) -> Vec<String> {
     let mut out = Vec::new();
     if system
         .pool
