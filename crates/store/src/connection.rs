@@ -1,6 +1,7 @@
 //! Where a PostgreSQL store is: the `postgres://` URL parsed once into the driver's connection
-//! config, the password taken where libpq takes it (the URL, else `PGPASSWORD`, else the
-//! password file), and the one printed form, which never holds a password.
+//! config, the role and password taken where libpq takes them (the URL, else `PGUSER` or the
+//! login name, and `PGPASSWORD` or the password file), and the one printed form, which never
+//! holds a password.
 
 use crate::{Result, StoreError};
 use std::path::PathBuf;
@@ -20,6 +21,14 @@ impl Server {
             // The driver's parse errors name an option, never a value: no password in them.
             StoreError(format!("results database URL: {e}"))
         })?;
+        if config.get_user().is_none() {
+            // As libpq: PGUSER, else the login name (which the driver would take anyway; set
+            // here so the password file is matched and messages name the same role).
+            let user = std::env::var("PGUSER").ok().filter(|u| !u.is_empty());
+            if let Some(user) = user.or_else(|| whoami::username().ok()) {
+                config.user(user);
+            }
+        }
         let place = place(&config);
         if config.get_password().is_none() {
             if let Some(password) = password_of(&config) {
@@ -166,6 +175,18 @@ mod tests {
         }
         let e = Server::parse("postgres://team:s3cr3t@db/z?port=x&password=s3cr3t").unwrap_err();
         assert!(!e.to_string().contains("s3cr3t"), "{e}");
+    }
+
+    /// A URL without a role is the login's (or PGUSER's), named so in messages.
+    #[test]
+    fn a_url_without_a_role_takes_the_login_name() {
+        let server = Server::parse("postgres://db.example.net/zpoolsim").unwrap();
+        let user = server.config.get_user().expect("a role").to_string();
+        assert!(!user.is_empty());
+        assert_eq!(
+            server.place(),
+            format!("postgres://{user}@db.example.net:5432/zpoolsim")
+        );
     }
 
     #[test]
