@@ -1,6 +1,8 @@
-//! Ctrl-C (SIGINT) and SIGTERM during a bench: noted here by the signal handler, acted on by
-//! the bench between two looks at fio (stop fio's process group, remove the scratch
-//! directory, keep what finished), so nothing is left half done.
+//! Every signal that ends a shell session during a bench: Ctrl-C (SIGINT), Ctrl-\ (SIGQUIT),
+//! SIGTERM, and SIGHUP (the terminal or the SSH session closed; fio, in a process group of
+//! its own, is not sent it). Noted here by the signal handler, acted on by the bench between
+//! two looks at fio (stop fio's process group, remove the scratch directory, keep what
+//! finished), so nothing is left half done or running.
 
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -11,9 +13,18 @@ extern "C" fn note(signal: libc::c_int) {
     CAUGHT.store(signal, Ordering::SeqCst);
 }
 
-/// From now on SIGINT and SIGTERM are noted rather than ending the process at once.
+/// The signals caught, with the names the bench's last sentence gives them.
+const SIGNALS: [(libc::c_int, &str); 4] = [
+    (libc::SIGINT, "Ctrl-C (SIGINT)"),
+    (libc::SIGTERM, "SIGTERM"),
+    (libc::SIGHUP, "SIGHUP (the terminal or session closed)"),
+    (libc::SIGQUIT, "SIGQUIT"),
+];
+
+/// From now on SIGINT, SIGTERM, SIGHUP and SIGQUIT are noted rather than ending the process
+/// at once.
 pub fn catch() {
-    for signal in [libc::SIGINT, libc::SIGTERM] {
+    for (signal, _) in SIGNALS {
         // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
         unsafe {
             libc::signal(
@@ -26,9 +37,8 @@ pub fn catch() {
 
 /// The signal's name when one asked us to stop.
 pub fn caught() -> Option<&'static str> {
-    match CAUGHT.load(Ordering::SeqCst) {
-        0 => None,
-        libc::SIGINT => Some("Ctrl-C (SIGINT)"),
-        _ => Some("SIGTERM"),
-    }
+    let signal = CAUGHT.load(Ordering::SeqCst);
+    SIGNALS
+        .iter()
+        .find_map(|&(s, name)| (s == signal).then_some(name))
 }

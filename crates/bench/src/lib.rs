@@ -15,6 +15,7 @@ mod fio_ini;
 mod fio_job;
 mod interrupt;
 mod run;
+mod scratch;
 #[cfg(test)]
 mod tests;
 

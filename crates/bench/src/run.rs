@@ -3,8 +3,9 @@
 //! Bounded: `--runtime` seconds per workload, `--size` bytes of files at a time (each run's
 //! files are removed before the next), refused when the dataset has not that much room.
 
+use crate::scratch::Scratch;
 use crate::{fio_job, MeasureError, Result};
-use discover::runner::{self, Background, WorkDir};
+use discover::runner::{self, Background};
 use discover::Leaf;
 use model::{System, Workload};
 use parse::{diskstats, fio_json, iostat};
@@ -52,7 +53,6 @@ pub struct Job {
     /// As the model reads it, with the data set size.
     pub spec: String,
     pub workload: Workload,
-    pub fio_job: String,
     pub prediction: serde_json::Value,
 }
 
@@ -119,7 +119,6 @@ pub fn prepare(plan: &Plan, catalog: &model::Catalog) -> Result<Ready> {
             prediction: predict(&system, &w)?,
             spec,
             workload: w,
-            fio_job: job.text,
         });
     }
     check_space(&dir, need)?;
@@ -204,7 +203,7 @@ pub fn run(
     progress: &mut dyn FnMut(&Progress),
     keep: &mut Keep,
 ) -> Result<Bench> {
-    let work = WorkDir::create(&ready.directory)?;
+    let work = Scratch::create(&ready.directory)?;
     let mut bench = Bench {
         id: None,
         uid: store::new_uid(),
@@ -228,7 +227,7 @@ pub fn run(
                 total_s,
             })
         };
-        let run = match one(ready, job, &mut tick) {
+        let run = match one(ready, job, &work, &mut tick) {
             Err(Stop::Interrupted(signal)) => {
                 drop(work);
                 return Err(interrupted(signal, &bench, ready));
@@ -275,8 +274,12 @@ impl From<MeasureError> for Stop {
 }
 
 /// Runs fio in a process group of its own until it ends, `limit` seconds pass (an error) or a
-/// signal asks us to stop (the group is stopped); whether it succeeded.
-fn fio(args: &[&str], limit: f64, tick: &mut dyn FnMut(f64)) -> std::result::Result<bool, Stop> {
+/// signal asks us to stop (the group is stopped); whether it succeeded, and its stderr.
+fn fio(
+    args: &[&str],
+    limit: f64,
+    tick: &mut dyn FnMut(f64),
+) -> std::result::Result<(bool, String), Stop> {
     let started = Instant::now();
     let mut fio = Background::start_group("fio", args)?;
     while fio.running() {
@@ -296,30 +299,35 @@ fn fio(args: &[&str], limit: f64, tick: &mut dyn FnMut(f64)) -> std::result::Res
     Ok(fio.wait())
 }
 
-/// One workload: fio with the iostat sampler and the disks' busy time around it.
-fn one(ready: &Ready, job: &Job, tick: &mut dyn FnMut(f64)) -> std::result::Result<Run, Stop> {
-    let job_path = ready.directory.join("job.fio");
-    let out_path = ready.directory.join("fio.json");
-    runner::write_file(&job_path, &job.fio_job)?;
+/// One workload: fio with the iostat sampler and the disks' busy time around it, every file
+/// in `work` reached through its handle.
+fn one(
+    ready: &Ready,
+    job: &Job,
+    work: &Scratch,
+    tick: &mut dyn FnMut(f64),
+) -> std::result::Result<Run, Stop> {
+    let fio_dir = work.fio_path();
+    let job_file = fio_job::job(&job.workload, &fio_dir, ready.data_bytes, ready.runtime_s)?.text;
+    work.write("job.fio", &job_file)?;
     // fio lays files out before its clock starts: allow that at a slow 10 MB/s, and twice the
     // runtime, before giving up on it.
     let runtime = f64::from(ready.runtime_s);
     let layout = 60.0 + ready.data_bytes as f64 / 1e7;
-    let job_arg = job_path.to_string_lossy();
+    let job_arg = fio_dir.join("job.fio").display().to_string();
     // Lay the files out first, so the samples show the workload and not the layout.
-    if !fio(&["--create_only=1", &job_arg], layout, &mut |_| tick(0.0))? {
-        return Err(Stop::Failed(MeasureError::Failed(format!(
-            "{}: fio could not lay out its files",
-            job.spec
-        ))));
+    let (laid_out, stderr) = fio(&["--create_only=1", &job_arg], layout, &mut |_| tick(0.0))?;
+    if !laid_out {
+        return Err(fio_failed(ready, job, "could not lay out its files", &stderr, "").into());
     }
+    let sampling = Instant::now();
     let sampler = iostat_sampler(&ready.pool)?;
     let before = busy_ms();
     let started = Instant::now();
-    let output = format!("--output={}", out_path.display());
+    let output = format!("--output={}", fio_dir.join("fio.json").display());
     let args = ["--output-format=json", &output, &job_arg];
-    let succeeded =
-        fio(&args, 2.0 * runtime + layout, &mut |t| tick(t.min(runtime))).map_err(|e| match e {
+    let (succeeded, stderr) = fio(&args, 2.0 * runtime + layout, &mut |t| tick(t.min(runtime)))
+        .map_err(|e| match e {
             Stop::Failed(MeasureError::Failed(why)) => {
                 Stop::Failed(MeasureError::Failed(format!("{}: {why}", job.spec)))
             }
@@ -327,31 +335,102 @@ fn one(ready: &Ready, job: &Job, tick: &mut dyn FnMut(f64)) -> std::result::Resu
         })?;
     let seconds = started.elapsed().as_secs_f64();
     let after = busy_ms();
-    let iostat_text = sampler.stop();
-    let fio_text = runner::read_file(&out_path).unwrap_or_default();
+    let fio_text = work.read("fio.json").unwrap_or_default();
     if !succeeded {
-        let why = fio_text
-            .lines()
-            .find(|l| l.contains("error") || l.starts_with("fio:"));
-        return Err(Stop::Failed(MeasureError::Failed(format!(
-            "{}: fio failed: {}",
-            job.spec,
-            why.unwrap_or("no message")
-        ))));
+        return Err(fio_failed(ready, job, "failed", &stderr, &fio_text).into());
     }
-    let measured = fio_json::parse(&fio_text).map_err(MeasureError::from)?;
+    let samples = sampled(sampler, sampling, &job.spec)?;
+    in_place(job, work)?;
     let utilization = diskstats::utilization(&before, &after, seconds);
     Ok(Run {
         workload: job.spec.clone(),
         runtime_s: runtime,
         data_bytes: ready.data_bytes,
-        job_file: job.fio_job.clone(),
-        measured,
+        job_file,
+        measured: fio_json::parse(&fio_text).map_err(MeasureError::from)?,
         prediction: job.prediction.clone(),
         fio_json: fio_text,
-        samples: samples(&iostat_text),
+        samples,
         busy: busy_of_leaves(&ready.leaves, &utilization),
     })
+}
+
+/// The sentence of a fio that failed: the pool named when it is full (ENOSPC, in a job's error
+/// or in fio's words, which LC_ALL=C keeps English), else fio's first line about an error.
+pub(crate) fn fio_failed(
+    ready: &Ready,
+    job: &Job,
+    what: &str,
+    stderr: &str,
+    json: &str,
+) -> MeasureError {
+    let error = fio_json::job_error(json);
+    if error == Some(i64::from(libc::ENOSPC)) || stderr.contains("No space left on device") {
+        return MeasureError::Failed(format!(
+            "{}: the pool {} is full: fio could not write its files (No space left on device); free space in {} or give a smaller --size",
+            job.spec, ready.pool, ready.dataset
+        ));
+    }
+    let lines = || stderr.lines().map(str::trim).filter(|l| !l.is_empty());
+    let why = lines()
+        .find(|l| l.contains("error") || l.starts_with("fio:"))
+        .map(str::to_string)
+        .or_else(|| {
+            let errno = i32::try_from(error?).ok()?;
+            Some(format!(
+                "a job ended with {}",
+                std::io::Error::from_raw_os_error(errno)
+            ))
+        })
+        .or_else(|| lines().next().map(str::to_string))
+        .unwrap_or_else(|| "no message".to_string());
+    MeasureError::Failed(format!(
+        "{}: fio {what}: {}",
+        job.spec,
+        model::input::echo(&why)
+    ))
+}
+
+/// Refuses a run whose directory was renamed or replaced while it ran (fio wrote through the
+/// handle, but someone is tampering with DIR: nothing of it is kept).
+fn in_place(job: &Job, work: &Scratch) -> Result<()> {
+    if work.in_place() {
+        return Ok(());
+    }
+    MeasureError::fail(format!(
+        "{}: {} was renamed or replaced while fio ran (another user can write in its directory): the run is not kept; bench a directory only you can write in",
+        job.spec,
+        work.path().display()
+    ))
+}
+
+/// How long the sampler runs at least: two reports past its first (which averages since the
+/// pool's import), so even a one-second run has a per-disk sample.
+const MIN_SAMPLING: Duration = Duration::from_millis(2500);
+
+/// The sampler's per-disk seconds, once it has sampled long enough. None at all is a failure
+/// stated (zpool iostat failed, or printed what cannot be read), never a bench kept silently
+/// without its disks.
+pub(crate) fn sampled(sampler: Background, since: Instant, spec: &str) -> Result<Vec<Sample>> {
+    if let Some(rest) = MIN_SAMPLING.checked_sub(since.elapsed()) {
+        std::thread::sleep(rest);
+    }
+    let (out, err) = sampler.stop();
+    let samples = samples(&out);
+    if !samples.is_empty() {
+        return Ok(samples);
+    }
+    let said = err
+        .lines()
+        .chain(out.lines())
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map_or("nothing".to_string(), |l| {
+            format!("\"{}\"", model::input::echo(l))
+        });
+    MeasureError::fail(format!(
+        "{spec}: zpool iostat gave no per-disk sample while fio ran (it printed {said}): the run is not kept"
+    ))
 }
 
 fn busy_ms() -> BTreeMap<String, u64> {

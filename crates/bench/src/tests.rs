@@ -235,3 +235,161 @@ fn a_job_name_is_a_plain_word_and_never_the_global_section() {
         );
     }
 }
+
+/// The swap: another user renames the scratch directory away mid-run and links its name
+/// to a directory of someone else's files. Nothing is written, read or removed there.
+#[test]
+fn a_scratch_directory_swapped_for_a_link_redirects_nothing() {
+    let base = std::env::temp_dir().join(format!("zpoolsim-scratch-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let victim = base.join("victim");
+    std::fs::create_dir_all(&victim).unwrap();
+    std::fs::write(victim.join("job.fio"), "root's").unwrap();
+    std::fs::write(victim.join("fio.json"), "{\"forged\": true}").unwrap();
+    let path = base.join("zpoolsim-bench-1");
+    let work = scratch::Scratch::create(&path).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o700);
+    work.write("fio.json", "{\"ours\": 1}").unwrap();
+    assert!(work.in_place());
+
+    std::fs::rename(&path, base.join("moved")).unwrap();
+    std::os::unix::fs::symlink(&victim, &path).unwrap();
+    assert!(!work.in_place(), "the name no longer leads to it");
+    // Through the handle, and through /proc as fio reaches it: ours, not the victim's.
+    assert_eq!(work.read("fio.json").unwrap(), "{\"ours\": 1}");
+    let via_proc = std::fs::read_to_string(work.fio_path().join("fio.json")).unwrap();
+    assert_eq!(via_proc, "{\"ours\": 1}");
+    work.write("job.fio", "ours").unwrap();
+    assert!(
+        work.write("job.fio", "again").is_err(),
+        "never an existing file"
+    );
+    drop(work);
+
+    assert_eq!(
+        std::fs::read_to_string(victim.join("job.fio")).unwrap(),
+        "root's"
+    );
+    assert!(
+        victim.join("fio.json").exists(),
+        "the victim's files are all there"
+    );
+    assert!(
+        std::fs::symlink_metadata(&path).unwrap().is_symlink(),
+        "the link is left alone"
+    );
+    assert_eq!(
+        std::fs::read_dir(base.join("moved")).unwrap().count(),
+        0,
+        "ours emptied"
+    );
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn a_scratch_directory_is_new_and_removed_when_done() {
+    let base = std::env::temp_dir().join(format!("zpoolsim-scratch-new-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(base.join("zpoolsim-bench-2")).unwrap();
+    let e = scratch::Scratch::create(&base.join("zpoolsim-bench-2"))
+        .err()
+        .unwrap();
+    assert!(e.to_string().starts_with("cannot create "), "{e}");
+    let work = scratch::Scratch::create(&base.join("zpoolsim-bench-3")).unwrap();
+    work.write("a", "1").unwrap();
+    work.clear();
+    assert_eq!(work.read("a"), None);
+    drop(work);
+    assert!(!base.join("zpoolsim-bench-3").exists());
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+/// A session's end (SIGHUP) or Ctrl-\ (SIGQUIT) is noted like Ctrl-C, not the end of the
+/// process with fio left running (before, SIGHUP ended this very test).
+#[test]
+fn every_signal_that_ends_a_session_is_noted() {
+    interrupt::catch();
+    for (signal, name) in [
+        (libc::SIGHUP, "SIGHUP (the terminal or session closed)"),
+        (libc::SIGQUIT, "SIGQUIT"),
+        (libc::SIGTERM, "SIGTERM"),
+        (libc::SIGINT, "Ctrl-C (SIGINT)"),
+    ] {
+        // SAFETY: raise() delivers the signal to this thread; the handler stores to an atomic.
+        assert_eq!(unsafe { libc::raise(signal) }, 0);
+        assert_eq!(interrupt::caught(), Some(name));
+    }
+}
+
+fn ready() -> run::Ready {
+    run::Ready {
+        pool: "tank".into(),
+        dataset: "tank/b".into(),
+        directory: "/tank/b/zpoolsim-bench-1".into(),
+        system_toml: String::new(),
+        leaves: BTreeMap::new(),
+        jobs: Vec::new(),
+        runtime_s: 2,
+        data_bytes: 4 << 20,
+    }
+}
+
+fn dd_write() -> run::Job {
+    run::Job {
+        spec: "dd-write:size=4M".into(),
+        workload: Workload::parse("dd-write:size=4M").unwrap(),
+        prediction: serde_json::Value::Null,
+    }
+}
+
+/// fio's ENOSPC (captured on a full tmpfs) names the full pool; another failure gives fio's
+/// own line, or the error a job ended with.
+#[test]
+fn a_full_pool_is_named_not_no_message() {
+    let (json, stderr) = (
+        fixture("fio/enospc-tmpfs.json"),
+        fixture("fio/enospc-tmpfs.stderr"),
+    );
+    let full = "dd-write:size=4M: the pool tank is full: fio could not write its files (No space left on device); free space in tank/b or give a smaller --size";
+    let fails = |what, stderr: &str, json: &str| {
+        run::fio_failed(&ready(), &dd_write(), what, stderr, json).to_string()
+    };
+    assert_eq!(fails("failed", &stderr, &json), full);
+    assert_eq!(fails("failed", "", &json), full, "the job's error 28 alone");
+    assert_eq!(fails("could not lay out its files", &stderr, ""), full);
+    assert_eq!(
+        fails(
+            "failed",
+            "",
+            &json.replace("\"error\" : 28", "\"error\" : 5")
+        ),
+        "dd-write:size=4M: fio failed: a job ended with Input/output error (os error 5)"
+    );
+    assert_eq!(
+        fails("failed", "fio: pid=7, err=13/file:filesetup.c:240, func=open, error=Permission denied\n", ""),
+        "dd-write:size=4M: fio failed: fio: pid=7, err=13/file:filesetup.c:240, func=open, error=Permission denied"
+    );
+    assert_eq!(
+        fails("failed", "", ""),
+        "dd-write:size=4M: fio failed: no message"
+    );
+}
+
+/// zpool iostat under de_DE.UTF-8 printed `11,1M`: no per-disk row read, and the bench kept
+/// none while reporting success. Now that is a failure stated.
+#[test]
+fn no_per_disk_sample_is_a_failure_stated() {
+    let file = format!(
+        "{}/../parse/tests/fixtures/zpool/zfs-fuse-iostat.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let comma = format!("sed 's/\\([0-9]\\)\\.\\([0-9]\\)/\\1,\\2/g' {file}; exec sleep 30");
+    let sampler = discover::runner::Background::start("sh", &["-c", &comma]).unwrap();
+    let e = run::sampled(sampler, std::time::Instant::now(), "dd-write").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "dd-write: zpool iostat gave no per-disk sample while fio ran (it printed \"capacity     operations    bandwidth\"): the run is not kept"
+    );
+}

@@ -5,6 +5,7 @@ use crate::error::{CliError, CliResult};
 use crate::files::{print_json, write, Files, PlotTo};
 use crate::render::short;
 use crate::svg::{Chart, Series};
+use model::input::escape_controls;
 use model::units::format_decimal;
 use model::{System, Workload};
 use perf::Prediction;
@@ -51,7 +52,7 @@ pub fn run(args: &Args) -> CliResult {
             values,
             &s.points,
         );
-        write(file, &svg)?;
+        write(file, args.plot.force, &svg)?;
     }
     if args.json {
         return print_json(&answer);
@@ -59,7 +60,7 @@ pub fn run(args: &Args) -> CliResult {
     if args.request.system.is_none() {
         println!(
             "assumed:   no system file: the embedded default system ({})",
-            answer.system.name
+            escape_controls(&answer.system.name)
         );
     }
     match &answer.predicted {
@@ -144,7 +145,7 @@ fn print_prediction(w: &Workload, p: &Prediction) {
     for v in &p.vdevs {
         println!(
             "  {:<18} {:>7.0} {:>7.0} {:>7} {:>7}",
-            v.name,
+            escape_controls(&v.name),
             v.read_ops_per_s,
             v.write_ops_per_s,
             short(v.read_bytes_per_s),
@@ -153,7 +154,7 @@ fn print_prediction(w: &Workload, p: &Prediction) {
         for d in p.devices.iter().filter(|d| d.vdev == v.name) {
             println!(
                 "    {:<16} {:>7.0} {:>7.0} {:>7} {:>7} {:>4.0}",
-                d.name,
+                escape_controls(&d.name),
                 d.read_ops_per_s,
                 d.write_ops_per_s,
                 short(d.read_bytes_per_s),

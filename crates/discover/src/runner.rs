@@ -61,8 +61,11 @@ fn spawn(tool: &str, args: &[&str], stderr: Stdio, group: bool) -> Result<Child>
     if group {
         command.process_group(0);
     }
+    // The C locale: the tools' numbers with a decimal point (under de_DE zpool iostat prints
+    // `11,1M`) and their messages in the words the parsers and the user's report expect.
     command
         .args(args)
+        .env("LC_ALL", "C")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(stderr)
@@ -307,10 +310,11 @@ fn list(dir: &Path) -> Vec<String> {
 }
 
 /// A tool running in the background whose output is collected until it is stopped (`zpool
-/// iostat` sampling while fio runs).
+/// iostat` sampling while fio runs), its stderr too, for the sentence of a failure.
 pub struct Background {
     child: Child,
     reader: Option<JoinHandle<String>>,
+    errors: Option<JoinHandle<String>>,
     /// Whether it leads a process group of its own, stopped as a whole.
     group: bool,
 }
@@ -326,11 +330,13 @@ impl Background {
     }
 
     fn spawn(tool: &str, args: &[&str], group: bool) -> Result<Background> {
-        let mut child = spawn(tool, args, Stdio::null(), group)?;
+        let mut child = spawn(tool, args, Stdio::piped(), group)?;
         let reader = child.stdout.take().map(read_aside);
+        let errors = child.stderr.take().map(read_aside);
         Ok(Background {
             child,
             reader,
+            errors,
             group,
         })
     }
@@ -355,22 +361,29 @@ impl Background {
         matches!(self.child.try_wait(), Ok(None))
     }
 
-    /// Waits for it to end by itself; whether it succeeded.
-    pub fn wait(mut self) -> bool {
+    /// Waits for it to end by itself; whether it succeeded, and what it printed on stderr.
+    pub fn wait(mut self) -> (bool, String) {
         let status = self.child.wait();
         // Reaped: its pid (and group id) may be reused, so nothing is sent to it any more.
         self.group = false;
-        status.is_ok_and(|s| s.success())
+        let succeeded = status.is_ok_and(|s| s.success());
+        (succeeded, joined(&mut self.errors))
     }
 
-    /// Stops it (it is ours: killed by its handle, or its group) and returns what it printed.
-    pub fn stop(mut self) -> String {
+    /// Stops it (it is ours: killed by its handle, or its group) and returns what it printed
+    /// on stdout and on stderr.
+    pub fn stop(mut self) -> (String, String) {
         self.end();
-        self.reader
-            .take()
-            .and_then(|h| h.join().ok())
-            .unwrap_or_default()
+        (joined(&mut self.reader), joined(&mut self.errors))
     }
+}
+
+/// The text a reader thread collected, once its pipe has closed.
+fn joined(reader: &mut Option<JoinHandle<String>>) -> String {
+    reader
+        .take()
+        .and_then(|h| h.join().ok())
+        .unwrap_or_default()
 }
 
 impl Background {
@@ -419,7 +432,7 @@ pub fn free_bytes(dir: &Path) -> Result<u64> {
 }
 
 /// Writes a file of ours (a job file in our own directory).
-pub fn write_file(path: &Path, text: &str) -> Result<()> {
+fn write_file(path: &Path, text: &str) -> Result<()> {
     fs::write(path, text).map_err(|e| MeasureError::Failed(format!("{}: {e}", path.display())))
 }
 
@@ -439,24 +452,15 @@ pub fn fio_readonly(job: &str) -> Result<String> {
     )
 }
 
-/// A directory of ours (the bench's inside the dataset, calibrate's for its job file): made at
-/// the start, removed with everything in it at the end.
-pub struct WorkDir(PathBuf);
+/// A directory of ours (calibrate's for its job file): made at the start, removed with
+/// everything in it at the end.
+struct WorkDir(PathBuf);
 
 impl WorkDir {
-    pub fn create(dir: &Path) -> Result<WorkDir> {
+    fn create(dir: &Path) -> Result<WorkDir> {
         fs::create_dir(dir)
             .map_err(|e| MeasureError::Failed(format!("cannot create {}: {e}", dir.display())))?;
         Ok(WorkDir(dir.to_path_buf()))
-    }
-
-    /// Removes one run's files so the next starts with the dataset's room.
-    pub fn clear(&self) {
-        if let Ok(entries) = fs::read_dir(&self.0) {
-            for e in entries.flatten() {
-                let _ = fs::remove_file(e.path());
-            }
-        }
     }
 }
 

@@ -253,3 +253,14 @@ fn calibrate_refuses_what_is_in_use_and_reads_its_zones() {
     );
     assert_eq!(d.zones.len(), 2);
 }
+
+/// Every tool runs in the C locale, whatever the user's: under de_DE.UTF-8 zpool iostat
+/// printed `11,1M`, which no parser reads.
+#[test]
+fn tools_run_in_the_c_locale() {
+    // SAFETY of the test: no other test of this crate reads the environment meanwhile.
+    std::env::set_var("LC_ALL", "de_DE.UTF-8");
+    let locale = crate::runner::run("sh", &["-c", "printf '%s' \"$LC_ALL\""]);
+    std::env::remove_var("LC_ALL");
+    assert_eq!(locale.unwrap(), "C");
+}

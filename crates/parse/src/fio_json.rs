@@ -20,11 +20,25 @@ impl Measured {
     }
 }
 
-pub fn parse(json: &str) -> Result<Measured> {
-    // fio prints notes ("fio: ...") before the JSON when a job warns.
+/// fio's JSON document, past the notes ("fio: ...") it prints before it when a job warns.
+fn document(json: &str) -> Result<Value> {
     let start = json.find('{').unwrap_or(0);
-    let v: Value = serde_json::from_str(&json[start..])
-        .or_else(|e| fail(format!("fio printed no JSON: {e}")))?;
+    serde_json::from_str(&json[start..]).or_else(|e| fail(format!("fio printed no JSON: {e}")))
+}
+
+/// The first error number a job of the run ended with (fio's `td->error`, an errno: 28 is
+/// ENOSPC), where one did.
+pub fn job_error(json: &str) -> Option<i64> {
+    let v = document(json).ok()?;
+    v.get("jobs")?
+        .as_array()?
+        .iter()
+        .filter_map(|job| job["error"].as_i64())
+        .find(|&e| e != 0)
+}
+
+pub fn parse(json: &str) -> Result<Measured> {
+    let v = document(json)?;
     let Some(jobs) = v.get("jobs").and_then(Value::as_array) else {
         return fail("fio's JSON has no jobs");
     };

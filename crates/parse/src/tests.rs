@@ -321,3 +321,16 @@ fn releases_from_version_strings() {
     );
     assert_eq!(release::from_version("garbage"), None);
 }
+
+#[test]
+fn fio_json_names_the_error_a_job_ended_with() {
+    assert_eq!(
+        fio_json::job_error(&fixture("fio/enospc-tmpfs.json")),
+        Some(28)
+    );
+    assert_eq!(
+        fio_json::job_error(&fixture("fio/randrw-io_uring.json")),
+        None
+    );
+    assert_eq!(fio_json::job_error("fio: no JSON"), None);
+}

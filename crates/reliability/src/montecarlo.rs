@@ -132,6 +132,10 @@ pub struct MonteCarloReport {
     /// Mean bytes lost per mission, and its 95% interval.
     pub expected_bytes_lost: f64,
     pub bytes_lost_interval: (f64, f64),
+    /// The mean split: the whole pool's data in missions that lose the pool, and the blocks
+    /// unrecoverable read errors lose during unprotected rebuilds (before any pool loss).
+    pub expected_pool_bytes_lost: f64,
+    pub expected_block_bytes_lost: f64,
     /// Disk lifetimes drawn (the work done).
     pub disk_lifetimes: u64,
 }
@@ -195,13 +199,21 @@ pub fn simulate_cancellable(
     check_simulation(slots, trials, &scenario.lifetime, scenario.mission_hours)?;
     let mut sim = Simulator::new(scenario, seed)?;
     let (mut pools, mut losses, mut bytes, mut bytes_sq) = (0, 0, 0.0, 0.0);
+    let mut block_bytes = 0.0;
     for _ in 0..trials {
         cancel.check()?;
         let outcome = sim.trial();
         pools += outcome.pool_lost as u64;
         losses += outcome.data_lost as u64;
-        bytes += outcome.bytes_lost;
-        bytes_sq += outcome.bytes_lost * outcome.bytes_lost;
+        let lost = outcome.block_bytes_lost
+            + if outcome.pool_lost {
+                scenario.allocated_bytes
+            } else {
+                0.0
+            };
+        bytes += lost;
+        bytes_sq += lost * lost;
+        block_bytes += outcome.block_bytes_lost;
     }
     Ok(MonteCarloReport {
         trials,
@@ -211,6 +223,8 @@ pub fn simulate_cancellable(
         data_loss: Estimate::from_counts(losses, trials),
         expected_bytes_lost: bytes / trials as f64,
         bytes_lost_interval: mean_interval(bytes, bytes_sq, trials),
+        expected_pool_bytes_lost: (bytes - block_bytes) / trials as f64,
+        expected_block_bytes_lost: block_bytes / trials as f64,
         disk_lifetimes: sim.draws,
     })
 }
@@ -274,7 +288,9 @@ impl PartialOrd for Event {
 struct Outcome {
     pool_lost: bool,
     data_lost: bool,
-    bytes_lost: f64,
+    /// Blocks lost to read errors in unprotected rebuilds (a lost pool loses all its data
+    /// besides).
+    block_bytes_lost: f64,
 }
 
 struct Simulator<'a> {
@@ -370,7 +386,7 @@ impl<'a> Simulator<'a> {
                         return Outcome {
                             pool_lost: true,
                             data_lost: true,
-                            bytes_lost: bytes_lost + self.scenario.allocated_bytes,
+                            block_bytes_lost: bytes_lost,
                         };
                     }
                     if failed == vdev.redundancy {
@@ -395,7 +411,7 @@ impl<'a> Simulator<'a> {
         Outcome {
             pool_lost: false,
             data_lost,
-            bytes_lost,
+            block_bytes_lost: bytes_lost,
         }
     }
 
@@ -475,7 +491,7 @@ mod tests {
         Scenario {
             layout,
             repairs,
-            lifetime: Lifetime::weibull_from_afr(1.5, 30.0).unwrap(),
+            lifetime: Lifetime::weibull_from_afr(1.5, 30.0, crate::HOURS_PER_YEAR).unwrap(),
             repair_time: RepairTime::Fixed,
             hot_spares: 1,
             replacement_hours: 72.0,
@@ -519,7 +535,7 @@ mod tests {
     /// Issue #18: a budget too small for one trial said "at most 0 trials".
     #[test]
     fn a_budget_below_one_trial_says_what_to_lower() {
-        let worn = Lifetime::weibull_from_afr(5.0, 50.0).unwrap();
+        let worn = Lifetime::weibull_from_afr(5.0, 50.0, crate::HOURS_PER_YEAR).unwrap();
         let e = check_simulation(100_000, 1, &worn, mission_hours(100.0).unwrap()).unwrap_err();
         assert!(
             e.to_string().ends_with("even one trial of these 100000 disks over this mission is too much: simulate fewer disks, a shorter mission or a Weibull shape nearer 1"),
