@@ -188,7 +188,7 @@ const FILE_HEADER: &str = "\
 ";
 
 /// The largest |error| a band may state, percent: a p90 past it says the model has no answer.
-const MAX_PCT: f64 = 1000.0;
+const MAX_PCT: f64 = 10_000.0;
 
 /// Sources a scope's band must rest on to widen the bands within it; a class with fewer says
 /// so (issue 29: one or two machines' errors do not say what the next machine's will be).
@@ -256,7 +256,7 @@ impl Bands {
         })
     }
 
-    /// Reads a bands file: known scopes, each once, with 0 <= p50 <= p90 <= 1000% and
+    /// Reads a bands file: known scopes, each once, with 0 <= p50 <= p90 <= 10,000% and
     /// 1 <= sources <= cases, whose classes' cases add up to the overall figures'.
     pub fn from_toml(text: &str) -> Result<Bands, String> {
         let file: File = toml::from_str(text).map_err(|e| e.to_string())?;

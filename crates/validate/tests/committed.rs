@@ -101,7 +101,8 @@ const ISSUE_29_SOURCES: &[&str] = &[
     "trenb-2017-issue6278.toml",
 ];
 
-/// The leave-one-source-out median |error| and the p90 band's coverage out of sample when the
-/// bands were last committed (validation/README.md), rounded against the model.
-const CV_MEDIAN_PCT: f64 = 100.0;
-const CV_P90_COVERAGE_PCT: f64 = 0.0;
+/// The leave-one-source-out median |error| when the bands were last committed (46.7%,
+/// validation/README.md), rounded up; issue 29's bar is 25%, not met yet. The p90 band's
+/// coverage out of sample was 85.9%: at least issue 29's 85%.
+const CV_MEDIAN_PCT: f64 = 47.0;
+const CV_P90_COVERAGE_PCT: f64 = 85.0;
