@@ -1,7 +1,7 @@
 //! Synchronous writes: each waits for a ZIL commit, on the pool's disks or a log device.
 
-use crate::leaf::tests::flash;
 use super::predict;
+use crate::leaf::tests::flash;
 use crate::testkit::{fast_link, system};
 use model::hardware::Medium;
 use model::system::{Attach, Disk};
