@@ -32,6 +32,7 @@ use crate::rng::Rng;
 use crate::{non_negative, positive, Error};
 use model::cancel::Cancel;
 use model::Layout;
+use rand_distr::Gamma;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -284,6 +285,8 @@ struct Simulator<'a> {
     events: BinaryHeap<Event>,
     hot_spares_free: u32,
     rng: Rng,
+    /// A batch's hazard factor: Gamma(k, 1/k), mean 1.
+    batch: Gamma<f64>,
     draws: u64,
 }
 
@@ -327,6 +330,8 @@ impl<'a> Simulator<'a> {
             vdevs.extend(std::iter::repeat_n(vdev, g.count as usize));
         }
         let leaves = s.layout.leaves() as usize;
+        let k = f64::from(BATCH_SHAPE);
+        let batch = Gamma::new(k, 1.0 / k).map_err(|e| Error::Invalid(format!("batch: {e}")))?;
         Ok(Simulator {
             scenario,
             state: Vec::with_capacity(vdevs.len()),
@@ -334,6 +339,7 @@ impl<'a> Simulator<'a> {
             events: BinaryHeap::with_capacity(leaves + 16),
             hot_spares_free: 0,
             rng: Rng::seeded(seed),
+            batch,
             draws: 0,
         })
     }
@@ -423,9 +429,9 @@ impl<'a> Simulator<'a> {
         self.push(fail, v, Kind::Fail);
     }
 
-    /// A batch's hazard factor: Gamma(k, 1/k) as the mean of k unit exponentials.
+    /// A batch's hazard factor, drawn from Gamma(k, 1/k).
     fn batch_factor(&mut self) -> f64 {
-        (0..BATCH_SHAPE).map(|_| self.rng.exp1()).sum::<f64>() / f64::from(BATCH_SHAPE)
+        self.rng.draw(&self.batch)
     }
 
     fn duration(&mut self, mean_hours: f64) -> f64 {
