@@ -15,9 +15,17 @@ pub const HOURS_PER_YEAR: f64 = 8760.0;
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Lifetime {
     /// Constant failure rate; `mtbf_hours` is its mean.
-    Exponential { mtbf_hours: f64 },
+    Exponential {
+        /// The mean lifetime, hours.
+        mtbf_hours: f64,
+    },
     /// Survival exp(-(t / scale)^shape).
-    Weibull { shape: f64, scale_hours: f64 },
+    Weibull {
+        /// Below 1 the hazard falls with age, above 1 it rises.
+        shape: f64,
+        /// The age by which 63.2% have failed, hours.
+        scale_hours: f64,
+    },
 }
 
 /// A disk's data-sheet annualised failure rate, percent (shown beside the field rate the

@@ -69,10 +69,13 @@ pub enum RepairTime {
 /// A pool, its disks and its repair policy over a mission.
 #[derive(Debug, Clone)]
 pub struct Scenario<'a> {
+    /// The pool's layout.
     pub layout: &'a Layout,
     /// One per layout group.
     pub repairs: &'a [GroupRepair],
+    /// How long the disks live.
     pub lifetime: Lifetime,
+    /// How long a repair takes: its mean, or a memoryless draw of that mean.
     pub repair_time: RepairTime,
     /// Pool hot spares (`zpool add tank spare ...`).
     pub hot_spares: u32,
@@ -84,6 +87,7 @@ pub struct Scenario<'a> {
     pub allocated_bytes: f64,
     /// Mean size of the block one unrecoverable read error loses.
     pub block_bytes: f64,
+    /// The mission, hours.
     pub mission_hours: f64,
     /// The pool's disks come from one batch: each trial draws the batch's hazard factor Z
     /// ([`batch_factor`]), which multiplies the hazard of every disk the pool starts with;
@@ -123,8 +127,11 @@ pub fn batch_moment(n: u32) -> f64 {
 /// What the simulation found.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct MonteCarloReport {
+    /// Missions simulated.
     pub trials: u64,
+    /// The seed of the stream.
     pub seed: u64,
+    /// The mission, hours.
     pub mission_hours: f64,
     /// Some vdev lost more leaves than its redundancy: the pool is gone.
     pub pool_loss: Estimate,
@@ -132,6 +139,7 @@ pub struct MonteCarloReport {
     pub data_loss: Estimate,
     /// Mean bytes lost per mission, and its 95% interval.
     pub expected_bytes_lost: f64,
+    /// The 95% interval of the bytes lost per mission.
     pub bytes_lost_interval: (f64, f64),
     /// Disk lifetimes drawn (the work done).
     pub disk_lifetimes: u64,
