@@ -9,7 +9,7 @@ use model::input::escape_controls;
 use model::units::format_decimal;
 use model::{System, Workload};
 use perf::Prediction;
-use request::{PredictRequest, Predicted};
+use request::{PredictRequest, Predicted, WordedPrediction};
 
 /// Predict throughput, IOPS, latency and the bottleneck of a workload.
 ///
@@ -81,7 +81,7 @@ fn latency(seconds: f64) -> String {
     }
 }
 
-fn print_prediction(w: &Workload, p: &Prediction) {
+fn print_prediction(w: &Workload, p: &WordedPrediction) {
     println!("system:    {}", p.system);
     println!(
         "workload:  {} (bs {}, {} thread(s), queue depth {})",
@@ -175,7 +175,7 @@ fn expected_error(p: &Prediction) -> String {
 }
 
 /// Each timed phase of a benchmark run on one line, then its bottleneck.
-fn print_phases(all: &[Prediction]) {
+fn print_phases(all: &[WordedPrediction]) {
     println!("system: {}", all[0].system);
     println!();
     println!(
@@ -201,7 +201,7 @@ fn print_phases(all: &[Prediction]) {
     println!("+/-: the error to expect, from the cross-validated errors of each phase's class; add @PHASE to the command line for one phase's full report");
 }
 
-fn print_sweep(param: &str, values: &[String], points: &[Prediction]) {
+fn print_sweep(param: &str, values: &[String], points: &[WordedPrediction]) {
     println!(
         "{:>8} {:>12} {:>10} {:>11}  bottleneck",
         param, "MB/s", "IOPS", "latency ms"
@@ -225,7 +225,7 @@ fn plot(
     w: &Workload,
     param: &str,
     values: &[String],
-    points: &[Prediction],
+    points: &[WordedPrediction],
 ) -> String {
     // x: the parameter's value (sizes in bytes), on a log2 axis when it spans > 8x.
     let xs: Vec<f64> = values

@@ -24,6 +24,7 @@ mod cpu;
 mod error;
 mod expected_error;
 mod figures;
+mod findings;
 mod l2arc;
 mod leaf;
 mod link;
@@ -55,6 +56,7 @@ pub use expected_error::{
     Scope, FEW_SOURCES,
 };
 pub use figures::{DeviceFigures, Prediction, VdevFigures};
+pub use not_modelled::NotModelled;
 pub use predict::{predict, predict_with, sweep, MAX_SWEEP_WORK};
 pub use rebuild::{rebuild_path, BlockCosts, RebuildPath, SharedPath};
 pub use station::{Kind, Utilization};

@@ -2,7 +2,7 @@
 //! reach zfs_delay_min_dirty_percent of zfs_dirty_data_max, then at the disks' pace.
 
 use super::predict;
-use crate::app::absorbed_rate;
+use crate::figures::absorbed_rate;
 use crate::testkit::{fast_link, system};
 use model::Workload;
 
