@@ -37,9 +37,7 @@ pub fn predict_with(
     workload: &Workload,
     constants: &Constants,
 ) -> Result<Prediction, PerfError> {
-    let release = Release::of(system.host.zfs, &system.host.tunables);
-    let loads = load::loads(system, workload, &release, constants)?;
-    let mut stations = stations(system, workload, &loads, constants)?;
+    let (release, loads, mut stations) = network(system, workload, constants)?;
     let x = solve(&mut stations, loads.population);
     if !x.is_finite() || x <= 0.0 {
         let why = if workload.network && system.host.nics.iter().all(|n| n.gbps <= 0.0) {
@@ -58,6 +56,19 @@ pub fn predict_with(
         utilizations,
         x,
     ))
+}
+
+/// The release, the loads and the stations of the network the MVA solves: the door the
+/// latency simulation (`sim`) builds its network from.
+pub(crate) fn network(
+    system: &System,
+    workload: &Workload,
+    constants: &Constants,
+) -> Result<(Release, Loads, Vec<Station>), PerfError> {
+    let release = Release::of(system.host.zfs, &system.host.tunables);
+    let loads = load::loads(system, workload, &release, constants)?;
+    let stations = stations(system, workload, &loads, constants)?;
+    Ok((release, loads, stations))
 }
 
 /// Every resource with work to do, in a fixed order: the disks (and their media), the vdevs
@@ -90,7 +101,7 @@ fn stations(
 /// solved by MVA holds the disks, vdevs and the CPU, and the application's threads when it
 /// waits on each request. A disk that reorders its queue is as busy per job as the queue it
 /// sees lets it be: its demand becomes the mean it met.
-fn solve(stations: &mut [Station], population: u32) -> f64 {
+pub(crate) fn solve(stations: &mut [Station], population: u32) -> f64 {
     let queueing: Vec<usize> = (0..stations.len()).filter(|&i| !stations[i].pipe).collect();
     let centres: Vec<Centre> = queueing
         .iter()
