@@ -80,6 +80,25 @@ fn latency(seconds: f64) -> String {
     }
 }
 
+/// The simulation's percentiles and the stations' shares of the mean.
+fn print_latency(l: &perf::Latency) {
+    println!();
+    println!(
+        "latency:   p50 {}, p90 {}, p99 {}, p99.9 {} (simulated; mean {})",
+        latency(l.p50),
+        latency(l.p90),
+        latency(l.p99),
+        latency(l.p999),
+        latency(l.mean)
+    );
+    let shares: Vec<String> = l
+        .stations
+        .iter()
+        .map(|s| format!("{} {:.0}%", s.station, s.share * 100.0))
+        .collect();
+    println!("time in:   {}", shares.join(", "));
+}
+
 fn print_prediction(w: &Workload, p: &Prediction) {
     println!("system:    {}", p.system);
     println!(
@@ -105,6 +124,9 @@ fn print_prediction(w: &Workload, p: &Prediction) {
     }
     for part in &p.not_modelled {
         println!("not modelled: {part}");
+    }
+    if let Some(l) = &p.latency_s {
+        print_latency(l);
     }
     println!();
     println!("bottleneck: {}", p.bottleneck.sentence);
@@ -195,6 +217,13 @@ fn print_phases(all: &[Prediction]) {
     println!();
     for p in all {
         println!("{}: {}", p.workload, p.bottleneck.sentence);
+    }
+    for p in all {
+        if let Some(l) = &p.latency_s {
+            println!();
+            println!("{}:", p.workload);
+            print_latency(l);
+        }
     }
     println!();
     println!("+/-: the error to expect, from the cross-validated errors of each phase's class; add @PHASE to the command line for one phase's full report");

@@ -65,6 +65,9 @@ pub struct Prediction {
     pub devices: Vec<DeviceFigures>,
     /// What of the system and workload the model does not capture, one sentence each.
     pub not_modelled: Vec<String>,
+    /// Completion-time percentiles from the simulation (`sim`), when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency_s: Option<crate::Latency>,
 }
 
 /// The prediction at `x` jobs per second, from each resource's utilisation.
@@ -115,6 +118,7 @@ pub fn prediction(
         vdevs: vdev_totals(&devices),
         devices,
         not_modelled: crate::unseen::unseen(system, workload, release),
+        latency_s: None,
     }
 }
 

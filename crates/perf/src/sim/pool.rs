@@ -38,6 +38,8 @@ const CPU: usize = 6;
 pub(crate) struct Built {
     pub network: Network,
     pub mva_jobs_per_s: f64,
+    /// Jobs in circulation.
+    pub jobs: u32,
 }
 
 /// The simulation's network of `loads` and `stations` (as `predict::network` made them).
@@ -85,6 +87,13 @@ pub(crate) fn build(
         let visits = weights.iter().sum::<f64>();
         stages.push(Stage::Visit(Group::new(members, &weights, visits)));
     }
+    // Buffered writers have only their own requests in flight; the population the MVA
+    // circulates is then the txg's I/Os at the leaves.
+    let jobs = if buffered {
+        loads.outstanding.clamp(1, loads.population.max(1))
+    } else {
+        loads.population.max(1)
+    };
     let throttle = writes.then(|| Throttle {
         dirty_max,
         bytes_per_job: loads.user_write_bytes,
@@ -102,9 +111,10 @@ pub(crate) fn build(
             stages,
             throttle,
             labels: LABELS.len(),
-            source: Source::Closed(loads.population.max(1)),
+            source: Source::Closed(jobs),
         },
         mva_jobs_per_s: x,
+        jobs,
     }
 }
 

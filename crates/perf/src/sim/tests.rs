@@ -176,3 +176,57 @@ fn closed_networks_agree_with_mva() {
         }
     }
 }
+
+mod pool {
+    use crate::sim::{latency, latency_seeded};
+    use crate::testkit::{fast_link, system};
+    use model::Workload;
+
+    fn w(spec: &str) -> Workload {
+        Workload::parse(spec).unwrap()
+    }
+
+    /// Random reads of one block on six hard disks: the simulated mean within 10% of the
+    /// MVA's (the rotation's uniform spread is not exponential, so not exact), the
+    /// percentiles in order, the time all at the leaves, and the run precise as stated.
+    #[test]
+    fn random_reads_on_hard_disks() {
+        let s = system("raidz2-6", 6, 200.0, fast_link());
+        let l = latency(&s, &w("fio-randread:bs=4K,qd=16,size=100G")).unwrap();
+        assert!((l.mean - l.mva_mean).abs() / l.mva_mean < 0.10, "{l:?}");
+        assert!(l.p50 < l.p90 && l.p90 < l.p99 && l.p99 < l.p999, "{l:?}");
+        let leaves: f64 = l
+            .stations
+            .iter()
+            .filter(|s| s.station.contains("vdev"))
+            .map(|s| s.share)
+            .sum();
+        assert!(leaves > 0.95, "{:?}", l.stations);
+        assert!(l.p99_precision <= super::super::P99_PRECISION, "{l:?}");
+        // A fixed seed gives the same answer; another seed one within the stated precision.
+        let again = latency(&s, &w("fio-randread:bs=4K,qd=16,size=100G")).unwrap();
+        assert_eq!(l, again);
+        let other = latency_seeded(&s, &w("fio-randread:bs=4K,qd=16,size=100G"), 7).unwrap();
+        assert!(
+            (other.p99 - l.p99).abs() / l.p99 < 0.05,
+            "{} vs {}",
+            other.p99,
+            l.p99
+        );
+    }
+
+    /// Buffered writes faster than the pool fill dirty data past the throttle's start: the
+    /// writers spend most of their time in dmu_tx_delay, and each completion takes about
+    /// the writers' count over the pool's rate (the throttle spaces them at that rate).
+    #[test]
+    fn a_writer_past_the_dirty_limit_waits_in_the_throttle() {
+        let s = system("raidz2-6", 6, 200.0, fast_link());
+        let l = latency(&s, &w("fio-write:bs=1M,threads=4,size=100G")).unwrap();
+        let throttle = l.stations.iter().find(|s| s.station == "write throttle");
+        assert!(throttle.is_some_and(|t| t.share > 0.5), "{:?}", l.stations);
+        assert!((l.p99 - l.mva_mean).abs() / l.mva_mean < 0.10, "{l:?}");
+        // Reads never meet it.
+        let r = latency(&s, &w("fio-randread:bs=4K,qd=16,size=100G")).unwrap();
+        assert!(r.stations.iter().all(|s| s.station != "write throttle"));
+    }
+}
