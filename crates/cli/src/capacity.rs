@@ -44,7 +44,7 @@ pub fn run(args: &Args) -> CliResult {
         render(&answer.report, &answer.pool, files, answer.compression)
     );
     if let Some(x) = &answer.expansion {
-        print!("{}", crate::expansion::render(x));
+        print!("{}", crate::raidz_expansion::render(x));
     }
     Ok(())
 }

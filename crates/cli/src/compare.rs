@@ -3,53 +3,38 @@
 //! write), with the time a vdev stays degraded and the chances of losing the pool or blocks.
 
 use crate::error::CliResult;
-use crate::files::{load_system, print_json, Files};
+use crate::files::{print_json, Files};
 use crate::progress::while_working;
 use crate::render::{columns_note, figure, table};
 use ::plan::Evaluation;
-use model::Layout;
-use request::Criteria;
-use std::path::Path;
+use request::CompareRequest;
 
 /// Compare layouts on one machine's disks (disks a layout leaves over become hot spares).
 #[derive(clap::Args)]
 pub struct Args {
-    /// The system file: its hardware and disks (its own pool layout is not used).
-    pub system: String,
-    /// A layout to compare, as zpool create builds it ('3x raidz1-5'); give several.
-    #[arg(long = "layout", required = true)]
-    pub layouts: Vec<String>,
     #[command(flatten)]
-    pub criteria: Criteria,
+    pub request: CompareRequest,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let system = load_system(Path::new(&args.system))?;
-    let layouts = args
-        .layouts
-        .iter()
-        .map(|l| l.parse::<Layout>())
-        .collect::<Result<Vec<_>, _>>()?;
-    let settings = args.criteria.settings(&Files)?;
-    let comparison = while_working("comparing the layouts", || {
-        ::plan::compare(&system, &layouts, &settings)
-    })?;
+    let comparison = while_working("comparing the layouts", || args.request.answer(&Files))?;
     if args.json {
         return print_json(&comparison);
     }
-    println!("{}", system.name);
+    let settings = &comparison.settings;
+    println!("{}", comparison.system);
     println!(
         "{} disks of {}",
-        system.disks.len(),
-        system.disks.first().map_or("?", |d| d.model.id.as_str()),
+        comparison.disks,
+        comparison.disk.as_deref().unwrap_or("?"),
     );
-    println!("{}", columns_note(&settings));
+    println!("{}", columns_note(settings));
     println!();
     let refs: Vec<&Evaluation> = comparison.layouts.iter().collect();
-    print!("{}", table(&refs, &[], &settings));
+    print!("{}", table(&refs, &[], settings));
     // Each figure as the table prints it, then what limits it (a bound: the figure is at or
     // under it).
     for row in &comparison.layouts {

@@ -8,7 +8,7 @@ use crate::svg::{Chart, Series};
 use model::units::format_decimal;
 use model::{System, Workload};
 use perf::Prediction;
-use request::{PredictRequest, Predicted};
+use request::{PredictRequest, Predicted, WordedPrediction};
 
 /// Predict throughput, IOPS, latency and the bottleneck of a workload.
 ///
@@ -99,7 +99,7 @@ fn print_latency(l: &perf::Latency) {
     println!("time in:   {}", shares.join(", "));
 }
 
-fn print_prediction(w: &Workload, p: &Prediction) {
+fn print_prediction(w: &Workload, p: &WordedPrediction) {
     println!("system:    {}", p.system);
     println!(
         "workload:  {} (bs {}, {} thread(s), queue depth {})",
@@ -196,7 +196,7 @@ fn expected_error(p: &Prediction) -> String {
 }
 
 /// Each timed phase of a benchmark run on one line, then its bottleneck.
-fn print_phases(all: &[Prediction]) {
+fn print_phases(all: &[WordedPrediction]) {
     println!("system: {}", all[0].system);
     println!();
     println!(
@@ -229,7 +229,7 @@ fn print_phases(all: &[Prediction]) {
     println!("+/-: the error to expect, from the cross-validated errors of each phase's class; add @PHASE to the command line for one phase's full report");
 }
 
-fn print_sweep(param: &str, values: &[String], points: &[Prediction]) {
+fn print_sweep(param: &str, values: &[String], points: &[WordedPrediction]) {
     println!(
         "{:>8} {:>12} {:>10} {:>11}  bottleneck",
         param, "MB/s", "IOPS", "latency ms"
@@ -253,7 +253,7 @@ fn plot(
     w: &Workload,
     param: &str,
     values: &[String],
-    points: &[Prediction],
+    points: &[WordedPrediction],
 ) -> String {
     // x: the parameter's value (sizes in bytes), on a log2 axis when it spans > 8x.
     let xs: Vec<f64> = values

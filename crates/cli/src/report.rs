@@ -8,25 +8,21 @@ use crate::files::{print_json, Files};
 use crate::progress::while_working;
 use crate::render::assessment;
 use model::units::{format_bytes, format_decimal};
+use request::ReportRequest;
 
 /// The whole picture of one machine: space, speed, safety and the planner's pick.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The system file; default: the embedded default system.
-    pub system: Option<String>,
-    /// Yearly failure rate of a disk, percent (default: the field rate of its class,
-    /// docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs).
-    #[arg(long)]
-    pub afr: Option<f64>,
+    #[command(flatten)]
+    pub request: ReportRequest,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let system = request::system_or_default(&Files, args.system.as_deref())?;
     let r = while_working("space, speed, safety and the planner's pick", || {
-        ::plan::report(&system, args.afr)
+        args.request.answer(&Files)
     })?;
     if args.json {
         return print_json(&r);
@@ -44,8 +40,7 @@ pub fn run(args: &Args) -> CliResult {
     println!("\nspeed (zpoolsim predict for the details):");
     print!("{}", speeds(&r.workloads));
     if !r.over_network.is_empty() {
-        let nics: Vec<String> = system
-            .host
+        let nics: Vec<String> = r
             .nics
             .iter()
             .map(|n| format!("{} x {} ({} Gb/s)", n.ports, n.name, n.gbps))

@@ -5,7 +5,7 @@
 //! each gently towards it). `Constants::fitted()` reads the values the refit gives from the
 //! data file crates/perf/data/constants.toml, which `validate --refit -o` writes; a test in
 //! crates/validate checks that they are the refit's. Constants derived exactly from a stated
-//! fact (the PCIe and parallel-bus efficiencies of bus.rs) are not here: no case moves them.
+//! fact (the PCIe and parallel-bus efficiencies of link.rs) are not here: no case moves them.
 //!
 //! Costs of the data path are per era of the code (`Era`), in cycles of a 2012 core
 //! (cpu.rs scales them to the host's): the Solaris-era code (2006-2010), the illumos code of

@@ -2,10 +2,10 @@
 //! IOPS, latency, the utilisation of every resource, the bottleneck and the error to expect.
 //!
 //! One module per stage of ZFS's I/O path, as OpenZFS names them: the application's calls
-//! (`app`), the ARC's and the L2ARC's hits (`arc`, `l2arc`), the txg's writes and the write throttle (`txg`, `release`),
+//! (`app`), the ARC's and the L2ARC's hits (`arc`, `l2arc`), the prefetcher (`zfetch`), the txg's writes and the write throttle (`txg`, `release`),
 //! the ZIL (`zil`), compression (`compress`), the records' fan-out over raidz, dRAID and
 //! mirror vdevs (`zio`, `vdev`), the leaves' service times and command queueing (`leaf`),
-//! the paths from the disks to memory (`path`, `bus`), memory (`memory`), the network (`nic`)
+//! the paths from the disks to memory (`path`, `link`), memory (`memory`), the network (`nic`)
 //! and the CPU's costs by part (`cpu`).
 //!
 //! A prediction (`predict`) is a pipeline read top to bottom: `load` gathers each resource's
@@ -16,21 +16,23 @@
 
 mod app;
 mod arc;
-mod band;
 mod baseline;
 mod bottleneck;
-mod bus;
 mod compress;
 mod constants;
 mod cpu;
 mod error;
+mod expected_error;
 mod figures;
+mod findings;
 mod l2arc;
 mod leaf;
+mod link;
 mod load;
 mod memory;
 mod mva;
 mod nic;
+mod not_modelled;
 mod path;
 mod predict;
 mod rebuild;
@@ -40,18 +42,19 @@ mod station;
 #[cfg(test)]
 mod testkit;
 mod txg;
-mod unseen;
 mod vdev;
+mod zfetch;
 mod zil;
 mod zio;
 mod zvol;
 
-pub use band::{Band, Bands, ErrorClass, Overall, Pattern};
 pub use baseline::rule_of_thumb;
 pub use bottleneck::{named, Bottleneck};
 pub use constants::{Constants, Param, PARAMS};
 pub use error::PerfError;
+pub use expected_error::{Band, Bands, ErrorClass, Overall, Pattern};
 pub use figures::{DeviceFigures, Prediction, VdevFigures};
+pub use not_modelled::NotModelled;
 pub use predict::{predict, predict_with, sweep, MAX_SWEEP_WORK};
 pub use rebuild::{rebuild_path, BlockCosts, RebuildPath, SharedPath};
 pub use sim::{

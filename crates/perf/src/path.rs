@@ -2,8 +2,8 @@
 //! controller's chip, a SAS expander's wide link, every link between a controller and memory
 //! (each way where the link is full duplex). Which disk sits behind which comes from the system.
 
-use crate::bus;
 use crate::leaf::load::DiskLoad;
+use crate::link;
 use crate::station::{Kind, Station};
 use crate::PerfError;
 use model::hardware::{Interface, Link, LinkKind};
@@ -121,7 +121,7 @@ impl<'s> Wiring<'s> {
         };
         let mut ids = Vec::new();
         for &(reads, writes) in directions {
-            let rate = bus::usable_bytes_per_s(&link.kind, reads);
+            let rate = link::usable_bytes_per_s(&link.kind, reads);
             let way = match (full_duplex, reads) {
                 (false, _) => "",
                 (true, true) => " (to memory)",
@@ -132,9 +132,9 @@ impl<'s> Wiring<'s> {
                 kind: Kind::Link,
                 detail: format!(
                     "{}: {:.0} MB/s usable of {:.0}",
-                    bus::describe(&link.kind),
+                    link::describe(&link.kind),
                     rate / 1e6,
-                    bus::raw_mb_s(&link.kind)
+                    link::raw_mb_s(&link.kind)
                 ),
                 rate,
                 reads,

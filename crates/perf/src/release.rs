@@ -1,9 +1,10 @@
 //! How each ZFS release issues I/O and spends CPU where releases differ (docs/zfs-internals.md
-//! §2, §3): the I/O scheduler's depths and aggregation, the prefetcher's reach, the write
+//! §2, §3): the I/O scheduler's depths and aggregation, the prefetcher's reach (`zfetch`), the write
 //! throttle, the ARC's default size, the default checksum and compression, whether checksums
 //! and parity use SIMD, and whether O_DIRECT bypasses the ARC. Keyed on the OpenZFS line a
 //! release's code follows (`ZfsRelease::openzfs_line`) and on its kernel.
 
+use crate::zfetch::Prefetch;
 use crate::zio::mirror::MirrorRuns;
 use model::release::Platform;
 use model::system::Tunables;
@@ -80,19 +81,6 @@ impl Era {
     }
 }
 
-/// A sequential reader's prefetch reach.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Prefetch {
-    /// Up to this many bytes ahead, whatever the recordsize (dmu_zfetch of 2015 on:
-    /// zfetch_max_distance).
-    Bytes(u64),
-    /// Up to this many blocks ahead (the zfetch of Solaris and ZoL before 0.7:
-    /// zfetch_block_cap = 256).
-    Blocks(u32),
-    /// zfs_prefetch_disable: only the application's own request.
-    Off,
-}
-
 /// The write throttle.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Throttle {
@@ -130,16 +118,6 @@ impl Release {
             (3, 10, 10, 10)
         } else {
             (pending, pending, pending, pending)
-        };
-        let prefetch = if tunables.prefetch_disable == Some(true) {
-            Prefetch::Off
-        } else if line >= (2, 1) {
-            // zfetch_max_distance 64 MiB from 2.1 (dmu_zfetch.c), 8 MiB in 0.7-2.0.
-            Prefetch::Bytes(64 * MIB)
-        } else if line >= (0, 7) {
-            Prefetch::Bytes(8 * MIB)
-        } else {
-            Prefetch::Blocks(256)
         };
         // vdev_mirror.c: the least loaded side, a distant head costing
         // zfs_vdev_mirror_rotating_seek_inc = 5 issued I/Os, ties by offset >> 21, in FreeBSD
@@ -181,7 +159,7 @@ impl Release {
             async_write_active: tunables.async_write_max_active.unwrap_or(async_write),
             sync_read_active: tunables.sync_read_max_active.unwrap_or(sync_read),
             sync_write_active: tunables.sync_write_max_active.unwrap_or(sync_write),
-            prefetch,
+            prefetch: Prefetch::of(line, tunables.prefetch_disable == Some(true)),
             mirror_runs,
             throttle,
             arc_share,
@@ -216,15 +194,6 @@ impl Release {
         }
         let shared = ram as f64 * self.arc_share;
         shared.max(ram.saturating_sub(self.arc_all_but) as f64)
-    }
-
-    /// Blocks of `recordsize` a sequential reader has in flight at most.
-    pub fn prefetch_blocks(&self, recordsize: u64) -> u32 {
-        match self.prefetch {
-            Prefetch::Bytes(b) => (b / recordsize.max(1)).clamp(1, u64::from(u32::MAX)) as u32,
-            Prefetch::Blocks(n) => n,
-            Prefetch::Off => 1,
-        }
     }
 
     /// Bytes of writes the application may run ahead of the disks before it is slowed to their
@@ -266,14 +235,6 @@ mod tests {
         };
         let r = Release::of("freebsd-9.0".parse().unwrap(), &tuned);
         assert_eq!(r.arc_max_bytes(12 * GIB), (4 * GIB) as f64);
-    }
-
-    #[test]
-    fn prefetch_reach_by_era() {
-        assert_eq!(of("2.2").prefetch_blocks(128 << 10), 512);
-        assert_eq!(of("2.2").prefetch_blocks(1 << 20), 64);
-        assert_eq!(of("0.7").prefetch_blocks(128 << 10), 64);
-        assert_eq!(of("freebsd-10.2").prefetch_blocks(1 << 20), 256);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! default system, a disk named by catalog id or by size, how many, and its price.
 
 use crate::error::PlanError;
-use crate::machine::{
+use crate::placement::{
     candidate_on, data_disks, disks_of_size, roles, with_candidate, with_controllers_for,
     with_disks,
 };
@@ -271,7 +271,7 @@ mod roles_tests {
         };
         let a = assemble(&disks, catalog).unwrap();
         assert_eq!(a.system.disks.len(), 14);
-        assert_eq!(crate::machine::data_disks(&a.system), 12);
+        assert_eq!(crate::placement::data_disks(&a.system), 12);
         assert!(a.system.disks[..12]
             .iter()
             .all(|d| d.model.id == "seagate-exos-x20-20tb"));

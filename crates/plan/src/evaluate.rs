@@ -1,9 +1,9 @@
 //! One candidate through the three engines: space, performance, reliability.
 
+use crate::candidate_figures::{Evaluation, LabelledWorkload, WorkloadFigures};
 use crate::enumerate::Candidate;
 use crate::error::{EngineError, PlanError};
-use crate::evaluation::{Evaluation, LabelledWorkload, WorkloadFigures};
-use crate::machine;
+use crate::placement;
 use crate::policy::{REPLACEMENT_HOURS, SEED, STANDARD_WORKLOADS};
 use model::system::System;
 
@@ -62,7 +62,7 @@ pub fn evaluate(
     candidate: &Candidate,
     settings: &Settings,
 ) -> Result<Evaluation, PlanError> {
-    let planned = machine::with_candidate(system, candidate)?;
+    let planned = placement::with_candidate(system, candidate)?;
     let engine = |e: EngineError| PlanError::Engine {
         layout: candidate.layout.to_string(),
         error: e,
@@ -199,7 +199,7 @@ pub fn monte_carlo(
     cancel: &model::cancel::Cancel,
 ) -> Result<Option<reliability::MonteCarloReport>, PlanError> {
     let candidate = &evaluation.candidate;
-    let planned = machine::with_candidate(system, candidate)?;
+    let planned = placement::with_candidate(system, candidate)?;
     let engine = |e: reliability::Error| PlanError::Engine {
         layout: candidate.layout.to_string(),
         error: e.into(),

@@ -1,7 +1,7 @@
 //! Choosing one layout, with a reason whose every number the reader can find in the table;
 //! and, when nothing qualifies, the layouts that come closest.
 
-use crate::evaluation::Evaluation;
+use crate::candidate_figures::Evaluation;
 use crate::needs::{format_probability, Metric, Need};
 use std::fmt;
 
@@ -339,8 +339,8 @@ fn figures(e: &Evaluation) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::candidate_figures::WorkloadFigures;
     use crate::enumerate::Candidate;
-    use crate::evaluation::WorkloadFigures;
 
     fn odds(pool: f64, block: f64) -> reliability::Odds {
         reliability::Odds {

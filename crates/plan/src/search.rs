@@ -1,11 +1,11 @@
 //! The whole plan: every candidate evaluated, the needs applied, the front marked, one chosen.
 
 use crate::assemble::{assemble, Disks};
-use crate::bands::LossBands;
+use crate::candidate_figures::Evaluation;
 use crate::enumerate::candidates;
 use crate::error::PlanError;
 use crate::evaluate::{evaluate, monte_carlo, Settings};
-use crate::evaluation::Evaluation;
+use crate::loss_bands::LossBands;
 use crate::needs::Need;
 use crate::pareto;
 use crate::policy::MAX_DISKS;
@@ -23,11 +23,7 @@ pub const MAX_PLAN_WORK: u64 = 700_000;
 
 /// Refuses, before any work, `layouts` layouts on `disks` disks for every workload of
 /// `settings` past [`MAX_PLAN_WORK`], saying how many workloads these would allow.
-pub(crate) fn check_work(
-    layouts: usize,
-    disks: usize,
-    settings: &Settings,
-) -> Result<(), PlanError> {
+pub fn check_work(layouts: usize, disks: usize, settings: &Settings) -> Result<(), PlanError> {
     let per_workload = (layouts * disks.max(1)) as u64;
     // A load during rebuilds is predicted for every layout too.
     let workloads = (settings.workloads().count() + usize::from(settings.load.is_some())) as u64;
@@ -48,7 +44,7 @@ pub(crate) fn check_work(
     .map_err(PlanError::OverBudget)
 }
 
-/// What to plan: the machine with its disks in place (`machine::with_disks`), and the rules.
+/// What to plan: the machine with its disks in place (`placement::with_disks`), and the rules.
 #[derive(Debug, Clone)]
 pub struct Request {
     pub system: System,
@@ -93,7 +89,7 @@ pub fn plan(request: &Request) -> Result<Plan, PlanError> {
 /// [`plan`], stopping with [`PlanError::Cancelled`] at the first layout after `cancel` is
 /// raised.
 pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, PlanError> {
-    let disks = u32::try_from(crate::machine::data_disks(&request.system)).unwrap_or(u32::MAX);
+    let disks = u32::try_from(crate::placement::data_disks(&request.system)).unwrap_or(u32::MAX);
     if disks > MAX_DISKS {
         return Err(PlanError::TooManyDisks { disks });
     }
@@ -221,7 +217,7 @@ pub fn plan_disks_cancellable(
     Ok(DiskPlan {
         system: machine.name.clone(),
         disk: machine.disks[0].model.id.clone(),
-        disks: crate::machine::data_disks(&machine),
+        disks: crate::placement::data_disks(&machine),
         assumed: assembled.assumed,
         settings: request.settings.clone(),
         needs: request.needs.clone(),

@@ -200,14 +200,6 @@ fn a_plan_past_its_work_budget_is_refused_before_any_evaluation() {
     );
 }
 
-/// A report on more disks than the planner takes is refused before the space, speed and
-/// safety it would have computed first (it worked 20 s, then failed).
-#[test]
-fn a_report_on_more_disks_than_the_planner_takes_is_refused_up_front() {
-    let e = zpoolsim_plan::report(&machine(1001), None).unwrap_err();
-    assert_eq!(e, PlanError::ReportTooManyDisks { disks: 1001 });
-}
-
 /// Issue #10: the planner recommended draid2:16d:24c:0s without saying it has no distributed
 /// spare, nor that a 4 KiB block takes 72 KiB on it.
 #[test]

@@ -198,35 +198,6 @@ fn each_ranking_picks_its_best() {
         .starts_with("the most usable space (--rank space)"));
 }
 
-fn example(text: &str, path: &str) -> System {
-    model::system_file::parse(text, path, Catalog::embedded()).unwrap()
-}
-
-/// The report plans the data disks only: the special vdev's two 3.84 TB SSDs of the modern
-/// example and the home example's L2ARC SSD keep their roles (they were counted as 20 TB and
-/// 4 TB data disks: raidz2-14 and raidz2-5 were picked).
-#[test]
-fn the_report_plans_the_data_disks_and_names_the_other_roles() {
-    let modern = example(
-        include_str!("../../../examples/modern-12x20tb-special.toml"),
-        "examples/modern-12x20tb-special.toml",
-    );
-    let r = zpoolsim_plan::report(&modern, None).unwrap();
-    assert_eq!((r.disks, r.planned_disks), (14, 12));
-    assert_eq!(r.roles, ["special mirror-2 on 2 x samsung-pm893-3.84tb"]);
-    assert_eq!(r.recommendation.layout, "2x raidz2-6");
-    // The pick keeps the special vdev: its pool's space is the two raidz2-6 of 20 TB disks.
-    assert!((159.0e12..160.5e12).contains(&(r.recommended.avail_bytes as f64)));
-    let home = example(
-        include_str!("../../../examples/modern-home-4x-red-plus.toml"),
-        "examples/modern-home-4x-red-plus.toml",
-    );
-    let r = zpoolsim_plan::report(&home, None).unwrap();
-    assert_eq!((r.disks, r.planned_disks), (5, 4));
-    assert_eq!(r.roles, ["cache (L2ARC) on 1 x samsung-pm893-3.84tb"]);
-    assert!(r.recommended.candidate.disks() == 4);
-}
-
 /// Issue #15: a 4 x 4 TB 2x mirror-2 was excluded by the data sheet's 1e-14 per bit taken as
 /// the rate (3.9% block loss); at the field rate of latent errors it stays under the target,
 /// and `--afr` moves the odds.
@@ -304,43 +275,6 @@ fn nvme_disks_plan_on_links_of_their_own() {
     assert_eq!(p.plan.recommendation.layout, "2x mirror-2");
     // Every layout's loss is known: the field rate of flash (0.98% a year).
     assert!(p.plan.evaluations.iter().all(|e| e.closed_form.is_some()));
-}
-
-/// Issue #15: a system file that names a NIC gets the figures a client sees across it beside
-/// the local ones, and no write, absorbed by dirty data or not, outruns the 1 GbE it crosses.
-#[test]
-fn the_report_shows_what_crosses_the_network() {
-    let home = example(
-        include_str!("../../../examples/modern-home-4x-red-plus.toml"),
-        "examples/modern-home-4x-red-plus.toml",
-    );
-    let r = zpoolsim_plan::report(&home, None).unwrap();
-    let labels: Vec<&str> = r.over_network.iter().map(|w| w.workload.as_str()).collect();
-    assert_eq!(
-        labels,
-        [
-            "fio-read:net=on",
-            "fio-write:net=on",
-            "fio-randread:qd=32,net=on"
-        ]
-    );
-    // 1 Gb/s carries 118 MB/s of payload: both streams stop there, the disks do more locally.
-    for (net, local) in r.over_network.iter().zip(&r.workloads).take(2) {
-        assert!(
-            (117e6..119e6).contains(&net.bytes_per_s),
-            "{}",
-            net.bytes_per_s
-        );
-        assert!(local.bytes_per_s > 2.5 * net.bytes_per_s);
-    }
-    // A 4 GB write the dirty-data buffer would absorb still crosses the NIC first.
-    let w = model::Workload::parse("fio-write:size=4G,net=on").unwrap();
-    let p = perf::predict(&home, &w).unwrap();
-    assert!(
-        p.throughput_bytes_per_s <= 119e6,
-        "{}",
-        p.throughput_bytes_per_s
-    );
 }
 
 /// Issue #15: the planner's DEGRADED and loss odds were an idle pool's whatever the load;

@@ -103,7 +103,7 @@ impl CapacityRequest {
         let expansion = if self.expand.is_empty() {
             None
         } else {
-            let growth = crate::expand::growth(&self.expand, &pool, report.recordsize)?;
+            let growth = crate::raidz_expansion::growth(&self.expand, &pool, report.recordsize)?;
             Some(space::raidz_expansion(&pool, &profile, &growth)?)
         };
         Ok(CapacityAnswer {

@@ -1,10 +1,10 @@
 //! `predict`: how fast the pool will be under a workload, which resource limits it and by how
 //! much, and per-device figures; or the same over a sweep of one parameter.
 
+use crate::WordedPrediction;
 use crate::{about, system_or_default, Error, Inputs, Refusal};
 use model::input::echo;
 use model::{System, Workload};
-use perf::Prediction;
 use serde::Serialize;
 
 #[derive(clap::Args, Debug)]
@@ -36,8 +36,8 @@ pub struct Sweep {
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 pub enum Predicted {
-    One(Box<Prediction>),
-    Phases(Vec<Prediction>),
+    One(Box<WordedPrediction>),
+    Phases(Vec<WordedPrediction>),
     Sweep(Swept),
 }
 
@@ -45,7 +45,7 @@ pub enum Predicted {
 #[derive(Debug, Serialize)]
 #[serde(transparent)]
 pub struct Swept {
-    pub points: Vec<Prediction>,
+    pub points: Vec<WordedPrediction>,
     #[serde(skip)]
     pub sweep: Sweep,
 }
@@ -81,7 +81,7 @@ impl PredictRequest {
     }
 
     /// One workload's prediction, with its latency percentiles when asked.
-    fn predict(&self, system: &System, w: &Workload) -> Result<Prediction, perf::PerfError> {
+    fn predict(&self, system: &System, w: &Workload) -> Result<perf::Prediction, perf::PerfError> {
         let mut p = perf::predict(system, w)?;
         if self.latency {
             p.latency_s = Some(perf::latency(system, w)?);
@@ -101,7 +101,10 @@ impl PredictRequest {
         let predicted = match (self.sweep().map_err(about("sweep"))?, workloads.as_slice()) {
             (Some(sweep), [w]) => Predicted::Sweep(Swept {
                 points: perf::sweep(&system, w, &sweep.param, &sweep.values)
-                    .map_err(about("sweep"))?,
+                    .map_err(about("sweep"))?
+                    .into_iter()
+                    .map(WordedPrediction::from)
+                    .collect(),
                 sweep,
             }),
             (Some(_), _) => {
@@ -110,10 +113,10 @@ impl PredictRequest {
                 )
                 .about("sweep"))
             }
-            (None, [w]) => Predicted::One(Box::new(self.predict(&system, w)?)),
+            (None, [w]) => Predicted::One(Box::new(self.predict(&system, w)?.into())),
             (None, all) => Predicted::Phases(
                 all.iter()
-                    .map(|w| self.predict(&system, w))
+                    .map(|w| self.predict(&system, w).map(WordedPrediction::from))
                     .collect::<Result<_, _>>()?,
             ),
         };

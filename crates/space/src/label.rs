@@ -2,7 +2,7 @@
 //! partition zpool makes on a Linux whole disk, the 256 KiB alignment, the four labels and the
 //! boot area, the 64 MiB minimum.
 
-use crate::profile::{GptRule, Profile, WholeDisk};
+use crate::release::{GptRule, Profile, WholeDisk};
 use crate::SpaceError;
 use model::Leaf;
 use serde::Serialize;
@@ -90,7 +90,7 @@ pub fn leaf_space(leaf: &Leaf, profile: &Profile) -> Result<LeafSpace, SpaceErro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::LINUX_GPT;
+    use crate::release::LINUX_GPT;
     use model::units::{GIB, MIB};
 
     fn file(bytes: u64) -> Leaf {

@@ -2,7 +2,7 @@
 //! allocator divides a top-level vdev into. Only whole metaslabs hold data, so the tail past
 //! the last one is lost; since 2.1 one of them may go to the embedded ZIL.
 
-use crate::profile::MetaslabSizing;
+use crate::release::MetaslabSizing;
 
 /// highbit64: the position of the highest set bit, 1-based (the bit length); 0 for 0.
 pub fn highbit(x: u64) -> u32 {
@@ -54,7 +54,7 @@ pub fn metaslab_shift(asize: u64, rule: &MetaslabSizing) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::Profile;
+    use crate::release::Profile;
     use model::units::{GIB, MIB, TIB};
 
     fn modern(asize: u64) -> u32 {

@@ -173,7 +173,7 @@ impl<'a> Expanding<'a> {
             shift: g.metaslab_shift,
             parity,
             width: g.children,
-            recordsize: crate::pool_recordsize(pool),
+            recordsize: crate::spa::pool_recordsize(pool),
             eras: Vec::new(),
             groups,
             index,
@@ -230,7 +230,7 @@ impl<'a> Expanding<'a> {
 
     /// Writes records of `recordsize` at the current width until the pool holds `fill`.
     fn fill_to(&mut self, fill: Fill, recordsize: u64) -> Result<(), SpaceError> {
-        crate::check_recordsize(recordsize, self.profile)?;
+        crate::spa::check_recordsize(recordsize, self.profile)?;
         let per = self.asize(self.width, recordsize);
         let before = self.figures()?;
         let records = match fill {
@@ -344,7 +344,7 @@ pub fn raidz_expansion(
     growth: &[Growth],
 ) -> Result<ExpansionReport, SpaceError> {
     let mut x = Expanding::new(pool, profile)?;
-    crate::check_recordsize(x.recordsize, profile)?;
+    crate::spa::check_recordsize(x.recordsize, profile)?;
     let layout = x.groups[x.index].layout.clone();
     let mut steps = Vec::new();
     for (i, g) in growth.iter().enumerate() {

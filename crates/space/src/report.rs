@@ -52,7 +52,7 @@ pub struct SpaceReport {
     pub dspace_bytes: u64,
     pub embedded_log_bytes: u64,
     pub slop_bytes: u64,
-    /// APPROXIMATION (profile::EmptyPoolUsed): the empty pool's own metadata.
+    /// APPROXIMATION (release::EmptyPoolUsed): the empty pool's own metadata.
     pub empty_pool_used_bytes: u64,
     /// `zfs list -p` AVAIL of the empty pool's root dataset.
     pub avail_bytes: u64,
@@ -438,7 +438,7 @@ fn avail_lines(out: &mut Vec<BreakdownLine>, profile: &Profile, cap: &Capacity) 
 
 fn slop_why(profile: &Profile) -> String {
     match profile.slop {
-        crate::profile::SlopRule::OpenZfs { shift, min, max } => format!(
+        crate::release::SlopRule::OpenZfs { shift, min, max } => format!(
             "1/{} of the pool{}, at least {} (or half the pool){}",
             1u64 << shift,
             if profile.embedded_log_min_ms.is_some() {
@@ -453,14 +453,14 @@ fn slop_why(profile: &Profile) -> String {
                 format!(", at most {}", size_words(max))
             }
         ),
-        crate::profile::SlopRule::Legacy { shift, min } => {
+        crate::release::SlopRule::Legacy { shift, min } => {
             format!(
                 "1/{} of the pool, at least {}",
                 1u64 << shift,
                 size_words(min)
             )
         }
-        crate::profile::SlopRule::Custom(_) => {
+        crate::release::SlopRule::Custom(_) => {
             "held back so frees and the ZIL can proceed".to_string()
         }
     }

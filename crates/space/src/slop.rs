@@ -1,7 +1,7 @@
 //! Slop space (module/zfs/spa_misc.c spa_get_slop_space, dsl_pool.c dsl_pool_adjustedsize):
 //! the share of the pool `zfs list` never offers, so that frees and the ZIL can always proceed.
 
-use crate::profile::SlopRule;
+use crate::release::SlopRule;
 
 /// The slop of a pool whose normal class deflates to `dspace` bytes and whose embedded ZIL
 /// metaslabs deflate to `embedded_log` bytes.
@@ -24,7 +24,7 @@ pub fn slop_space(dspace: u64, embedded_log: u64, rule: &SlopRule) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::Profile;
+    use crate::release::Profile;
     use model::units::{GIB, MIB, TIB};
 
     #[test]

@@ -1,4 +1,4 @@
-//! Each change of the space rules between ZFS releases (`profile::RULE_CHANGES`,
+//! Each change of the space rules between ZFS releases (`release::RULE_CHANGES`,
 //! docs/space-rules.md), worked by hand on file vdevs (no partitioning) at ashift 12 unless
 //! said: the release before the change and the release that made it. Leaf asize =
 //! align256K(bytes) - 4,718,592; a disk or mirror deflates at 512/512, so dspace = metaslab

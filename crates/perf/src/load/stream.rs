@@ -9,7 +9,6 @@ use crate::leaf::load::DiskLoad;
 use crate::leaf::DiskTiming;
 use crate::txg;
 use crate::zio::mirror::passed_share;
-use model::workload::Access;
 use model::VdevType;
 
 impl Stages<'_> {
@@ -59,7 +58,7 @@ impl Stages<'_> {
         if !v.rotating && s.writes <= 0.0 {
             // A solid-state leaf's station serves its active reads at once; the rest of what
             // prefetch issued waits in the vdev queue, in flight all the same.
-            let reach = self.release.prefetch_blocks(self.recordsize);
+            let reach = self.release.prefetch.blocks(self.recordsize);
             return f64::from(n) * s.fr.bytes_per_child * f64::from(reach);
         }
         f64::from(n * active) * agg
@@ -99,11 +98,7 @@ impl Stages<'_> {
     /// to what prefetch (or the syncing txg) has issued, for each of the application's streams.
     pub fn stream_population(&self, queued: f64, device_bytes: f64) -> u32 {
         let blocks = ((queued / device_bytes.max(1.0)).round() as u32).max(1);
-        let reach = if self.w.access == Access::SeqRead {
-            self.release.prefetch_blocks(self.recordsize)
-        } else {
-            u32::MAX
-        };
+        let reach = self.release.prefetch.reach(self.w.access, self.recordsize);
         blocks
             .min(reach)
             .saturating_mul(self.streams())

@@ -14,7 +14,7 @@ pub const POOLS: &str = include_str!("../../oracle/pools.txt");
 const RECORDED: &str = include_str!("../data/openzfs_oracle.json");
 
 /// How much less USED OpenZFS's empty pool holds than the engine charges for its own
-/// metadata (`profile::EMPTY_POOL_APPROX`: 100 one-KiB blocks, larger than what libzpool's pools
+/// metadata (`release::EMPTY_POOL_APPROX`: 100 one-KiB blocks, larger than what libzpool's pools
 /// hold, which lack the root file system's objects that `zpool create` adds through the kernel,
 /// and the pool history). Over every recorded pool and release (2.1.11 to 2.4.4) the engine
 /// charges 7.5 KiB to 2.56 MiB (2,682,056 B, the 36-disk dRAID) more.

@@ -3,7 +3,8 @@
 
 use model::system_file::parse;
 use model::{Catalog, Layout};
-use zpoolsim_plan::{compare, LabelledWorkload, Settings};
+use plan::{LabelledWorkload, Settings};
+use zpoolsim_request::compare;
 
 fn seed001() -> model::System {
     parse(

@@ -2,20 +2,43 @@
 //! random reads and what limits each, its rebuilds and chance of losing data, and the layout
 //! the planner would pick for the same disks, all under the standard policies.
 
-use crate::error::{EngineError, PlanError};
-use crate::evaluate::Settings;
-use crate::evaluation::{Evaluation, WorkloadFigures};
-use crate::policy::{FILL, MAX_DISKS, REPLACEMENT_HOURS, REPORT_TRIALS, SEED, YEARS};
-use crate::recommend::{Rank, Recommendation};
-use crate::search::{plan, Request};
+use crate::plan::refused;
+use crate::{about, system_or_default, Inputs, Refusal};
+use ::plan::policy::{FILL, MAX_DISKS, REPLACEMENT_HOURS, REPORT_TRIALS, SEED, YEARS};
+use ::plan::{
+    plan, EngineError, Evaluation, PlanError, Rank, Recommendation, Request, Settings,
+    WorkloadFigures,
+};
+use model::hardware::Nic;
 use model::System;
 use reliability::{Assessment, Mission};
 use serde::Serialize;
+
+/// The whole picture of one machine: space, speed, safety and the planner's pick.
+#[derive(clap::Args, Debug)]
+pub struct ReportRequest {
+    /// The system file; default: the embedded default system.
+    pub system: Option<String>,
+    /// Yearly failure rate of a disk, percent (default: the field rate of its class,
+    /// docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs).
+    #[arg(long)]
+    pub afr: Option<f64>,
+}
+
+impl ReportRequest {
+    pub fn answer(&self, inputs: &dyn Inputs) -> Result<Report, Refusal> {
+        let system = system_or_default(inputs, self.system.as_deref()).map_err(about("system"))?;
+        report(&system, self.afr).map_err(refused)
+    }
+}
 
 /// Everything the report says.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub system: String,
+    /// The system's NICs, for the heading of the figures across the network.
+    #[serde(skip)]
+    pub nics: Vec<Nic>,
     /// The pool's normal-class layout (`2x raidz2-6`).
     pub layout: String,
     pub disks: usize,
@@ -99,6 +122,7 @@ pub fn report(system: &System, afr_pct: Option<f64>) -> Result<Report, PlanError
     })?;
     Ok(Report {
         system: system.name.clone(),
+        nics: system.host.nics.clone(),
         layout: system.pool.normal_layout(),
         disks: system.disks.len(),
         ashift: system.pool.ashift,
@@ -106,8 +130,8 @@ pub fn report(system: &System, afr_pct: Option<f64>) -> Result<Report, PlanError
         workloads,
         over_network,
         reliability,
-        planned_disks: crate::machine::data_disks(system),
-        roles: crate::machine::roles(system),
+        planned_disks: ::plan::data_disks(system),
+        roles: ::plan::roles(system),
         considered: plan.considered,
         recommended: plan.evaluations[plan.recommendation.index].clone(),
         recommendation: plan.recommendation,

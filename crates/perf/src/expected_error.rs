@@ -101,7 +101,7 @@ const COMMITTED_FILE: &str = include_str!("../data/bands.toml");
 /// The bands file's first lines.
 const FILE_HEADER: &str = "\
 # The error bands of the performance model's predictions: what `zpoolsim validate --cv` gives
-# on the committed validation corpus (percent; crates/perf/src/band.rs says how they are used).
+# on the committed validation corpus (percent; crates/perf/src/expected_error.rs says how they are used).
 # Rewritten by
 #   zpoolsim validate --cv -o crates/perf/data/bands.toml --force
 # and checked by crates/validate/tests/committed.rs; review the diff.

@@ -1,5 +1,6 @@
-//! The machine a candidate runs on: the same host, links and controllers, with the planned
-//! disks in its bays and the candidate's layout as its pool.
+//! Where the planned disks go on the machine a candidate runs on: the same host, links and
+//! controllers (more HBAs or NVMe links when the bays run short), the planned disks in its
+//! bays, the disks that keep another role beside them, and the candidate's layout as its pool.
 
 use crate::enumerate::Candidate;
 use crate::error::PlanError;
