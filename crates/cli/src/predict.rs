@@ -80,8 +80,9 @@ fn latency(seconds: f64) -> String {
     }
 }
 
-/// The simulation's percentiles and the stations' shares of the mean.
-fn print_latency(l: &perf::Latency) {
+/// The simulation's percentiles and the stations' shares of the mean, when asked for.
+fn print_latency(p: &Prediction) {
+    let Some(l) = &p.latency_s else { return };
     println!();
     println!(
         "latency:   p50 {}, p90 {}, p99 {}, p99.9 {} (simulated; mean {})",
@@ -125,9 +126,7 @@ fn print_prediction(w: &Workload, p: &WordedPrediction) {
     for part in &p.not_modelled {
         println!("not modelled: {part}");
     }
-    if let Some(l) = &p.latency_s {
-        print_latency(l);
-    }
+    print_latency(p);
     println!();
     println!("bottleneck: {}", p.bottleneck.sentence);
     if let (Some(next), Some(pct)) = (&p.bottleneck.next_resource, p.bottleneck.headroom_pct) {
@@ -219,10 +218,10 @@ fn print_phases(all: &[WordedPrediction]) {
         println!("{}: {}", p.workload, p.bottleneck.sentence);
     }
     for p in all {
-        if let Some(l) = &p.latency_s {
+        if p.latency_s.is_some() {
             println!();
             println!("{}:", p.workload);
-            print_latency(l);
+            print_latency(p);
         }
     }
     println!();

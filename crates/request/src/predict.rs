@@ -81,12 +81,12 @@ impl PredictRequest {
     }
 
     /// One workload's prediction, with its latency percentiles when asked.
-    fn predict(&self, system: &System, w: &Workload) -> Result<perf::Prediction, perf::PerfError> {
+    fn predict(&self, system: &System, w: &Workload) -> Result<WordedPrediction, Refusal> {
         let mut p = perf::predict(system, w)?;
         if self.latency {
             p.latency_s = Some(perf::latency(system, w)?);
         }
-        Ok(p)
+        Ok(p.into())
     }
 
     pub fn answer(&self, inputs: &dyn Inputs) -> Result<PredictAnswer, Refusal> {
@@ -113,10 +113,10 @@ impl PredictRequest {
                 )
                 .about("sweep"))
             }
-            (None, [w]) => Predicted::One(Box::new(self.predict(&system, w)?.into())),
+            (None, [w]) => Predicted::One(Box::new(self.predict(&system, w)?)),
             (None, all) => Predicted::Phases(
                 all.iter()
-                    .map(|w| self.predict(&system, w).map(WordedPrediction::from))
+                    .map(|w| self.predict(&system, w))
                     .collect::<Result<_, _>>()?,
             ),
         };
