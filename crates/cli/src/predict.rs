@@ -143,6 +143,11 @@ fn print_prediction(w: &Workload, p: &WordedPrediction) {
             u.detail
         );
     }
+    print_devices(p);
+}
+
+/// Each vdev and device's operations, bandwidth and busy share, as `zpool iostat -v`.
+fn print_devices(p: &Prediction) {
     println!();
     println!(
         "{:<20} {:>7} {:>7} {:>7} {:>7} {:>5}",

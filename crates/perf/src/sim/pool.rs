@@ -47,36 +47,13 @@ pub(crate) fn build(
     system: &System,
     workload: &Workload,
     loads: &Loads,
-    mut stations: Vec<Station>,
+    stations: Vec<Station>,
     dirty_max: f64,
 ) -> Built {
     let mut solved = stations.clone();
     let x = crate::predict::solve(&mut solved, loads.population);
     let buffered = buffered_writes(workload, loads);
-    let class = leaf_classes(system);
-    let mut centres = Vec::new();
-    let mut groups: Vec<(usize, Vec<usize>, Vec<f64>)> = Vec::new();
-    for s in stations.drain(..).filter(|s| !s.pipe) {
-        if buffered && !matches!(s.kind, Kind::Thread | Kind::Cpu) {
-            // The txg writes them: the writer does not wait (the drain below).
-            continue;
-        }
-        let (label, visits, leaf) = placement(system, loads, &class, &s);
-        let (service, shape) = service(system, &s, visits, leaf);
-        centres.push(Centre {
-            label,
-            servers: s.servers.max(1),
-            mean_s: service,
-            shape,
-        });
-        match groups.iter_mut().find(|g| g.0 == label) {
-            Some(g) => {
-                g.1.push(centres.len() - 1);
-                g.2.push(visits);
-            }
-            None => groups.push((label, vec![centres.len() - 1], vec![visits])),
-        }
-    }
+    let (centres, mut groups) = centres(system, loads, stations, buffered);
     groups.sort_by_key(|g| g.0);
     let mut stages: Vec<Stage> = Vec::new();
     let writes = loads.user_write_bytes > 0.0 && x.is_finite() && x > 0.0;
@@ -94,7 +71,7 @@ pub(crate) fn build(
     } else {
         loads.population.max(1)
     };
-    let throttle = writes.then(|| Throttle {
+    let throttle = writes.then_some(Throttle {
         dirty_max,
         bytes_per_job: loads.user_write_bytes,
         drain_bytes_per_s: x * loads.user_write_bytes,
@@ -116,6 +93,43 @@ pub(crate) fn build(
         mva_jobs_per_s: x,
         jobs,
     }
+}
+
+/// A label, its centres and each one's visits per job.
+type Members = (usize, Vec<usize>, Vec<f64>);
+
+/// The centres a job waits at, and each label's members with their visits per job. A
+/// buffered writer waits at none of the leaves: the txg writes its records later.
+fn centres(
+    system: &System,
+    loads: &Loads,
+    mut stations: Vec<Station>,
+    buffered: bool,
+) -> (Vec<Centre>, Vec<Members>) {
+    let class = leaf_classes(system);
+    let mut centres = Vec::new();
+    let mut groups: Vec<Members> = Vec::new();
+    for s in stations.drain(..).filter(|s| !s.pipe) {
+        if buffered && !matches!(s.kind, Kind::Thread | Kind::Cpu) {
+            continue;
+        }
+        let (label, visits, leaf) = placement(system, loads, &class, &s);
+        let (service, shape) = service(system, &s, visits, leaf);
+        centres.push(Centre {
+            label,
+            servers: s.servers.max(1),
+            mean_s: service,
+            shape,
+        });
+        match groups.iter_mut().find(|g| g.0 == label) {
+            Some(g) => {
+                g.1.push(centres.len() - 1);
+                g.2.push(visits);
+            }
+            None => groups.push((label, vec![centres.len() - 1], vec![visits])),
+        }
+    }
+    (centres, groups)
 }
 
 /// Writes the application does not wait for: they return once copied into the ARC's dirty
