@@ -21,7 +21,7 @@ const USER_MAX_ACTIVE: f64 = 10.0;
 /// with large free segments (metaslab.c metaslab_segment_weight), so holes in older metaslabs
 /// stay while untouched ones remain. Not measured: a round figure taken for every pool alike
 /// (docs/assumptions.md "Resilver time"); a pool written once in order has 0.
-pub const FREE_AMONG_DATA: f64 = 0.2;
+pub(crate) const FREE_AMONG_DATA: f64 = 0.2;
 
 /// Rebuild rates for the pool of `system` filled to `fill`, with `user` running at the same
 /// time (`None`: an idle pool).

@@ -71,7 +71,7 @@ fn weibull_lifetimes_move_the_risk_away_from_the_closed_form() {
     // Wear-out (shape 3): the hazard grows with age, so after year one the disks fail far more
     // often than the 20% a year the exponential keeps (cumulative hazard over five years
     // 5^3 = 125 times the first year's, not 5 times), and when one fails the others, as old,
-    // are at their most fragile during its resilver. Seed 7 gives 20% against 3%.
+    // are at their most fragile during its resilver. Seed 7 gives 20% against 2.5%.
     let wear_out = run(Lifetime::weibull_from_afr(3.0, 20.0).unwrap());
     assert!(
         wear_out.low > 4.0 * exponential.high,
@@ -81,7 +81,7 @@ fn weibull_lifetimes_move_the_risk_away_from_the_closed_form() {
     // Infant mortality (shape 0.7): the hazard falls with age, so after the first year the
     // survivors fail less than the exponential's constant rate (five-year cumulative hazard
     // 5^0.7 = 3.1 times the first year's, not 5): fewer failures, fewer overlaps.
-    // Seed 7 gives 1.4% against 3%.
+    // Seed 7 gives 1.4% against 2.5%.
     let infant = run(Lifetime::weibull_from_afr(0.7, 20.0).unwrap());
     assert!(
         infant.high < exponential.low,
@@ -103,8 +103,14 @@ fn fixed_repair_times_halve_the_double_parity_loss_rate() {
     let life = Lifetime::from_mtbf(1000.0).unwrap();
     let memoryless = pool_loss("raidz2-6", 5.0, life, RepairTime::Exponential, mission, 600);
     let fixed = pool_loss("raidz2-6", 5.0, life, RepairTime::Fixed, mission, 600);
-    assert!(memoryless.contains(0.5), "{memoryless:?}");
+    // Each within four standard errors of the first-order figure (a 95% interval would miss
+    // it for one seed in twenty; 14,000 trials give 0.48 and 0.29).
+    let near = |e: &Estimate, want: f64| {
+        let se = (want * (1.0 - want) / e.trials as f64).sqrt();
+        (e.p - want).abs() < 4.0 * se
+    };
+    assert!(near(&memoryless, 0.5), "{memoryless:?}");
     // Twice the MTTDL: 1 - exp(-ln 2 / 2) = 0.293.
-    assert!(fixed.contains(1.0 - 0.5f64.sqrt()), "{fixed:?}");
+    assert!(near(&fixed, 1.0 - 0.5f64.sqrt()), "{fixed:?}");
     assert!(fixed.high < memoryless.low);
 }

@@ -9,8 +9,10 @@ use serde::Serialize;
 /// fields, then `not_modelled`, one sentence each.
 #[derive(Debug, Clone, Serialize)]
 pub struct WordedPrediction {
+    /// The figures.
     #[serde(flatten)]
     pub prediction: Prediction,
+    /// What the prediction leaves out, one sentence each.
     pub not_modelled: Vec<String>,
 }
 

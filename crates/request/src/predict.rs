@@ -7,6 +7,7 @@ use model::input::echo;
 use model::{System, Workload};
 use serde::Serialize;
 
+/// `predict`: how fast the pool will be under a workload, and what limits it.
 #[derive(clap::Args, Debug)]
 pub struct PredictRequest {
     /// The system file (hardware and pool); default: the embedded default system.
@@ -27,7 +28,9 @@ pub struct PredictRequest {
 /// One parameter and the values it takes in a sweep.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sweep {
+    /// The parameter as written (`threads`, `bs`).
     pub param: String,
+    /// Its values, each as the workload takes it.
     pub values: Vec<String>,
 }
 
@@ -36,8 +39,11 @@ pub struct Sweep {
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 pub enum Predicted {
+    /// A workload of one phase.
     One(Box<WordedPrediction>),
+    /// A benchmark's command line: one per timed phase.
     Phases(Vec<WordedPrediction>),
+    /// A sweep: one per value.
     Sweep(Swept),
 }
 
@@ -45,7 +51,9 @@ pub enum Predicted {
 #[derive(Debug, Serialize)]
 #[serde(transparent)]
 pub struct Swept {
+    /// One prediction per value, in order.
     pub points: Vec<WordedPrediction>,
+    /// The parameter swept and its values.
     #[serde(skip)]
     pub sweep: Sweep,
 }
@@ -55,9 +63,12 @@ pub struct Swept {
 #[derive(Debug, Serialize)]
 #[serde(transparent)]
 pub struct PredictAnswer {
+    /// What `--json` prints.
     pub predicted: Predicted,
+    /// The system predicted on.
     #[serde(skip)]
     pub system: System,
+    /// The workloads, one per phase.
     #[serde(skip)]
     pub workloads: Vec<Workload>,
 }
@@ -89,6 +100,7 @@ impl PredictRequest {
         Ok(p.into())
     }
 
+    /// The prediction of each phase, or of each value of the sweep.
     pub fn answer(&self, inputs: &dyn Inputs) -> Result<PredictAnswer, Refusal> {
         if self.latency && self.sweep.is_some() {
             return Err(Error(
