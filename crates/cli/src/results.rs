@@ -5,6 +5,7 @@ use crate::args::{no_results_yet, Db};
 use crate::error::{CliError, CliResult};
 use crate::files::print_json;
 use crate::render;
+use model::input::escape_controls;
 use store::{BenchSummary, Location, Store};
 
 /// List the benches in the results store, or show one: each run's workload, what fio
@@ -26,7 +27,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let at = args.db.location();
+    let at = args.db.location()?;
     let mut store = match args.db.to_read()? {
         Ok((store, _)) => store,
         // A bench's JSON is an object: null stands for none.
@@ -57,10 +58,10 @@ pub fn run(args: &Args) -> CliResult {
                 println!(
                     "{:>4}  {:<20}  {:<16}  {:<16}  {}",
                     s.id,
-                    s.started,
-                    s.host,
-                    s.dataset,
-                    s.workloads.join(" ")
+                    escape_controls(&s.started),
+                    escape_controls(&s.host),
+                    escape_controls(&s.dataset),
+                    escape_controls(&s.workloads.join(" "))
                 );
             }
         }
@@ -69,7 +70,7 @@ pub fn run(args: &Args) -> CliResult {
 }
 
 fn push(store: &mut Store, from: &Location, url: &str, json: bool) -> CliResult {
-    let to = Location::from_flag(Some(url));
+    let to = Location::from_flag(Some(url))?;
     if to == *from {
         return Err(CliError(format!("--push {to}: that is the store itself")));
     }
@@ -85,7 +86,7 @@ fn push(store: &mut Store, from: &Location, url: &str, json: bool) -> CliResult 
         pushed.skipped.len()
     );
     for s in &pushed.skipped {
-        println!("  skipped {s}");
+        println!("  skipped {}", escape_controls(s));
     }
     Ok(())
 }

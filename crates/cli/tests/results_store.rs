@@ -94,7 +94,7 @@ fn every_reading_command_without_results_says_so() {
 
     let empty = dir.path("empty.sqlite");
     // A store as `bench` makes it before its first run finishes.
-    store::Store::open(&store::Location::from_flag(Some(&empty))).unwrap();
+    store::Store::open(&store::Location::from_flag(Some(&empty)).unwrap()).unwrap();
     let sentence =
         format!("no results yet: {empty} holds no bench (`zpoolsim bench DIR` stores one)\n");
     reads_nothing_yet(&empty, &sentence);

@@ -24,6 +24,7 @@ mod cpu;
 mod error;
 mod expected_error;
 mod figures;
+mod findings;
 mod l2arc;
 mod leaf;
 mod link;
@@ -36,6 +37,7 @@ mod path;
 mod predict;
 mod rebuild;
 mod release;
+mod sim;
 mod station;
 #[cfg(test)]
 mod testkit;
@@ -52,6 +54,10 @@ pub use constants::{Constants, Param, PARAMS};
 pub use error::PerfError;
 pub use expected_error::{Band, Bands, ErrorClass, Overall, Pattern};
 pub use figures::{DeviceFigures, Prediction, VdevFigures};
+pub use not_modelled::NotModelled;
 pub use predict::{predict, predict_with, sweep, MAX_SWEEP_WORK};
 pub use rebuild::{rebuild_path, BlockCosts, RebuildPath, SharedPath};
+pub use sim::{
+    latency, latency_seeded, Latency, StationShare, DEFAULT_SEED, MAX_EVENTS, P99_PRECISION,
+};
 pub use station::{Kind, Utilization};

@@ -47,8 +47,10 @@ impl DiskFlags {
     }
 }
 
+/// `plan`: every sensible layout of the disks, those meeting the needs, one recommended.
 #[derive(clap::Args, Debug)]
 pub struct PlanRequest {
+    /// The disks to plan for.
     #[command(flatten)]
     pub disks: DiskFlags,
     /// Hot spares to set aside before building layouts.
@@ -60,6 +62,7 @@ pub struct PlanRequest {
     /// What a layout must reach: read>=500MB/s,write>=300MB/s,iops>=2000,avail>=40TB,loss<=1%.
     #[arg(long, default_value = "")]
     pub need: String,
+    /// What each layout is judged by.
     #[command(flatten)]
     pub criteria: Criteria,
     /// Start with --disks and grow to this many by raidz expansion (OpenZFS 2.3 on: zpool
@@ -91,13 +94,16 @@ pub struct PlanRequest {
 /// The plan, and with --grow-to the layouts grown by raidz expansion.
 #[derive(Serialize)]
 pub struct PlanAnswer {
+    /// The plan, and the machine it was made on.
     #[serde(flatten)]
     pub plan: DiskPlan,
+    /// With --grow-to: the layouts grown by raidz expansion, most space at the end first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub growth: Option<Vec<GrowthOption>>,
 }
 
 impl PlanRequest {
+    /// The plan of the disks asked for, and with --grow-to their growth.
     pub fn answer(&self, inputs: &dyn Inputs) -> Result<PlanAnswer, Refusal> {
         let fill = self.grow_fill().map_err(about("grow_fill"))?;
         let purpose = self.purpose.unwrap_or_default();

@@ -68,7 +68,9 @@ pub fn reply(fleet: Option<&dyn Fleet>, method: &str, path: &str, query: &str) -
                 offset.and_then(Result::ok).unwrap_or(0),
             ),
         },
-        "/api/fleet/history" => match (q.get("host"), q.get("machine_id"), q.get("pool")) {
+        // A machine without a machine-id (a container's empty /etc/machine-id) is stored with
+        // an empty one: `machine_id=` names it, and must not be taken for a missing key.
+        "/api/fleet/history" => match (q.get("host"), q.raw("machine_id"), q.get("pool")) {
             (Some(h), Some(m), Some(p)) => fleet.history(&h, &m, &p, HISTORY),
             _ => Err("give host, machine_id and pool".to_string()),
         },
@@ -88,13 +90,18 @@ pub fn reply(fleet: Option<&dyn Fleet>, method: &str, path: &str, query: &str) -
 struct Query<'a>(&'a str);
 
 impl Query<'_> {
+    /// A key's value, where it is not empty.
     fn get(&self, key: &str) -> Option<String> {
+        self.raw(key).filter(|v| !v.is_empty())
+    }
+
+    /// A key's value as given, empty too (`key=`).
+    fn raw(&self, key: &str) -> Option<String> {
         self.0
             .split('&')
             .filter_map(|pair| pair.split_once('='))
             .find(|(k, _)| *k == key)
             .map(|(_, v)| decode(v))
-            .filter(|v| !v.is_empty())
     }
 }
 
@@ -156,6 +163,7 @@ mod tests {
             (q.get("empty"), q.get("x"), q.get("none")),
             (None, None, None)
         );
+        assert_eq!((q.raw("empty").as_deref(), q.raw("x")), (Some(""), None));
         assert_eq!(super::decode("%zz%41"), "%zzA");
     }
 }

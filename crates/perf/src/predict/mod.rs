@@ -4,24 +4,26 @@
 //! the figures (`figures`: throughput, utilisations, the bottleneck, the error to expect).
 //!
 //! The walk from a system to a prediction, each stop once, none climbing back:
-//! 1. `predict_with` here;
+//! 1. `predict_with` here, with the `findings` the figures will speak of;
 //! 2. `load::loads` (load/mod.rs), raw devices aside (load/raw.rs);
 //! 3. `Stages::loads` (load/stages.rs): the records (records.rs), each vdev's stream or
 //!    random I/O (stream.rs, random.rs) and the ZIL's waits (log.rs);
 //! 4. `stations` here, each built by its owner (leaf/load.rs, vdev.rs, path.rs, memory.rs,
 //!    nic.rs, cpu.rs) as a `station::Station`;
 //! 5. `mva::solve`;
-//! 6. `figures::prediction`;
-//! 7. `bottleneck::find`.
+//! 6. `figures::prediction`, from the solution and the findings alone;
+//! 7. `bottleneck::find` and `not_modelled::not_modelled` (typed facts: the words are the
+//!    front ends'). crates/cli/tests/layers.rs checks that 6 and 7 name no stage.
 
 use crate::constants::Constants;
 use crate::figures::{self, Prediction};
+use crate::findings::Findings;
 use crate::load::{self, Loads};
 use crate::mva::{self, Centre};
 use crate::path::Machine;
 use crate::release::Release;
 use crate::station::Station;
-use crate::{cpu, leaf, memory, nic, vdev, PerfError};
+use crate::{compress, cpu, leaf, memory, nic, vdev, zil, PerfError};
 use model::system::System;
 use model::workload::Workload;
 
@@ -37,9 +39,8 @@ pub fn predict_with(
     workload: &Workload,
     constants: &Constants,
 ) -> Result<Prediction, PerfError> {
-    let release = Release::of(system.host.zfs, &system.host.tunables);
-    let loads = load::loads(system, workload, &release, constants)?;
-    let mut stations = stations(system, workload, &loads, constants)?;
+    let (release, loads, mut stations) = network(system, workload, constants)?;
+    let findings = findings(system, workload, &release);
     let x = solve(&mut stations, loads.population);
     if !x.is_finite() || x <= 0.0 {
         let why = if workload.network && system.host.nics.iter().all(|n| n.gbps <= 0.0) {
@@ -51,13 +52,36 @@ pub fn predict_with(
     }
     let utilizations = stations.into_iter().map(|s| s.at(x)).collect();
     Ok(figures::prediction(
-        system,
-        workload,
-        &release,
+        (system, workload, &release),
+        &findings,
         &loads,
         utilizations,
         x,
     ))
+}
+
+/// The release, the loads and the stations of the network the MVA solves: the door the
+/// latency simulation (`sim`) builds its network from.
+pub(crate) fn network(
+    system: &System,
+    workload: &Workload,
+    constants: &Constants,
+) -> Result<(Release, Loads, Vec<Station>), PerfError> {
+    let release = Release::of(system.host.zfs, &system.host.tunables);
+    let loads = load::loads(system, workload, &release, constants)?;
+    let stations = stations(system, workload, &loads, constants)?;
+    Ok((release, loads, stations))
+}
+
+/// What the stages know that the figures will speak of, asked once before the solve so that
+/// nothing after it climbs back to them.
+fn findings(system: &System, workload: &Workload, release: &Release) -> Findings {
+    let sync = |ds| zil::sync_writes(workload, ds, release, false).is_some();
+    Findings {
+        holes: compress::writes_holes(system, workload, release),
+        sync_writes: system.pool.datasets.first().is_some_and(sync),
+        random_device_measured: cpu::urandom_byte(release).is_some(),
+    }
 }
 
 /// Every resource with work to do, in a fixed order: the disks (and their media), the vdevs
@@ -90,7 +114,7 @@ fn stations(
 /// solved by MVA holds the disks, vdevs and the CPU, and the application's threads when it
 /// waits on each request. A disk that reorders its queue is as busy per job as the queue it
 /// sees lets it be: its demand becomes the mean it met.
-fn solve(stations: &mut [Station], population: u32) -> f64 {
+pub(crate) fn solve(stations: &mut [Station], population: u32) -> f64 {
     let queueing: Vec<usize> = (0..stations.len()).filter(|&i| !stations[i].pipe).collect();
     let centres: Vec<Centre> = queueing
         .iter()
