@@ -194,7 +194,7 @@ fn the_plan_chart_legend_follows_the_need() {
     let drawn = std::fs::read_to_string(&svg).unwrap_or_default();
     assert_eq!(code, 0, "{err}");
     assert!(
-        drawn.contains(">P(data loss) &lt;= 0.0010% (the need)</text>"),
+        drawn.contains(">P(data loss) &lt;= 1.0e-3% (the need)</text>"),
         "{drawn}"
     );
     assert!(
