@@ -255,3 +255,38 @@ fn one_batch_raises_the_odds_by_the_batch_moments() {
     }
     assert!(batch.monte_carlo.is_some());
 }
+
+/// Issue #26: `iops>=2000` on 24 disks found nothing at one thread of 32 in flight, where
+/// every layout of reads on separate disks ties; at the needs' concurrency (8 clients of 16)
+/// the mirrors and the stripe meet it and raidz does not.
+#[test]
+fn an_iops_need_is_judged_at_eight_clients_of_sixteen() {
+    let at = |random: &str| {
+        let mut r = request(24, "iops>=2000");
+        r.settings.random = zpoolsim_plan::LabelledWorkload::parse(random).unwrap();
+        plan(&r)
+    };
+    // One thread of 32 in flight: 1.3 reads queued per disk whatever the layout; the stripe
+    // and the mirrors tie at 1,358/s.
+    let Err(PlanError::NothingMeetsNeeds { closest, .. }) = at("fio-randread:qd=32") else {
+        panic!("met at one thread of 32")
+    };
+    let names: Vec<&str> = closest.iter().map(|m| m.layout.as_str()).collect();
+    assert_eq!(names, ["stripe-24", "12x mirror-2", "8x mirror-3"]);
+    for miss in &closest {
+        assert!((1357.0..1359.0).contains(&miss.misses[0].value), "{miss:?}");
+    }
+    // 8 clients of 16: 5.3 queued per disk, each disk's queue reorders: 2,567/s, and only
+    // layouts whose reads land on one disk each (no raidz, no dRAID) reach 2,000.
+    let p = at(zpoolsim_plan::policy::NEEDS_RANDOM_WORKLOAD).unwrap();
+    let met: Vec<(String, f64)> = p
+        .evaluations
+        .iter()
+        .map(|e| (e.candidate.layout.to_string(), e.metric(Metric::Iops)))
+        .collect();
+    assert_eq!(met.len(), 3, "{met:?}");
+    for (name, iops) in &met {
+        assert!(!name.contains("raidz") && !name.contains("draid"), "{name}");
+        assert!((2566.0..2569.0).contains(iops), "{name} {iops}");
+    }
+}
