@@ -145,7 +145,7 @@ fn reliability_names_its_failure_figures_and_where_the_closed_form_fails() {
     let (code, out, err) = run(&args);
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("closed form (MTTDL[1]): not valid here: a repair takes 8.784e3 h against a mission of 4380 h"),
+        out.contains("closed form (MTTDL[1]): not valid here: a repair takes 8.825e3 h against a mission of 4380 h"),
         "{out}"
     );
     assert!(!out.contains("P(pool loss) 100"), "{out}");
