@@ -8,6 +8,7 @@ use crate::progress::while_working;
 use crate::render::{columns_note, table};
 use crate::svg::{Chart, Series};
 use ::plan::{format_probability, DiskPlan, Evaluation, GrowthOption, Plan};
+use model::input::escape_controls;
 use request::PlanRequest;
 
 /// Plan a pool: enumerate layouts (stripe, mirrors, raidz1-3, dRAID, with spares), keep those
@@ -57,7 +58,7 @@ pub fn run(args: &Args) -> CliResult {
     })?;
     let planned = &answer.plan;
     if let Some(file) = plot {
-        write(file, &chart(planned).render())?;
+        write(file, args.plot.force, &chart(planned).render())?;
     }
     if args.json {
         return print_json(&answer);
@@ -135,11 +136,11 @@ fn print_header(planned: &DiskPlan, all: bool) {
     println!(
         "{} x {} ({} {}, {}) on {}",
         planned.disks,
-        disk.id,
-        disk.vendor,
-        disk.model,
+        escape_controls(&disk.id),
+        escape_controls(&disk.vendor),
+        escape_controls(&disk.model),
         model::units::format_decimal(disk.capacity_bytes as f64),
-        system.name
+        escape_controls(&system.name)
     );
     for a in &planned.assumed {
         println!("assumed: {a}");

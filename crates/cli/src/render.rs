@@ -3,6 +3,7 @@
 
 use ::plan::policy::REPLACEMENT_HOURS;
 use ::plan::{format_probability, Evaluation, LabelledWorkload, Metric, Settings, WorkloadFigures};
+use model::input::escape_controls;
 use model::units::format_decimal;
 use reliability::{Assessment, Lifetime, RebuildKind};
 
@@ -274,15 +275,16 @@ pub fn short(bytes_per_s: f64) -> String {
 }
 
 /// A stored bench: each run's workload, what fio measured and what was predicted before it.
+/// Its words came from a machine (its hostname) or another store: control characters escaped.
 pub fn bench(b: &store::Bench) -> String {
     let id = b.id.map_or(String::new(), |i| format!(" {i}"));
     let mut out = format!(
         "bench{id}: {} on {} ({}), {}, zpoolsim {}\n{:<40} {:>10} {:>10} {:>9} {:>12}  samples\n",
-        b.dataset,
-        b.host.name,
-        b.directory,
-        b.started,
-        b.zpoolsim_version,
+        escape_controls(&b.dataset),
+        escape_controls(&b.host.name),
+        escape_controls(&b.directory),
+        escape_controls(&b.started),
+        escape_controls(&b.zpoolsim_version),
         "workload",
         "MB/s",
         "predicted",
@@ -295,7 +297,7 @@ pub fn bench(b: &store::Bench) -> String {
             .unwrap_or(0.0);
         out.push_str(&format!(
             "{:<40} {:>10.1} {:>10.1} {:>9.0} {:>12.2}  {}\n",
-            r.workload,
+            escape_controls(&r.workload),
             r.measured.throughput_bytes_per_s() / 1e6,
             predicted / 1e6,
             r.measured.iops,

@@ -130,6 +130,7 @@ fn bad_input_is_400_with_one_sentence_about_one_field() {
         ("/api/plan", r#"{"disk": "16TB"}"#, Some("disks"), "give disks N or a system file"),
         ("/api/plan", r#"{"disks": 24, "disk": "seagate-exos-x99"}"#, Some("disk"), "disk seagate-exos-x99: no disk 'seagate-exos-x99' in the catalog; did you mean 'seagate-exos-x14-14tb' or 'seagate-exos-x16-16tb' or 'seagate-exos-x18-18tb'? (`zpoolsim catalog --kind disk` lists them)"),
         ("/api/plan", r#"{"disks": 24, "disk": "16TB", "price": -3}"#, Some("price"), "price: '-3' is refused: give 1 to 100000 US dollars per disk (a dollar to the dearest enterprise drive and well past it)"),
+        ("/api/plan", r#"{"disks": 0, "disk": "16TB"}"#, Some("disks"), "a pool needs at least one disk"),
         ("/api/plan", r#"{"disks": 24, "disk": "16TB", "spares": 24}"#, Some("spares"), "no disks left for a pool after 24 hot spares of 24 disks"),
         ("/api/plan", r#"{"disks": 3, "disk": "16TB", "min_redundancy": 3}"#, Some("min_redundancy"), "no layout of 3 disks survives 3 failures per vdev: a raidz3 of 5 disks is the smallest that does"),
         ("/api/plan", r#"{"disks": 24, "disk": "16TB", "need": "speed>=9"}"#, Some("need"), "bad need 'speed>=9': unknown figure 'speed' (read, write, iops, avail or loss); terms look like read>=500MB/s, write>=300MB/s, iops>=2000, avail>=40TB, loss<=1%"),

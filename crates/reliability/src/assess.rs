@@ -22,6 +22,7 @@ use model::{Layout, System, VdevGroup, VdevType};
 pub struct Mission<'a> {
     /// Allocated share of the pool (0-1), as `zpool list` CAP.
     pub fill: f64,
+    /// The mission, years.
     pub years: f64,
     /// Hours until a failed disk is physically replaced.
     pub replacement_hours: f64,
@@ -31,11 +32,14 @@ pub struct Mission<'a> {
     /// ([`crate::failure_figures`]), exponential, or Weibull of `weibull_shape` failing at that
     /// rate on average over the mission.
     pub lifetime: Option<Lifetime>,
+    /// Yearly failure rate of a disk, percent (`None`: the field rate of its class).
     pub afr_pct: Option<f64>,
+    /// Weibull shape of the lifetimes (`None`: exponential).
     pub weibull_shape: Option<f64>,
     /// Monte Carlo trials (0: skip the simulation; at most
     /// [`crate::montecarlo::MAX_TRIALS`]) and seed.
     pub trials: u64,
+    /// Seed of the simulation: the same seed gives the same figures.
     pub seed: u64,
     /// The pool's disks come from one batch (`Scenario::same_batch`): the simulation shares a
     /// hazard factor among them and the closed forms, which take failures to be independent,
@@ -49,7 +53,9 @@ pub struct Assessment {
     /// The mission's fill and years, as assessed, and the user load during rebuilds (the
     /// workload's name; `None`: an idle pool).
     pub fill: f64,
+    /// The mission, years.
     pub years: f64,
+    /// The user load during rebuilds, by name.
     pub load: Option<String>,
     /// The share of the time that load runs (`None`: an idle pool).
     pub busy: Option<f64>,
@@ -62,8 +68,11 @@ pub struct Assessment {
     /// The disk records shingled (SMR): its resilvers write at the published SMR rate
     /// ([`crate::SMR_RESILVER_SLOWDOWN`]).
     pub shingled: bool,
+    /// The annualised failure rate used, percent.
     pub afr_pct: Option<f64>,
+    /// Latent errors per bit read used.
     pub uer_per_bit: Option<f64>,
+    /// Where the disk's failure figures come from, beside its data sheet's.
     pub figures: FailureFigures,
     /// The disk lifetimes assumed.
     pub lifetime: Option<Lifetime>,
@@ -73,11 +82,14 @@ pub struct Assessment {
     /// Every rebuild of every normal-class group, in layout order: the resilver, and for dRAID
     /// with distributed spares the sequential rebuild too.
     pub rebuilds: Vec<Rebuild>,
+    /// The repair each group gets, from its rebuilds.
     pub repairs: Vec<GroupRepair>,
     /// Closed form and its chances of loss over the mission: only for exponential lifetimes,
     /// and the chances only where the closed form holds (else `closed_form_invalid` says why).
     pub mttdl: Option<Mttdl>,
+    /// The closed form's chances of loss over the mission, where it holds.
     pub closed_form: Option<Odds>,
+    /// Why the closed form does not hold, when it does not.
     pub closed_form_invalid: Option<String>,
     /// Rebuilds take their fixed time here, so for double and triple parity the simulated
     /// loss is below the closed form's (about 1/p!, see `RepairTime`).

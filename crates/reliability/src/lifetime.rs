@@ -5,6 +5,7 @@
 use crate::rng::Rng;
 use crate::{positive, Error};
 use model::hardware::DiskModel;
+use rand_distr::Weibull;
 
 /// Hours in a year, as AFR and MTBF are related (docs/zfs-internals.md §7: AFR ~ 8760 h / MTBF).
 pub const HOURS_PER_YEAR: f64 = 8760.0;
@@ -14,9 +15,17 @@ pub const HOURS_PER_YEAR: f64 = 8760.0;
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Lifetime {
     /// Constant failure rate; `mtbf_hours` is its mean.
-    Exponential { mtbf_hours: f64 },
+    Exponential {
+        /// The mean lifetime, hours.
+        mtbf_hours: f64,
+    },
     /// Survival exp(-(t / scale)^shape).
-    Weibull { shape: f64, scale_hours: f64 },
+    Weibull {
+        /// Below 1 the hazard falls with age, above 1 it rises.
+        shape: f64,
+        /// The age by which 63.2% have failed, hours.
+        scale_hours: f64,
+    },
 }
 
 /// A disk's data-sheet annualised failure rate, percent (shown beside the field rate the
@@ -122,14 +131,19 @@ impl Lifetime {
         self.sample_scaled(rng, 1.0)
     }
 
-    /// Draws one lifetime of a disk whose hazard is `hazard` times this one's: the cumulative
-    /// hazard H(t) reaches a unit exponential E at H(t) = E / hazard.
+    /// Draws one lifetime of a disk whose hazard is `hazard` times this one's: an exponential
+    /// of mean MTBF / hazard, or a Weibull of the same shape whose scale shrinks by
+    /// hazard^(1/shape), since (t / scale)^shape x hazard = (t / (scale / hazard^(1/shape)))^shape.
     #[inline]
     pub fn sample_scaled(&self, rng: &mut Rng, hazard: f64) -> f64 {
-        let e = rng.exp1() / hazard;
         match *self {
-            Lifetime::Exponential { mtbf_hours } => mtbf_hours * e,
-            Lifetime::Weibull { shape, scale_hours } => scale_hours * e.powf(1.0 / shape),
+            Lifetime::Exponential { mtbf_hours } => mtbf_hours / hazard * rng.exp1(),
+            Lifetime::Weibull { shape, scale_hours } => {
+                let scale = scale_hours / hazard.powf(1.0 / shape);
+                // Both are positive and finite (Lifetime::weibull checks them, a batch's
+                // hazard is a gamma variate): the distribution always exists.
+                Weibull::new(scale, shape).map_or(f64::INFINITY, |w| rng.draw(&w))
+            }
         }
     }
 }

@@ -32,6 +32,7 @@ use crate::rng::Rng;
 use crate::{non_negative, positive, Error};
 use model::cancel::Cancel;
 use model::Layout;
+use rand_distr::Gamma;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -68,10 +69,13 @@ pub enum RepairTime {
 /// A pool, its disks and its repair policy over a mission.
 #[derive(Debug, Clone)]
 pub struct Scenario<'a> {
+    /// The pool's layout.
     pub layout: &'a Layout,
     /// One per layout group.
     pub repairs: &'a [GroupRepair],
+    /// How long the disks live.
     pub lifetime: Lifetime,
+    /// How long a repair takes: its mean, or a memoryless draw of that mean.
     pub repair_time: RepairTime,
     /// Pool hot spares (`zpool add tank spare ...`).
     pub hot_spares: u32,
@@ -83,6 +87,7 @@ pub struct Scenario<'a> {
     pub allocated_bytes: f64,
     /// Mean size of the block one unrecoverable read error loses.
     pub block_bytes: f64,
+    /// The mission, hours.
     pub mission_hours: f64,
     /// The pool's disks come from one batch: each trial draws the batch's hazard factor Z
     /// ([`batch_factor`]), which multiplies the hazard of every disk the pool starts with;
@@ -122,8 +127,11 @@ pub fn batch_moment(n: u32) -> f64 {
 /// What the simulation found.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct MonteCarloReport {
+    /// Missions simulated.
     pub trials: u64,
+    /// The seed of the stream.
     pub seed: u64,
+    /// The mission, hours.
     pub mission_hours: f64,
     /// Some vdev lost more leaves than its redundancy: the pool is gone.
     pub pool_loss: Estimate,
@@ -131,10 +139,12 @@ pub struct MonteCarloReport {
     pub data_loss: Estimate,
     /// Mean bytes lost per mission, and its 95% interval.
     pub expected_bytes_lost: f64,
+    /// The 95% interval of the bytes lost per mission.
     pub bytes_lost_interval: (f64, f64),
-    /// The mean split: the whole pool's data in missions that lose the pool, and the blocks
-    /// unrecoverable read errors lose during unprotected rebuilds (before any pool loss).
+    /// The mean split, first part: the whole pool's data in missions that lose the pool.
     pub expected_pool_bytes_lost: f64,
+    /// The mean split, second part: the blocks unrecoverable read errors lose during
+    /// unprotected rebuilds (before any pool loss).
     pub expected_block_bytes_lost: f64,
     /// Disk lifetimes drawn (the work done).
     pub disk_lifetimes: u64,
@@ -300,6 +310,8 @@ struct Simulator<'a> {
     events: BinaryHeap<Event>,
     hot_spares_free: u32,
     rng: Rng,
+    /// A batch's hazard factor: Gamma(k, 1/k), mean 1.
+    batch: Gamma<f64>,
     draws: u64,
 }
 
@@ -343,6 +355,8 @@ impl<'a> Simulator<'a> {
             vdevs.extend(std::iter::repeat_n(vdev, g.count as usize));
         }
         let leaves = s.layout.leaves() as usize;
+        let k = f64::from(BATCH_SHAPE);
+        let batch = Gamma::new(k, 1.0 / k).map_err(|e| Error::Invalid(format!("batch: {e}")))?;
         Ok(Simulator {
             scenario,
             state: Vec::with_capacity(vdevs.len()),
@@ -350,6 +364,7 @@ impl<'a> Simulator<'a> {
             events: BinaryHeap::with_capacity(leaves + 16),
             hot_spares_free: 0,
             rng: Rng::seeded(seed),
+            batch,
             draws: 0,
         })
     }
@@ -439,9 +454,9 @@ impl<'a> Simulator<'a> {
         self.push(fail, v, Kind::Fail);
     }
 
-    /// A batch's hazard factor: Gamma(k, 1/k) as the mean of k unit exponentials.
+    /// A batch's hazard factor, drawn from Gamma(k, 1/k).
     fn batch_factor(&mut self) -> f64 {
-        (0..BATCH_SHAPE).map(|_| self.rng.exp1()).sum::<f64>() / f64::from(BATCH_SHAPE)
+        self.rng.draw(&self.batch)
     }
 
     fn duration(&mut self, mean_hours: f64) -> f64 {

@@ -21,7 +21,7 @@ const USER_MAX_ACTIVE: f64 = 10.0;
 /// with large free segments (metaslab.c metaslab_segment_weight), so holes in older metaslabs
 /// stay while untouched ones remain. Not measured: a round figure taken for every pool alike
 /// (docs/assumptions.md "Resilver time"); a pool written once in order has 0.
-pub const FREE_AMONG_DATA: f64 = 0.2;
+pub(crate) const FREE_AMONG_DATA: f64 = 0.2;
 
 /// How many times longer a resilver onto a drive-managed SMR disk takes than onto a CMR disk
 /// of the same size: once its media cache fills, each of the resilver's scattered writes
@@ -36,7 +36,9 @@ pub const SMR_RESILVER_SLOWDOWN: f64 = 216.0 / 16.0;
 /// 0.2: a daytime load of about five hours in the day).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct UserLoad<'a> {
+    /// What the users run.
     pub workload: &'a Workload,
+    /// The share of the time they run it, 0-1.
     pub busy: f64,
 }
 

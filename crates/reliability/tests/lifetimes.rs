@@ -106,8 +106,14 @@ fn fixed_repair_times_halve_the_double_parity_loss_rate() {
     let life = Lifetime::from_mtbf(1000.0).unwrap();
     let memoryless = pool_loss("raidz2-6", 5.0, life, RepairTime::Exponential, mission, 600);
     let fixed = pool_loss("raidz2-6", 5.0, life, RepairTime::Fixed, mission, 600);
-    assert!(memoryless.contains(0.5), "{memoryless:?}");
+    // Each within four standard errors of the first-order figure (a 95% interval would miss
+    // it for one seed in twenty; 14,000 trials give 0.48 and 0.29).
+    let near = |e: &Estimate, want: f64| {
+        let se = (want * (1.0 - want) / e.trials as f64).sqrt();
+        (e.p - want).abs() < 4.0 * se
+    };
+    assert!(near(&memoryless, 0.5), "{memoryless:?}");
     // Twice the MTTDL: 1 - exp(-ln 2 / 2) = 0.293.
-    assert!(fixed.contains(1.0 - 0.5f64.sqrt()), "{fixed:?}");
+    assert!(near(&fixed, 1.0 - 0.5f64.sqrt()), "{fixed:?}");
     assert!(fixed.high < memoryless.low);
 }

@@ -7,6 +7,7 @@ use ::plan::policy::{FILL, STANDARD_WORKLOADS, YEARS};
 use ::plan::{LabelledWorkload, Settings};
 use model::input::echo;
 
+/// The flags of the criteria, shared by plan and compare.
 #[derive(clap::Args, Debug)]
 pub struct Criteria {
     /// The sequential-read workload (the READ column, `read>=` needs).
@@ -49,6 +50,7 @@ pub struct Criteria {
 }
 
 impl Criteria {
+    /// The planner's settings these flags give, workloads read through `inputs`.
     pub fn settings(&self, inputs: &dyn Inputs) -> Result<Settings, Refusal> {
         let labelled = |field: &'static str| {
             move |spec: &String| -> Result<LabelledWorkload, Refusal> {
@@ -90,7 +92,7 @@ pub fn parse_fill(text: &str) -> Result<f64, Error> {
 }
 
 /// A share of the pool (`80%` or `0.8`) within `range`, named by its flag when refused.
-pub fn parse_share(text: &str, range: &model::range::Range) -> Result<f64, Error> {
+pub(crate) fn parse_share(text: &str, range: &model::range::Range) -> Result<f64, Error> {
     let (number, divisor) = match text.trim().strip_suffix('%') {
         Some(n) => (n, 100.0),
         None => (text.trim(), 1.0),

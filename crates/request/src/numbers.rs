@@ -4,7 +4,7 @@
 use model::range::Range;
 
 /// A clap value parser for a number in `range`.
-pub fn in_range(range: &'static Range) -> impl Fn(&str) -> Result<f64, String> + Clone {
+pub(crate) fn in_range(range: &'static Range) -> impl Fn(&str) -> Result<f64, String> + Clone {
     move |text| {
         let value: f64 = text
             .trim()
@@ -17,7 +17,9 @@ pub fn in_range(range: &'static Range) -> impl Fn(&str) -> Result<f64, String> +
 }
 
 /// A clap value parser for a percentage in `range`, with or without its sign (`5%` or `5`).
-pub fn percent_in_range(range: &'static Range) -> impl Fn(&str) -> Result<f64, String> + Clone {
+pub(crate) fn percent_in_range(
+    range: &'static Range,
+) -> impl Fn(&str) -> Result<f64, String> + Clone {
     move |text| {
         let trimmed = text.trim();
         in_range(range)(trimmed.strip_suffix('%').unwrap_or(trimmed))
@@ -25,7 +27,9 @@ pub fn percent_in_range(range: &'static Range) -> impl Fn(&str) -> Result<f64, S
 }
 
 /// A clap value parser for a whole number in `range` (--trials).
-pub fn whole_in_range(range: &'static Range) -> impl Fn(&str) -> Result<u64, String> + Clone {
+pub(crate) fn whole_in_range(
+    range: &'static Range,
+) -> impl Fn(&str) -> Result<u64, String> + Clone {
     move |text| {
         let value = in_range(range)(text)?;
         if value.fract() != 0.0 {

@@ -48,8 +48,10 @@ impl DiskFlags {
     }
 }
 
+/// `plan`: every sensible layout of the disks, those meeting the needs, one recommended.
 #[derive(clap::Args, Debug)]
 pub struct PlanRequest {
+    /// The disks to plan for.
     #[command(flatten)]
     pub disks: DiskFlags,
     /// Hot spares to set aside before building layouts.
@@ -61,6 +63,7 @@ pub struct PlanRequest {
     /// What a layout must reach: read>=500MB/s,write>=300MB/s,iops>=2000,avail>=40TB,loss<=1%.
     #[arg(long, default_value = "")]
     pub need: String,
+    /// What each layout is judged by.
     #[command(flatten)]
     pub criteria: Criteria,
     /// Start with --disks and grow to this many by raidz expansion (OpenZFS 2.3 on: zpool
@@ -92,13 +95,16 @@ pub struct PlanRequest {
 /// The plan, and with --grow-to the layouts grown by raidz expansion.
 #[derive(Serialize)]
 pub struct PlanAnswer {
+    /// The plan, and the machine it was made on.
     #[serde(flatten)]
     pub plan: DiskPlan,
+    /// With --grow-to: the layouts grown by raidz expansion, most space at the end first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub growth: Option<Vec<GrowthOption>>,
 }
 
 impl PlanRequest {
+    /// The plan of the disks asked for, and with --grow-to their growth.
     pub fn answer(&self, inputs: &dyn Inputs) -> Result<PlanAnswer, Refusal> {
         let fill = self.grow_fill().map_err(about("grow_fill"))?;
         let purpose = self.purpose.unwrap_or_default();
@@ -177,6 +183,9 @@ pub(crate) fn refused(e: PlanError) -> Refusal {
         | PlanError::NoDisks => Some("disks"),
         PlanError::UnknownDisk { .. } | PlanError::NoDiskGiven { .. } => Some("disk"),
         PlanError::BadPrice { .. } => Some("price"),
+        // No disks at all is the count's fault even with spares (PlanError's own sentence
+        // says so); spares that leave none are the spares'.
+        PlanError::NoCandidates { disks: 0, .. } => Some("disks"),
         PlanError::NoCandidates {
             disks, hot_spares, ..
         } if hot_spares >= disks => Some("spares"),
@@ -189,5 +198,32 @@ pub(crate) fn refused(e: PlanError) -> Refusal {
     Refusal {
         field: field.map(str::to_string),
         error: e.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::refused;
+    use ::plan::PlanError;
+
+    fn field(disks: u32, hot_spares: u32, min_redundancy: u32) -> Option<String> {
+        refused(PlanError::NoCandidates {
+            disks,
+            hot_spares,
+            min_redundancy,
+        })
+        .field
+    }
+
+    /// No disks at all is the disk count's fault, whatever the spares; spares that take every
+    /// disk are the spares' fault; disks left that no layout can protect enough, the
+    /// redundancy asked for.
+    #[test]
+    fn a_layout_missing_for_want_of_disks_blames_the_right_field() {
+        assert_eq!(field(0, 0, 0).as_deref(), Some("disks"));
+        assert_eq!(field(0, 3, 0).as_deref(), Some("disks"));
+        assert_eq!(field(4, 4, 0).as_deref(), Some("spares"));
+        assert_eq!(field(5, 30, 0).as_deref(), Some("spares"));
+        assert_eq!(field(2, 0, 3).as_deref(), Some("min_redundancy"));
     }
 }

@@ -18,8 +18,9 @@ fn refused(e: reliability::Error) -> Refusal {
 use serde::Serialize;
 
 /// Monte Carlo missions simulated when none are asked for.
-pub const TRIALS: u64 = 200_000;
+pub(crate) const TRIALS: u64 = 200_000;
 
+/// `reliability`: every rebuild explained and the chance of losing data over a mission.
 #[derive(clap::Args, Debug)]
 pub struct ReliabilityRequest {
     /// The system file (its pool and disks); default: the embedded default system.
@@ -67,14 +68,18 @@ pub struct ReliabilityRequest {
 #[derive(Debug, Serialize)]
 #[serde(transparent)]
 pub struct ReliabilityAnswer {
+    /// What `--json` prints.
     pub assessment: Assessment,
+    /// The system's name.
     #[serde(skip)]
     pub system: String,
+    /// The pool's normal-class layout.
     #[serde(skip)]
     pub layout: String,
 }
 
 impl ReliabilityRequest {
+    /// The assessment of the system's pool over the mission asked for.
     pub fn answer(&self, inputs: &dyn Inputs) -> Result<ReliabilityAnswer, Refusal> {
         let system = system_or_default(inputs, self.system.as_deref()).map_err(about("system"))?;
         let load = self

@@ -26,6 +26,7 @@ pub struct ReportRequest {
 }
 
 impl ReportRequest {
+    /// The report on the system asked for, or on the embedded default system.
     pub fn answer(&self, inputs: &dyn Inputs) -> Result<Report, Refusal> {
         let system = system_or_default(inputs, self.system.as_deref()).map_err(about("system"))?;
         report(&system, self.afr).map_err(refused)
@@ -35,14 +36,18 @@ impl ReportRequest {
 /// Everything the report says.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
+    /// The system's name.
     pub system: String,
     /// The system's NICs, for the heading of the figures across the network.
     #[serde(skip)]
     pub nics: Vec<Nic>,
     /// The pool's normal-class layout (`2x raidz2-6`).
     pub layout: String,
+    /// The system's disks, all roles.
     pub disks: usize,
+    /// The pool's ashift.
     pub ashift: u8,
+    /// SIZE and AVAIL.
     pub capacity: space::Capacity,
     /// The standard workloads: sequential read, sequential write, random read, run on the
     /// machine itself.
@@ -50,17 +55,21 @@ pub struct Report {
     /// The same workloads run by clients across the network (`net=on`: the data crosses the
     /// host's NICs); empty when the system names no NIC.
     pub over_network: Vec<WorkloadFigures>,
+    /// Rebuilds and the chances of loss under the standard mission.
     pub reliability: Assessment,
     /// The data disks the planner places, and what keeps its role beside them (special,
     /// dedup and log vdevs, cache devices, hot spares), one phrase each.
     pub planned_disks: usize,
+    /// What keeps its role, one phrase each.
     pub roles: Vec<String>,
     /// The pool's own layout scored as the planner scores its candidates, and where it stands
     /// against the loss target and the pick (`None`: its leaves are not the data disks).
     pub own: Option<::plan::Own>,
     /// Layouts the planner considered for the same disks, its pick and that pick's figures.
     pub considered: usize,
+    /// The planner's pick and why.
     pub recommendation: Recommendation,
+    /// The pick's figures.
     pub recommended: Evaluation,
 }
 
