@@ -54,9 +54,9 @@ pub struct ScanShape {
     pub sector: f64,
     /// Share of the span the data occupies that is free (holes among the data), 0..1.
     pub free_among_data: f64,
-    /// Blocks one sorted window of the scan holds (`scan_window_blocks`), and the pool's
-    /// allocated bytes (parity included, what `metaslab_class_get_alloc` counts).
+    /// Blocks one sorted window of the scan holds (`scan_window_blocks`).
     pub window_blocks: f64,
+    /// The pool's allocated bytes, parity included (what `metaslab_class_get_alloc` counts).
     pub allocated_bytes: f64,
     /// What each block costs on this hardware (`perf::rebuild_path`).
     pub costs: BlockCosts,
@@ -127,12 +127,13 @@ pub(crate) fn scan_window_blocks(ram_bytes: f64, allocated_bytes: f64) -> f64 {
 /// allow (the allocator moves on from a metaslab as its weight falls, so some are nearly
 /// full while others are nearly empty), and those with less than 4% free place by size.
 fn placed_by_size(fill: f64) -> f64 {
-    let half = fill.min(1.0 - fill).max(0.0);
-    let (low, high) = (fill - half, fill + half);
-    if high - low < f64::EPSILON {
+    let half = fill.min(1.0 - fill);
+    if half <= 0.0 {
+        // An empty or a full pool: every metaslab alike.
         return if fill > 1.0 - DF_FREE_SHARE { 1.0 } else { 0.0 };
     }
-    (high - (1.0 - DF_FREE_SHARE)).clamp(0.0, high - low) / (high - low)
+    let high = fill + half;
+    (high - (1.0 - DF_FREE_SHARE)).clamp(0.0, 2.0 * half) / (2.0 * half)
 }
 
 /// The scan of one surviving leaf that reads `read` bytes of a vdev whose leaves each hold
