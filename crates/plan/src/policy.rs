@@ -3,7 +3,7 @@
 //! simulation's size, the ranking's thresholds and the purposes (`--for`). Policies, not facts:
 //! each says so.
 
-use crate::recommend::Rank;
+use std::fmt;
 
 /// Most disks a plan takes: with raidz widths up to 19 and dRAID data widths up to 16 a plan
 /// evaluates about 230 layouts whatever the disk count, but each evaluation costs time in
@@ -61,6 +61,59 @@ pub const SPACE_TIE: f64 = 0.95;
 /// Layouts within this share of the most random reads (or writes) are ties: the one with more
 /// usable space wins (a tenth is about what the model's own error is). A policy, not a fact.
 pub const SPEED_TIE: f64 = 0.9;
+
+/// How the planner weighs the layouts that stay under the loss target (`--rank`). A policy,
+/// not a fact: the default weighs what an admin weighs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rank {
+    /// The most usable space among the layouts that read and write sequentially at least
+    /// [`SPEED_FLOOR`] of the best; among those within [`SPACE_TIE`] of the most space, the
+    /// most random reads (within [`SPEED_TIE`]: a tie, the more space wins).
+    #[default]
+    Usable,
+    /// The most usable space.
+    Space,
+    /// The most random reads per second (within [`SPEED_TIE`]: the more space).
+    Iops,
+    /// The fastest sequential writes (within [`SPEED_TIE`]: the more space).
+    Write,
+}
+
+impl Rank {
+    pub const WORDS: &'static str = "usable, space, iops or write";
+
+    fn word(self) -> &'static str {
+        match self {
+            Rank::Usable => "usable",
+            Rank::Space => "space",
+            Rank::Iops => "iops",
+            Rank::Write => "write",
+        }
+    }
+}
+
+impl fmt::Display for Rank {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+impl std::str::FromStr for Rank {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Rank, String> {
+        [Rank::Usable, Rank::Space, Rank::Iops, Rank::Write]
+            .into_iter()
+            .find(|r| r.word() == s.trim())
+            .ok_or_else(|| {
+                format!(
+                    "unknown ranking '{}': {}",
+                    model::input::echo(s),
+                    Rank::WORDS
+                )
+            })
+    }
+}
 
 /// What the pool is for (`--for`): the ranking an admin applies for it, and the random
 /// workload its RAND/s column and `iops>=` needs are judged at. A policy, not a fact.
