@@ -3,7 +3,7 @@
 
 use crate::candidate_figures::Evaluation;
 use crate::needs::{format_probability, Metric, Need};
-use crate::policy::{REPORT_TRIALS, SPACE_TIE, SPEED_FLOOR, SPEED_TIE};
+use crate::policy::{Rank, REPORT_TRIALS, SPACE_TIE, SPEED_FLOOR, SPEED_TIE};
 use std::fmt;
 
 /// The probability of losing the pool over the mission a recommendation stays under when
@@ -96,59 +96,6 @@ pub fn closest(evaluations: &[Evaluation], needs: &[Need]) -> Vec<NearMiss> {
         .take(CLOSEST_SHOWN)
         .map(|(_, _, m)| m)
         .collect()
-}
-
-/// How the planner weighs the layouts that stay under the loss target (`--rank`). A policy,
-/// not a fact: the default weighs what an admin weighs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Rank {
-    /// The most usable space among the layouts that read and write sequentially at least
-    /// [`SPEED_FLOOR`] of the best; among those within [`SPACE_TIE`] of the most space, the
-    /// most random reads (within [`SPEED_TIE`]: a tie, the more space wins).
-    #[default]
-    Usable,
-    /// The most usable space.
-    Space,
-    /// The most random reads per second (within [`SPEED_TIE`]: the more space).
-    Iops,
-    /// The fastest sequential writes (within [`SPEED_TIE`]: the more space).
-    Write,
-}
-
-impl Rank {
-    pub const WORDS: &'static str = "usable, space, iops or write";
-
-    fn word(self) -> &'static str {
-        match self {
-            Rank::Usable => "usable",
-            Rank::Space => "space",
-            Rank::Iops => "iops",
-            Rank::Write => "write",
-        }
-    }
-}
-
-impl fmt::Display for Rank {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.word())
-    }
-}
-
-impl std::str::FromStr for Rank {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Rank, String> {
-        [Rank::Usable, Rank::Space, Rank::Iops, Rank::Write]
-            .into_iter()
-            .find(|r| r.word() == s.trim())
-            .ok_or_else(|| {
-                format!(
-                    "unknown ranking '{}': {}",
-                    model::input::echo(s),
-                    Rank::WORDS
-                )
-            })
-    }
 }
 
 /// Usable space, bytes, as a ranking weighs it.

@@ -377,7 +377,8 @@ fn the_default_pick_buys_space_and_a_vm_host_gets_mirrors() {
     );
     let purpose: zpoolsim_plan::policy::Purpose = "vm".parse().unwrap();
     let mut settings = Settings::standard(0.8, 5.0);
-    settings.random = zpoolsim_plan::LabelledWorkload::parse(purpose.random_workload()).unwrap();
+    settings.random =
+        zpoolsim_plan::LabelledWorkload::parse(purpose.random_workload(false)).unwrap();
     let vm = plan(&Request {
         system: machine(exos, 12),
         hot_spares: 0,
