@@ -91,16 +91,7 @@ impl fmt::Display for PlanError {
                 disks,
                 needs,
                 closest,
-            } => {
-                let needs: Vec<String> = needs.iter().map(Need::to_string).collect();
-                let closest: Vec<String> = closest.iter().map(NearMiss::to_string).collect();
-                write!(
-                    f,
-                    "no layout of {disks} disks meets {}; closest: {}",
-                    needs.join(", "),
-                    closest.join("; ")
-                )
-            }
+            } => nothing_meets(f, *disks, needs, closest),
             PlanError::Engine { layout, error } => write!(f, "{layout}: {error}"),
             PlanError::NoDiskGiven {
                 system_has_disks: true,
@@ -118,6 +109,23 @@ impl fmt::Display for PlanError {
             PlanError::Cancelled(why) => why.fmt(f),
         }
     }
+}
+
+/// The needs no layout meets, and the layouts that came closest, nearest first.
+fn nothing_meets(
+    f: &mut fmt::Formatter<'_>,
+    disks: u32,
+    needs: &[Need],
+    closest: &[NearMiss],
+) -> fmt::Result {
+    let needs: Vec<String> = needs.iter().map(Need::to_string).collect();
+    let closest: Vec<String> = closest.iter().map(NearMiss::to_string).collect();
+    write!(
+        f,
+        "no layout of {disks} disks meets {}; closest: {}",
+        needs.join(", "),
+        closest.join("; ")
+    )
 }
 
 /// Why no layout was left to weigh: no disks at all, none after the hot spares, or a
