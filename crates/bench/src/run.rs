@@ -174,7 +174,9 @@ pub fn data_size(text: &str) -> Result<u64> {
 fn predict(system: &System, w: &Workload) -> Result<serde_json::Value> {
     let p =
         perf::predict(system, w).map_err(|e| MeasureError::Failed(format!("{}: {e}", w.kind)))?;
-    serde_json::to_value(&p).map_err(|e| MeasureError::Failed(e.to_string()))
+    // Stored as `predict --json` prints it: what it leaves out in request's words.
+    serde_json::to_value(request::WordedPrediction::from(p))
+        .map_err(|e| MeasureError::Failed(e.to_string()))
 }
 
 /// Refuses to start unless the dataset has room for the largest run's files and a margin.

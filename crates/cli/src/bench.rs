@@ -8,6 +8,7 @@ use crate::files::{catalog, print_json};
 use crate::render;
 use bench::{compare, BenchComparison, DiskTraffic, Plan, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
+use model::input::escape_controls;
 use std::path::PathBuf;
 use store::Store;
 
@@ -51,7 +52,7 @@ pub fn run(args: &Args) -> CliResult {
                     .into(),
             ));
         }
-        let mut store = Store::open_existing(&args.db.location())?;
+        let mut store = Store::open_existing(&args.db.location()?)?;
         let id = match args.id {
             Some(id) => id,
             None => store
@@ -76,7 +77,7 @@ pub fn run(args: &Args) -> CliResult {
         runtime_s: args.runtime,
     };
     // The store is checked first: a damaged or locked one costs no measurement.
-    let at = args.db.location();
+    let at = args.db.location()?;
     Store::check(&at)?;
     let ready = bench::prepare(&plan, catalog())?;
     let mut store = Store::open(&at)?;
@@ -123,7 +124,10 @@ fn show_comparison(c: &BenchComparison, json: bool) -> CliResult {
         return print_json(c);
     }
     let id = c.bench_id.map_or(String::new(), |i| format!(" {i}"));
-    println!("bench{id} on pool {}: measured beside predicted\n", c.pool);
+    println!(
+        "bench{id} on pool {}: measured beside predicted\n",
+        escape_controls(&c.pool)
+    );
     print_workloads(c);
     println!("\nper disk, mean of each second of zpool iostat (predicted after the slash):");
     print_disks(c);
@@ -133,7 +137,7 @@ fn show_comparison(c: &BenchComparison, json: bool) -> CliResult {
     } else {
         println!("findings:");
         for f in &c.findings {
-            println!("  - {f}");
+            println!("  - {}", escape_controls(f));
         }
     }
     Ok(())
@@ -147,7 +151,7 @@ fn print_workloads(c: &BenchComparison) {
     for w in &c.workloads {
         println!(
             "{:<36} {:>9.1} {:>9.1} {:>6.2} {:>9.0} {:>9.0} {:>8.2} {:>8.2}",
-            w.workload,
+            escape_controls(&w.workload),
             w.measured_bytes_per_s / 1e6,
             w.predicted_bytes_per_s / 1e6,
             w.ratio,
@@ -186,8 +190,8 @@ fn print_disks(c: &BenchComparison) {
             .iter()
             .map(|(f, digits)| pair(m.as_ref().and_then(f), p.as_ref().and_then(f), *digits))
             .collect();
-        let workload: String = d.workload.chars().take(24).collect();
-        let disk = d.device.rsplit('/').next().unwrap_or(&d.device);
+        let workload = escape_controls(&d.workload.chars().take(24).collect::<String>());
+        let disk = escape_controls(d.device.rsplit('/').next().unwrap_or(&d.device));
         println!(
             "{workload:<24} {disk:<20} {:>13} {:>13} {:>13} {:>13} {:>9}",
             cells[0], cells[1], cells[2], cells[3], cells[4]

@@ -29,7 +29,7 @@ pub fn run(args: &Args) -> CliResult {
     let file = args.write_to.file()?;
     let c = discover::calibrate(&args.raw, args.zones, args.runtime)?;
     if let Some(file) = file {
-        write(file, &c.entry)?;
+        write(file, args.write_to.force, &c.entry)?;
     }
     if args.json {
         return print_json(&c);

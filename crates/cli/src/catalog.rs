@@ -5,6 +5,7 @@
 use crate::error::CliResult;
 use model::catalog::DEFAULT_SOURCE;
 use model::hardware::{ControllerModel, CpuModel, DiskModel, LinkKind, LinkModel, Simd, Sources};
+use model::input::escape_controls;
 use model::units::format_decimal;
 use serde::Serialize;
 use std::fmt::Write;
@@ -103,13 +104,15 @@ fn section<'a, T: 'a>(
 ) {
     let _ = writeln!(out, "{title}");
     for entry in entries {
-        let _ = writeln!(out, "  {}", line(entry));
+        // A user's catalog file may hold any character: none reaches the terminal raw.
+        let _ = writeln!(out, "  {}", escape_controls(&line(entry)));
         let sources = sources(entry);
         if let Some(default) = sources.get(DEFAULT_SOURCE) {
-            let _ = writeln!(out, "      source: {default}");
+            let _ = writeln!(out, "      source: {}", escape_controls(default));
         }
         for (figure, citation) in sources.iter().filter(|(k, _)| *k != DEFAULT_SOURCE) {
-            let _ = writeln!(out, "      {figure}: {citation}");
+            let line = format!("{figure}: {citation}");
+            let _ = writeln!(out, "      {}", escape_controls(&line));
         }
     }
     out.push('\n');

@@ -7,6 +7,7 @@ use crate::files::{print_json, Files};
 use crate::progress::while_working;
 use crate::render::{columns_note, figure, table};
 use ::plan::Evaluation;
+use model::input::escape_controls;
 use request::CompareRequest;
 
 /// Compare layouts on one machine's disks (disks a layout leaves over become hot spares).
@@ -25,11 +26,11 @@ pub fn run(args: &Args) -> CliResult {
         return print_json(&comparison);
     }
     let settings = &comparison.settings;
-    println!("{}", comparison.system);
+    println!("{}", escape_controls(&comparison.system));
     println!(
         "{} disks of {}",
         comparison.disks,
-        comparison.disk.as_deref().unwrap_or("?"),
+        escape_controls(comparison.disk.as_deref().unwrap_or("?")),
     );
     println!("{}", columns_note(settings));
     println!();

@@ -37,7 +37,7 @@ pub fn run(args: &Args) -> CliResult {
     model::system_file::parse(&text, "the discovered system file", catalog())
         .map_err(|e| CliError(format!("{e} (a defect of discover: please report it)")))?;
     if let Some(file) = file {
-        write(file, &text)?;
+        write(file, args.write_to.force, &text)?;
     }
     if args.json {
         return print_json(&Discovered {

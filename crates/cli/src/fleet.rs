@@ -4,7 +4,8 @@
 use crate::args::Db;
 use crate::error::{CliError, CliResult};
 use crate::files::{catalog, print_json};
-use store::{FleetPage, FleetQuery, Store};
+use model::input::escape_controls;
+use store::{FleetPage, FleetQuery, Store, StorePool};
 
 /// The fleet in one table: one row per host and pool (its newest bench), each workload's
 /// measured throughput over the prediction made at the time, flagged (!) where it falls below
@@ -45,7 +46,7 @@ pub fn run(args: &Args) -> CliResult {
         limit: args.limit,
         offset: args.offset,
     };
-    let at = args.db.location();
+    let at = args.db.location()?;
     if at.is_absent() {
         return Err(CliError(format!(
             "no results at {at}: run `zpoolsim bench` first"
@@ -92,19 +93,24 @@ fn table(page: &FleetPage) -> String {
     );
     for row in &page.pools {
         for (i, w) in row.workloads.iter().enumerate() {
+            // Stored words came from other machines: control characters escaped.
             let (host, pool, started) = if i == 0 {
-                (row.host.as_str(), row.pool.as_str(), row.started.as_str())
+                (
+                    escape_controls(&row.host),
+                    escape_controls(&row.pool),
+                    escape_controls(&row.started),
+                )
             } else {
-                ("", "", "")
+                Default::default()
             };
             let ratio = w.ratio.map_or("-".into(), |r| format!("{r:.2}"));
             let flag = if w.short { "!" } else { " " };
             out += &format!(
                 "{host:<16} {pool:<12} {started:<20} {:<34} {:>9.1} {:>9.1} {ratio:>5}{flag}  {}\n",
-                w.workload,
+                escape_controls(&w.workload),
                 w.measured_bytes_per_s / 1e6,
                 w.predicted_bytes_per_s / 1e6,
-                w.bottleneck
+                escape_controls(&w.bottleneck)
             );
         }
     }
@@ -119,25 +125,23 @@ fn table(page: &FleetPage) -> String {
     out
 }
 
-/// The results store as `serve --db` shows it (web::Fleet): one connection, one request at a
-/// time.
-pub struct StoreView(std::sync::Mutex<Store>);
+/// The results store as `serve --db` shows it (web::Fleet): a pool of connections, so
+/// requests are answered side by side and a connection the database dropped (a restart) is
+/// replaced rather than failing every request after it.
+pub struct StoreView(StorePool);
 
 impl StoreView {
-    /// Opens the store (it must exist) before the server starts.
+    /// Opens the store (it must exist and answer) before the server starts.
     pub fn open(db: &str) -> Result<StoreView, CliError> {
-        let at = store::Location::from_flag(Some(db));
-        Ok(StoreView(std::sync::Mutex::new(Store::open_existing(&at)?)))
+        let at = store::Location::from_flag(Some(db))?;
+        Ok(StoreView(StorePool::open(&at)?))
     }
 
     fn with<T: serde::Serialize>(
         &self,
         work: impl FnOnce(&mut Store) -> store::Result<T>,
     ) -> Result<serde_json::Value, String> {
-        let mut store = self
-            .0
-            .lock()
-            .map_err(|_| "the store is unusable".to_string())?;
+        let mut store = self.0.get().map_err(|e| e.to_string())?;
         let answer = work(&mut store).map_err(|e| e.to_string())?;
         serde_json::to_value(answer).map_err(|e| e.to_string())
     }

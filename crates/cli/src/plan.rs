@@ -8,6 +8,7 @@ use crate::progress::while_working;
 use crate::render::{columns_note, table};
 use crate::svg::{Chart, Series};
 use ::plan::{format_probability, DiskPlan, Evaluation, GrowthOption, Plan};
+use model::input::escape_controls;
 use request::PlanRequest;
 
 /// Plan a pool: enumerate layouts (stripe, mirrors, raidz1-3, dRAID, with spares), keep those
@@ -21,9 +22,12 @@ use request::PlanRequest;
 /// its spares, raidz wider than 12, single parity (raidz1, draid1) on disks over 4 TB in pools
 /// of more than 6 disks (kept on smaller pools, with a caveat). Of the layouts whose P(data
 /// loss) over --years (the pool, or blocks to latent sector errors) stays under the loss<= need
-/// (0.1% without one), the pick is the best by --rank: balanced (default: the geometric mean of
-/// usable space, random reads and sequential writes, each as a share of the best), space, iops
-/// or write; a Monte Carlo checks it, and each caveat of the pick is printed on its own line.
+/// (0.1% without one; a layout over it by less than a simulation's interval is kept, at the
+/// target), the pick is the best by --rank: usable (default: the most usable space among the
+/// layouts at least half as fast as the best at sequential reads and writes, random reads
+/// deciding within 5% of the most space), space, iops or write; --for vm|database|backup|media
+/// sets the ranking and random workload for that use. A Monte Carlo checks it, each caveat of
+/// the pick is printed on its own line, and on a system file its own layout is scored first.
 ///
 /// DEGRADED is the hours a vdev runs
 /// with less redundancy after a disk fails (for dRAID with a distributed spare, the short
@@ -54,7 +58,7 @@ pub fn run(args: &Args) -> CliResult {
     })?;
     let planned = &answer.plan;
     if let Some(file) = plot {
-        write(file, &chart(planned).render())?;
+        write(file, args.plot.force, &chart(planned).render())?;
     }
     if args.json {
         return print_json(&answer);
@@ -124,18 +128,19 @@ fn recommended(plan: &Plan) -> &Evaluation {
     &plan.evaluations[plan.recommendation.index]
 }
 
-fn print_plan(planned: &DiskPlan, all: bool) {
+/// What was planned: the disks, the assumptions, the workloads and how many layouts.
+fn print_header(planned: &DiskPlan, all: bool) {
     let plan = &planned.plan;
     let system = &planned.machine;
     let disk = &system.disks[0].model;
     println!(
         "{} x {} ({} {}, {}) on {}",
         planned.disks,
-        disk.id,
-        disk.vendor,
-        disk.model,
+        escape_controls(&disk.id),
+        escape_controls(&disk.vendor),
+        escape_controls(&disk.model),
         model::units::format_decimal(disk.capacity_bytes as f64),
-        system.name
+        escape_controls(&system.name)
     );
     for a in &planned.assumed {
         println!("assumed: {a}");
@@ -163,8 +168,20 @@ fn print_plan(planned: &DiskPlan, all: bool) {
             ", shown (--all for every one)"
         }
     );
+}
+
+fn print_plan(planned: &DiskPlan, all: bool) {
+    print_header(planned, all);
+    let plan = &planned.plan;
+    let s = &planned.settings;
     print!("{}", ruled_out(plan));
     println!();
+    if let Some(own) = &plan.own {
+        println!("your layout (=), the system file's:");
+        print!("{}", table(&[&own.evaluation], &["= "], s));
+        println!("{}", own.standing);
+        println!();
+    }
     let shown: Vec<usize> = (0..plan.evaluations.len())
         .filter(|&i| all || plan.on_front[i] || i == plan.recommendation.index)
         .collect();

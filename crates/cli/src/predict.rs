@@ -5,10 +5,11 @@ use crate::error::{CliError, CliResult};
 use crate::files::{print_json, write, Files, PlotTo};
 use crate::render::short;
 use crate::svg::{Chart, Series};
+use model::input::escape_controls;
 use model::units::format_decimal;
 use model::{System, Workload};
 use perf::Prediction;
-use request::{PredictRequest, Predicted};
+use request::{PredictRequest, Predicted, WordedPrediction};
 
 /// Predict throughput, IOPS, latency and the bottleneck of a workload.
 ///
@@ -51,7 +52,7 @@ pub fn run(args: &Args) -> CliResult {
             values,
             &s.points,
         );
-        write(file, &svg)?;
+        write(file, args.plot.force, &svg)?;
     }
     if args.json {
         return print_json(&answer);
@@ -59,7 +60,7 @@ pub fn run(args: &Args) -> CliResult {
     if args.request.system.is_none() {
         println!(
             "assumed:   no system file: the embedded default system ({})",
-            answer.system.name
+            escape_controls(&answer.system.name)
         );
     }
     match &answer.predicted {
@@ -80,7 +81,7 @@ fn latency(seconds: f64) -> String {
     }
 }
 
-fn print_prediction(w: &Workload, p: &Prediction) {
+fn print_prediction(w: &Workload, p: &WordedPrediction) {
     println!("system:    {}", p.system);
     println!(
         "workload:  {} (bs {}, {} thread(s), queue depth {})",
@@ -144,7 +145,7 @@ fn print_prediction(w: &Workload, p: &Prediction) {
     for v in &p.vdevs {
         println!(
             "  {:<18} {:>7.0} {:>7.0} {:>7} {:>7}",
-            v.name,
+            escape_controls(&v.name),
             v.read_ops_per_s,
             v.write_ops_per_s,
             short(v.read_bytes_per_s),
@@ -153,7 +154,7 @@ fn print_prediction(w: &Workload, p: &Prediction) {
         for d in p.devices.iter().filter(|d| d.vdev == v.name) {
             println!(
                 "    {:<16} {:>7.0} {:>7.0} {:>7} {:>7} {:>4.0}",
-                d.name,
+                escape_controls(&d.name),
                 d.read_ops_per_s,
                 d.write_ops_per_s,
                 short(d.read_bytes_per_s),
@@ -174,7 +175,7 @@ fn expected_error(p: &Prediction) -> String {
 }
 
 /// Each timed phase of a benchmark run on one line, then its bottleneck.
-fn print_phases(all: &[Prediction]) {
+fn print_phases(all: &[WordedPrediction]) {
     println!("system: {}", all[0].system);
     println!();
     println!(
@@ -200,7 +201,7 @@ fn print_phases(all: &[Prediction]) {
     println!("+/-: the error to expect, from the cross-validated errors of each phase's class; add @PHASE to the command line for one phase's full report");
 }
 
-fn print_sweep(param: &str, values: &[String], points: &[Prediction]) {
+fn print_sweep(param: &str, values: &[String], points: &[WordedPrediction]) {
     println!(
         "{:>8} {:>12} {:>10} {:>11}  bottleneck",
         param, "MB/s", "IOPS", "latency ms"
@@ -224,7 +225,7 @@ fn plot(
     w: &Workload,
     param: &str,
     values: &[String],
-    points: &[Prediction],
+    points: &[WordedPrediction],
 ) -> String {
     // x: the parameter's value (sizes in bytes), on a log2 axis when it spans > 8x.
     let xs: Vec<f64> = values

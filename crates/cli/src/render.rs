@@ -3,6 +3,7 @@
 
 use ::plan::policy::REPLACEMENT_HOURS;
 use ::plan::{format_probability, Evaluation, LabelledWorkload, Metric, Settings, WorkloadFigures};
+use model::input::escape_controls;
 use model::units::format_decimal;
 use reliability::{Assessment, Lifetime, RebuildKind};
 
@@ -18,7 +19,7 @@ pub fn columns_note(settings: &Settings) -> String {
         ""
     };
     format!(
-        "DEGRADED: hours a vdev runs with less redundancy after a disk fails, pool {:.0}% full, {load} (dRAID with a distributed spare: its sequential rebuild; else the resilver, after {REPLACEMENT_HOURS} h for a new disk when there is no hot spare); over {} years, P(POOL LOSS): the pool is lost, P(BLOCK LOSS): an unrecoverable read error loses blocks while a vdev has no redundancy left (one without any: at its monthly scrub){batch}",
+        "READ, WRITE, RAND/s: the workloads on an empty pool, their data on the disks' outer tracks; AVAIL: zfs list AVAIL in decimal TB; DEGRADED: hours a vdev runs with less redundancy after a disk fails, pool {:.0}% full, {load} (dRAID with a distributed spare: its sequential rebuild; else the resilver, after {REPLACEMENT_HOURS} h for a new disk when there is no hot spare); over {} years, P(POOL LOSS): the pool is lost, P(BLOCK LOSS): an unrecoverable read error loses blocks while a vdev has no redundancy left (one without any: at its monthly scrub){batch}",
         settings.fill * 100.0,
         settings.years
     )
@@ -142,13 +143,23 @@ fn kind_word(kind: &RebuildKind) -> &'static str {
 /// The assessment as a person reads it: each rebuild, then the loss figures.
 pub fn assessment(report: &Assessment) -> String {
     let load = match &report.load {
-        Some(kind) => format!("under the user load {kind}"),
+        Some(kind) => format!(
+            "under the user load {kind} {:.0}% of the time",
+            report.busy.unwrap_or(1.0) * 100.0
+        ),
         None => "idle pool".to_string(),
     };
     let mut out = format!(
         "\nrebuild after one disk fails, pool {:.0}% full, {load}:\n",
         report.fill * 100.0,
     );
+    if report.shingled {
+        out += &format!(
+            "  warning: {} is shingled (SMR): a resilver writes onto it {:.1} times slower than onto a conventional (CMR) disk, as published SMR resilvers did; prefer CMR disks for ZFS\n",
+            report.disk,
+            reliability::SMR_RESILVER_SLOWDOWN
+        );
+    }
     for r in &report.rebuilds {
         out += &format!(
             "  {:<10} {:>7.1} h  read {}, write {}; limited by {}\n             {}\n",
@@ -178,21 +189,29 @@ pub fn assessment(report: &Assessment) -> String {
         );
     }
     if let Some(mc) = &report.monte_carlo {
-        out += &format!(
-            "  Monte Carlo ({} missions, seed {}): P(pool loss) {} [{} .. {}], P(any data loss) {} [{} .. {}]; expected bytes lost to unrecoverable read errors {}\n",
-            mc.trials,
-            mc.seed,
-            format_probability(mc.pool_loss.p),
-            format_probability(mc.pool_loss.low),
-            format_probability(mc.pool_loss.high),
-            format_probability(mc.data_loss.p),
-            format_probability(mc.data_loss.low),
-            format_probability(mc.data_loss.high),
-            format_decimal(mc.expected_bytes_lost),
-        );
-        if report.closed_form.is_some() {
-            out += "  (the simulation rebuilds in a fixed time where the closed form assumes memoryless repairs, so with double or triple parity it gives less loss)\n";
-        }
+        out += &simulated(mc, report.closed_form.is_some());
+    }
+    out
+}
+
+/// The Monte Carlo's loss figures and bytes lost, split into pool and block losses.
+fn simulated(mc: &reliability::MonteCarloReport, beside_closed_form: bool) -> String {
+    let mut out = format!(
+        "  Monte Carlo ({} missions, seed {}): P(pool loss) {} [{} .. {}], P(any data loss) {} [{} .. {}]; expected bytes lost {}: {} with the pool, {} as blocks to unrecoverable read errors\n",
+        mc.trials,
+        mc.seed,
+        format_probability(mc.pool_loss.p),
+        format_probability(mc.pool_loss.low),
+        format_probability(mc.pool_loss.high),
+        format_probability(mc.data_loss.p),
+        format_probability(mc.data_loss.low),
+        format_probability(mc.data_loss.high),
+        format_decimal(mc.expected_bytes_lost),
+        format_decimal(mc.expected_pool_bytes_lost),
+        format_decimal(mc.expected_block_bytes_lost),
+    );
+    if beside_closed_form {
+        out += "  (the simulation rebuilds in a fixed time where the closed form assumes memoryless repairs, so with double or triple parity it gives less loss)\n";
     }
     out
 }
@@ -220,7 +239,7 @@ fn failure_figures(report: &Assessment, lifetime: &Lifetime) -> String {
             format!("exponential lifetimes, MTBF {mtbf_hours:.3e} h")
         }
         Lifetime::Weibull { shape, scale_hours } => format!(
-            "Weibull lifetimes of shape {shape}, scale {scale_hours:.3e} h (the same failures in the first year as the AFR)"
+            "Weibull lifetimes of shape {shape}, scale {scale_hours:.3e} h (failing at the AFR on average over the mission)"
         ),
     };
     let failed = report.failed_within_mission.map_or(String::new(), |f| {
@@ -256,15 +275,16 @@ pub fn short(bytes_per_s: f64) -> String {
 }
 
 /// A stored bench: each run's workload, what fio measured and what was predicted before it.
+/// Its words came from a machine (its hostname) or another store: control characters escaped.
 pub fn bench(b: &store::Bench) -> String {
     let id = b.id.map_or(String::new(), |i| format!(" {i}"));
     let mut out = format!(
         "bench{id}: {} on {} ({}), {}, zpoolsim {}\n{:<40} {:>10} {:>10} {:>9} {:>12}  samples\n",
-        b.dataset,
-        b.host.name,
-        b.directory,
-        b.started,
-        b.zpoolsim_version,
+        escape_controls(&b.dataset),
+        escape_controls(&b.host.name),
+        escape_controls(&b.directory),
+        escape_controls(&b.started),
+        escape_controls(&b.zpoolsim_version),
         "workload",
         "MB/s",
         "predicted",
@@ -277,7 +297,7 @@ pub fn bench(b: &store::Bench) -> String {
             .unwrap_or(0.0);
         out.push_str(&format!(
             "{:<40} {:>10.1} {:>10.1} {:>9.0} {:>12.2}  {}\n",
-            r.workload,
+            escape_controls(&r.workload),
             r.measured.throughput_bytes_per_s() / 1e6,
             predicted / 1e6,
             r.measured.iops,
@@ -320,12 +340,13 @@ mod tests {
         let criteria = request::Criteria {
             read: "dd-read".into(),
             write: "dd-write".into(),
-            random: "fio-randread:qd=32".into(),
+            random: Some("fio-randread:qd=32".into()),
             workloads: vec!["bonnie-seeks".into()],
             fill: "80%".into(),
             years: 5.0,
             afr: None,
             load: None,
+            busy: "100%".into(),
             same_batch: false,
         };
         let settings = criteria.settings(&crate::files::Files).unwrap();

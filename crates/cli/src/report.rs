@@ -33,11 +33,15 @@ pub fn run(args: &Args) -> CliResult {
         r.layout, r.disks, r.ashift
     );
     println!(
-        "\nspace: zpool list SIZE {}, zfs list AVAIL {} (zpoolsim capacity explains every byte)",
+        "\nspace: zpool list SIZE {}, zfs list AVAIL {} = {} (TiB as zfs list prints them; the planner's figures below are decimal TB; zpoolsim capacity explains every byte)",
         format_bytes(r.capacity.size_bytes),
-        format_bytes(r.capacity.avail_bytes)
+        format_bytes(r.capacity.avail_bytes),
+        format_decimal(r.capacity.avail_bytes as f64)
     );
-    println!("\nspeed (zpoolsim predict for the details):");
+    if let Some(own) = &r.own {
+        print!("{}", own_line(own));
+    }
+    println!("\nspeed on an empty pool, the data on the disks' outer tracks (zpoolsim predict for the details):");
     print!("{}", speeds(&r.workloads));
     if !r.over_network.is_empty() {
         let nics: Vec<String> = r
@@ -65,6 +69,24 @@ pub fn run(args: &Args) -> CliResult {
         println!("  caveat: {c}");
     }
     Ok(())
+}
+
+/// The pool's own layout as the planner scores it, and where it stands.
+fn own_line(own: &::plan::Own) -> String {
+    use ::plan::Metric;
+    let e = &own.evaluation;
+    let loss = e
+        .data_loss()
+        .map_or("unknown".to_string(), |p| Metric::Loss.format(p));
+    format!(
+        "scored as the planner scores its layouts: {} usable, reads {}, writes {}, {} random reads, degraded {:.1} h after a failure, P(data loss) {loss}\n  {}\n",
+        Metric::Avail.format(e.avail_bytes as f64),
+        Metric::Read.format(e.read.bytes_per_s),
+        Metric::Write.format(e.write.bytes_per_s),
+        Metric::Iops.format(e.random.iops),
+        e.degraded_hours,
+        own.standing
+    )
 }
 
 /// One line per workload: its figures and what limits it.

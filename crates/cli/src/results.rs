@@ -5,6 +5,7 @@ use crate::args::Db;
 use crate::error::{CliError, CliResult};
 use crate::files::print_json;
 use crate::render;
+use model::input::escape_controls;
 use store::{BenchSummary, Location, Store};
 
 /// List the benches in the results store, or show one: each run's workload, what fio
@@ -26,7 +27,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let at = args.db.location();
+    let at = args.db.location()?;
     if args.id.is_none() && at.is_absent() {
         // A fresh machine has no store yet: that is an answer, not an error.
         if args.json {
@@ -60,10 +61,10 @@ pub fn run(args: &Args) -> CliResult {
                 println!(
                     "{:>4}  {:<20}  {:<16}  {:<16}  {}",
                     s.id,
-                    s.started,
-                    s.host,
-                    s.dataset,
-                    s.workloads.join(" ")
+                    escape_controls(&s.started),
+                    escape_controls(&s.host),
+                    escape_controls(&s.dataset),
+                    escape_controls(&s.workloads.join(" "))
                 );
             }
         }
@@ -72,7 +73,7 @@ pub fn run(args: &Args) -> CliResult {
 }
 
 fn push(store: &mut Store, from: &Location, url: &str, json: bool) -> CliResult {
-    let to = Location::from_flag(Some(url));
+    let to = Location::from_flag(Some(url))?;
     if to == *from {
         return Err(CliError(format!("--push {to}: that is the store itself")));
     }
@@ -88,7 +89,7 @@ fn push(store: &mut Store, from: &Location, url: &str, json: bool) -> CliResult 
         pushed.skipped.len()
     );
     for s in &pushed.skipped {
-        println!("  skipped {s}");
+        println!("  skipped {}", escape_controls(s));
     }
     Ok(())
 }

@@ -15,7 +15,7 @@ pub struct Args {
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
     /// The address to listen on: 127.0.0.1 (this machine only, the default), or 0.0.0.0 to
-    /// let other machines of the network in.
+    /// let other machines of the network in (a warning says so: there is no login).
     #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
     pub listen: String,
     /// Plans, predictions and reliability assessments worked on at once (1 to 256; default:
@@ -34,7 +34,7 @@ pub fn run(args: &Args) -> CliResult {
     let ip: IpAddr = args.listen.trim().parse().map_err(|_| {
         CliError(format!(
             "--listen '{}': expected an IP address like 127.0.0.1 or 0.0.0.0",
-            args.listen
+            model::input::echo(&args.listen)
         ))
     })?;
     let mut server = web::Server::bind(SocketAddr::new(ip, args.port), catalog())?;
@@ -44,7 +44,23 @@ pub fn run(args: &Args) -> CliResult {
     if let Some(db) = &args.db {
         server = server.with_fleet(std::sync::Arc::new(crate::fleet::StoreView::open(db)?));
     }
+    if !ip.is_loopback() {
+        eprintln!("{}", exposed(ip, args.db.is_some()));
+    }
     println!("zpoolsim: serving http://{}/", server.address());
     std::io::stdout().flush()?;
     Ok(server.run()?)
+}
+
+/// The warning for an address other machines reach: the server has no login, so whoever
+/// reaches the port uses the planner's CPU and reads the fleet store.
+fn exposed(ip: IpAddr, fleet: bool) -> String {
+    let store = if fleet {
+        " and reads every bench of the --db store"
+    } else {
+        ""
+    };
+    format!(
+        "zpoolsim: warning: listening on {ip}, not this machine only: there is no login, anyone who reaches the port uses the planner{store} (127.0.0.1 keeps it to this machine)"
+    )
 }

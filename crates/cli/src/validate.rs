@@ -147,7 +147,7 @@ fn refit(corpus: &Corpus, args: &Args) -> CliResult {
     let file = args.write.file()?;
     let refit = while_working("refitting the constants", || validate::refit(corpus));
     if let Some(file) = file {
-        write(file, &refit.file)?;
+        write(file, args.write.force, &refit.file)?;
     }
     if args.json {
         return print_json(&refit);
@@ -175,7 +175,7 @@ fn cross_validate(corpus: &Corpus, args: &Args) -> CliResult {
     let file = args.write.file()?;
     let cv = while_working("cross-validating", || validate::cross_validate(corpus));
     if let Some(file) = file {
-        write(file, &cv.bands().to_toml())?;
+        write(file, args.write.force, &cv.bands().to_toml())?;
     }
     if args.json {
         return print_json(&cv);

@@ -5,117 +5,13 @@
 
 mod common;
 
+use common::benches::{bench, run_of, sqlite_store};
 use common::postgres::Server;
 use common::shapes::{check, shapes};
 use common::skip;
 use common::{run, Scratch};
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
-use store::{utc, Bench, Host, Location, Measured, Run, Sample, Store};
-
-const MB: f64 = 1e6;
-const DAY: i64 = 86_400;
-
-fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs() as i64
-}
-
-/// A run of `workload`: `measured` against `predicted` MB/s, expected error `err` %.
-fn run_of(workload: &str, measured: f64, predicted: f64, err: f64) -> Run {
-    Run {
-        workload: workload.into(),
-        runtime_s: 30.0,
-        data_bytes: 1 << 30,
-        job_file: "[job]\n".into(),
-        measured: Measured {
-            read_bytes_per_s: measured * MB,
-            write_bytes_per_s: 0.0,
-            iops: measured,
-            mean_latency_s: 0.01,
-        },
-        prediction: json!({
-            "throughput_bytes_per_s": predicted * MB,
-            "expected_error_pct": err,
-            "bottleneck": {"sentence": format!("the disks limit {workload}")},
-        }),
-        fio_json: "{\"jobs\": []}".into(),
-        samples: Vec::new(),
-        busy: BTreeMap::new(),
-    }
-}
-
-fn bench(host: &str, pool: &str, age_s: i64, runs: Vec<Run>) -> Bench {
-    Bench {
-        id: None,
-        uid: store::new_uid(),
-        host: Host {
-            name: host.into(),
-            machine_id: format!("{host}-id"),
-        },
-        started: utc(now() - age_s),
-        zpoolsim_version: "0.1.0".into(),
-        pool: pool.into(),
-        dataset: pool.into(),
-        directory: format!("/{pool}/zpoolsim-bench-1"),
-        system_toml: std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../examples/raidz2-10x4tb.toml"
-        ))
-        .unwrap(),
-        runs,
-    }
-}
-
-/// Four pools of three hosts: alpha's tank as predicted (an old slow bench behind a newer
-/// one), beta's tank at 40% of its prediction, beta's fast above it, gamma's only bench six
-/// years old.
-fn fleet_benches() -> Vec<Bench> {
-    vec![
-        bench(
-            "alpha",
-            "tank",
-            2000 * DAY,
-            vec![run_of("dd-read:size=1G", 100.0, 250.0, 12.7)],
-        ),
-        bench(
-            "gamma",
-            "old",
-            2000 * DAY,
-            vec![run_of("dd-read:size=1G", 240.0, 250.0, 12.7)],
-        ),
-        bench(
-            "beta",
-            "fast",
-            10 * DAY,
-            vec![run_of("dd-read:size=1G", 300.0, 250.0, 12.7)],
-        ),
-        bench(
-            "alpha",
-            "tank",
-            3600,
-            vec![
-                run_of("dd-read:size=1G", 240.0, 250.0, 12.7),
-                run_of("fio-randread:qd=8,size=1G", 90.0, 100.0, 16.3),
-            ],
-        ),
-        bench(
-            "beta",
-            "tank",
-            7200,
-            vec![run_of("dd-read:size=1G", 100.0, 250.0, 12.7)],
-        ),
-    ]
-}
-
-fn sqlite_store(path: &str) {
-    let mut store = Store::open(&Location::Sqlite(path.into())).unwrap();
-    for b in fleet_benches() {
-        store.save(&b).unwrap();
-    }
-}
+use store::{Location, Sample, Store};
 
 fn fleet(db: &str, more: &[&str]) -> Value {
     let (code, out, err) = run(&[&["fleet", "--db", db, "--json"], more].concat());
@@ -312,6 +208,13 @@ fn serve_shows_the_fleet_of_a_store() {
     let (status, body) = plain.get("/api/fleet");
     assert_eq!(status, 404);
     assert!(body.contains("zpoolsim serve --db FILE|URL"), "{body}");
+    // A person opening the page gets a page saying what to run.
+    let (status, page) = plain.get("/fleet");
+    assert_eq!(status, 404);
+    assert!(
+        page.starts_with("<!doctype html>") && page.contains("zpoolsim serve --db"),
+        "{page}"
+    );
 }
 
 #[test]
@@ -347,6 +250,180 @@ fn fleet_of_a_postgresql_store_the_benches_were_pushed_to() {
     broken_rows_are_skipped(&server, &dir);
     a_killed_push_leaves_no_partial_bench(&server, &dir);
     refusals(&server);
+    passwords_are_taken_as_libpq_takes_them_and_never_shown(&server, &dir);
+    first_pushes_at_once_make_the_schema_once(&server);
+    a_locked_table_is_said_in_seconds(&server, &url);
+    serve_answers_again_after_the_database_restarts(&server, &url);
+}
+
+/// `zpoolsim ARGS` with `env` set and `unset` removed from its environment; exit code, stdout,
+/// stderr and how long it took.
+fn run_env(
+    args: &[&str],
+    env: &[(&str, &str)],
+    unset: &[&str],
+) -> (i32, String, String, std::time::Duration) {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_zpoolsim"));
+    for name in unset {
+        command.env_remove(name);
+    }
+    command.args(args).envs(env.iter().copied());
+    let start = std::time::Instant::now();
+    let out = command.output().expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        start.elapsed(),
+    )
+}
+
+/// A role that must log in with a password: given in the URL (`?password=`), in PGPASSWORD or
+/// in ~/.pgpass (only when no one else may read it), as psql takes it. Wherever the password
+/// was, no message, error or HTTP answer shows it; before, `/api/fleet?host=%00` answered
+/// with the URL and its password.
+fn passwords_are_taken_as_libpq_takes_them_and_never_shown(server: &Server, dir: &Scratch) {
+    let secret = "pw-s3cret";
+    server.require_password("keeper", secret);
+    server.sql(
+        "fleet",
+        "GRANT SELECT ON ALL TABLES IN SCHEMA public TO keeper",
+    );
+    let url = server.url("fleet", "keeper");
+    let fleet_of = |env: &[(&str, &str)], home: &str| {
+        let unset = ["PGPASSWORD", "PGPASSFILE", "ZPOOLSIM_DB"];
+        let env = [env, &[("HOME", home)]].concat();
+        let (code, out, err, _) = run_env(&["fleet", "--db", &url, "--json"], &env, &unset);
+        assert!(!format!("{out}{err}").contains(secret), "{out}{err}");
+        (code, err)
+    };
+    let home = dir.path("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let (code, err) = fleet_of(&[], &home);
+    assert_eq!(code, 2, "no password: refused");
+    assert!(
+        err.starts_with(&format!(
+            "zpoolsim: results database {url}: cannot connect: "
+        )),
+        "{err}"
+    );
+    let (code, err) = fleet_of(&[("PGPASSWORD", secret)], &home);
+    assert_eq!(code, 0, "PGPASSWORD: {err}");
+    let pgpass = std::path::Path::new(&home).join(".pgpass");
+    let line = format!(
+        "# the team's store\n127.0.0.1:{}:fleet:keeper:{secret}\n",
+        server.port
+    );
+    std::fs::write(&pgpass, line).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let (code, err) = fleet_of(&[], &home);
+    assert_eq!(code, 0, "~/.pgpass: {err}");
+    std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(0o644)).unwrap();
+    assert_eq!(
+        fleet_of(&[], &home).0,
+        2,
+        "a ~/.pgpass others may read is not used"
+    );
+    let wrong = format!("{url}?password=wrong-{secret}");
+    let (code, _, err, _) = run_env(&["fleet", "--db", &wrong], &[], &[]);
+    assert_eq!(code, 2);
+    assert!(!err.contains("wrong-") && err.contains(&url), "{err}");
+    let with = format!(
+        "postgres://keeper:{secret}@127.0.0.1:{}/fleet?password={secret}",
+        server.port
+    );
+    let served = common::serve::Served::start_with(&["--db", &with]);
+    let (status, body) = served.get("/api/fleet?host=%00");
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains(&url) && !body.contains(secret), "{body}");
+}
+
+/// Four first pushes into an empty database at the same moment: each makes or finds the
+/// schema (before, the second failed on creating a type the first was creating).
+fn first_pushes_at_once_make_the_schema_once(server: &Server) {
+    for round in 0..3 {
+        let url = server.database(&format!("race{round}"), "postgres");
+        let at = Location::from_flag(Some(&url)).unwrap();
+        let start = std::sync::Barrier::new(4);
+        std::thread::scope(|s| {
+            let opened: Vec<_> = (0..4)
+                .map(|_| {
+                    s.spawn(|| {
+                        start.wait();
+                        Store::open(&at).map(drop)
+                    })
+                })
+                .collect();
+            for o in opened {
+                o.join().unwrap().expect("each opens the store");
+            }
+        });
+        let versions = server.sql(
+            &format!("race{round}"),
+            "SELECT count(*) FROM zpoolsim_schema",
+        );
+        assert_eq!(versions.trim(), "1");
+    }
+}
+
+/// A table another session holds locked: saving a bench (what Ctrl-C does with the finished
+/// workloads) and `/api/fleet` each say so within the lock wait, 5 s, rather than waiting
+/// (38 s before) for as long as the lock is held.
+fn a_locked_table_is_said_in_seconds(server: &Server, url: &str) {
+    let mut holder = server.session(
+        "fleet",
+        "BEGIN; LOCK TABLE bench IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60)",
+    );
+    let locked = || {
+        server.sql("postgres", "SELECT count(*) FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND relation IS NOT NULL AND granted").trim() != "0"
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !locked() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the lock was never taken"
+        );
+    }
+    let start = std::time::Instant::now();
+    let mut store = Store::open_existing(&Location::from_flag(Some(url)).unwrap()).unwrap();
+    let e = store
+        .save(&bench("locked", "tank", 60, vec![]))
+        .unwrap_err()
+        .to_string();
+    let waited = start.elapsed();
+    assert!(
+        e.contains("another session holds the table; waited 5 s"),
+        "{e}"
+    );
+    assert!(waited < std::time::Duration::from_secs(10), "{waited:?}");
+    let served = common::serve::Served::start_with(&["--db", url]);
+    let start = std::time::Instant::now();
+    let (status, body) = served.get("/api/fleet");
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("another session holds the table"), "{body}");
+    assert!(start.elapsed() < std::time::Duration::from_secs(10));
+    // The server-side session sleeps on after its psql is gone: ended there.
+    server.sql("postgres", "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid()");
+    holder.wait().unwrap();
+}
+
+/// `serve --db` across a restart of the database: the connections it held are gone, and the
+/// next request is answered over a new one (before: 400 "connection closed" until restarted).
+fn serve_answers_again_after_the_database_restarts(server: &Server, url: &str) {
+    let served = common::serve::Served::start_with(&["--db", url]);
+    let (status, body) = served.get("/api/fleet");
+    assert_eq!(status, 200, "{body}");
+    server.restart();
+    let (status, body) = served.get("/api/fleet");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap()["pools"]
+            .as_array()
+            .unwrap()
+            .len(),
+        4
+    );
 }
 
 /// A push killed (SIGKILL) partway leaves only whole benches, each with both its runs and
@@ -484,12 +561,23 @@ fn refusals(server: &Server) {
     };
     assert_eq!(
         refused(&reader),
-        format!("zpoolsim: results database {reader}: this role may not add rows to 'bench': grant it INSERT, or give a role that may write\n")
+        format!("zpoolsim: results database {reader}: this role may not add rows to 'bench': grant it INSERT, or give a role that may write and read\n")
     );
     assert_eq!(
         fleet(&reader, &[])["pools"].as_array().unwrap().len(),
         4,
         "a reader reads the fleet"
+    );
+    // INSERT without SELECT failed only after fio ran (INSERT ... RETURNING id reads the
+    // row): now it is refused before.
+    server.sql(
+        "fleet",
+        "CREATE ROLE writer LOGIN; GRANT INSERT ON ALL TABLES IN SCHEMA public TO writer; GRANT SELECT ON zpoolsim_schema TO writer",
+    );
+    let writer = server.url("fleet", "writer");
+    assert_eq!(
+        refused(&writer),
+        format!("zpoolsim: results database {writer}: this role may not read 'bench': grant it SELECT, or give a role that may write and read\n")
     );
     let closed = format!("postgres://postgres@127.0.0.1:{}/fleet", server.port + 1);
     assert!(refused(&closed).starts_with(&format!(
@@ -503,4 +591,111 @@ fn refusals(server: &Server) {
         refused(&newer),
         format!("zpoolsim: {newer}: results of schema version 9; this zpoolsim reads version 2 (a newer zpoolsim made them)\n")
     );
+}
+
+/// A bench from a machine whose hostname, pool and workload hold terminal escapes (stored by
+/// that machine, pushed to the team's store): `fleet`, `results` and `results ID` print them
+/// escaped, and not one control character reaches the terminal.
+#[test]
+fn stored_control_characters_are_escaped() {
+    let dir = Scratch::new("fleet-escapes");
+    let db = dir.path("results.sqlite");
+    let mut store = Store::open(&Location::Sqlite(db.as_str().into())).unwrap();
+    let mut evil = bench(
+        "evil\u{1b}]0;pwned\u{7}",
+        "tank\r",
+        3600,
+        vec![run_of("dd-read:size=1G\u{1b}[2J", 100.0, 250.0, 12.7)],
+    );
+    evil.dataset = "tank/\u{1b}[31mred".into();
+    store.save(&evil).unwrap();
+    for args in [
+        &["fleet", "--db", &db][..],
+        &["results", "--db", &db],
+        &["results", "1", "--db", &db],
+    ] {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(
+            !out.chars().any(|c| c.is_control() && c != '\n'),
+            "{args:?}: {out:?}"
+        );
+        assert!(out.contains("\\u{1b}"), "{args:?}: {out}");
+    }
+    let (_, out, _) = run(&["fleet", "--db", &db]);
+    assert!(
+        out.starts_with("host") && out.contains("\nevil\\u{1b}]0;pwned\\u{7} tank\\r"),
+        "{out}"
+    );
+}
+
+/// A host whose machine-id is empty (a container without /etc/machine-id) is stored with an
+/// empty one; its history is reachable as `machine_id=` (before: "give host, machine_id and
+/// pool").
+#[test]
+fn a_host_without_a_machine_id_has_a_history() {
+    let dir = Scratch::new("fleet-no-machine-id");
+    let db = dir.path("results.sqlite");
+    let mut store = Store::open(&Location::Sqlite(db.as_str().into())).unwrap();
+    let mut b = bench(
+        "bare",
+        "tank",
+        60,
+        vec![run_of("dd-read:size=1G", 100.0, 250.0, 12.7)],
+    );
+    b.host.machine_id = String::new();
+    store.save(&b).unwrap();
+    let served = common::serve::Served::start_with(&["--db", &db]);
+    let (status, body) = served.get("/api/fleet/history?host=bare&machine_id=&pool=tank");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&body)
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+/// A server that accepts the connection and never answers: refused in one line within the
+/// connect wait, 5 s (the docs' promise; before, bench waited 14.6 s).
+#[test]
+fn a_server_that_never_answers_is_refused_within_5_s() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let held = std::thread::spawn(move || {
+        listener.accept().map(|(socket, _)| {
+            std::thread::sleep(std::time::Duration::from_secs(15));
+            drop(socket)
+        })
+    });
+    let url = format!("postgres://team@127.0.0.1:{port}/zpoolsim");
+    let (code, _, err, took) = run_env(&["fleet", "--db", &url], &[], &[]);
+    assert_eq!(
+        err,
+        format!("zpoolsim: results database {url}: cannot connect: no answer within 5 s\n")
+    );
+    assert_eq!(code, 2);
+    assert!(took < std::time::Duration::from_secs(8), "{took:?}");
+    drop(held);
+}
+
+/// With HOME unset or empty and no --db nor ZPOOLSIM_DB there is no default store: one line
+/// says so, rather than a store under / or the current directory; --db still works.
+#[test]
+fn no_home_no_default_store() {
+    let dir = Scratch::new("fleet-no-home");
+    let unset = ["HOME", "XDG_DATA_HOME", "ZPOOLSIM_DB"];
+    let empty_home = [("HOME", "")];
+    for (env, removed) in [(&[][..], &unset[..]), (&empty_home[..], &unset[1..])] {
+        let (code, out, err, _) = run_env(&["results"], env, removed);
+        assert_eq!(
+            (code, out.as_str(), err.as_str()),
+            (2, "", "zpoolsim: HOME is unset or empty, so there is no default results store: give --db FILE|URL or set ZPOOLSIM_DB\n")
+        );
+    }
+    let db = dir.path("results.sqlite");
+    let (code, _, err, _) = run_env(&["results", "--db", &db], &[], &unset);
+    assert_eq!(code, 0, "{err}");
 }

@@ -3,7 +3,9 @@
 //! `predict` accept; `bench` runs every default workload for two seconds and stores a run each
 //! with per-disk samples; `bench --compare` sets measured beside predicted; `calibrate` reads a
 //! loop device and refuses one in a pool; bad input gets one line and exit code 2 and writes
-//! nothing. Every `--json` is checked against docs/json.md. Without zfs-fuse, fio or root it
+//! nothing; a directory name that would inject lines into fio's job file is refused, a scratch
+//! directory swapped for a link mid-run redirects nothing, and SIGINT, SIGTERM, SIGHUP and
+//! SIGQUIT stop fio and keep what finished. Every `--json` is checked against docs/json.md. Without zfs-fuse, fio or root it
 //! says SKIPPED loudly and passes, except in CI (CI=true), where it fails.
 
 mod common;
@@ -203,7 +205,113 @@ fn bench(lab: &Lab, pool: &str, mount: &str) {
     assert_shape(&["results", "1", "--db", &db, "--json"], "Bench");
     assert!(ok(&["results", "--db", &db]).contains("dd-write:size=32M"));
     refused(&["results", "9", "--db", &db], "no bench 9 in the results");
+    injected(lab, mount);
+    swapped(lab, mount);
     interrupted(lab, mount);
+}
+
+/// The injection: a directory whose name holds a newline and a fio option of its own
+/// (a command run before the job) is refused in one line, runs nothing and stores nothing;
+/// an honest name with a colon is benched.
+fn injected(lab: &Lab, mount: &str) {
+    let marker = lab.path("pwned");
+    let hostile = format!("{mount}/x\nexec_prerun=touch {marker}\n;");
+    // The marker's path makes it directories within directories: a path all the same.
+    fs::create_dir_all(&hostile).expect("a directory named with newlines");
+    let db = lab.path("injected.sqlite");
+    refused(
+        &["bench", &hostile, "--db", &db],
+        "fio's job file cannot name this directory: a control character",
+    );
+    assert!(!Path::new(&marker).exists(), "no command ran");
+    assert!(!Path::new(&db).exists(), "nothing stored");
+    fs::remove_dir_all(format!("{mount}/x\nexec_prerun=touch ")).expect("removed");
+
+    let colon = format!("{mount}/a:b");
+    fs::create_dir(&colon).expect("a directory with a colon");
+    let short = ["--workloads", "dd-read", "--size", "8M", "--runtime", "1"];
+    let out = ok(&[&["bench", &colon, "--db", &db, "--json"][..], &short[..]].concat());
+    let bench: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let scratch = bench["directory"].as_str().unwrap();
+    assert!(
+        scratch.starts_with(&format!("{colon}/zpoolsim-bench-")),
+        "{scratch}"
+    );
+    assert!(!bench["runs"][0]["samples"].as_array().unwrap().is_empty());
+    assert_eq!(
+        fs::read_dir(&colon).unwrap().count(),
+        0,
+        "its scratch removed"
+    );
+    fs::remove_dir(&colon).expect("removed");
+}
+
+/// The symlink race: while fio runs, a second process renames the scratch directory
+/// away and links its name to a directory of someone else's files. Nothing there is written,
+/// read or removed; the run is refused, not stored.
+fn swapped(lab: &Lab, mount: &str) {
+    let victim = lab.path("victim");
+    fs::create_dir_all(&victim).expect("the victim's directory");
+    for (name, text) in [
+        ("job.fio", "root's job"),
+        ("fio.json", "{\"forged\": 1}"),
+        ("keep", "k"),
+    ] {
+        fs::write(Path::new(&victim).join(name), text).expect("a victim's file");
+    }
+    let db = lab.path("swapped.sqlite");
+    let child = Command::new(env!("CARGO_BIN_EXE_zpoolsim"))
+        .args([
+            "bench",
+            mount,
+            "--size",
+            "16M",
+            "--runtime",
+            "3",
+            "--db",
+            &db,
+        ])
+        .args(["--workloads", "dd-write"])
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("bench starts");
+    let scratch = format!("{mount}/zpoolsim-bench-{}", child.id());
+    let deadline = Instant::now() + std::time::Duration::from_secs(60);
+    while processes_naming(&format!("/proc/{}/fd/", child.id())).is_empty() {
+        assert!(Instant::now() < deadline, "fio did not start within 60 s");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let moved = format!("{mount}/moved");
+    let swap = format!("mv '{scratch}' '{moved}' && ln -s '{victim}' '{scratch}'");
+    must_run("sh", &["-c", &swap]);
+    let out = child.wait_with_output().expect("bench ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(
+        err,
+        format!("zpoolsim: dd-write:size=16M: {scratch} was renamed or replaced while fio ran (another user can write in its directory): the run is not kept; bench a directory only you can write in\n")
+    );
+    let kept: Vec<String> = ["job.fio", "fio.json", "keep"]
+        .iter()
+        .map(|n| {
+            fs::read_to_string(Path::new(&victim).join(n)).expect("the victim's file is there")
+        })
+        .collect();
+    assert_eq!(kept, ["root's job", "{\"forged\": 1}", "k"]);
+    assert_eq!(
+        fs::read_dir(&victim).unwrap().count(),
+        3,
+        "nothing written there"
+    );
+    assert_eq!(
+        fs::read_dir(&moved).unwrap().count(),
+        0,
+        "fio's files removed by the handle"
+    );
+    assert_eq!(stored_runs(&db), 0, "nothing stored");
+    fs::remove_file(&scratch).expect("the link");
+    fs::remove_dir(&moved).expect("our emptied directory");
 }
 
 /// Runs of the store at `db` (0 while it does not exist).
@@ -249,6 +357,8 @@ fn stop_bench(lab: &Lab, mount: &str, signal: i32, finished: i64) -> (String, St
         .spawn()
         .expect("bench starts");
     let scratch = format!("{mount}/zpoolsim-bench-{}", child.id());
+    // fio reaches the directory through the bench's descriptor, and names it so.
+    let fio_names = format!("/proc/{}/fd/", child.id());
     let deadline = Instant::now() + std::time::Duration::from_secs(60);
     while stored_runs(&db) < finished || !Path::new(&scratch).exists() {
         assert!(Instant::now() < deadline, "no run stored within 60 s");
@@ -260,7 +370,7 @@ fn stop_bench(lab: &Lab, mount: &str, signal: i32, finished: i64) -> (String, St
     assert_eq!(out.status.code(), Some(2));
     assert!(!Path::new(&scratch).exists(), "{scratch} removed");
     assert_eq!(
-        processes_naming(&scratch),
+        processes_naming(&fio_names),
         Vec::<String>::new(),
         "no fio left"
     );
@@ -287,6 +397,17 @@ fn interrupted(lab: &Lab, mount: &str) {
     assert_eq!(
         err,
         format!("zpoolsim: stopped by SIGTERM: fio was stopped and {scratch} removed; no workload had finished, so nothing was stored\n")
+    );
+    // A closed SSH session: fio, in its own process group, is not sent the SIGHUP; the bench is.
+    let (err, scratch, _) = stop_bench(lab, mount, libc::SIGHUP, 1);
+    assert_eq!(
+        err,
+        format!("zpoolsim: stopped by SIGHUP (the terminal or session closed): fio was stopped and {scratch} removed; the 1 of 3 workloads that finished are kept as bench 1\n")
+    );
+    let (err, scratch, _) = stop_bench(lab, mount, libc::SIGQUIT, 0);
+    assert_eq!(
+        err,
+        format!("zpoolsim: stopped by SIGQUIT: fio was stopped and {scratch} removed; no workload had finished, so nothing was stored\n")
     );
 }
 

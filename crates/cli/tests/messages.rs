@@ -55,3 +55,58 @@ fn echoed_input_is_escaped_and_cut_short() {
     let err = stderr_of_refusal(&["plan", "--disks", "4", "--disk", "4TB", "--need", &need]);
     assert!(err.len() < 400, "{} bytes: {err}", err.len());
 }
+
+/// Whether text holds a control character other than the line ends of its own lines.
+fn has_raw_controls(text: &str) -> bool {
+    text.chars().any(|c| c.is_control() && c != '\n')
+}
+
+/// A user's catalog file whose vendor, model and source hold terminal escapes (a title-setting
+/// OSC, a screen clear): `catalog` and `plan` print them escaped, and not one control character
+/// reaches the terminal.
+#[test]
+fn control_characters_of_a_catalog_file_are_escaped() {
+    let path = std::env::temp_dir().join(format!("zpoolsim-escapes-{}.toml", std::process::id()));
+    std::fs::write(
+        &path,
+        r#"
+[[disk]]
+id = "evil-disk"
+vendor = "Acme\u001b]0;pwned\u0007"
+model = "Spinner\r8"
+medium = "hdd"
+interface = "sata"
+interface_gbps = 6.0
+capacity_bytes = 8_001_563_222_016
+logical_sector = 512
+physical_sector = 4096
+rpm = 7200
+seq_outer_mb_s = 200.0
+queue_depth = 32
+sources = { default = "dd\u001b[2J runs" }
+"#,
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let (code, out, err) = run(&["catalog", "--catalog", file, "--kind", "disk"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!has_raw_controls(&out), "{out:?}");
+    assert!(out.contains("      source: dd\\u{1b}[2J runs\n"), "{out}");
+    let plan = [
+        "plan",
+        "--catalog",
+        file,
+        "--disks",
+        "4",
+        "--disk",
+        "evil-disk",
+    ];
+    let (code, out, err) = run(&plan);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(code, 0, "{err}");
+    assert!(!has_raw_controls(&out), "{out:?}");
+    assert!(
+        out.contains("(Acme\\u{1b}]0;pwned\\u{7} Spinner\\r8, "),
+        "{out}"
+    );
+}

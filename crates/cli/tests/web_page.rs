@@ -2,9 +2,11 @@
 //! headless Chromium driven over the DevTools protocol (scripts/test-deps.sh installs it),
 //! disks and needs typed into the form, the plan's table and the chosen layout's figures read
 //! off the page and checked against `zpoolsim plan --json` for the same input; then the chart
-//! (layouts told apart, each opened by a click, coloured by the CLI's loss bands), a phone's
-//! width, the errors of each field and the keyboard, each at 1400 px and at 390 px. Each
-//! keeps its screenshots in target/tmp (web-page-*.png).
+//! (every mark within 1 px of its values, the front of its two axes, each opened by a click,
+//! the CLI's loss bands as patterns), a phone's width, the answers and errors brought into view
+//! with the focus, the errors of each field, the keyboard, the table's sorting, CSV and links,
+//! gzip, and the fleet page, each at 1366 px and at a true 390 px viewport (DevTools device
+//! emulation). Each keeps its screenshots in target/tmp (web-page-*.png).
 
 mod common;
 
@@ -17,7 +19,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 /// The widths every check runs at: a desktop window and a phone.
-const WIDTHS: [u32; 2] = [1400, 390];
+const WIDTHS: [u32; 2] = [1366, 390];
 
 /// One Chromium at a time: the tests share two cores with everything else.
 static ONE_BROWSER: Mutex<()> = Mutex::new(());
@@ -44,6 +46,8 @@ fn open_at(browser: &mut Browser, served: &Served, width: u32, query: &str) {
     browser.wait_for(
         "document.readyState === 'complete' && document.getElementById('disk-list').options.length > 0",
     );
+    // A true phone's viewport: nothing wider than it widens the layout.
+    assert_eq!(browser.eval("innerWidth"), json!(width), "the viewport");
 }
 
 /// Sets the form's fields as typing would (`null`: left empty) and presses Plan.
@@ -91,6 +95,31 @@ const READ_PAGE: &str = r##"(() => {
     search: location.search,
   };
 })()"##;
+
+/// The layouts no other beats on both space and `axis` (at least as much of each, more of
+/// one): the front the chart draws, which is the Pareto front of its two axes.
+fn front_of(plan: &Value, axis: &str) -> BTreeSet<usize> {
+    let figure = |e: &Value| {
+        let f = &e[axis];
+        let v = if axis == "random" {
+            &f["iops"]
+        } else {
+            &f["bytes_per_s"]
+        };
+        (e["avail_bytes"].as_f64().unwrap(), v.as_f64().unwrap())
+    };
+    let all: Vec<(f64, f64)> = plan["evaluations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(figure)
+        .collect();
+    let beaten = |a: (f64, f64)| {
+        all.iter()
+            .any(|b| b.0 >= a.0 && b.1 >= a.1 && (b.0 > a.0 || b.1 > a.1))
+    };
+    (0..all.len()).filter(|&i| !beaten(all[i])).collect()
+}
 
 /// The table's AVAIL, READ and WRITE as `zpoolsim plan` prints them (model::units).
 fn decimal(value: f64) -> String {
@@ -148,7 +177,12 @@ fn check_against_plan(page: &Value, plan: &Value, chosen: usize) {
         assert_eq!(row["cells"], expected, "as the CLI prints {}", e["layout"]);
         assert_eq!(row["mark"], if i == pick { ">" } else { "*" });
     }
-    assert_eq!(page["chart_points"], json!(shown.len()));
+    let drawn: BTreeSet<usize> = shown
+        .iter()
+        .copied()
+        .chain(front_of(plan, "write"))
+        .collect();
+    assert_eq!(page["chart_points"], json!(drawn.len()));
     assert_eq!(page["chart_marks"], json!(evaluations.len()));
     let e = &evaluations[chosen];
     assert_eq!(page["layout"], e["layout"]);
@@ -288,7 +322,24 @@ const READ_CHART: &str = r##"(() => {
     .map((t) => t.textContent);
   const text = document.querySelector("#chart .tick").getBoundingClientRect();
   const families = [...document.querySelectorAll("#legend li")].map((li) => li.textContent);
-  return { points, bands, legend, x_ticks: ticks("middle"), y_ticks: ticks("end"),
+  const grid = (anchor) => [...document.querySelectorAll(`#chart .tick[text-anchor=${anchor}]`)].map((t) => {
+    const line = t.previousElementSibling.getBoundingClientRect();
+    return [Number(t.dataset.value), anchor === "middle" ? line.left : line.top];
+  });
+  const dots = [...document.querySelectorAll("#chart .background")].map((c) => {
+    const r = c.getBoundingClientRect();
+    return { index: Number(c.dataset.index), x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  });
+  const fills = {};
+  for (const g of document.querySelectorAll("#chart .point")) {
+    const id = g.querySelector(".mark").getAttribute("fill").replace(/^url\(#(.*)\)$/, "$1");
+    const pattern = document.getElementById(id);
+    fills[g.dataset.band] = pattern ? [...pattern.children].map((c) => c.tagName + " " + (c.getAttribute("d") || c.getAttribute("r") || "")).join(";") : id;
+  }
+  return { points, dots, bands, legend, fills, x_ticks: ticks("middle"), y_ticks: ticks("end"),
+    x_grid: grid("middle"), y_grid: grid("end"),
+    x_label: document.querySelector("#chart .x-label").textContent,
+    y_label: document.querySelector("#chart .y-label").textContent,
     text_height: text.height, families };
 })()"##;
 
@@ -333,21 +384,8 @@ fn cli_bands(svg: &str) -> BTreeMap<String, usize> {
     counts
 }
 
-/// The distance between the closest two of the chart's points, px.
-fn closest(points: &[Value]) -> f64 {
-    let mut closest = f64::INFINITY;
-    for (i, a) in points.iter().enumerate() {
-        for b in &points[i + 1..] {
-            let d = (a["x"].as_f64().unwrap() - b["x"].as_f64().unwrap())
-                .hypot(a["y"].as_f64().unwrap() - b["y"].as_f64().unwrap());
-            closest = closest.min(d);
-        }
-    }
-    closest
-}
-
 #[test]
-fn the_chart_tells_layouts_apart_and_opens_each() {
+fn the_chart_draws_each_layout_at_its_values_and_opens_each() {
     let Some((served, mut browser, _one)) = page("the web page's chart") else {
         return;
     };
@@ -365,34 +403,25 @@ fn the_chart_tells_layouts_apart_and_opens_each() {
     ]);
     assert_eq!(code, 0, "{err}");
     let cli = cli_bands(&std::fs::read_to_string(&svg).unwrap());
-    let mut distinct_writes = Vec::new();
     for width in WIDTHS {
         open_at(&mut browser, &served, width, "?disk=16TB&disks=24");
         browser.wait_until_ready();
         let chart = browser.eval(READ_CHART);
         browser.keep_screenshot(&format!("web-page-chart-{width}.png"));
         browser.keep_screenshot_of("#chart-box", &format!("web-page-chart-only-{width}.png"));
-        let points = chart["points"].as_array().unwrap();
-        let front: Vec<&Value> = points.iter().filter(|p| p["front"] == true).collect();
-        let fronts = plan["on_front"].as_array().unwrap();
-        assert_eq!(front.len(), fronts.iter().filter(|f| **f == true).count());
-        let writes: BTreeSet<String> = front
+        let worst = marks_at_their_values(&chart, &plan, "write");
+        println!("at {width} px the marks sit at most {worst:.2} px off their values");
+        let front: BTreeSet<usize> = chart["points"]
+            .as_array()
+            .unwrap()
             .iter()
-            .map(|p| {
-                let e = &plan["evaluations"][p["index"].as_u64().unwrap() as usize];
-                decimal(e["write"]["bytes_per_s"].as_f64().unwrap())
-            })
+            .filter(|p| p["front"] == true)
+            .map(|p| p["index"].as_u64().unwrap() as usize)
             .collect();
-        distinct_writes.push((width, writes));
-        let front_points: Vec<Value> = front.iter().map(|p| (*p).clone()).collect();
-        let closest = closest(&front_points);
-        println!(
-            "at {width} px: {} front points, the closest two {closest:.1} px apart",
-            front.len()
-        );
-        assert!(
-            closest >= 8.0,
-            "at {width} px two front points are {closest:.1} px apart"
+        assert_eq!(
+            front,
+            front_of(&plan, "write"),
+            "the front of the axes drawn"
         );
         let (xt, yt) = (&chart["x_ticks"], &chart["y_ticks"]);
         assert!(
@@ -401,87 +430,141 @@ fn the_chart_tells_layouts_apart_and_opens_each() {
         );
         let text = chart["text_height"].as_f64().unwrap();
         assert!(text >= 12.0, "chart text {text} px high at {width} px");
-        let families = chart["families"].to_string();
-        for (family, named) in [
-            ("mirror", "mirror"),
-            ("raidz1", "raidz1"),
-            ("raidz2", "raidz2"),
-            ("raidz3", "raidz3"),
-            ("draid", "dRAID"),
-        ] {
-            let planned = plan["evaluations"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|e| e["layout"].as_str().unwrap().contains(family));
-            assert_eq!(
-                families.contains(&format!("\"{named}\"")),
-                planned,
-                "{family} in the legend as in the plan: {families}"
-            );
-        }
-        // The loss colours: the same classes as the CLI's plan.svg, each of as many layouts.
-        let page_bands: BTreeMap<String, usize> = chart["bands"]
-            .as_object()
-            .unwrap()
-            .iter()
-            .map(|(k, n)| {
-                let label = chart["legend"][k].as_str().unwrap().to_string();
-                (label, n.as_u64().unwrap() as usize)
-            })
-            .collect();
-        assert_eq!(page_bands, cli, "the page's loss classes are the CLI's");
-        // A click on each front point opens that layout.
-        for p in &front {
-            let at = browser.eval(&format!(
-                "(() => {{ const g = document.querySelector('#chart .point[data-index=\"{}\"]'); g.scrollIntoView({{ block: 'center' }}); const r = g.querySelector('.mark').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; }})()",
-                p["index"]
-            ));
-            browser.click_at(at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
-            let opened = format!(
-                "document.getElementById('detail').dataset.layout === {} && document.body.dataset.status === 'ready'",
-                p["layout"]
-            );
-            browser.wait_for(&opened);
-        }
+        check_legend(&chart, &plan, &cli);
+        open_each_front_point(&mut browser, &front);
     }
-    // On an axis whose values differ by layout (random reads), the marks spread out alike.
+    // On another axis (random reads) the front and the marks follow that axis.
     for width in WIDTHS {
-        open_at(
-            &mut browser,
-            &served,
-            width,
-            "?disk=16TB&disks=24&axis=random",
-        );
+        let query = "?disk=16TB&disks=24&axis=random";
+        open_at(&mut browser, &served, width, query);
         browser.wait_until_ready();
         let chart = browser.eval(READ_CHART);
         browser.keep_screenshot_of("#chart-box", &format!("web-page-chart-random-{width}.png"));
-        let points = chart["points"].as_array().unwrap();
-        let random: BTreeSet<String> = points
+        marks_at_their_values(&chart, &plan, "random");
+        let front: BTreeSet<usize> = chart["points"]
+            .as_array()
+            .unwrap()
             .iter()
             .filter(|p| p["front"] == true)
-            .map(|p| {
-                let e = &plan["evaluations"][p["index"].as_u64().unwrap() as usize];
-                format!("{:.0}", e["random"]["iops"].as_f64().unwrap())
-            })
+            .map(|p| p["index"].as_u64().unwrap() as usize)
             .collect();
-        assert!(random.len() >= 5, "{random:?}");
-        assert!(closest(points) >= 8.0, "at {width} px");
+        assert_eq!(front, front_of(&plan, "random"));
         assert!(nice(chart["y_ticks"].as_array().unwrap()), "{chart}");
     }
-    // The standard write workload must differ by layout (dd's zeros do not: they become holes).
-    for (width, writes) in distinct_writes {
-        println!(
-            "at {width} px the front shows {} write values",
-            writes.len()
-        );
+}
+
+/// The value a pixel stands for on an axis, from two of its grid lines: [value, px] pairs.
+fn axis_map(grid: &Value) -> impl Fn(f64) -> f64 {
+    let lines = grid.as_array().unwrap();
+    let at = |k: usize| (lines[k][0].as_f64().unwrap(), lines[k][1].as_f64().unwrap());
+    let ((v0, p0), (v1, p1)) = (at(0), at(lines.len() - 1));
+    move |v| p0 + (v - v0) * (p1 - p0) / (v1 - v0)
+}
+
+/// Every mark (points and small dots) within 1 px of where the plan's values put it on the
+/// chart's own axes; the largest distance seen.
+fn marks_at_their_values(chart: &Value, plan: &Value, axis: &str) -> f64 {
+    let (x, y) = (axis_map(&chart["x_grid"]), axis_map(&chart["y_grid"]));
+    let x_label = chart["x_label"].as_str().unwrap();
+    assert!(x_label.ends_with(", TB"), "{x_label}");
+    let y_label = chart["y_label"].as_str().unwrap();
+    let per_unit = match y_label.rsplit(", ").next().unwrap() {
+        "IOPS" => 1.0,
+        "MB/s" => 1e6,
+        "GB/s" => 1e9,
+        unit => panic!("a speed axis in {unit}"),
+    };
+    let marks = chart["points"].as_array().unwrap();
+    let dots = chart["dots"].as_array().unwrap();
+    let evaluations = plan["evaluations"].as_array().unwrap();
+    assert_eq!(marks.len() + dots.len(), evaluations.len());
+    let mut worst: f64 = 0.0;
+    for m in marks.iter().chain(dots) {
+        let e = &evaluations[m["index"].as_u64().unwrap() as usize];
+        let speed = if axis == "random" {
+            e[axis]["iops"].as_f64().unwrap()
+        } else {
+            e[axis]["bytes_per_s"].as_f64().unwrap() / per_unit
+        };
+        let want = (x(e["avail_bytes"].as_f64().unwrap() / 1e12), y(speed));
+        let off = (m["x"].as_f64().unwrap() - want.0).hypot(m["y"].as_f64().unwrap() - want.1);
         assert!(
-            writes.len() >= 5,
-            "at {width} px the front shows {} write values: {writes:?}",
-            writes.len()
+            off <= 1.0,
+            "{} is drawn {off:.2} px off its values: {m}",
+            e["layout"]
+        );
+        worst = worst.max(off);
+    }
+    worst
+}
+
+/// The legend names the families the plan has; the loss classes are the CLI's plan.svg's,
+/// each of as many layouts, and each told by its pattern as well as its colour.
+fn check_legend(chart: &Value, plan: &Value, cli: &BTreeMap<String, usize>) {
+    let families = chart["families"].to_string();
+    for (family, named) in [
+        ("mirror", "mirror"),
+        ("raidz1", "raidz1"),
+        ("raidz2", "raidz2"),
+        ("raidz3", "raidz3"),
+        ("draid", "dRAID"),
+    ] {
+        let planned = plan["evaluations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["layout"].as_str().unwrap().contains(family));
+        assert_eq!(
+            families.contains(&format!("\"{named}\"")),
+            planned,
+            "{family} in the legend as in the plan: {families}"
         );
     }
+    let page_bands: BTreeMap<String, usize> = chart["bands"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, n)| {
+            let label = chart["legend"][k].as_str().unwrap().to_string();
+            (label, n.as_u64().unwrap() as usize)
+        })
+        .collect();
+    assert_eq!(&page_bands, cli, "the page's loss classes are the CLI's");
+    let fills = chart["fills"].as_object().unwrap();
+    let patterns: BTreeSet<&str> = fills.values().map(|f| f.as_str().unwrap()).collect();
+    assert_eq!(
+        patterns.len(),
+        fills.len(),
+        "a pattern per loss class: {fills:?}"
+    );
 }
+
+/// A click at the centre of each front point opens the layout whose mark is on top there:
+/// that point's, or one overlapping it.
+fn open_each_front_point(browser: &mut Browser, front: &BTreeSet<usize>) {
+    for index in front {
+        let at = browser.eval(&format!(
+            "(() => {{ const g = document.querySelector('#chart .point[data-index=\"{index}\"]'); g.scrollIntoView({{ block: 'center' }}); const r = g.querySelector('.mark').getBoundingClientRect(); const [x, y] = [r.left + r.width / 2, r.top + r.height / 2]; const hit = document.elementFromPoint(x, y).closest('.point'); return [x, y, hit.dataset.layout, Math.hypot(Number(hit.dataset.x) - Number(g.dataset.x), Number(hit.dataset.y) - Number(g.dataset.y))]; }})()"
+        ));
+        assert!(at[3].as_f64().unwrap() < 12.0, "{index} is hidden: {at}");
+        browser.click_at(at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+        let opened = format!(
+            "document.getElementById('detail').dataset.layout === {}",
+            at[2]
+        );
+        browser.wait_for(&opened);
+        browser.wait_until_ready();
+        let seen = browser.eval(IN_VIEW_AND_FOCUSED.replace("ID", "detail-title").as_str());
+        assert_eq!(seen, json!([true, true]), "the detail of {index}");
+    }
+}
+
+/// Whether the element of id ID is inside the viewport and has the focus.
+const IN_VIEW_AND_FOCUSED: &str = r##"(() => {
+  const e = document.getElementById("ID");
+  const r = e.getBoundingClientRect();
+  return [r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth, document.activeElement === e];
+})()"##;
 
 #[test]
 fn one_layout_reads_in_the_singular() {
@@ -684,6 +767,15 @@ fn every_input_error_shows_beside_its_field() {
                 let expected = json!({"slot": "That is not right.", "shown": 1, "top": true});
                 assert_eq!(seen, expected, "{field}");
             }
+            // The server's refusal of no disks at all shows beside How many, with the focus.
+            let zero = r#"(async () => {
+  clearErrors();
+  try { await api("/api/plan", { disks: 0, disk: "16TB" }); } catch (e) { fail(e); }
+  const slot = document.getElementById("disks-error");
+  return [slot && !slot.hidden ? slot.textContent : null, document.activeElement.id];
+})()"#;
+            let seen = browser.eval(zero);
+            assert_eq!(seen, json!(["a pool needs at least one disk.", "disks"]));
             // Several at once: each beside its own field.
             let bad = [("disks", "-3"), ("years", "0"), ("need-loss", "200")];
             type_and_plan(browser, &bad);
@@ -748,23 +840,36 @@ fn tab_reaches_every_row_and_chart_point() {
                 counts["rows"].as_u64().unwrap(),
                 "rows by Tab at {width} px"
             );
-            assert_eq!(
-                points.len() as u64,
-                counts["points"].as_u64().unwrap(),
-                "chart points by Tab at {width} px"
-            );
+            assert_eq!(points.len(), 1, "the chart is one Tab stop at {width} px");
             assert_eq!(
                 outlined.len(),
                 rows.len() + points.len(),
                 "every focused row and point shows its focus at {width} px"
             );
-            browser.eval("document.querySelectorAll('#chart .point')[3].focus(), true");
+            // Inside the chart the arrow keys reach every point, each showing its focus.
+            browser.eval("document.querySelector('#chart .point[tabindex=\"0\"]').focus(), true");
+            browser.press("Home", 36);
+            let total = counts["points"].as_u64().unwrap();
+            let mut reached = BTreeSet::new();
+            for _ in 0..total {
+                let at = browser.eval("[document.activeElement.dataset.index, getComputedStyle(document.activeElement.querySelector('.halo')).strokeWidth]");
+                assert_ne!(at[1], "0px", "{at}");
+                reached.insert(at[0].as_str().unwrap().to_string());
+                browser.press("ArrowRight", 39);
+            }
+            assert_eq!(
+                reached.len() as u64,
+                total,
+                "chart points by arrow keys at {width} px"
+            );
             browser.keep_screenshot_of("#chart-box", &format!("web-page-focus-{width}.png"));
-            // Enter on the focused row opens its layout.
+            // Enter on the focused row opens its layout, its heading in view with the focus.
             browser.eval("document.querySelector('#layouts tbody tr:last-child').focus(), true");
             browser.press("Enter", 13);
             browser.wait_for("document.getElementById('detail').dataset.layout === document.querySelector('#layouts tbody tr:last-child').dataset.layout");
             browser.wait_until_ready();
+            let seen = browser.eval(&IN_VIEW_AND_FOCUSED.replace("ID", "detail-title"));
+            assert_eq!(seen, json!([true, true]), "the detail at {width} px");
             browser.keep_screenshot(&format!("web-page-keyboard-{width}.png"));
         },
     );
@@ -807,7 +912,8 @@ fn growing_a_raidz_shows_what_zfs_list_reports() {
     args.push("--json");
     let cli = common::json(&args)["expansion"].clone();
     let last = &cli["steps"][1];
-    let query = "?disk=16TB&disks=24&layout=4x%20raidz2-6";
+    // In zfs list's units, as capacity --expand prints them.
+    let query = "?disk=16TB&disks=24&layout=4x%20raidz2-6&units=iec";
     at_each_width("the web page's raidz growth", query, |browser, _, width| {
         assert_eq!(
             browser.eval("document.getElementById('grow').hidden"),
@@ -914,4 +1020,317 @@ fn text_contrast_is_at_least_4_5_to_1() {
         assert!(seen["read"].as_u64().unwrap() >= 100, "{seen}");
         assert_eq!(seen["low"], json!([]), "under 4.5:1 at {width} px");
     });
+}
+
+/// Where the page's error is: the field with the focus, its error's box, the stale note and
+/// what the status line says.
+const READ_FAILURE: &str = r##"(() => {
+  const slot = document.getElementById("disk-error");
+  const r = slot.getBoundingClientRect();
+  return { focused: document.activeElement.id, slot: slot.hidden ? null : slot.textContent,
+    in_view: r.height > 0 && r.top >= 0 && r.bottom <= innerHeight,
+    stale: document.getElementById("stale").hidden ? null : document.getElementById("stale").textContent,
+    said: document.getElementById("status-words").textContent,
+    live: [...document.querySelectorAll("[aria-live]")].map((e) => e.id) };
+})()"##;
+
+/// The page's state, whether its busy sign is hidden, and whether that sign is in view.
+const BUSY: &str = r##"(() => {
+  const b = document.getElementById("busy");
+  const r = b.getBoundingClientRect();
+  return [document.body.dataset.status, b.hidden, r.top >= 0 && r.bottom <= innerHeight && r.right <= innerWidth];
+})()"##;
+
+#[test]
+fn after_plan_and_after_an_error_the_answer_is_in_view_and_focused() {
+    let Some((served, mut browser, _one)) = page("the web page's answers in view") else {
+        return;
+    };
+    for width in WIDTHS {
+        open_at(&mut browser, &served, width, "");
+        type_and_plan(&mut browser, &[("disk", "16TB"), ("disks", "24")]);
+        browser.wait_until_ready();
+        let seen = browser.eval(&IN_VIEW_AND_FOCUSED.replace("ID", "results-title"));
+        assert_eq!(seen, json!([true, true]), "the results at {width} px");
+        browser.keep_view(&format!("web-page-planned-{width}.png"));
+        // A disk the catalog does not hold: its error seen, focused, announced; the plan
+        // below says it is the last one's.
+        type_and_plan(&mut browser, &[("disk", "banana")]);
+        browser.wait_for("document.body.dataset.status === 'error'");
+        let seen = browser.eval(READ_FAILURE);
+        browser.keep_view(&format!("web-page-failed-{width}.png"));
+        let slot = seen["slot"].as_str().expect("an error beside Disk");
+        assert!(slot.contains("banana"), "{seen}");
+        assert_eq!(seen["focused"], "disk", "{seen}");
+        assert_eq!(seen["in_view"], true, "the error at {width} px: {seen}");
+        assert!(
+            seen["stale"].as_str().unwrap().contains("last plan"),
+            "{seen}"
+        );
+        assert_eq!(seen["said"], slot, "announced: {seen}");
+        assert_eq!(seen["live"], json!(["status-line"]), "one live region");
+        // Slow work shows a busy sign once it passes 300 ms, and takes it down after.
+        let slow = r#"(() => {
+  const ask = window.fetch;
+  window.fetch = (...a) => new Promise((r) => setTimeout(r, 2500)).then(() => ask(...a));
+  document.getElementById("disk").value = "16TB";
+  document.getElementById("plan").click();
+  return document.getElementById("busy").hidden;
+})()"#;
+        assert_eq!(browser.eval(slow), json!(true), "not busy at once");
+        std::thread::sleep(std::time::Duration::from_millis(1200));
+        let busy = browser.eval(BUSY);
+        browser.keep_view(&format!("web-page-busy-{width}.png"));
+        assert_eq!(
+            busy,
+            json!(["planning", false, true]),
+            "busy, in view, after 1.2 s"
+        );
+        browser.wait_until_ready();
+        assert_eq!(browser.eval("document.getElementById('busy').hidden"), true);
+        assert_eq!(
+            browser.eval("document.getElementById('stale').hidden"),
+            true
+        );
+    }
+}
+
+#[test]
+fn the_table_sorts_downloads_and_links() {
+    let Some((served, mut browser, _one)) = page("the web page's table") else {
+        return;
+    };
+    let plan = common::json(&["plan", "--disks", "24", "--disk", "16TB", "--json"]);
+    let downloads = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("web-page-downloads-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&downloads);
+    std::fs::create_dir_all(&downloads).unwrap();
+    browser.call(
+        "Browser.setDownloadBehavior",
+        json!({"behavior": "allow", "downloadPath": downloads.to_str().unwrap()}),
+    );
+    // A headless page is never focused, and the clipboard serves only a focused one.
+    browser.call(
+        "Emulation.setFocusEmulationEnabled",
+        json!({"enabled": true}),
+    );
+    browser.call(
+        "Browser.grantPermissions",
+        json!({"permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"], "origin": served.url}),
+    );
+    for width in WIDTHS {
+        open_at(&mut browser, &served, width, "?disk=16TB&disks=24");
+        browser.wait_until_ready();
+        // The skip link is the first Tab stop and leads to the table's first row.
+        browser.press("Tab", 9);
+        assert_eq!(browser.eval("document.activeElement.id"), "skip");
+        browser.press("Enter", 13);
+        let row = browser.eval("document.activeElement.matches('#layouts tbody tr:first-child')");
+        assert_eq!(row, true, "Enter on the skip link at {width} px");
+        check_sorting(&mut browser);
+        check_csv(&mut browser, &plan, &downloads);
+        // "Copy a link" says it did.
+        browser.eval("document.getElementById('copy-link').click(), true");
+        browser.wait_for("document.getElementById('copied').textContent !== ''");
+        let said = browser.eval("document.getElementById('copied').textContent");
+        assert_eq!(said, "Link copied.", "at {width} px");
+        // In zfs list's units: the table, the chart's axis and the space field.
+        let iec = "(() => { const u = document.getElementById('units'); u.value = 'iec'; u.dispatchEvent(new Event('change')); return [[...document.querySelectorAll('#layouts tbody tr')].map((tr) => [Number(tr.dataset.availBytes), tr.cells[3].textContent]), document.querySelector('#chart .x-label').textContent, document.getElementById('need-avail').closest('label').textContent.trim()]; })()";
+        let seen = browser.eval(iec);
+        for row in seen[0].as_array().unwrap() {
+            let bytes = row[0].as_u64().unwrap();
+            assert_eq!(row[1], model::units::format_bytes(bytes), "{row}");
+        }
+        assert!(seen[1].as_str().unwrap().ends_with(", TiB"), "{seen}");
+        assert_eq!(seen[2], "Space at least, TiB", "{seen}");
+        assert!(browser
+            .eval("location.search")
+            .as_str()
+            .unwrap()
+            .contains("units=iec"));
+    }
+    let _ = std::fs::remove_dir_all(&downloads);
+}
+
+/// A press on AVAIL's heading sorts the rows by it, ascending, a second descending.
+fn check_sorting(browser: &mut Browser) {
+    let sort = r##"(() => {
+  const th = [...document.querySelectorAll("#layouts thead th")].find((t) => t.textContent.startsWith("AVAIL"));
+  th.querySelector("button").click();
+  const now = [...document.querySelectorAll("#layouts thead th")].find((t) => t.textContent.startsWith("AVAIL"));
+  return [now.getAttribute("aria-sort"), [...document.querySelectorAll("#layouts tbody tr")].map((tr) => Number(tr.dataset.availBytes))];
+})()"##;
+    for order in ["ascending", "descending"] {
+        let seen = browser.eval(sort);
+        assert_eq!(seen[0], order);
+        let avail: Vec<f64> = seen[1]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        let sorted = avail.windows(2).all(|w| {
+            if order == "ascending" {
+                w[0] <= w[1]
+            } else {
+                w[0] >= w[1]
+            }
+        });
+        assert!(avail.len() > 5 && sorted, "{order}: {avail:?}");
+    }
+}
+
+/// The CSV the table downloads: a heading per column, a row per row of the table, each
+/// layout's AVAIL as the CLI prints it.
+fn check_csv(browser: &mut Browser, plan: &Value, downloads: &std::path::Path) {
+    let csv = || {
+        std::fs::read_dir(downloads)
+            .unwrap()
+            .map(|f| f.unwrap().path())
+            .find(|f| f.extension().is_some_and(|e| e == "csv"))
+    };
+    if let Some(old) = csv() {
+        std::fs::remove_file(old).unwrap();
+    }
+    browser.eval("document.getElementById('csv').click(), true");
+    let start = std::time::Instant::now();
+    let file = loop {
+        if let Some(file) = csv() {
+            break file;
+        }
+        assert!(
+            start.elapsed() < common::browser::PATIENCE,
+            "no CSV in {downloads:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert!(
+        file.to_str().unwrap().contains("zpoolsim-plan-24x-"),
+        "{file:?}"
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<Vec<String>> = text
+        .split_terminator("\r\n")
+        .map(|l| {
+            l.trim_matches('"')
+                .split("\",\"")
+                .map(|f| f.replace("\"\"", "\""))
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        lines[0][..4],
+        ["MARK", "LAYOUT", "SPARES", "AVAIL"],
+        "{text}"
+    );
+    let rows = browser.eval("document.querySelectorAll('#layouts tbody tr').length");
+    assert_eq!(lines.len() as u64 - 1, rows.as_u64().unwrap(), "{text}");
+    let evaluations = plan["evaluations"].as_array().unwrap();
+    for line in &lines[1..] {
+        assert_eq!(line.len(), lines[0].len(), "{line:?}");
+        let e = evaluations
+            .iter()
+            .find(|e| e["layout"] == json!(line[1]))
+            .expect("a planned layout");
+        assert_eq!(
+            line[3],
+            decimal(e["avail_bytes"].as_f64().unwrap()),
+            "{line:?}"
+        );
+    }
+}
+
+#[test]
+fn the_page_comes_gzip_encoded() {
+    at_each_width(
+        "the web page's encoding",
+        "?disk=16TB&disks=24",
+        |browser, _, width| {
+            let sizes = browser.eval(
+            "[performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')].filter((e) => /\\/(page\\.js|page\\.css|api\\/disks)?(\\?.*)?$/.test(e.name)).map((e) => [e.name, e.encodedBodySize, e.decodedBodySize])",
+        );
+            let sizes = sizes.as_array().unwrap();
+            assert!(sizes.len() >= 4, "{sizes:?}");
+            for s in sizes {
+                let (encoded, decoded) = (s[1].as_f64().unwrap(), s[2].as_f64().unwrap());
+                assert!(
+                    decoded > 0.0 && encoded < decoded * 0.6,
+                    "{} at {width} px: {encoded} bytes for {decoded}",
+                    s[0]
+                );
+            }
+        },
+    );
+}
+
+/// Every visible cell of the fleet's tables: its width, whether its text wraps inside a word
+/// (a heading taller than its line), and the text of the page.
+const READ_FLEET: &str = r##"(() => {
+  const cells = [...document.querySelectorAll("table.stacking th, table.stacking td")]
+    .filter((c) => c.getClientRects().length > 0 && c.textContent.trim() !== "")
+    .map((c) => ({ text: c.textContent, width: c.getBoundingClientRect().width,
+      lines: (() => { const r = document.createRange(); r.selectNodeContents(c); return r.getClientRects().length; })() }));
+  return { cells, scroll: document.documentElement.scrollWidth, viewport: innerWidth,
+    detail: document.getElementById("workloads").tBodies[0].textContent };
+})()"##;
+
+#[test]
+fn the_fleet_page_on_a_phone_and_without_a_store() {
+    let Some((plain, mut browser, _one)) = page("the fleet page") else {
+        return;
+    };
+    // Without a store: a page saying how to get one.
+    browser.viewport(390, 800);
+    browser.open(&format!("{}/fleet", plain.url));
+    browser.wait_for("document.readyState === 'complete'");
+    let seen = browser.eval("[document.contentType, document.querySelector('h2').textContent, document.body.textContent.includes('zpoolsim serve --db')]");
+    assert_eq!(
+        seen,
+        json!(["text/html", "This server has no results store", true])
+    );
+    drop(plain);
+    // A store of several hosts, one bench of which has a run nothing was predicted for.
+    let dir = common::Scratch::new("web-page-fleet");
+    let db = dir.path("results.sqlite");
+    let mut benches = common::benches::fleet_benches();
+    let mut unpredicted = common::benches::run_of("dd-write:size=1G", 180.0, 0.0, 0.0);
+    unpredicted.prediction = json!(null);
+    benches.push(common::benches::bench(
+        "delta-with-a-long-name",
+        "scratch",
+        600,
+        vec![unpredicted],
+    ));
+    common::benches::sqlite_store_of(&db, benches);
+    let served = Served::start_with(&["--db", &db]);
+    for width in WIDTHS {
+        browser.viewport(width, 900);
+        browser.open(&format!("{}/fleet", served.url));
+        browser.wait_for("document.querySelectorAll('#fleet tbody tr').length >= 5");
+        let row = "[...document.querySelectorAll('#fleet tbody tr')].find((tr) => tr.textContent.includes('delta-with'))";
+        browser.eval(&format!("{row}.click(), true"));
+        browser.wait_for("document.querySelectorAll('#benches button').length === 1");
+        browser.eval("document.querySelector('#benches button').click(), true");
+        browser.wait_for("document.getElementById('workloads').tBodies[0].rows.length === 1");
+        assert_eq!(browser.eval("innerWidth"), json!(width), "the viewport");
+        let seen = browser.eval(READ_FLEET);
+        browser.keep_screenshot(&format!("web-page-fleet-{width}.png"));
+        for cell in seen["cells"].as_array().unwrap() {
+            assert!(
+                cell["width"].as_f64().unwrap() >= 60.0,
+                "at {width} px: {cell}"
+            );
+            if width > 600 && !cell["text"].as_str().unwrap().contains(' ') {
+                assert_eq!(
+                    cell["lines"], 1,
+                    "split inside a word at {width} px: {cell}"
+                );
+            }
+        }
+        assert!(
+            seen["scroll"].as_u64() <= seen["viewport"].as_u64(),
+            "{seen}"
+        );
+        assert!(seen["detail"].as_str().unwrap().contains("none"), "{seen}");
+    }
 }

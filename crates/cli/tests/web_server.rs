@@ -244,3 +244,43 @@ fn every_answer_carries_the_security_headers() {
         );
     }
 }
+
+/// What `zpoolsim serve --port 0 --listen ADDR` writes to stderr by the time it serves.
+fn serve_stderr(listen: &str) -> String {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zpoolsim"))
+        .args(["serve", "--port", "0", "--listen", listen])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("zpoolsim serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.starts_with("zpoolsim: serving http://"), "{line}");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    err
+}
+
+/// Listening where other machines reach it (0.0.0.0) is said on stderr, one line: the server
+/// has no login. This machine only (127.0.0.1, ::1) is quiet.
+#[test]
+fn listening_beyond_this_machine_warns() {
+    let err = serve_stderr("0.0.0.0");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("zpoolsim: warning: listening on 0.0.0.0, not this machine only"),
+        "{err}"
+    );
+    assert_eq!(serve_stderr("127.0.0.1"), "");
+}

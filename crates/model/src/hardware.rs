@@ -66,6 +66,12 @@ pub struct DiskModel {
     /// write cache), which makes a cache flush cost nothing; `None`: not stated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power_loss_protection: Option<bool>,
+    /// Whether the drive records shingled (drive-managed SMR), as its data sheet or maker
+    /// states: rewrites of a band, a resilver's scattered writes among them, run far below
+    /// the data sheet's rates once the drive's media cache fills; `None`: conventional (CMR)
+    /// or not stated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shingled: Option<bool>,
     /// Commands the drive queues (NCQ 32, SAS TCQ, NVMe queues); 1 without command queueing.
     pub queue_depth: u32,
     /// Unrecoverable read errors per bit read (1e-14 consumer, 1e-15 enterprise).

@@ -108,6 +108,15 @@ pub const GROW_FILL: Range = Range {
     why: "an empty pool up to one nine-tenths full",
 };
 
+/// The share of the time the user load of a rebuild runs (--busy), as a share.
+pub const BUSY: Range = Range {
+    name: "--busy",
+    min: 0.01,
+    max: 1.0,
+    unit: "of the time (1% to 100%)",
+    why: "a load that runs at least 1% of the time, up to always",
+};
+
 /// The Weibull shape of disk lifetimes (--weibull).
 pub const WEIBULL_SHAPE: Range = Range {
     name: "--weibull",
@@ -244,10 +253,11 @@ pub const OTHER: Range = Range {
 };
 
 /// Every range, in the order docs/ranges.md lists them.
-pub const RANGES: [Range; 18] = [
+pub const RANGES: [Range; 19] = [
     YEARS,
     FILL,
     GROW_FILL,
+    BUSY,
     WEIBULL_SHAPE,
     TRIALS,
     REPLACEMENT_HOURS,

@@ -1,7 +1,8 @@
 //! The application: what its own threads spend per request (the system call into the kernel,
 //! VFS and ZFS's per-call work, the copy of its bytes between its buffer and the ARC), how many
-//! of its requests reach the file system at once (its I/O engine), and how long a write phase
-//! takes when the dirty-data buffer absorbs part of it (docs/zfs-internals.md §3, §8).
+//! of its requests reach the file system at once (its I/O engine) (docs/zfs-internals.md §3,
+//! §8). How long a write phase takes when the dirty-data buffer absorbs part of it is worked
+//! out from the solution, in `figures`.
 
 use crate::constants::Constants;
 use crate::cpu::{self, COPY_BYTE, SYSCALL};
@@ -104,23 +105,6 @@ impl Calls {
     }
 }
 
-/// The average rate of a write phase of `bytes` when the application writes at `app` bytes/s
-/// until `buffer` bytes of dirty data wait, while the pool drains them at `pool` bytes/s, and
-/// at the pool's pace after (docs/zfs-internals.md §2, the write throttle). The timing ends
-/// when the last write returns: what is still dirty is not waited for.
-pub fn absorbed_rate(bytes: f64, app: f64, pool: f64, buffer: f64) -> f64 {
-    if app <= pool {
-        return app;
-    }
-    // Dirty data grows at app - pool until the buffer is full.
-    let fill_s = buffer / (app - pool);
-    let written = app * fill_s;
-    if bytes <= written {
-        return app;
-    }
-    bytes / (fill_s + (bytes - written) / pool)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,18 +142,6 @@ mod tests {
             1
         );
         assert_eq!(outstanding(&w("raw-randread:qd=8"), &r22, rec), 8);
-    }
-
-    #[test]
-    fn a_buffer_absorbs_the_start_of_a_write() {
-        // 1 GB at 2 GB/s into a pool of 500 MB/s with 600 MB of buffer: the buffer fills in
-        // 0.4 s (800 MB written), the last 200 MB take 0.4 s: 1.25 GB/s.
-        let r = absorbed_rate(1e9, 2e9, 5e8, 6e8);
-        assert!((r - 1.25e9).abs() < 1.0, "{r}");
-        assert_eq!(absorbed_rate(5e8, 2e9, 5e8, 6e8), 2e9);
-        assert_eq!(absorbed_rate(1e12, 4e8, 5e8, 6e8), 4e8);
-        // Far larger than the buffer: the pool's rate.
-        assert!((absorbed_rate(1e13, 2e9, 5e8, 6e8) / 5e8 - 1.0).abs() < 1e-3);
     }
 
     #[test]

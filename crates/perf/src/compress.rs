@@ -32,20 +32,21 @@ pub fn psize(record: u64, data: Data, ratio: f64, algorithm: Compression, sector
     }
 }
 
-/// The clause a prediction adds when `w` writes zeros to a compressing dataset: every record
-/// becomes a hole, so the figure is the application's pace and the disks see no data.
-pub fn holes_clause(
+/// Whether `w` writes zeros to a compressing dataset, so that every record becomes a hole
+/// (zio_write_compress): the figure is then the application's pace, the disks see no data.
+pub fn writes_holes(
     system: &model::System,
     w: &model::Workload,
     release: &crate::release::Release,
-) -> Option<&'static str> {
-    let ds = system.pool.datasets.first()?;
+) -> bool {
+    let Some(ds) = system.pool.datasets.first() else {
+        return false;
+    };
     let algorithm = crate::cpu::algorithm(ds.compression, release);
     let zeros = w.data == Data::Zeros && w.access.writes();
-    (zeros && !matches!(w.target, model::workload::Target::RawDisk { .. }) && psize(4096, w.data, 1.0, algorithm, 512) == 0)
-        .then_some(
-            "; the data are zeros and the dataset compresses: every record became a hole, so no data reached the disks (this is not the pool's write speed: see fio-write)",
-        )
+    zeros
+        && !matches!(w.target, model::workload::Target::RawDisk { .. })
+        && psize(4096, w.data, 1.0, algorithm, 512) == 0
 }
 
 #[cfg(test)]

@@ -1,11 +1,14 @@
 //! The figures of a solved network: the application's throughput, IOPS and latency, each
 //! resource's utilisation, the per-device and per-vdev traffic, the bottleneck, the effect of
-//! the dirty-data buffer on a write phase, and the error to expect of the figure.
+//! the dirty-data buffer on a write phase, and the error to expect of the figure. Everything
+//! here is worked out from the solution and what the stages found before it (`Findings`):
+//! no stage is asked again after the solve.
 
-use crate::app;
 use crate::bottleneck::{self, Bottleneck};
 use crate::expected_error::{self, ErrorClass};
+use crate::findings::Findings;
 use crate::load::Loads;
+use crate::not_modelled::{self, NotModelled};
 use crate::release::Release;
 use crate::station::{Kind, Utilization};
 use model::system::System;
@@ -63,15 +66,16 @@ pub struct Prediction {
     pub utilizations: Vec<Utilization>,
     pub vdevs: Vec<VdevFigures>,
     pub devices: Vec<DeviceFigures>,
-    /// What of the system and workload the model does not capture, one sentence each.
-    pub not_modelled: Vec<String>,
+    /// What of the system and workload the model does not capture, as facts: the front ends
+    /// put them in words (the JSON's `not_modelled` sentences are request's).
+    #[serde(skip)]
+    pub not_modelled: Vec<NotModelled>,
 }
 
 /// The prediction at `x` jobs per second, from each resource's utilisation.
 pub fn prediction(
-    system: &System,
-    workload: &Workload,
-    release: &Release,
+    (system, workload, release): (&System, &Workload, &Release),
+    findings: &Findings,
     loads: &Loads,
     mut utilizations: Vec<Utilization>,
     x: f64,
@@ -79,7 +83,9 @@ pub fn prediction(
     utilizations.sort_by(|a, b| b.utilization.total_cmp(&a.utilization));
     let devices = devices(system, loads, x, &utilizations);
     let mut bottleneck = bottleneck::find(&utilizations, loads, system);
-    bottleneck.sentence += crate::compress::holes_clause(system, workload, release).unwrap_or("");
+    if findings.holes {
+        bottleneck.sentence += "; the data are zeros and the dataset compresses: every record became a hole, so no data reached the disks (this is not the pool's write speed: see fio-write)";
+    }
     if workload.data == Data::Urandom && bottleneck.kind == Kind::Thread {
         bottleneck.sentence += "; before each write the thread reads its data from the kernel's \
                                 random device, whose generator runs on the same core";
@@ -114,13 +120,13 @@ pub fn prediction(
         utilizations,
         vdevs: vdev_totals(&devices),
         devices,
-        not_modelled: crate::not_modelled::not_modelled(system, workload, release),
+        not_modelled: not_modelled::not_modelled(system, workload, findings),
     }
 }
 
 /// Jobs per second of a write phase on average: the steady rate `x`, raised where the
 /// dirty-data buffer lets the application run ahead of the pool for part of the phase and the
-/// timing does not wait for the flush (`app::absorbed_rate`).
+/// timing does not wait for the flush (`absorbed_rate`).
 fn absorbed(
     system: &System,
     w: &Workload,
@@ -147,7 +153,24 @@ fn absorbed(
         .fold(f64::INFINITY, f64::min);
     let per_job = loads.user_write_bytes;
     let buffer = release.write_buffer_bytes(system.host.ram_bytes);
-    app::absorbed_rate(bytes as f64, app * per_job, x * per_job, buffer) / per_job
+    absorbed_rate(bytes as f64, app * per_job, x * per_job, buffer) / per_job
+}
+
+/// The average rate of a write phase of `bytes` when the application writes at `app` bytes/s
+/// until `buffer` bytes of dirty data wait, while the pool drains them at `pool` bytes/s, and
+/// at the pool's pace after (docs/zfs-internals.md §2, the write throttle). The timing ends
+/// when the last write returns: what is still dirty is not waited for.
+pub(crate) fn absorbed_rate(bytes: f64, app: f64, pool: f64, buffer: f64) -> f64 {
+    if app <= pool {
+        return app;
+    }
+    // Dirty data grows at app - pool until the buffer is full.
+    let fill_s = buffer / (app - pool);
+    let written = app * fill_s;
+    if bytes <= written {
+        return app;
+    }
+    bytes / (fill_s + (bytes - written) / pool)
 }
 
 /// Per-disk figures at throughput `x` jobs/s.
@@ -205,4 +228,21 @@ fn vdev_totals(devices: &[DeviceFigures]) -> Vec<VdevFigures> {
         v.write_bytes_per_s += d.write_bytes_per_s;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_buffer_absorbs_the_start_of_a_write() {
+        // 1 GB at 2 GB/s into a pool of 500 MB/s with 600 MB of buffer: the buffer fills in
+        // 0.4 s (800 MB written), the last 200 MB take 0.4 s: 1.25 GB/s.
+        let r = absorbed_rate(1e9, 2e9, 5e8, 6e8);
+        assert!((r - 1.25e9).abs() < 1.0, "{r}");
+        assert_eq!(absorbed_rate(5e8, 2e9, 5e8, 6e8), 2e9);
+        assert_eq!(absorbed_rate(1e12, 4e8, 5e8, 6e8), 4e8);
+        // Far larger than the buffer: the pool's rate.
+        assert!((absorbed_rate(1e13, 2e9, 5e8, 6e8) / 5e8 - 1.0).abs() < 1e-3);
+    }
 }

@@ -19,7 +19,7 @@ fn request(disks: u32) -> Request {
         min_redundancy: 0,
         needs: vec![],
         settings: Settings::standard(0.8, 5.0),
-        rank: zpoolsim_plan::Rank::Balanced,
+        rank: zpoolsim_plan::Rank::Usable,
         consider_all: true,
     }
 }

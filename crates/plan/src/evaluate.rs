@@ -25,6 +25,8 @@ pub struct Settings {
     pub afr_pct: Option<f64>,
     /// User load running during rebuilds (`--load`); `None`: an idle pool.
     pub load: Option<LabelledWorkload>,
+    /// The share of the time that load runs (`--busy`; 1: always).
+    pub busy: f64,
     /// The disks come from one batch (`--same-batch`): the closed form's odds are raised by the
     /// batch factor's moments (`reliability::batch_odds`), the check simulates it.
     pub same_batch: bool,
@@ -44,6 +46,7 @@ impl Settings {
             years,
             afr_pct: None,
             load: None,
+            busy: 1.0,
             same_batch: false,
         }
     }
@@ -54,6 +57,23 @@ impl Settings {
             .into_iter()
             .chain(&self.extra)
     }
+}
+
+/// The system's own normal-class layout as a candidate on its data disks (`None` when it has
+/// no normal-class vdev or its leaves are not exactly the data disks).
+pub(crate) fn own_candidate(system: &System) -> Option<Candidate> {
+    let groups: Vec<model::VdevGroup> = system
+        .pool
+        .normal()
+        .flat_map(|t| t.layout.groups.iter().copied())
+        .collect();
+    let layout = model::Layout { groups };
+    let fits =
+        !layout.groups.is_empty() && layout.leaves() as usize == placement::data_disks(system);
+    fits.then_some(Candidate {
+        layout,
+        hot_spares: 0,
+    })
 }
 
 /// Evaluates `candidate` on `system` (whose disks it must occupy exactly).
@@ -122,7 +142,10 @@ fn exposure(
     let disk = &planned.disks[0].model;
     let fill = settings.fill;
     let figures = reliability::failure_figures(disk, settings.afr_pct)?;
-    let load = settings.load.as_ref().map(|l| &l.workload);
+    let load = settings.load.as_ref().map(|l| reliability::UserLoad {
+        workload: &l.workload,
+        busy: settings.busy,
+    });
     let rates = reliability::rebuild_rates(planned, fill, load)?;
     let repairs = candidate
         .layout
@@ -132,7 +155,7 @@ fn exposure(
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Exposure {
         repairs,
-        lifetime: reliability::lifetime(figures.afr_pct, None)?,
+        lifetime: reliability::Lifetime::from_afr(figures.afr_pct)?,
         uer_per_bit: figures.uer_per_bit,
     })
 }

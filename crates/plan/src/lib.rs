@@ -32,9 +32,9 @@ pub use placement::{
     with_disks,
 };
 pub use policy::MAX_DISKS;
-pub use raidz_expansion::{grow, GrowthOption, GrowthStep};
-pub use recommend::{NearMiss, Rank, Recommendation, DEFAULT_LOSS_TARGET};
+pub use raidz_expansion::{grow, within_policy, GrowthOption, GrowthStep};
+pub use recommend::{at_the_target, NearMiss, Rank, Recommendation, DEFAULT_LOSS_TARGET};
 pub use search::{
-    check_work, plan, plan_cancellable, plan_disks, plan_disks_cancellable, DiskPlan, DiskRequest,
-    Plan, Request, MAX_PLAN_WORK,
+    check_work, own, plan, plan_cancellable, plan_disks, plan_disks_cancellable, DiskPlan,
+    DiskRequest, Own, Plan, Request, MAX_PLAN_WORK,
 };

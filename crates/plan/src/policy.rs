@@ -1,6 +1,9 @@
 //! The choices zpoolsim makes for a user who did not make them: the workloads a layout is
 //! measured by, how full a pool is assumed to be, the mission, the repair delay and the
-//! simulation's size. Policies, not facts: each says so.
+//! simulation's size, the ranking's thresholds and the purposes (`--for`). Policies, not facts:
+//! each says so.
+
+use crate::recommend::Rank;
 
 /// Most disks a plan takes: with raidz widths up to 19 and dRAID data widths up to 16 a plan
 /// evaluates about 230 layouts whatever the disk count, but each evaluation costs time in
@@ -35,3 +38,112 @@ pub const REPORT_TRIALS: u64 = 100_000;
 
 /// The seed of every simulation zpoolsim runs on its own: reports are reproducible.
 pub const SEED: u64 = 1;
+
+/// The default ranking's speed floor: a layout must read and write sequentially at least this
+/// share of the best among those under the loss target, so that space is not bought with a
+/// pool too slow to fill or copy. A policy, not a fact.
+pub const SPEED_FLOOR: f64 = 0.5;
+
+/// Layouts within this share of the most usable space are near ties in the default ranking:
+/// random reads decide among them. A policy, not a fact.
+pub const SPACE_TIE: f64 = 0.95;
+
+/// Layouts within this share of the most random reads (or writes) are ties: the one with more
+/// usable space wins (a tenth is about what the model's own error is). A policy, not a fact.
+pub const SPEED_TIE: f64 = 0.9;
+
+/// What the pool is for (`--for`): the ranking an admin applies for it, and the random
+/// workload its RAND/s column and `iops>=` needs are judged at. A policy, not a fact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Purpose {
+    /// Files and shares: the default ranking at the standard random workload.
+    #[default]
+    General,
+    /// Virtual machines' disks: many guests reading and writing small blocks at once, so the
+    /// most random reads (mirrors), judged with 8 guests of 4 requests in flight each.
+    Vm,
+    /// A database: its pages read at random by many sessions (16 KiB, InnoDB's page; 8 of 4
+    /// in flight), so the most random reads.
+    Database,
+    /// Backups: big streams written once and rarely read, so the most usable space without a
+    /// speed floor.
+    Backup,
+    /// Media: big files streamed, so the default ranking (space over a sequential speed floor).
+    Media,
+}
+
+impl Purpose {
+    pub const WORDS: &'static str = "general, vm, database, backup or media";
+
+    const ALL: [Purpose; 5] = [
+        Purpose::General,
+        Purpose::Vm,
+        Purpose::Database,
+        Purpose::Backup,
+        Purpose::Media,
+    ];
+
+    /// The word `--for` takes.
+    pub fn word(self) -> &'static str {
+        match self {
+            Purpose::General => "general",
+            Purpose::Vm => "vm",
+            Purpose::Database => "database",
+            Purpose::Backup => "backup",
+            Purpose::Media => "media",
+        }
+    }
+
+    /// The ranking this purpose applies when `--rank` is not given.
+    pub fn rank(self) -> Rank {
+        match self {
+            Purpose::General | Purpose::Media => Rank::Usable,
+            Purpose::Vm | Purpose::Database => Rank::Iops,
+            Purpose::Backup => Rank::Space,
+        }
+    }
+
+    /// The random workload this purpose judges layouts at when `--random` is not given.
+    pub fn random_workload(self) -> &'static str {
+        match self {
+            Purpose::General | Purpose::Backup | Purpose::Media => STANDARD_WORKLOADS[2],
+            Purpose::Vm => "fio-randread:threads=8,qd=4",
+            Purpose::Database => "fio-randread:bs=16k,threads=8,qd=4",
+        }
+    }
+}
+
+impl std::str::FromStr for Purpose {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Purpose, String> {
+        Purpose::ALL
+            .into_iter()
+            .find(|p| p.word() == s.trim())
+            .ok_or_else(|| {
+                format!(
+                    "unknown purpose '{}': {}",
+                    model::input::echo(s),
+                    Purpose::WORDS
+                )
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_purpose_reads_back_and_its_workload_parses() {
+        for p in Purpose::ALL {
+            assert_eq!(p.word().parse::<Purpose>(), Ok(p));
+            assert!(model::Workload::parse(p.random_workload()).is_ok(), "{p:?}");
+        }
+        assert_eq!("vm".parse::<Purpose>().map(Purpose::rank), Ok(Rank::Iops));
+        assert!("nas"
+            .parse::<Purpose>()
+            .unwrap_err()
+            .contains("general, vm, database, backup or media"));
+    }
+}

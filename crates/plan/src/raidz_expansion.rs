@@ -50,6 +50,26 @@ pub fn grow(
     out
 }
 
+/// The options whose layouts, as created and as grown, the planner's policy keeps
+/// ([`crate::rules`]: no raidz wider than 12, no single parity on disks over 4 TB past a home
+/// pool), on disks of `disk_bytes`.
+pub fn within_policy(options: Vec<GrowthOption>, disk_bytes: u64) -> Vec<GrowthOption> {
+    options
+        .into_iter()
+        .filter(|o| {
+            [&o.start, &o.end].iter().all(|text| {
+                text.parse::<model::Layout>().is_ok_and(|layout| {
+                    let candidate = crate::enumerate::Candidate {
+                        layout,
+                        hot_spares: 0,
+                    };
+                    crate::rules::broken_rule(&candidate, disk_bytes).is_none()
+                })
+            })
+        })
+        .collect()
+}
+
 fn candidates(start: u32, end: u32, min_parity: u32) -> Vec<VdevGroup> {
     let mut out = Vec::new();
     if end <= start {
@@ -163,5 +183,31 @@ mod tests {
         assert_eq!(o.end, "raidz1-5");
         assert_eq!(o.steps[0].avail_bytes, 1_718_020_864);
         assert_eq!(o.steps[0].capacity_bytes, 1_891_631_104);
+    }
+
+    /// Issue #26: 16 TB disks grown from 6 to 10 listed raidz1-6 -> raidz1-10 first, though
+    /// the policy rules single parity out on large disks past 6 disks (2x raidz1-3 grows to
+    /// 2x raidz1-5 on 10); to 14 disks raidz2-6 and raidz3-6 would grow too wide.
+    #[test]
+    fn growth_obeys_the_policy() {
+        let leaf = Leaf {
+            capacity_bytes: 16_000_900_661_248,
+            logical_sector: 512,
+            whole_disk: true,
+        };
+        let all = grow(leaf, 12, &Profile::modern(), (6, 10), 0, 0.8);
+        let starts = |o: &[GrowthOption]| -> Vec<String> {
+            let mut v: Vec<String> = o.iter().map(|o| o.start.clone()).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(
+            starts(&all),
+            ["2x raidz1-3", "raidz1-6", "raidz2-6", "raidz3-6"]
+        );
+        let kept = within_policy(all, leaf.capacity_bytes);
+        assert_eq!(starts(&kept), ["raidz2-6", "raidz3-6"]);
+        let wide = grow(leaf, 12, &Profile::modern(), (6, 14), 2, 0.8);
+        assert!(within_policy(wide, leaf.capacity_bytes).is_empty());
     }
 }

@@ -2,14 +2,14 @@
 
 use crate::assemble::{assemble, Disks};
 use crate::candidate_figures::Evaluation;
-use crate::enumerate::candidates;
+use crate::enumerate::{candidates, Candidate};
 use crate::error::PlanError;
-use crate::evaluate::{evaluate, monte_carlo, Settings};
+use crate::evaluate::{evaluate, monte_carlo, own_candidate, Settings};
 use crate::loss_bands::LossBands;
 use crate::needs::Need;
 use crate::pareto;
 use crate::policy::MAX_DISKS;
-use crate::recommend::{closest, meets, recommend, Rank, Recommendation};
+use crate::recommend::{closest, meets, recommend, standing, Rank, Recommendation};
 use crate::rules::{self, RuledOut};
 use model::cancel::Cancel;
 use model::{Catalog, System, VdevType};
@@ -78,6 +78,34 @@ pub struct Plan {
     pub monte_carlo: Option<reliability::MonteCarloReport>,
     /// The classes of P(data loss) by the target applied, as charts colour them.
     pub loss_bands: LossBands,
+    /// The layout the system file has, scored the same way, and where it stands (only when
+    /// a system file's own layout occupies exactly the planned disks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub own: Option<Own>,
+}
+
+/// The user's own layout, scored as the candidates are.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Own {
+    #[serde(flatten)]
+    pub evaluation: Evaluation,
+    /// Against the loss target and the needs, and what the pick gives and costs against it.
+    pub standing: String,
+}
+
+/// The own layout of `request`'s system, scored and placed against `plan`'s pick (`None` when
+/// it does not occupy exactly the planned disks).
+pub fn own(request: &Request, plan: &Plan) -> Result<Option<Own>, PlanError> {
+    let Some(candidate) = own_candidate(&request.system) else {
+        return Ok(None);
+    };
+    let evaluation = evaluate(&request.system, &candidate, &request.settings)?;
+    let pick = &plan.evaluations[plan.recommendation.index];
+    let standing = standing(&evaluation, pick, &request.needs);
+    Ok(Some(Own {
+        evaluation,
+        standing,
+    }))
 }
 
 /// Evaluates every candidate for the request's disks; errs when none exists or none meets the
@@ -89,10 +117,40 @@ pub fn plan(request: &Request) -> Result<Plan, PlanError> {
 /// [`plan`], stopping with [`PlanError::Cancelled`] at the first layout after `cancel` is
 /// raised.
 pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, PlanError> {
-    let disks = u32::try_from(crate::placement::data_disks(&request.system)).unwrap_or(u32::MAX);
-    if disks > MAX_DISKS {
-        return Err(PlanError::TooManyDisks { disks });
-    }
+    plan_among(request, cancel, |_| true)
+}
+
+/// Whether raidz expansion can widen `candidate`, one disk per vdev at a time, to `end` disks
+/// that the policy keeps on disks of `disk_bytes` (the same test as `crate::raidz_expansion`'s): one
+/// raidz group, no hot spares, its vdevs dividing the disks added.
+fn growable(candidate: &Candidate, end: u32, disk_bytes: u64) -> bool {
+    let [g] = candidate.layout.groups[..] else {
+        return false;
+    };
+    let start = g.count * g.children;
+    let widens = matches!(g.vtype, VdevType::Raidz { .. })
+        && candidate.hot_spares == 0
+        && end > start
+        && (end - start).is_multiple_of(g.count);
+    let grown = Candidate {
+        layout: model::Layout {
+            groups: vec![model::VdevGroup {
+                children: end / g.count,
+                ..g
+            }],
+        },
+        hot_spares: 0,
+    };
+    widens && rules::broken_rule(&grown, disk_bytes).is_none()
+}
+
+/// The candidates for the request's disks that the release supports, `wanted` keeps and the
+/// policy keeps (all with `consider_all`), and per rule how many the policy removed.
+fn kept_candidates(
+    request: &Request,
+    disks: u32,
+    wanted: impl Fn(&Candidate) -> bool,
+) -> Result<(Vec<Candidate>, Vec<RuledOut>), PlanError> {
     let draid = space::Profile::of(request.system.host.zfs).draid;
     let all: Vec<_> = candidates(disks, request.hot_spares, request.min_redundancy)
         .into_iter()
@@ -104,16 +162,12 @@ pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, Plan
                     .iter()
                     .any(|g| matches!(g.vtype, VdevType::Draid { .. }))
         })
+        .filter(|c| wanted(c))
         .collect();
-    let disk_bytes = request
-        .system
-        .disks
-        .first()
-        .map_or(0, |d| d.model.capacity_bytes);
     let (all, ruled_out) = if request.consider_all {
         (all, Vec::new())
     } else {
-        rules::apply(all, disk_bytes)
+        rules::apply(all, disk_bytes(request))
     };
     if all.is_empty() {
         return Err(PlanError::NoCandidates {
@@ -122,6 +176,41 @@ pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, Plan
             min_redundancy: request.min_redundancy,
         });
     }
+    Ok((all, ruled_out))
+}
+
+/// The size of the request's disks, bytes (0 without disks).
+fn disk_bytes(request: &Request) -> u64 {
+    request
+        .system
+        .disks
+        .first()
+        .map_or(0, |d| d.model.capacity_bytes)
+}
+
+/// What the pick costs that its row does not show: the policy's caveats, and shingled disks.
+fn pick_caveats(request: &Request, chosen: &Candidate) -> Vec<String> {
+    let mut out = rules::caveats(chosen, disk_bytes(request), request.system.pool.ashift);
+    if request.system.disks.first().and_then(|d| d.model.shingled) == Some(true) {
+        out.push(format!(
+            "the disks are shingled (SMR): a resilver writes onto one {:.1} times slower than onto a conventional (CMR) disk, as published SMR resilvers did; prefer CMR disks for ZFS",
+            reliability::SMR_RESILVER_SLOWDOWN
+        ));
+    }
+    out
+}
+
+/// [`plan_cancellable`] over the candidates `wanted` keeps.
+fn plan_among(
+    request: &Request,
+    cancel: &Cancel,
+    wanted: impl Fn(&Candidate) -> bool,
+) -> Result<Plan, PlanError> {
+    let disks = u32::try_from(crate::placement::data_disks(&request.system)).unwrap_or(u32::MAX);
+    if disks > MAX_DISKS {
+        return Err(PlanError::TooManyDisks { disks });
+    }
+    let (all, ruled_out) = kept_candidates(request, disks, wanted)?;
     check_work(all.len(), disks as usize, &request.settings)?;
     let evaluated = all
         .iter()
@@ -142,15 +231,11 @@ pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, Plan
             closest: closest(&failing, &request.needs),
         });
     };
-    let chosen = &passing[recommendation.index].candidate;
-    recommendation.caveats = rules::caveats(chosen, disk_bytes, request.system.pool.ashift);
+    let chosen = &passing[recommendation.index];
+    let caveats = pick_caveats(request, &chosen.candidate);
+    recommendation.caveats.splice(0..0, caveats);
+    let monte_carlo = monte_carlo(&request.system, chosen, &request.settings, cancel)?;
     let objectives: Vec<Vec<f64>> = passing.iter().map(Evaluation::objectives).collect();
-    let monte_carlo = monte_carlo(
-        &request.system,
-        &passing[recommendation.index],
-        &request.settings,
-        cancel,
-    )?;
     Ok(Plan {
         considered,
         ruled_out,
@@ -159,6 +244,7 @@ pub fn plan_cancellable(request: &Request, cancel: &Cancel) -> Result<Plan, Plan
         recommendation,
         monte_carlo,
         loss_bands: LossBands::of(&request.needs),
+        own: None,
     })
 }
 
@@ -172,6 +258,9 @@ pub struct DiskRequest {
     pub settings: Settings,
     pub rank: Rank,
     pub consider_all: bool,
+    /// Only layouts raidz expansion can grow to this many disks within the policy
+    /// (`--grow-to`).
+    pub grow_to: Option<u32>,
 }
 
 /// The plan for those disks, with the machine it ran on and what was assumed to build it.
@@ -212,7 +301,13 @@ pub fn plan_disks_cancellable(
         rank: request.rank,
         consider_all: request.consider_all,
     };
-    let result = plan_cancellable(&request_for_machine, cancel)?;
+    let bytes = disk_bytes(&request_for_machine);
+    let mut result = plan_among(&request_for_machine, cancel, |c| {
+        request.grow_to.is_none_or(|end| growable(c, end, bytes))
+    })?;
+    if request.disks.system.is_some() {
+        result.own = own(&request_for_machine, &result)?;
+    }
     let machine = assembled.system;
     Ok(DiskPlan {
         system: machine.name.clone(),

@@ -45,7 +45,7 @@ fn bench(c: &mut Criterion) {
         ),
         (
             "weibull 1.5 AFR 2%",
-            Lifetime::weibull_from_afr(1.5, 2.0).unwrap(),
+            Lifetime::weibull_from_afr(1.5, 2.0, zpoolsim_reliability::HOURS_PER_YEAR).unwrap(),
             5_000,
         ),
         (

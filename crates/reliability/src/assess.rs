@@ -8,34 +8,38 @@ use crate::montecarlo::{
     RepairTime, Scenario, MAX_TRIALS,
 };
 use crate::mttdl::{pool_mttdl, Mttdl, Odds};
-use crate::rates::rebuild_rates;
+use crate::rates::{rebuild_rates, UserLoad};
 use crate::repair::{distributed_spares, GroupRepair};
 use crate::resilver::{group_repair, rebuild, Rebuild, RebuildKind};
 use crate::Error;
 use model::cancel::Cancel;
 use model::hardware::DiskModel;
 use model::pool::DEFAULT_RECORDSIZE;
-use model::{Layout, System, VdevGroup, VdevType, Workload};
+use model::{Layout, System, VdevGroup, VdevType};
 
 /// What to assess: the pool's fill, the mission and the repair policy.
 #[derive(Debug, Clone)]
 pub struct Mission<'a> {
     /// Allocated share of the pool (0-1), as `zpool list` CAP.
     pub fill: f64,
+    /// The mission, years.
     pub years: f64,
     /// Hours until a failed disk is physically replaced.
     pub replacement_hours: f64,
     /// User load running during rebuilds (`None`: idle pool).
-    pub user: Option<&'a Workload>,
+    pub user: Option<UserLoad<'a>>,
     /// Disk lifetimes; `None`: from `afr_pct`, else the field AFR of the disk's class
-    /// ([`crate::failure_figures`]), exponential, or Weibull of `weibull_shape` failing the
-    /// same share in the first year.
+    /// ([`crate::failure_figures`]), exponential, or Weibull of `weibull_shape` failing at that
+    /// rate on average over the mission.
     pub lifetime: Option<Lifetime>,
+    /// Yearly failure rate of a disk, percent (`None`: the field rate of its class).
     pub afr_pct: Option<f64>,
+    /// Weibull shape of the lifetimes (`None`: exponential).
     pub weibull_shape: Option<f64>,
     /// Monte Carlo trials (0: skip the simulation; at most
     /// [`crate::montecarlo::MAX_TRIALS`]) and seed.
     pub trials: u64,
+    /// Seed of the simulation: the same seed gives the same figures.
     pub seed: u64,
     /// The pool's disks come from one batch (`Scenario::same_batch`): the simulation shares a
     /// hazard factor among them and the closed forms, which take failures to be independent,
@@ -49,30 +53,43 @@ pub struct Assessment {
     /// The mission's fill and years, as assessed, and the user load during rebuilds (the
     /// workload's name; `None`: an idle pool).
     pub fill: f64,
+    /// The mission, years.
     pub years: f64,
+    /// The user load during rebuilds, by name.
     pub load: Option<String>,
+    /// The share of the time that load runs (`None`: an idle pool).
+    pub busy: Option<f64>,
     /// The disks were taken to be of one batch (`Mission::same_batch`).
     pub same_batch: bool,
     /// The disk whose figures were used (the system's first), the annualised failure rate
     /// (percent) and latent errors per bit read that were used, and where each comes from
     /// beside the data sheet's figures.
     pub disk: String,
+    /// The disk records shingled (SMR): its resilvers write at the published SMR rate
+    /// ([`crate::SMR_RESILVER_SLOWDOWN`]).
+    pub shingled: bool,
+    /// The annualised failure rate used, percent.
     pub afr_pct: Option<f64>,
+    /// Latent errors per bit read used.
     pub uer_per_bit: Option<f64>,
+    /// Where the disk's failure figures come from, beside its data sheet's.
     pub figures: FailureFigures,
     /// The disk lifetimes assumed.
     pub lifetime: Option<Lifetime>,
     /// The share of disks those lifetimes fail within the mission, none replaced: what a
-    /// Weibull shape implies beside the first year's AFR it is scaled to.
+    /// Weibull shape implies beside the AFR it holds over the mission.
     pub failed_within_mission: Option<f64>,
     /// Every rebuild of every normal-class group, in layout order: the resilver, and for dRAID
     /// with distributed spares the sequential rebuild too.
     pub rebuilds: Vec<Rebuild>,
+    /// The repair each group gets, from its rebuilds.
     pub repairs: Vec<GroupRepair>,
     /// Closed form and its chances of loss over the mission: only for exponential lifetimes,
     /// and the chances only where the closed form holds (else `closed_form_invalid` says why).
     pub mttdl: Option<Mttdl>,
+    /// The closed form's chances of loss over the mission, where it holds.
     pub closed_form: Option<Odds>,
+    /// Why the closed form does not hold, when it does not.
     pub closed_form_invalid: Option<String>,
     /// Rebuilds take their fixed time here, so for double and triple parity the simulated
     /// loss is below the closed form's (about 1/p!, see `RepairTime`).
@@ -92,63 +109,36 @@ pub fn assess_cancellable(
 ) -> Result<Assessment, Error> {
     let (disk, mission_hours) = checked(system, mission)?;
     let figures = failure_figures(disk, mission.afr_pct)?;
-    let lifetime = match mission.lifetime {
-        Some(l) => l,
-        None => lifetime(figures.afr_pct, mission.weibull_shape)?,
-    };
-    if mission.trials > 0 {
-        let disks = system.disks.len() as u64;
-        check_simulation(disks, mission.trials, &lifetime, mission_hours)?;
-    }
+    let lifetime = mission_lifetime(system, mission, figures.afr_pct, mission_hours)?;
     let groups = normal_groups(system);
     let (rebuilds, repairs) = rebuilds(system, &groups, mission)?;
     let layout = Layout {
         groups: groups.iter().map(|(g, _)| *g).collect(),
     };
-    let wait_hours = if system.pool.spares > 0 {
-        0.0
-    } else {
-        mission.replacement_hours
-    };
     let uer = figures.uer_per_bit;
+    let wait_hours = wait_hours(system, mission);
     let mttdl = lifetime
         .mtbf_hours()
         .map(|mtbf| pool_mttdl(&layout, &repairs, mtbf, uer, wait_hours))
         .transpose()?;
-    let monte_carlo = if mission.trials > 0 {
-        let scenario = Scenario {
-            layout: &layout,
-            repairs: &repairs,
-            lifetime,
-            repair_time: RepairTime::Fixed,
-            hot_spares: system.pool.spares,
-            replacement_hours: mission.replacement_hours,
-            uer_per_bit: uer,
-            allocated_bytes: groups
-                .iter()
-                .map(|(g, leaf)| data_bytes(g, *leaf, mission.fill))
-                .sum(),
-            block_bytes: record_bytes(system),
-            mission_hours,
-            same_batch: mission.same_batch,
-        };
-        Some(simulate_cancellable(
-            &scenario,
-            mission.trials,
-            mission.seed,
-            cancel,
-        )?)
-    } else {
-        None
-    };
+    let monte_carlo = simulated(
+        system,
+        mission,
+        (&layout, &repairs, &groups),
+        lifetime,
+        (uer, mission_hours),
+        cancel,
+    )?;
     let (closed_form, closed_form_invalid) =
         closed_form(mttdl.as_ref(), mission_hours, mission.same_batch);
     Ok(Assessment {
         fill: mission.fill,
         years: mission.years,
-        load: mission.user.map(|w| w.kind.clone()),
+        load: mission.user.map(|u| u.workload.kind.clone()),
+        busy: mission.user.map(|u| u.busy),
         same_batch: mission.same_batch,
         disk: disk.id.clone(),
+        shingled: disk.shingled == Some(true),
         afr_pct: Some(figures.afr_pct),
         uer_per_bit: Some(uer),
         figures,
@@ -161,6 +151,71 @@ pub fn assess_cancellable(
         mttdl,
         monte_carlo,
     })
+}
+
+/// The Monte Carlo of the mission (`None` without trials): the pool's `layout` of `groups`
+/// repaired as `repairs` say, with latent errors met at `uer` per bit over `mission_hours`.
+fn simulated(
+    system: &System,
+    mission: &Mission,
+    (layout, repairs, groups): (&Layout, &[GroupRepair], &[(VdevGroup, u64)]),
+    lifetime: Lifetime,
+    (uer, mission_hours): (f64, f64),
+    cancel: &Cancel,
+) -> Result<Option<MonteCarloReport>, Error> {
+    if mission.trials == 0 {
+        return Ok(None);
+    }
+    let scenario = Scenario {
+        layout,
+        repairs,
+        lifetime,
+        repair_time: RepairTime::Fixed,
+        hot_spares: system.pool.spares,
+        replacement_hours: mission.replacement_hours,
+        uer_per_bit: uer,
+        allocated_bytes: allocated_bytes(groups, mission.fill),
+        block_bytes: record_bytes(system),
+        mission_hours,
+        same_batch: mission.same_batch,
+    };
+    simulate_cancellable(&scenario, mission.trials, mission.seed, cancel).map(Some)
+}
+
+/// The disk lifetimes of the mission: its own, else from `afr_pct` and its Weibull shape;
+/// checked against the simulation's budget when it simulates.
+fn mission_lifetime(
+    system: &System,
+    mission: &Mission,
+    afr_pct: f64,
+    mission_hours: f64,
+) -> Result<Lifetime, Error> {
+    let lifetime = match mission.lifetime {
+        Some(l) => l,
+        None => lifetime(afr_pct, mission.weibull_shape, mission_hours)?,
+    };
+    if mission.trials > 0 {
+        let disks = system.disks.len() as u64;
+        check_simulation(disks, mission.trials, &lifetime, mission_hours)?;
+    }
+    Ok(lifetime)
+}
+
+/// Hours a failed disk waits before its resilver starts: none with a hot spare.
+fn wait_hours(system: &System, mission: &Mission) -> f64 {
+    if system.pool.spares > 0 {
+        0.0
+    } else {
+        mission.replacement_hours
+    }
+}
+
+/// The bytes the normal-class groups hold at `fill`.
+fn allocated_bytes(groups: &[(VdevGroup, u64)], fill: f64) -> f64 {
+    groups
+        .iter()
+        .map(|(g, leaf)| data_bytes(g, *leaf, fill))
+        .sum()
 }
 
 /// The system's first disk and the mission in hours, once both are checked.

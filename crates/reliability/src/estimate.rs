@@ -7,14 +7,20 @@ const Z95: f64 = 1.959_963_984_540_054;
 /// normal approximation it stays inside [0, 1] and is not degenerate at 0 or `trials` hits.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Estimate {
+    /// Trials that hit.
     pub hits: u64,
+    /// Trials run.
     pub trials: u64,
+    /// hits / trials.
     pub p: f64,
+    /// The interval's lower bound.
     pub low: f64,
+    /// The interval's upper bound.
     pub high: f64,
 }
 
 impl Estimate {
+    /// The estimate of `hits` out of `trials`.
     pub fn from_counts(hits: u64, trials: u64) -> Estimate {
         let n = trials.max(1) as f64;
         let p = hits as f64 / n;
@@ -41,7 +47,7 @@ impl Estimate {
 /// 95% interval of a mean from its `n` samples' sum and sum of squares, by the normal
 /// approximation (the central limit theorem; fair for the thousands of trials a simulation
 /// runs), floored at 0 as the quantities here are never negative.
-pub fn mean_interval(sum: f64, sum_of_squares: f64, n: u64) -> (f64, f64) {
+pub(crate) fn mean_interval(sum: f64, sum_of_squares: f64, n: u64) -> (f64, f64) {
     let n = n.max(1) as f64;
     let mean = sum / n;
     let variance = (sum_of_squares / n - mean * mean).max(0.0) * n / (n - 1.0).max(1.0);

@@ -32,14 +32,14 @@ use crate::Error;
 use model::hardware::{DiskModel, Interface, Medium};
 
 /// Field AFRs, percent: hard disks, and solid state (SATA and NVMe alike).
-pub const FIELD_AFR_HDD_PCT: f64 = 1.57;
-pub const FIELD_AFR_FLASH_PCT: f64 = 0.98;
+pub(crate) const FIELD_AFR_HDD_PCT: f64 = 1.57;
+pub(crate) const FIELD_AFR_FLASH_PCT: f64 = 0.98;
 
 /// Share of disks developing at least one latent sector error in a year: nearline (SATA)
 /// and enterprise (SAS, SCSI) hard disks, and flash.
-pub const LATENT_NEARLINE: f64 = 0.0315;
-pub const LATENT_ENTERPRISE: f64 = 0.0146;
-pub const LATENT_FLASH: f64 = 0.085;
+pub(crate) const LATENT_NEARLINE: f64 = 0.0315;
+pub(crate) const LATENT_ENTERPRISE: f64 = 0.0146;
+pub(crate) const LATENT_FLASH: f64 = 0.085;
 
 const HOURS_PER_YEAR: f64 = 8760.0;
 
@@ -48,12 +48,14 @@ const HOURS_PER_YEAR: f64 = 8760.0;
 pub struct FailureFigures {
     /// Annualised failure rate used, percent, and where it comes from.
     pub afr_pct: f64,
+    /// Where the AFR used comes from.
     pub afr_source: String,
     /// The data sheet's AFR (its own, or from its MTBF), percent, when it gives one.
     pub datasheet_afr_pct: Option<f64>,
     /// Latent errors met per bit a rebuild reads: the field rate, or the data sheet's bound
     /// where that is lower.
     pub uer_per_bit: f64,
+    /// Where the latent error rate used comes from.
     pub uer_source: String,
     /// The data sheet's unrecoverable-read-error specification, a bound.
     pub datasheet_uer_per_bit: Option<f64>,

@@ -32,7 +32,7 @@ pub use montecarlo::{
 pub use mttdl::{p_loss_within, pool_mttdl, vdev_mttdl, Mttdl, Odds, SCRUB_INTERVAL_HOURS};
 pub use perf::BlockCosts;
 pub use perf::SharedPath;
-pub use rates::rebuild_rates;
+pub use rates::{rebuild_rates, UserLoad, SMR_RESILVER_SLOWDOWN};
 pub use repair::{distributed_spares, GroupRepair};
 pub use resilver::{group_repair, rebuild, Limit, Rebuild, RebuildKind, RebuildRates};
 pub use scan::ScanShape;

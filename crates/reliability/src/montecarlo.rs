@@ -32,6 +32,7 @@ use crate::rng::Rng;
 use crate::{non_negative, positive, Error};
 use model::cancel::Cancel;
 use model::Layout;
+use rand_distr::Gamma;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -68,10 +69,13 @@ pub enum RepairTime {
 /// A pool, its disks and its repair policy over a mission.
 #[derive(Debug, Clone)]
 pub struct Scenario<'a> {
+    /// The pool's layout.
     pub layout: &'a Layout,
     /// One per layout group.
     pub repairs: &'a [GroupRepair],
+    /// How long the disks live.
     pub lifetime: Lifetime,
+    /// How long a repair takes: its mean, or a memoryless draw of that mean.
     pub repair_time: RepairTime,
     /// Pool hot spares (`zpool add tank spare ...`).
     pub hot_spares: u32,
@@ -83,6 +87,7 @@ pub struct Scenario<'a> {
     pub allocated_bytes: f64,
     /// Mean size of the block one unrecoverable read error loses.
     pub block_bytes: f64,
+    /// The mission, hours.
     pub mission_hours: f64,
     /// The pool's disks come from one batch: each trial draws the batch's hazard factor Z
     /// ([`batch_factor`]), which multiplies the hazard of every disk the pool starts with;
@@ -122,8 +127,11 @@ pub fn batch_moment(n: u32) -> f64 {
 /// What the simulation found.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct MonteCarloReport {
+    /// Missions simulated.
     pub trials: u64,
+    /// The seed of the stream.
     pub seed: u64,
+    /// The mission, hours.
     pub mission_hours: f64,
     /// Some vdev lost more leaves than its redundancy: the pool is gone.
     pub pool_loss: Estimate,
@@ -131,7 +139,13 @@ pub struct MonteCarloReport {
     pub data_loss: Estimate,
     /// Mean bytes lost per mission, and its 95% interval.
     pub expected_bytes_lost: f64,
+    /// The 95% interval of the bytes lost per mission.
     pub bytes_lost_interval: (f64, f64),
+    /// The mean split, first part: the whole pool's data in missions that lose the pool.
+    pub expected_pool_bytes_lost: f64,
+    /// The mean split, second part: the blocks unrecoverable read errors lose during
+    /// unprotected rebuilds (before any pool loss).
+    pub expected_block_bytes_lost: f64,
     /// Disk lifetimes drawn (the work done).
     pub disk_lifetimes: u64,
 }
@@ -195,13 +209,21 @@ pub fn simulate_cancellable(
     check_simulation(slots, trials, &scenario.lifetime, scenario.mission_hours)?;
     let mut sim = Simulator::new(scenario, seed)?;
     let (mut pools, mut losses, mut bytes, mut bytes_sq) = (0, 0, 0.0, 0.0);
+    let mut block_bytes = 0.0;
     for _ in 0..trials {
         cancel.check()?;
         let outcome = sim.trial();
         pools += outcome.pool_lost as u64;
         losses += outcome.data_lost as u64;
-        bytes += outcome.bytes_lost;
-        bytes_sq += outcome.bytes_lost * outcome.bytes_lost;
+        let lost = outcome.block_bytes_lost
+            + if outcome.pool_lost {
+                scenario.allocated_bytes
+            } else {
+                0.0
+            };
+        bytes += lost;
+        bytes_sq += lost * lost;
+        block_bytes += outcome.block_bytes_lost;
     }
     Ok(MonteCarloReport {
         trials,
@@ -211,6 +233,8 @@ pub fn simulate_cancellable(
         data_loss: Estimate::from_counts(losses, trials),
         expected_bytes_lost: bytes / trials as f64,
         bytes_lost_interval: mean_interval(bytes, bytes_sq, trials),
+        expected_pool_bytes_lost: (bytes - block_bytes) / trials as f64,
+        expected_block_bytes_lost: block_bytes / trials as f64,
         disk_lifetimes: sim.draws,
     })
 }
@@ -274,7 +298,9 @@ impl PartialOrd for Event {
 struct Outcome {
     pool_lost: bool,
     data_lost: bool,
-    bytes_lost: f64,
+    /// Blocks lost to read errors in unprotected rebuilds (a lost pool loses all its data
+    /// besides).
+    block_bytes_lost: f64,
 }
 
 struct Simulator<'a> {
@@ -284,6 +310,8 @@ struct Simulator<'a> {
     events: BinaryHeap<Event>,
     hot_spares_free: u32,
     rng: Rng,
+    /// A batch's hazard factor: Gamma(k, 1/k), mean 1.
+    batch: Gamma<f64>,
     draws: u64,
 }
 
@@ -327,6 +355,8 @@ impl<'a> Simulator<'a> {
             vdevs.extend(std::iter::repeat_n(vdev, g.count as usize));
         }
         let leaves = s.layout.leaves() as usize;
+        let k = f64::from(BATCH_SHAPE);
+        let batch = Gamma::new(k, 1.0 / k).map_err(|e| Error::Invalid(format!("batch: {e}")))?;
         Ok(Simulator {
             scenario,
             state: Vec::with_capacity(vdevs.len()),
@@ -334,6 +364,7 @@ impl<'a> Simulator<'a> {
             events: BinaryHeap::with_capacity(leaves + 16),
             hot_spares_free: 0,
             rng: Rng::seeded(seed),
+            batch,
             draws: 0,
         })
     }
@@ -370,7 +401,7 @@ impl<'a> Simulator<'a> {
                         return Outcome {
                             pool_lost: true,
                             data_lost: true,
-                            bytes_lost: bytes_lost + self.scenario.allocated_bytes,
+                            block_bytes_lost: bytes_lost,
                         };
                     }
                     if failed == vdev.redundancy {
@@ -395,7 +426,7 @@ impl<'a> Simulator<'a> {
         Outcome {
             pool_lost: false,
             data_lost,
-            bytes_lost,
+            block_bytes_lost: bytes_lost,
         }
     }
 
@@ -423,9 +454,9 @@ impl<'a> Simulator<'a> {
         self.push(fail, v, Kind::Fail);
     }
 
-    /// A batch's hazard factor: Gamma(k, 1/k) as the mean of k unit exponentials.
+    /// A batch's hazard factor, drawn from Gamma(k, 1/k).
     fn batch_factor(&mut self) -> f64 {
-        (0..BATCH_SHAPE).map(|_| self.rng.exp1()).sum::<f64>() / f64::from(BATCH_SHAPE)
+        self.rng.draw(&self.batch)
     }
 
     fn duration(&mut self, mean_hours: f64) -> f64 {
@@ -475,7 +506,7 @@ mod tests {
         Scenario {
             layout,
             repairs,
-            lifetime: Lifetime::weibull_from_afr(1.5, 30.0).unwrap(),
+            lifetime: Lifetime::weibull_from_afr(1.5, 30.0, crate::HOURS_PER_YEAR).unwrap(),
             repair_time: RepairTime::Fixed,
             hot_spares: 1,
             replacement_hours: 72.0,
@@ -519,7 +550,7 @@ mod tests {
     /// Issue #18: a budget too small for one trial said "at most 0 trials".
     #[test]
     fn a_budget_below_one_trial_says_what_to_lower() {
-        let worn = Lifetime::weibull_from_afr(5.0, 50.0).unwrap();
+        let worn = Lifetime::weibull_from_afr(5.0, 50.0, crate::HOURS_PER_YEAR).unwrap();
         let e = check_simulation(100_000, 1, &worn, mission_hours(100.0).unwrap()).unwrap_err();
         assert!(
             e.to_string().ends_with("even one trial of these 100000 disks over this mission is too much: simulate fewer disks, a shorter mission or a Weibull shape nearer 1"),

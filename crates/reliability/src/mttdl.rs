@@ -84,7 +84,7 @@ const MAX_REPAIR_OVERLAP: f64 = 0.1;
 const MAX_REPAIR_SHARE_OF_MISSION: f64 = 0.1;
 
 /// Chance that `bits` read meet at least one unrecoverable error at `uer_per_bit`.
-pub fn p_ure(bits: f64, uer_per_bit: f64) -> f64 {
+pub(crate) fn p_ure(bits: f64, uer_per_bit: f64) -> f64 {
     -(-bits * uer_per_bit).exp_m1()
 }
 
@@ -105,6 +105,7 @@ pub struct Mttdl {
     /// The largest chance of another failure during a repair, (N-1) MTTR / MTBF, over the
     /// groups, and the longest repair (hours degraded): what the validity turns on.
     pub repair_overlap: f64,
+    /// The longest repair, hours degraded.
     pub longest_repair_hours: f64,
 }
 

@@ -90,9 +90,13 @@ impl fmt::Display for Limit {
 /// One rebuild of one failed leaf, explained.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Rebuild {
+    /// Resilver or sequential rebuild.
     pub kind: RebuildKind,
+    /// Bytes read from the surviving leaves.
     pub bytes_to_read: f64,
+    /// Bytes written to the new leaf or the distributed spare.
     pub bytes_to_write: f64,
+    /// How long it takes, hours.
     pub hours: f64,
     /// What bounds it, in words (`reads from the surviving disks`).
     #[serde(serialize_with = "as_text")]

@@ -1,78 +1,66 @@
-//! The Monte Carlo engine's own random numbers: xoshiro256++ seeded through splitmix64
-//! (Blackman and Vigna, "Scrambled linear pseudorandom number generators", 2021). Small,
-//! fast, and the same seed gives the same stream on every platform, which makes every
-//! simulation reproducible from its seed.
+//! The Monte Carlo engine's random numbers: xoshiro256++ seeded through splitmix64
+//! (rand_xoshiro; Blackman and Vigna, "Scrambled linear pseudorandom number generators",
+//! 2021), whose stream a seed fixes on every platform, so that every simulation is
+//! reproducible from its seed; the variates are rand_distr's.
 
-/// splitmix64: expands one 64-bit seed into well-mixed state words.
-fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use rand_distr::{Distribution, Exp1, OpenClosed01};
+use rand_xoshiro::rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// xoshiro256++ generator.
+/// The generator of one simulation.
 #[derive(Debug, Clone)]
-pub struct Rng {
-    s: [u64; 4],
-}
+pub struct Rng(Xoshiro256PlusPlus);
 
 impl Rng {
-    /// A generator whose whole stream is determined by `seed`.
+    /// A generator whose whole stream is determined by `seed`: its state is four outputs of
+    /// splitmix64 from `seed` (`SeedableRng::seed_from_u64`).
     pub fn seeded(seed: u64) -> Rng {
-        let mut sm = seed;
-        Rng {
-            s: [
-                splitmix64(&mut sm),
-                splitmix64(&mut sm),
-                splitmix64(&mut sm),
-                splitmix64(&mut sm),
-            ],
-        }
+        Rng(Xoshiro256PlusPlus::seed_from_u64(seed))
     }
 
-    pub fn next_u64(&mut self) -> u64 {
-        let s = &mut self.s;
-        let result = s[0].wrapping_add(s[3]).rotate_left(23).wrapping_add(s[0]);
-        let t = s[1] << 17;
-        s[2] ^= s[0];
-        s[3] ^= s[1];
-        s[1] ^= s[2];
-        s[0] ^= s[3];
-        s[2] ^= t;
-        s[3] = s[3].rotate_left(45);
-        result
-    }
-
-    /// Uniform in (0, 1]: never 0, so `-ln(u)` is always finite.
-    pub fn unit_open0(&mut self) -> f64 {
-        ((self.next_u64() >> 11) + 1) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-
-    /// A standard exponential variate (mean 1), by inversion.
+    /// A standard exponential variate (mean 1).
     pub fn exp1(&mut self) -> f64 {
-        -self.unit_open0().ln()
+        Exp1.sample(&mut self.0)
     }
 
-    /// True with probability `p`.
+    /// True with probability `p`: a uniform variate in (0, 1] at most `p`, never true for 0.
     pub fn chance(&mut self, p: f64) -> bool {
-        self.unit_open0() <= p
+        let u: f64 = OpenClosed01.sample(&mut self.0);
+        u <= p
+    }
+
+    /// A variate of `distribution`, drawn from this stream.
+    pub fn draw<D: Distribution<f64>>(&mut self, distribution: &D) -> f64 {
+        distribution.sample(&mut self.0)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand_xoshiro::rand_core::Rng as _;
 
     #[test]
     fn matches_the_reference_stream() {
-        // splitmix64 from seed 0 gives 0xE220A8397B1DCDAF first (Vigna's splitmix64.c).
-        let mut sm = 0;
-        assert_eq!(splitmix64(&mut sm), 0xE220_A839_7B1D_CDAF);
+        // Seeded as the engine's own generator was: splitmix64 from seed 0 gives
+        // 0xE220A8397B1DCDAF first (Vigna's splitmix64.c), and so xoshiro256++'s state.
+        let mut sm = rand_xoshiro::SplitMix64::seed_from_u64(0);
+        assert_eq!(sm.next_u64(), 0xE220_A839_7B1D_CDAF);
         // xoshiro256++ from state [1, 2, 3, 4]: first output rotl(1 + 4, 23) + 1.
-        let mut r = Rng { s: [1, 2, 3, 4] };
+        let mut seed = [0u8; 32];
+        for (i, word) in [1u64, 2, 3, 4].iter().enumerate() {
+            seed[i * 8..i * 8 + 8].copy_from_slice(&word.to_le_bytes());
+        }
+        let mut r = Xoshiro256PlusPlus::from_seed(seed);
         assert_eq!(r.next_u64(), (5u64 << 23) + 1);
+    }
+
+    #[test]
+    fn a_seed_gives_the_stream_it_gave_before() {
+        // The first output for seed 7 of the engine's own xoshiro256++ before it took
+        // rand_xoshiro (state: four splitmix64 outputs from the seed), worked out by hand.
+        let mut r = Rng::seeded(7);
+        assert_eq!(r.0.next_u64(), 0x0E2C_1A00_2AAE_913D);
     }
 
     #[test]

@@ -46,7 +46,7 @@ pub struct ScanShape {
 
 /// One surviving leaf's scan.
 #[derive(Debug, Clone, PartialEq)]
-pub struct LeafScan {
+pub(crate) struct LeafScan {
     /// Blocks of the vdev, and the indirect-block reads that fall on this leaf.
     pub blocks: f64,
     pub indirect_reads: f64,
@@ -91,7 +91,7 @@ fn free_share(shape: &ScanShape, fill: f64) -> f64 {
 
 /// The scan of one surviving leaf that reads `read` bytes of a vdev whose leaves each hold
 /// `share` allocated bytes (a share `fill` of the leaf), streaming at `read_rate` bytes/s.
-pub fn leaf_scan(
+pub(crate) fn leaf_scan(
     group: &VdevGroup,
     (share, fill): (f64, f64),
     read: f64,

@@ -67,7 +67,8 @@ fn default_system_over_five_years() {
 #[test]
 fn weibull_lifetimes_have_no_closed_form() {
     let system = default_system();
-    let wear_out = Lifetime::weibull_from_afr(3.0, 0.35).unwrap();
+    let wear_out =
+        Lifetime::weibull_from_afr(3.0, 0.35, zpoolsim_reliability::HOURS_PER_YEAR).unwrap();
     let a = assess(&system, &mission(Some(wear_out), 100)).unwrap();
     assert_eq!((a.mttdl, a.closed_form), (None, None));
     assert_eq!(a.monte_carlo.unwrap().trials, 100);
@@ -151,7 +152,7 @@ fn a_simulation_past_its_budget_is_refused_before_it_starts() {
     );
     assert!(check_simulation(10_000, 19_949, &lifetime, five_years).is_ok());
     // Wear-out: Weibull 3 scaled to the same first year fails 1.0 a disk in 5 years.
-    let wear = Lifetime::weibull_from_afr(3.0, 1.0).unwrap();
+    let wear = Lifetime::weibull_from_afr(3.0, 1.0, zpoolsim_reliability::HOURS_PER_YEAR).unwrap();
     assert!(check_simulation(1000, 100_000, &wear, five_years).is_err());
     // assess refuses it at once, on the default system's 8 disks over a century.
     let mut m = mission(None, 10_000_000);

@@ -48,10 +48,14 @@ fn a_shared_batch_makes_double_failures_likelier() {
     let independent = mirror(false);
     let batch = mirror(true);
     assert!((0.0030..0.0040).contains(&independent), "{independent}");
-    // E[Z^2] = 1.25 in the rare-loss limit; 2 million missions resolve the ratio to ~2%.
+    // E[Z^2] = 1.25 only in the rare-loss limit: a first failure is not rare here (0.2 Z over
+    // the mission), so a batch of high Z loses less than Z^2 more. Integrating
+    // P(loss | Z) = int_0^T (2Z/M) e^(-2Zt/M) (1 - e^(-Z min(W, T - t)/M)) dt over Gamma(4)
+    // (M = 100,000 h, T = 10,000 h, W = 2,000 h) gives 0.003894 / 0.003262 = 1.194. 2 million
+    // missions of each resolve the ratio to ~1.7% (about 7,000 losses each): three of those.
     let ratio = batch / independent;
     assert!(
-        (1.19..1.31).contains(&ratio),
+        (1.13..1.26).contains(&ratio),
         "{batch} / {independent} = {ratio}"
     );
 }

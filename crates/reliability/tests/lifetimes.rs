@@ -43,7 +43,8 @@ fn pool_loss(
 }
 
 /// raidz1-5 over five years, 48 h resilvers, disks that fail 20% in their first year
-/// (accelerated to make losses frequent), with three lifetime shapes of that same AFR.
+/// (accelerated to make losses frequent), with three lifetime shapes of that same AFR over
+/// the first year (a one-year scaling, so that later years show what each shape does).
 #[test]
 fn weibull_lifetimes_move_the_risk_away_from_the_closed_form() {
     let run = |lifetime| {
@@ -72,7 +73,8 @@ fn weibull_lifetimes_move_the_risk_away_from_the_closed_form() {
     // often than the 20% a year the exponential keeps (cumulative hazard over five years
     // 5^3 = 125 times the first year's, not 5 times), and when one fails the others, as old,
     // are at their most fragile during its resilver. Seed 7 gives 20% against 3%.
-    let wear_out = run(Lifetime::weibull_from_afr(3.0, 20.0).unwrap());
+    let wear_out =
+        run(Lifetime::weibull_from_afr(3.0, 20.0, zpoolsim_reliability::HOURS_PER_YEAR).unwrap());
     assert!(
         wear_out.low > 4.0 * exponential.high,
         "{wear_out:?} vs {exponential:?}"
@@ -82,7 +84,8 @@ fn weibull_lifetimes_move_the_risk_away_from_the_closed_form() {
     // survivors fail less than the exponential's constant rate (five-year cumulative hazard
     // 5^0.7 = 3.1 times the first year's, not 5): fewer failures, fewer overlaps.
     // Seed 7 gives 1.4% against 3%.
-    let infant = run(Lifetime::weibull_from_afr(0.7, 20.0).unwrap());
+    let infant =
+        run(Lifetime::weibull_from_afr(0.7, 20.0, zpoolsim_reliability::HOURS_PER_YEAR).unwrap());
     assert!(
         infant.high < exponential.low,
         "{infant:?} vs {exponential:?}"
@@ -103,8 +106,14 @@ fn fixed_repair_times_halve_the_double_parity_loss_rate() {
     let life = Lifetime::from_mtbf(1000.0).unwrap();
     let memoryless = pool_loss("raidz2-6", 5.0, life, RepairTime::Exponential, mission, 600);
     let fixed = pool_loss("raidz2-6", 5.0, life, RepairTime::Fixed, mission, 600);
-    assert!(memoryless.contains(0.5), "{memoryless:?}");
+    // Each within four standard errors of the first-order figure (a 95% interval would miss
+    // it for one seed in twenty; 14,000 trials give 0.48 and 0.29).
+    let near = |e: &Estimate, want: f64| {
+        let se = (want * (1.0 - want) / e.trials as f64).sqrt();
+        (e.p - want).abs() < 4.0 * se
+    };
+    assert!(near(&memoryless, 0.5), "{memoryless:?}");
     // Twice the MTTDL: 1 - exp(-ln 2 / 2) = 0.293.
-    assert!(fixed.contains(1.0 - 0.5f64.sqrt()), "{fixed:?}");
+    assert!(near(&fixed, 1.0 - 0.5f64.sqrt()), "{fixed:?}");
     assert!(fixed.high < memoryless.low);
 }

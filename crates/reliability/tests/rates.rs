@@ -4,7 +4,7 @@
 use model::system_file::default_system;
 use model::Workload;
 use zpoolsim_reliability::Limit;
-use zpoolsim_reliability::{rebuild, rebuild_rates, RebuildKind};
+use zpoolsim_reliability::{rebuild, rebuild_rates, RebuildKind, UserLoad};
 
 #[test]
 fn idle_rates_follow_the_filled_part_of_the_disk() {
@@ -54,7 +54,14 @@ fn the_resilver_behind_a_saturating_user_load() {
     // 4 KiB random reads at queue depth 32 keep the disks saturated; the resilver keeps its
     // scrub-class slot, one in eleven: 10/11 busy, eleven times as long.
     let randread = Workload::parse("fio-randread:bs=4K,qd=32").unwrap();
-    let loaded = rebuild_rates(&system, 0.5, Some(&randread)).unwrap();
+    let at = |busy: f64| {
+        let load = UserLoad {
+            workload: &randread,
+            busy,
+        };
+        rebuild_rates(&system, 0.5, Some(load)).unwrap()
+    };
+    let loaded = at(1.0);
     assert!(
         (loaded.user_busy - 10.0 / 11.0).abs() < 1e-12,
         "{}",
@@ -67,6 +74,15 @@ fn the_resilver_behind_a_saturating_user_load() {
         "{}",
         busy.explanation
     );
+    // The same load a fifth of the time (--busy 20%): 10/11 x 0.2 = 18.2% of each disk on
+    // average, 1 / 0.818 = 1.22 times as long: longer than idle, far shorter than always.
+    let daytime = rebuild(&group, RebuildKind::Resilver, leaf, 0.5, &at(0.2)).unwrap();
+    let ratio = daytime.hours / quiet.hours;
+    assert!(
+        (ratio - 1.0 / (1.0 - 0.2 * 10.0 / 11.0)).abs() < 1e-9,
+        "{ratio}"
+    );
+    assert!(daytime.hours < busy.hours / 5.0);
 }
 
 /// The same pool (the default system, half full, idle) at 16K, 128K and 1M records: the

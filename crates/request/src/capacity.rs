@@ -11,6 +11,7 @@ use model::{Layout, Leaf, Pool};
 use serde::Serialize;
 use space::{Compression, ExpansionReport, FileCost, PhysicalSector, Profile, SpaceReport};
 
+/// `capacity`: a pool's space from raw bytes to AVAIL, and what files cost on it.
 #[derive(clap::Args, Debug)]
 pub struct CapacityRequest {
     /// A system file (hardware and pool). Without it, give --layout and --disk.
@@ -64,20 +65,25 @@ pub struct CapacityRequest {
 /// for the text beside it.
 #[derive(Serialize)]
 pub struct CapacityAnswer {
+    /// The space report, as `capacity --json` prints it.
     #[serde(flatten)]
     pub report: SpaceReport,
+    /// With --file: what each file costs on the pool.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub files: Option<Vec<FileCost>>,
     /// With --expand: the pool grown step by step (docs/json.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expansion: Option<ExpansionReport>,
+    /// The pool and the compression the figures are for, for the text beside them.
     #[serde(skip)]
     pub pool: Pool,
+    /// The compression the files' costs assume.
     #[serde(skip)]
     pub compression: Compression,
 }
 
 impl CapacityRequest {
+    /// The space of the pool asked for, and the files' costs on it.
     pub fn answer(&self, inputs: &dyn Inputs) -> Result<CapacityAnswer, Error> {
         let (pool, profile, physical) = self.resolve(inputs)?;
         let report = space::pool_space_on(&pool, &profile, &physical)?;

@@ -14,11 +14,13 @@ pub struct CompareRequest {
     /// A layout to compare, as zpool create builds it ('3x raidz1-5'); give several.
     #[arg(long = "layout", required = true)]
     pub layouts: Vec<String>,
+    /// What each layout is judged by.
     #[command(flatten)]
     pub criteria: Criteria,
 }
 
 impl CompareRequest {
+    /// Each layout evaluated on the system's disks, in the order asked.
     pub fn answer(&self, inputs: &dyn Inputs) -> Result<Comparison, Refusal> {
         let system = inputs.system(&self.system).map_err(about("system"))?;
         let layouts = self
@@ -35,12 +37,15 @@ impl CompareRequest {
 /// Chosen layouts evaluated on one machine.
 #[derive(Debug, Clone, Serialize)]
 pub struct Comparison {
+    /// The system's name.
     pub system: String,
     /// How many disks the system has and the model of its first, for the text's heading.
     #[serde(skip)]
     pub disks: usize,
+    /// The catalog id of the system's first disk.
     #[serde(skip)]
     pub disk: Option<String>,
+    /// The criteria the layouts were judged by.
     pub settings: Settings,
     /// One per layout asked for, in order.
     pub layouts: Vec<Evaluation>,

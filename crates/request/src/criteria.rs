@@ -7,6 +7,7 @@ use ::plan::policy::{FILL, STANDARD_WORKLOADS, YEARS};
 use ::plan::{LabelledWorkload, Settings};
 use model::input::echo;
 
+/// The flags of the criteria, shared by plan and compare.
 #[derive(clap::Args, Debug)]
 pub struct Criteria {
     /// The sequential-read workload (the READ column, `read>=` needs).
@@ -15,9 +16,11 @@ pub struct Criteria {
     /// The sequential-write workload (the WRITE column, `write>=` needs).
     #[arg(long, default_value = STANDARD_WORKLOADS[1])]
     pub write: String,
-    /// The random-read workload (the RAND/s column, `iops>=` needs).
-    #[arg(long, default_value = STANDARD_WORKLOADS[2])]
-    pub random: String,
+    /// The random-read workload (the RAND/s column, `iops>=` needs): how many requests are in
+    /// flight decides what mirrors gain over raidz (default: fio-randread:qd=32, one thread
+    /// with 32 in flight, or what --for sets).
+    #[arg(long)]
+    pub random: Option<String>,
     /// More workloads to show, NAME[:key=value,...] or a workload file; repeat for several.
     #[arg(long = "workload")]
     pub workloads: Vec<String>,
@@ -27,14 +30,18 @@ pub struct Criteria {
     /// The mission over which the loss probability is given, 0.1 to 100 years.
     #[arg(long, default_value_t = YEARS, value_parser = in_range(&model::range::YEARS))]
     pub years: f64,
-    /// Yearly failure rate of a disk, percent (default: the field rate of its class,
-    /// docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs), 0.01 to 99.
-    #[arg(long, value_parser = in_range(&model::range::AFR_PCT))]
+    /// Yearly failure rate of a disk, percent ('5%' or 5; default: the field rate of its
+    /// class, docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs), 0.01 to 99.
+    #[arg(long, value_parser = crate::numbers::percent_in_range(&model::range::AFR_PCT))]
     pub afr: Option<f64>,
     /// User load running during rebuilds (a workload such as fio-randread:qd=32): DEGRADED and
     /// the loss odds use the loaded resilver; default: an idle pool.
     #[arg(long)]
     pub load: Option<String>,
+    /// The share of the time the --load runs ('20%' or 0.2; 1% to 100%): a daytime load
+    /// lengthens a rebuild less than one that runs around the clock.
+    #[arg(long, default_value = "100%", value_name = "SHARE")]
+    pub busy: String,
     /// The disks come from one batch: the loss odds are raised by a batch hazard factor shared
     /// by the disks (Gamma(4) of mean 1, docs/assumptions.md "Correlated failures").
     #[arg(long)]
@@ -42,6 +49,7 @@ pub struct Criteria {
 }
 
 impl Criteria {
+    /// The planner's settings these flags give, workloads read through `inputs`.
     pub fn settings(&self, inputs: &dyn Inputs) -> Result<Settings, Refusal> {
         let labelled = |field: &'static str| {
             move |spec: &String| -> Result<LabelledWorkload, Refusal> {
@@ -56,7 +64,12 @@ impl Criteria {
         Ok(Settings {
             read: labelled("read")(&self.read)?,
             write: labelled("write")(&self.write)?,
-            random: labelled("random")(&self.random)?,
+            random: labelled("random")(
+                &self
+                    .random
+                    .clone()
+                    .unwrap_or_else(|| STANDARD_WORKLOADS[2].to_string()),
+            )?,
             extra: self
                 .workloads
                 .iter()
@@ -66,6 +79,7 @@ impl Criteria {
             years: self.years,
             afr_pct: self.afr,
             load: self.load.as_ref().map(labelled("load")).transpose()?,
+            busy: parse_share(&self.busy, &model::range::BUSY).map_err(about("busy"))?,
             same_batch: self.same_batch,
         })
     }
@@ -77,7 +91,7 @@ pub fn parse_fill(text: &str) -> Result<f64, Error> {
 }
 
 /// A share of the pool (`80%` or `0.8`) within `range`, named by its flag when refused.
-pub fn parse_share(text: &str, range: &model::range::Range) -> Result<f64, Error> {
+pub(crate) fn parse_share(text: &str, range: &model::range::Range) -> Result<f64, Error> {
     let (number, divisor) = match text.trim().strip_suffix('%') {
         Some(n) => (n, 100.0),
         None => (text.trim(), 1.0),
@@ -89,8 +103,10 @@ pub fn parse_share(text: &str, range: &model::range::Range) -> Result<f64, Error
         .map(|v| v / divisor)
         .filter(|f| range.check(*f).is_ok())
         .ok_or_else(|| {
+            // The unit names what it is a share of: "of the pool (1% to 100%)".
+            let of = range.unit.split(" (").next().unwrap_or("");
             Error(format!(
-                "{} '{}': give a share of the pool from {}% to {}%, like 80% or 0.8",
+                "{} '{}': give a share {of} from {}% to {}%, like 80% or 0.8",
                 range.name,
                 echo(text),
                 range.min * 100.0,
@@ -109,5 +125,11 @@ mod tests {
         assert_eq!(parse_fill("0.5").unwrap(), 0.5);
         assert!(parse_fill("120%").unwrap_err().0.contains("80%"));
         assert!(parse_fill("full").is_err());
+        let busy = |t| parse_share(t, &model::range::BUSY);
+        assert_eq!(busy("20%").unwrap(), 0.2);
+        assert_eq!(
+            busy("0%").unwrap_err().0,
+            "--busy '0%': give a share of the time from 1% to 100%, like 80% or 0.8"
+        );
     }
 }

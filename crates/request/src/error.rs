@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+/// One sentence for the person who asked.
 #[derive(Debug)]
 pub struct Error(pub String);
 
@@ -24,7 +25,9 @@ impl<E: std::error::Error> From<E> for Error {
 /// request's key (`disks`, `disk`, `need`, `min_redundancy`, `workload`, `system`, ...).
 #[derive(Debug)]
 pub struct Refusal {
+    /// The field the refusal is about, if one.
     pub field: Option<String>,
+    /// Why.
     pub error: Error,
 }
 

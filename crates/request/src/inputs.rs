@@ -5,6 +5,7 @@ use crate::Error;
 use model::cancel::Cancel;
 use model::{Catalog, System, Workload};
 
+/// Where a request's named inputs (system files, workloads) come from.
 pub trait Inputs {
     /// The catalog system files and disk ids are resolved against.
     fn catalog(&self) -> &Catalog;

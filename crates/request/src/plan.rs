@@ -2,7 +2,10 @@
 //! Pareto front and one recommendation.
 
 use crate::{about, Criteria, Error, Inputs, Refusal};
-use ::plan::{parse_needs, DiskPlan, DiskRequest, Disks, GrowthOption, PlanError, Rank};
+use ::plan::policy::Purpose;
+use ::plan::{
+    parse_needs, DiskPlan, DiskRequest, Disks, GrowthOption, LabelledWorkload, PlanError, Rank,
+};
 use model::pool::auto_ashift;
 use model::Leaf;
 use serde::Serialize;
@@ -44,8 +47,10 @@ impl DiskFlags {
     }
 }
 
+/// `plan`: every sensible layout of the disks, those meeting the needs, one recommended.
 #[derive(clap::Args, Debug)]
 pub struct PlanRequest {
+    /// The disks to plan for.
     #[command(flatten)]
     pub disks: DiskFlags,
     /// Hot spares to set aside before building layouts.
@@ -57,20 +62,28 @@ pub struct PlanRequest {
     /// What a layout must reach: read>=500MB/s,write>=300MB/s,iops>=2000,avail>=40TB,loss<=1%.
     #[arg(long, default_value = "")]
     pub need: String,
+    /// What each layout is judged by.
     #[command(flatten)]
     pub criteria: Criteria,
     /// Start with --disks and grow to this many by raidz expansion (OpenZFS 2.3 on: zpool
-    /// attach, one disk per vdev at a time): the raidz layouts that can, and the space each
-    /// step really gives.
+    /// attach, one disk per vdev at a time): the raidz layouts that can and that the policy
+    /// keeps (--consider-all: all), and the space each step really gives; the pick is then a
+    /// raidz layout, one that can grow.
     #[arg(long, value_name = "DISKS")]
     pub grow_to: Option<u32>,
     /// With --grow-to: how full the pool is (zpool list CAP) at each widening.
     #[arg(long, default_value = "80%", value_name = "SHARE")]
     pub grow_fill: String,
-    /// How to rank the layouts under the loss target: balanced (usable space, random reads
-    /// and writes together), space, iops or write.
-    #[arg(long, default_value = "balanced")]
-    pub rank: Rank,
+    /// What the pool is for: general, vm, database, backup or media; each sets the ranking
+    /// and the random workload an admin would judge by (docs/assumptions.md "The planner's
+    /// policy"; --rank and --random still win). Default: general.
+    #[arg(long = "for", value_name = "PURPOSE")]
+    pub purpose: Option<Purpose>,
+    /// How to rank the layouts under the loss target: usable (the most usable space among
+    /// those at least half as fast as the best at sequential reads and writes, random reads
+    /// deciding near ties), space, iops or write. Default: what --for sets, else usable.
+    #[arg(long)]
+    pub rank: Option<Rank>,
     /// Keep the layouts the policy rules out: dRAID without a distributed spare or with fewer
     /// children than two redundancy groups, raidz wider than 12, single parity on disks over
     /// 4 TB beyond 6 disks.
@@ -81,23 +94,33 @@ pub struct PlanRequest {
 /// The plan, and with --grow-to the layouts grown by raidz expansion.
 #[derive(Serialize)]
 pub struct PlanAnswer {
+    /// The plan, and the machine it was made on.
     #[serde(flatten)]
     pub plan: DiskPlan,
+    /// With --grow-to: the layouts grown by raidz expansion, most space at the end first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub growth: Option<Vec<GrowthOption>>,
 }
 
 impl PlanRequest {
+    /// The plan of the disks asked for, and with --grow-to their growth.
     pub fn answer(&self, inputs: &dyn Inputs) -> Result<PlanAnswer, Refusal> {
         let fill = self.grow_fill().map_err(about("grow_fill"))?;
+        let purpose = self.purpose.unwrap_or_default();
+        let mut settings = self.criteria.settings(inputs)?;
+        if self.criteria.random.is_none() {
+            settings.random = LabelledWorkload::parse(purpose.random_workload())
+                .expect("the purposes' workloads parse");
+        }
         let request = DiskRequest {
             disks: self.disks.disks(inputs)?,
             hot_spares: self.spares,
             min_redundancy: self.min_redundancy,
             needs: parse_needs(&self.need).map_err(about("need"))?,
-            settings: self.criteria.settings(inputs)?,
-            rank: self.rank,
+            settings,
+            rank: self.rank.unwrap_or(purpose.rank()),
             consider_all: self.consider_all,
+            grow_to: self.grow_to,
         };
         let cancel = inputs.cancel();
         let plan =
@@ -138,14 +161,12 @@ impl PlanRequest {
         };
         let ashift = auto_ashift(model.logical_sector, model.physical_sector, release);
         let parity = self.min_redundancy;
-        Ok(::plan::grow(
-            leaf,
-            ashift,
-            &profile,
-            (start, end),
-            parity,
-            fill,
-        ))
+        let options = ::plan::grow(leaf, ashift, &profile, (start, end), parity, fill);
+        Ok(if self.consider_all {
+            options
+        } else {
+            ::plan::within_policy(options, model.capacity_bytes)
+        })
     }
 }
 
@@ -159,6 +180,9 @@ pub(crate) fn refused(e: PlanError) -> Refusal {
         | PlanError::NoDisks => Some("disks"),
         PlanError::UnknownDisk { .. } | PlanError::NoDiskGiven { .. } => Some("disk"),
         PlanError::BadPrice { .. } => Some("price"),
+        // No disks at all is the count's fault even with spares (PlanError's own sentence
+        // says so); spares that leave none are the spares'.
+        PlanError::NoCandidates { disks: 0, .. } => Some("disks"),
         PlanError::NoCandidates {
             disks, hot_spares, ..
         } if hot_spares >= disks => Some("spares"),
@@ -171,5 +195,32 @@ pub(crate) fn refused(e: PlanError) -> Refusal {
     Refusal {
         field: field.map(str::to_string),
         error: e.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::refused;
+    use ::plan::PlanError;
+
+    fn field(disks: u32, hot_spares: u32, min_redundancy: u32) -> Option<String> {
+        refused(PlanError::NoCandidates {
+            disks,
+            hot_spares,
+            min_redundancy,
+        })
+        .field
+    }
+
+    /// No disks at all is the disk count's fault, whatever the spares; spares that take every
+    /// disk are the spares' fault; disks left that no layout can protect enough, the
+    /// redundancy asked for.
+    #[test]
+    fn a_layout_missing_for_want_of_disks_blames_the_right_field() {
+        assert_eq!(field(0, 0, 0).as_deref(), Some("disks"));
+        assert_eq!(field(0, 3, 0).as_deref(), Some("disks"));
+        assert_eq!(field(4, 4, 0).as_deref(), Some("spares"));
+        assert_eq!(field(5, 30, 0).as_deref(), Some("spares"));
+        assert_eq!(field(2, 0, 3).as_deref(), Some("min_redundancy"));
     }
 }

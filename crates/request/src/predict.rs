@@ -1,12 +1,13 @@
 //! `predict`: how fast the pool will be under a workload, which resource limits it and by how
 //! much, and per-device figures; or the same over a sweep of one parameter.
 
+use crate::WordedPrediction;
 use crate::{about, system_or_default, Error, Inputs, Refusal};
 use model::input::echo;
 use model::{System, Workload};
-use perf::Prediction;
 use serde::Serialize;
 
+/// `predict`: how fast the pool will be under a workload, and what limits it.
 #[derive(clap::Args, Debug)]
 pub struct PredictRequest {
     /// The system file (hardware and pool); default: the embedded default system.
@@ -23,7 +24,9 @@ pub struct PredictRequest {
 /// One parameter and the values it takes in a sweep.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sweep {
+    /// The parameter as written (`threads`, `bs`).
     pub param: String,
+    /// Its values, each as the workload takes it.
     pub values: Vec<String>,
 }
 
@@ -32,8 +35,11 @@ pub struct Sweep {
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 pub enum Predicted {
-    One(Box<Prediction>),
-    Phases(Vec<Prediction>),
+    /// A workload of one phase.
+    One(Box<WordedPrediction>),
+    /// A benchmark's command line: one per timed phase.
+    Phases(Vec<WordedPrediction>),
+    /// A sweep: one per value.
     Sweep(Swept),
 }
 
@@ -41,7 +47,9 @@ pub enum Predicted {
 #[derive(Debug, Serialize)]
 #[serde(transparent)]
 pub struct Swept {
-    pub points: Vec<Prediction>,
+    /// One prediction per value, in order.
+    pub points: Vec<WordedPrediction>,
+    /// The parameter swept and its values.
     #[serde(skip)]
     pub sweep: Sweep,
 }
@@ -51,9 +59,12 @@ pub struct Swept {
 #[derive(Debug, Serialize)]
 #[serde(transparent)]
 pub struct PredictAnswer {
+    /// What `--json` prints.
     pub predicted: Predicted,
+    /// The system predicted on.
     #[serde(skip)]
     pub system: System,
+    /// The workloads, one per phase.
     #[serde(skip)]
     pub workloads: Vec<Workload>,
 }
@@ -76,13 +87,17 @@ impl PredictRequest {
         }))
     }
 
+    /// The prediction of each phase, or of each value of the sweep.
     pub fn answer(&self, inputs: &dyn Inputs) -> Result<PredictAnswer, Refusal> {
         let system = system_or_default(inputs, self.system.as_deref()).map_err(about("system"))?;
         let workloads = inputs.phases(&self.workload).map_err(about("workload"))?;
         let predicted = match (self.sweep().map_err(about("sweep"))?, workloads.as_slice()) {
             (Some(sweep), [w]) => Predicted::Sweep(Swept {
                 points: perf::sweep(&system, w, &sweep.param, &sweep.values)
-                    .map_err(about("sweep"))?,
+                    .map_err(about("sweep"))?
+                    .into_iter()
+                    .map(WordedPrediction::from)
+                    .collect(),
                 sweep,
             }),
             (Some(_), _) => {
@@ -91,10 +106,10 @@ impl PredictRequest {
                 )
                 .about("sweep"))
             }
-            (None, [w]) => Predicted::One(Box::new(perf::predict(&system, w)?)),
+            (None, [w]) => Predicted::One(Box::new(perf::predict(&system, w)?.into())),
             (None, all) => Predicted::Phases(
                 all.iter()
-                    .map(|w| perf::predict(&system, w))
+                    .map(|w| perf::predict(&system, w).map(WordedPrediction::from))
                     .collect::<Result<_, _>>()?,
             ),
         };

@@ -8,13 +8,13 @@ use space::{Fill, Growth};
 
 /// Steps one request may take: a raidz vdev of up to 255 disks grown one at a time is well
 /// within it.
-pub const MAX_STEPS: usize = 256;
+pub(crate) const MAX_STEPS: usize = 256;
 
 /// The growth of `steps`, each `[FROM ->] TO [at FILL]`: the pool's normal raidz group
 /// (FROM, if given, must be what the pool is at that step) widened to TO once it holds FILL, a
 /// share of SIZE allocated as `zpool list` CAP shows it (`70%`) or the data written by then
 /// (`20TB`), in records of `recordsize`.
-pub fn growth(steps: &[String], pool: &Pool, recordsize: u64) -> Result<Vec<Growth>, Error> {
+pub(crate) fn growth(steps: &[String], pool: &Pool, recordsize: u64) -> Result<Vec<Growth>, Error> {
     if steps.len() > MAX_STEPS {
         return Err(Error(format!(
             "--expand: {} steps, at most {MAX_STEPS}",

@@ -18,8 +18,9 @@ fn refused(e: reliability::Error) -> Refusal {
 use serde::Serialize;
 
 /// Monte Carlo missions simulated when none are asked for.
-pub const TRIALS: u64 = 200_000;
+pub(crate) const TRIALS: u64 = 200_000;
 
+/// `reliability`: every rebuild explained and the chance of losing data over a mission.
 #[derive(clap::Args, Debug)]
 pub struct ReliabilityRequest {
     /// The system file (its pool and disks); default: the embedded default system.
@@ -33,13 +34,16 @@ pub struct ReliabilityRequest {
     /// User load during rebuilds (a workload such as fio-randread:qd=32); default: idle.
     #[arg(long)]
     pub load: Option<String>,
-    /// Yearly failure rate of a disk, percent (default: the field rate of its class,
-    /// docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs), 0.01 to 99.
-    #[arg(long, value_parser = in_range(&range::AFR_PCT))]
+    /// The share of the time the --load runs ('20%' or 0.2; 1% to 100%).
+    #[arg(long, default_value = "100%", value_name = "SHARE")]
+    pub busy: String,
+    /// Yearly failure rate of a disk, percent ('5%' or 5; default: the field rate of its
+    /// class, docs/assumptions.md: 1.57% for hard disks, 0.98% for SSDs), 0.01 to 99.
+    #[arg(long, value_parser = crate::numbers::percent_in_range(&range::AFR_PCT))]
     pub afr: Option<f64>,
     /// Weibull shape of disk lifetimes, 0.2 to 5 (1 = exponential; below 1 infant mortality,
-    /// above 1 wear-out), scaled to the disk's AFR over the first year (from its MTBF when it
-    /// has no AFR).
+    /// above 1 wear-out), scaled so that the disks fail at the AFR on average over the mission
+    /// (from the MTBF when the disk has no AFR).
     #[arg(long, value_parser = in_range(&range::WEIBULL_SHAPE))]
     pub weibull: Option<f64>,
     /// Hours until a failed disk is replaced when no hot spare takes over (0 to 8760 hours).
@@ -64,14 +68,18 @@ pub struct ReliabilityRequest {
 #[derive(Debug, Serialize)]
 #[serde(transparent)]
 pub struct ReliabilityAnswer {
+    /// What `--json` prints.
     pub assessment: Assessment,
+    /// The system's name.
     #[serde(skip)]
     pub system: String,
+    /// The pool's normal-class layout.
     #[serde(skip)]
     pub layout: String,
 }
 
 impl ReliabilityRequest {
+    /// The assessment of the system's pool over the mission asked for.
     pub fn answer(&self, inputs: &dyn Inputs) -> Result<ReliabilityAnswer, Refusal> {
         let system = system_or_default(inputs, self.system.as_deref()).map_err(about("system"))?;
         let load = self
@@ -80,11 +88,15 @@ impl ReliabilityRequest {
             .map(|l| inputs.workload(l))
             .transpose()
             .map_err(about("load"))?;
+        let busy =
+            crate::criteria::parse_share(&self.busy, &model::range::BUSY).map_err(about("busy"))?;
         let mission = Mission {
             fill: parse_fill(&self.fill).map_err(about("fill"))?,
             years: self.years,
             replacement_hours: self.replacement_hours,
-            user: load.as_ref(),
+            user: load
+                .as_ref()
+                .map(|workload| reliability::UserLoad { workload, busy }),
             lifetime: None,
             afr_pct: self.afr,
             weibull_shape: self.weibull,

@@ -5,8 +5,10 @@ use crate::plan::DiskFlags;
 use crate::{about, Inputs, Refusal};
 use model::Layout;
 
+/// `/api/system`: a planned layout as a system file.
 #[derive(clap::Args, Debug)]
 pub struct SystemRequest {
+    /// The disks the layout goes on.
     #[command(flatten)]
     pub disks: DiskFlags,
     /// The layout chosen, as zpool create builds it; disks it leaves over become hot spares.

@@ -9,14 +9,14 @@ use model::input::echo;
 
 /// The field an argument is, as a request's key: its long name with underscores, or the id of
 /// a positional argument.
-pub fn field(arg: &Arg) -> String {
+pub(crate) fn field(arg: &Arg) -> String {
     arg.get_long()
         .map_or(arg.get_id().to_string(), |l| l.replace('-', "_"))
 }
 
 /// The field a message is about when it starts with one of `command`'s flags, as the
 /// command line's messages about one flag do (`--disk: bad size '4QB': ...`).
-pub fn leading_field(command: &Command, message: &str) -> Option<String> {
+pub(crate) fn leading_field(command: &Command, message: &str) -> Option<String> {
     let name = message.strip_prefix("--")?;
     let name = &name[..name
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
@@ -29,7 +29,7 @@ pub fn leading_field(command: &Command, message: &str) -> Option<String> {
 
 /// `message` with each flag of `command` it names (`--disk`, `'--disks <DISKS>'`) written as
 /// its field (`disk`, `'disks'`).
-pub fn plain(command: &Command, message: &str) -> String {
+pub(crate) fn plain(command: &Command, message: &str) -> String {
     let mut out = String::with_capacity(message.len());
     let mut rest = message;
     while let Some(at) = rest.find("--") {
@@ -69,7 +69,7 @@ fn skip_value_name(text: &str) -> &str {
 }
 
 /// clap's error about a request of `command` as one sentence about the field it concerns.
-pub fn refusal(command: &Command, e: &clap::Error) -> Refusal {
+pub(crate) fn refusal(command: &Command, e: &clap::Error) -> Refusal {
     let shown: Vec<String> = match e.get(ContextKind::InvalidArg) {
         Some(ContextValue::String(s)) => vec![s.clone()],
         Some(ContextValue::Strings(s)) => s.clone(),
@@ -120,7 +120,7 @@ fn why_not(e: &clap::Error) -> String {
 }
 
 /// clap's message without its `error:` prefix, usage and tips: one line.
-pub fn first_paragraph(message: &str) -> String {
+pub(crate) fn first_paragraph(message: &str) -> String {
     let text = message.trim_start_matches("error: ");
     let paragraph = text.split("\n\n").next().unwrap_or(text);
     paragraph.split_whitespace().collect::<Vec<_>>().join(" ")

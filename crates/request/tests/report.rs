@@ -32,9 +32,20 @@ fn the_report_plans_the_data_disks_and_names_the_other_roles() {
     let r = report(&modern, None).unwrap();
     assert_eq!((r.disks, r.planned_disks), (14, 12));
     assert_eq!(r.roles, ["special mirror-2 on 2 x samsung-pm893-3.84tb"]);
-    assert_eq!(r.recommendation.layout, "2x raidz2-6");
-    // The pick keeps the special vdev: its pool's space is the two raidz2-6 of 20 TB disks.
-    assert!((159.0e12..160.5e12).contains(&(r.recommended.avail_bytes as f64)));
+    // The pool's own 2x raidz2-6 is scored first: its AVAIL is capacity's 159,725,336,625,952
+    // (crates/cli/tests/capacity.rs), under the loss target.
+    let own = r.own.as_ref().unwrap();
+    assert_eq!(own.evaluation.candidate.layout.to_string(), "2x raidz2-6");
+    assert_eq!(own.evaluation.avail_bytes, 159_725_336_625_952);
+    assert!(own
+        .standing
+        .starts_with("your layout, under the loss target"));
+    assert!(own
+        .standing
+        .contains("changing to raidz2-12 gives +14% usable space"));
+    // The pick keeps the special vdev: its pool's space is one raidz2-12 of 20 TB disks.
+    assert_eq!(r.recommendation.layout, "raidz2-12");
+    assert!((182.0e12..183.5e12).contains(&(r.recommended.avail_bytes as f64)));
     let home = example(
         include_str!("../../../examples/modern-home-4x-red-plus.toml"),
         "examples/modern-home-4x-red-plus.toml",
@@ -43,6 +54,17 @@ fn the_report_plans_the_data_disks_and_names_the_other_roles() {
     assert_eq!((r.disks, r.planned_disks), (5, 4));
     assert_eq!(r.roles, ["cache (L2ARC) on 1 x samsung-pm893-3.84tb"]);
     assert!(r.recommended.candidate.disks() == 4);
+    // Issue #26: the home NAS's raidz1-4, 0.11% against the 0.1% target, is kept and marked at
+    // the target, not dropped.
+    let own = r.own.as_ref().unwrap();
+    assert_eq!(own.evaluation.candidate.layout.to_string(), "raidz1-4");
+    assert!(
+        own.standing
+            .starts_with("your layout, at the loss target (0.11% against 0.10%"),
+        "{}",
+        own.standing
+    );
+    assert_eq!(r.recommendation.layout, "raidz1-4");
 }
 
 /// Issue #15: a system file that names a NIC gets the figures a client sees across it beside

@@ -26,6 +26,7 @@ fn bonnie() -> Settings {
         years: 5.0,
         afr_pct: None,
         load: None,
+        busy: 1.0,
         same_batch: false,
     }
 }

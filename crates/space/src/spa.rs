@@ -97,6 +97,51 @@ fn metaslab_space(group: &VdevGroup, count: u64, shift: u32, ashift: u8) -> (u64
     }
 }
 
+/// The group as a layout string: `stripe-N` for plain disks, else as written (`3x raidz1-5`).
+fn group_name(group: &VdevGroup) -> String {
+    if let VdevType::Disk = group.vtype {
+        format!("stripe-{}", group.count)
+    } else {
+        group.to_string()
+    }
+}
+
+/// One top-level vdev's asize on leaves of `leaf` asize, refused as vdev_open refuses it.
+fn top_asize(group: &VdevGroup, leaf: &LeafSpace, profile: &Profile) -> Result<u64, SpaceError> {
+    let asize = vdev::vdev_asize(group, leaf.asize).ok_or_else(|| match group.vtype {
+        // The children's bytes summed pass 2^64: too large, not too small.
+        VdevType::Draid { .. } if u64::from(group.children).checked_mul(leaf.asize).is_none() => {
+            SpaceError::TooLarge
+        }
+        VdevType::Draid { .. } => SpaceError::DraidTooSmall {
+            layout: group_name(group),
+            child_asize: leaf.asize,
+        },
+        _ => SpaceError::TooLarge,
+    })?;
+    // vdev_open: a top-level vdev below SPA_MINDEVSIZE less the labels is EOVERFLOW.
+    let min_top = profile.label.min_device - profile.label.start - profile.label.end;
+    if group.vtype != VdevType::Disk && asize < min_top {
+        return Err(SpaceError::VdevTooSmall {
+            layout: group_name(group),
+            asize,
+            min: min_top,
+        });
+    }
+    Ok(asize)
+}
+
+/// Whether a vdev of `class` with `count` metaslabs gives its first one to the embedded log
+/// (vdev_metaslab_init: more than zfs_embedded_slog_min_ms metaslabs; special vdevs from 2.4).
+fn lends_to_zil(class: VdevClass, count: u64, profile: &Profile) -> bool {
+    let lends = match class {
+        VdevClass::Normal => true,
+        VdevClass::Special => profile.embedded_log_special,
+        _ => false,
+    };
+    lends && profile.embedded_log_min_ms.is_some_and(|min| count > min)
+}
+
 /// The layout of one group of top-level vdevs on leaves of `leaf` bytes.
 fn group_space(
     group: &VdevGroup,
@@ -106,35 +151,13 @@ fn group_space(
     profile: &Profile,
     named: bool,
 ) -> Result<GroupSpace, SpaceError> {
-    let name = || {
-        if let VdevType::Disk = group.vtype {
-            format!("stripe-{}", group.count)
-        } else {
-            group.to_string()
-        }
-    };
     // The fast path (`pool_capacity`) skips the name: formatting costs more than the arithmetic.
-    let layout = if named { name() } else { String::new() };
-    let too_large = || SpaceError::TooLarge;
-    let vdev_asize = vdev::vdev_asize(group, leaf.asize).ok_or_else(|| match group.vtype {
-        // The children's bytes summed pass 2^64: too large, not too small.
-        VdevType::Draid { .. } if u64::from(group.children).checked_mul(leaf.asize).is_none() => {
-            SpaceError::TooLarge
-        }
-        VdevType::Draid { .. } => SpaceError::DraidTooSmall {
-            layout: name(),
-            child_asize: leaf.asize,
-        },
-        _ => SpaceError::TooLarge,
-    })?;
-    let min_top = profile.label.min_device - profile.label.start - profile.label.end;
-    if group.vtype != VdevType::Disk && vdev_asize < min_top {
-        return Err(SpaceError::VdevTooSmall {
-            layout: name(),
-            asize: vdev_asize,
-            min: min_top,
-        });
-    }
+    let layout = if named {
+        group_name(group)
+    } else {
+        String::new()
+    };
+    let vdev_asize = top_asize(group, &leaf, profile)?;
     let (reserve, spare, rounding) = match group.vtype {
         VdevType::Draid { spares, .. } => {
             draid::draid_losses(leaf.asize, group.children, spares, vdev_asize)
@@ -145,28 +168,10 @@ fn group_space(
     let count = vdev_asize >> shift;
     let whole = count << shift;
     let (space, first) = metaslab_space(group, count, shift, ashift);
-    let lends = match class {
-        VdevClass::Normal => true,
-        VdevClass::Special => profile.embedded_log_special,
-        _ => false,
-    };
-    let zil = lends && profile.embedded_log_min_ms.is_some_and(|min| count > min);
+    let zil = lends_to_zil(class, count, profile);
     let (zil_count, zil_bytes) = if zil { (1, first) } else { (0, 0) };
     let ratio = deflate::deflate_ratio(group, ashift);
-    let vdevs = u64::from(group.count);
-    let times = |x: u64| x.checked_mul(vdevs).ok_or_else(too_large);
-    let size_bytes = if class == VdevClass::Log {
-        0
-    } else {
-        times(space)?
-    };
-    let elog = times(deflate::deflated(zil_bytes, ratio))?;
-    let (normal_space, dspace) = if class == VdevClass::Normal {
-        let normal = space - zil_bytes;
-        (times(normal)?, times(deflate::deflated(normal, ratio))?)
-    } else {
-        (0, 0)
-    };
+    let totals = GroupTotals::of(class, group.count, (space, zil_bytes), ratio)?;
     Ok(GroupSpace {
         class,
         layout,
@@ -188,11 +193,50 @@ fn group_space(
         embedded_log_metaslabs: zil_count,
         embedded_log_bytes: zil_bytes,
         deflate_ratio: ratio,
-        size_bytes,
-        normal_space_bytes: normal_space,
-        dspace_bytes: dspace,
-        embedded_log_dspace: elog,
+        size_bytes: totals.size,
+        normal_space_bytes: totals.normal_space,
+        dspace_bytes: totals.dspace,
+        embedded_log_dspace: totals.embedded_log,
     })
+}
+
+/// What a whole group adds to the pool's figures (see the fields of [`GroupSpace`]).
+struct GroupTotals {
+    size: u64,
+    normal_space: u64,
+    dspace: u64,
+    embedded_log: u64,
+}
+
+impl GroupTotals {
+    /// The totals of `vdevs` top-level vdevs of `class`, each with `space` bytes of metaslabs
+    /// of which `zil` go to the embedded log, deflated by `ratio`.
+    fn of(
+        class: VdevClass,
+        vdevs: u32,
+        (space, zil): (u64, u64),
+        ratio: u64,
+    ) -> Result<Self, SpaceError> {
+        let times = |x: u64| x.checked_mul(u64::from(vdevs)).ok_or(SpaceError::TooLarge);
+        // zpool list's SIZE leaves log vdevs out; only the normal class gives dspace.
+        let size = if class == VdevClass::Log {
+            0
+        } else {
+            times(space)?
+        };
+        let (normal_space, dspace) = if class == VdevClass::Normal {
+            let normal = space - zil;
+            (times(normal)?, times(deflate::deflated(normal, ratio))?)
+        } else {
+            (0, 0)
+        };
+        Ok(GroupTotals {
+            size,
+            normal_space,
+            dspace,
+            embedded_log: times(deflate::deflated(zil, ratio))?,
+        })
+    }
 }
 
 /// Every group of every class of the pool, checked against the profile.

@@ -10,8 +10,10 @@
 //! The door: the [`Store`], where it is ([`Location`]), what it keeps ([`Bench`], [`Run`],
 //! [`Sample`], [`Host`]), what it answers, and one error, [`StoreError`].
 
+mod connection;
 mod fleet;
 mod host;
+mod pool;
 mod postgres;
 mod push;
 mod record;
@@ -19,10 +21,13 @@ mod schema;
 mod sql;
 mod sqlite;
 
+pub use connection::Server;
 pub use fleet::{FleetPage, FleetQuery, FleetRow, FleetWorkload};
 pub use host::{this as this_host, Host};
 pub use parse::fio_json::Measured;
 pub use parse::utc;
+pub use pool::StorePool;
+pub use postgres::{ANSWER_WAIT, CONNECT_WAIT, LOCK_WAIT, STATEMENT_WAIT};
 pub use push::Pushed;
 pub use record::{Bench, Run, Sample};
 
@@ -46,36 +51,42 @@ impl std::error::Error for StoreError {}
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 
-/// `$XDG_DATA_HOME/zpoolsim/results.sqlite`, or under ~/.local/share when it is unset.
-pub fn default_path() -> PathBuf {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            let home = std::env::var_os("HOME").unwrap_or_else(|| "/".into());
-            Path::new(&home).join(".local/share")
-        });
-    base.join("zpoolsim").join("results.sqlite")
+/// `$XDG_DATA_HOME/zpoolsim/results.sqlite`, or under ~/.local/share when it is unset. With
+/// neither set, or HOME empty, there is no home to keep results in: rather than a store under
+/// `/` or the current directory, one line says where to give one.
+pub fn default_path() -> Result<PathBuf> {
+    let set = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    let base = match (set("XDG_DATA_HOME"), set("HOME")) {
+        (Some(data), _) => PathBuf::from(data),
+        (None, Some(home)) => Path::new(&home).join(".local/share"),
+        (None, None) => {
+            return Err(StoreError(
+                "HOME is unset or empty, so there is no default results store: give --db FILE|URL or set ZPOOLSIM_DB".into(),
+            ))
+        }
+    };
+    Ok(base.join("zpoolsim").join("results.sqlite"))
 }
 
-/// Where the results are: a SQLite file, or a PostgreSQL database by its URL.
+/// Where the results are: a SQLite file, or a PostgreSQL database (its URL parsed once).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Location {
     Sqlite(PathBuf),
-    Postgres(String),
+    /// Boxed: the driver's config is ten times a path.
+    Postgres(Box<Server>),
 }
 
 impl Location {
     /// `--db`'s value, else `ZPOOLSIM_DB`, else the default file: a `postgres://` or
     /// `postgresql://` URL is a server, anything else a file.
-    pub fn from_flag(flag: Option<&str>) -> Location {
+    pub fn from_flag(flag: Option<&str>) -> Result<Location> {
         let env = std::env::var("ZPOOLSIM_DB")
             .ok()
             .filter(|v| !v.trim().is_empty());
         match flag.map(str::to_string).or(env) {
-            Some(v) if is_url(&v) => Location::Postgres(v),
-            Some(v) => Location::Sqlite(PathBuf::from(v)),
-            None => Location::Sqlite(default_path()),
+            Some(v) if is_url(&v) => Server::parse(&v).map(|s| Location::Postgres(Box::new(s))),
+            Some(v) => Ok(Location::Sqlite(PathBuf::from(v))),
+            None => default_path().map(Location::Sqlite),
         }
     }
 
@@ -88,8 +99,10 @@ impl Location {
 impl std::fmt::Display for Location {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Location::Sqlite(p) => write!(f, "{}", p.display()),
-            Location::Postgres(url) => f.write_str(&postgres::without_password(url)),
+            Location::Sqlite(p) => {
+                f.write_str(&model::input::escape_controls(&p.display().to_string()))
+            }
+            Location::Postgres(server) => write!(f, "{server}"),
         }
     }
 }
@@ -170,7 +183,7 @@ impl Store {
     fn connect(at: &Location) -> Result<Store> {
         let mut db: Box<dyn Backend> = match at {
             Location::Sqlite(path) => Box::new(sqlite::Sqlite::open(path)?),
-            Location::Postgres(url) => Box::new(postgres::Postgres::connect(url)?),
+            Location::Postgres(server) => Box::new(postgres::Postgres::connect(server)?),
         };
         schema::migrate(db.as_mut())?;
         Ok(Store { db })
@@ -346,6 +359,16 @@ impl Store {
         rows.iter()
             .map(|r| Ok((r[0].text()?, r[1].real()?)))
             .collect()
+    }
+
+    /// Whether the connection still works (a pool asks before it lends one out).
+    pub fn ping(&mut self) -> Result<()> {
+        sql::scalar(self.db.as_mut(), "SELECT 1", &[]).map(drop)
+    }
+
+    /// Whether the connection is gone for good (the server closed it).
+    pub fn is_closed(&self) -> bool {
+        self.db.is_closed()
     }
 
     /// Whether a bench of this uid is stored.

@@ -77,32 +77,44 @@ fn id_column(dialect: Dialect) -> &'static str {
     }
 }
 
-/// Brings the database to `VERSION`, each step in a transaction; refuses a newer one.
+/// Brings the database to `VERSION` in one transaction, under the schema lock and looking at
+/// the version again under it: of two first pushes into an empty database, the second finds
+/// the tables the first made. A newer database is refused.
 pub fn migrate(db: &mut dyn Backend) -> Result<()> {
-    let found = db.schema_version()?;
-    if found > VERSION {
-        return Err(StoreError(format!(
-            "{}: results of schema version {found}; this zpoolsim reads version {VERSION} (a newer zpoolsim made them)",
-            db.place()
-        )));
+    if db.schema_version()? == VERSION {
+        return Ok(());
     }
-    if found < 1 {
-        let ddl = V1.replace("{ID}", id_column(db.dialect()));
-        transaction(db, |db| db.batch(&ddl))?;
-    }
-    if found < 2 {
-        transaction(db, |db| {
+    db.schema_lock(true)?;
+    let migrated = upgrade(db);
+    // Released on every path (a lost connection releases it too).
+    let released = db.schema_lock(false);
+    migrated.and(released)
+}
+
+/// The steps from the version found to `VERSION`, in one transaction.
+fn upgrade(db: &mut dyn Backend) -> Result<()> {
+    transaction(db, |db| {
+        let found = db.schema_version()?;
+        if found > VERSION {
+            return Err(StoreError(format!(
+                "{}: results of schema version {found}; this zpoolsim reads version {VERSION} (a newer zpoolsim made them)",
+                db.place()
+            )));
+        }
+        if found < 1 {
+            db.batch(&V1.replace("{ID}", id_column(db.dialect())))?;
+        }
+        if found < 2 {
             db.batch(V2)?;
             fill_v2(db)?;
             db.batch(V2_INDEXES)?;
             db.exec(
                 "INSERT INTO zpoolsim_schema (version) VALUES ($1)",
                 &[2.into()],
-            )
-            .map(drop)
-        })?;
-    }
-    Ok(())
+            )?;
+        }
+        Ok(())
+    })
 }
 
 /// Version 2's columns for benches stored before it: an id of their own, and each run's

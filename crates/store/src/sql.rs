@@ -101,6 +101,16 @@ pub trait Backend: Send {
     fn check_writable(&mut self) -> Result<()>;
     /// Where it is, for messages (a path, or the URL without its password).
     fn place(&self) -> String;
+    /// Takes (`held`) or gives back the lock schema changes hold, around their transaction (a
+    /// database several machines create at once); nothing where one file has one writer at a
+    /// time anyway.
+    fn schema_lock(&mut self, _held: bool) -> Result<()> {
+        Ok(())
+    }
+    /// Whether the connection is gone (the server restarted): a pool replaces it.
+    fn is_closed(&self) -> bool {
+        false
+    }
 }
 
 /// Runs `work` in a transaction: committed when it succeeds, rolled back when it fails, so

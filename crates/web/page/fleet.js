@@ -5,15 +5,33 @@
 const $ = (id) => document.getElementById(id);
 let offset = 0;
 
+// A cell of `row` holding `text`, labelled with its column's heading (a phone shows the label
+// beside it, the rows stacked).
 function cell(row, text, cls) {
   const td = row.insertCell();
   td.textContent = text;
   if (cls) td.className = cls;
+  const head = row.closest("table").tHead.rows[0].cells[td.cellIndex];
+  if (head) td.dataset.label = head.textContent;
   return td;
 }
 
+// What a run was not predicted for: said as such, never a number.
+const NONE = "none";
+
+// `value` with `decimals` places, or NONE where there is no such figure (a run without a
+// prediction has no predicted figure and no ratio).
+function fixed(value, decimals) {
+  return typeof value === "number" && Number.isFinite(value) ? value.toFixed(decimals) : NONE;
+}
+
 function mb(bytes) {
-  return (bytes / 1e6).toFixed(1);
+  return fixed(bytes / 1e6, 1);
+}
+
+// A predicted figure: NONE where nothing was predicted (the store keeps 0 then).
+function predicted(value, f) {
+  return typeof value === "number" && value > 0 ? f(value) : NONE;
 }
 
 async function ask(path) {
@@ -58,9 +76,9 @@ function addPool(body, pool) {
     cell(row, i ? "" : pool.started);
     cell(row, w.workload);
     cell(row, mb(w.measured_bytes_per_s), "num");
-    cell(row, mb(w.predicted_bytes_per_s), "num");
-    cell(row, w.ratio === undefined ? "-" : w.ratio.toFixed(2) + (w.short ? " !" : ""), "num");
-    cell(row, w.bottleneck);
+    cell(row, predicted(w.predicted_bytes_per_s, mb), "num");
+    cell(row, fixed(w.ratio, 2) + (w.short ? " !" : ""), "num");
+    cell(row, w.bottleneck || "not predicted", "words");
     if (w.short) row.classList.add("short");
     const open = () => loadHistory(pool);
     row.addEventListener("click", open);
@@ -73,7 +91,7 @@ async function loadHistory(pool) {
   try {
     const benches = await ask("/api/fleet/history?" + q);
     $("history").hidden = false;
-    $("history-title").textContent = `${pool.host}: ${pool.pool}, ${benches.length} benches`;
+    $("history-title").textContent = `${pool.host}: ${pool.pool}, ${benches.length} bench${benches.length === 1 ? "" : "es"}`;
     $("chart").replaceChildren(chart(benches));
     const list = $("benches");
     list.replaceChildren();
@@ -103,7 +121,7 @@ function svg(name, attrs, text) {
 function chart(benches) {
   const W = 640, H = 240, L = 40, B = 20;
   const names = [...new Set(benches.flatMap((b) => b.workloads.map((w) => w.workload)))];
-  const ratios = benches.flatMap((b) => b.workloads.map((w) => w.ratio || 0));
+  const ratios = benches.flatMap((b) => b.workloads.map((w) => (Number.isFinite(w.ratio) ? w.ratio : 0)));
   const top = Math.max(1.5, ...ratios);
   const x = (i) => L + (benches.length > 1 ? (i * (W - L - 10)) / (benches.length - 1) : (W - L) / 2);
   const y = (r) => H - B - (r / top) * (H - B - 10);
@@ -115,7 +133,7 @@ function chart(benches) {
     const hue = (k * 137) % 360;
     const points = benches
       .map((b, i) => [i, b.workloads.find((w) => w.workload === name)])
-      .filter(([, w]) => w && w.ratio !== undefined)
+      .filter(([, w]) => w && Number.isFinite(w.ratio))
       .map(([i, w]) => `${x(i)},${y(w.ratio)}`);
     root.append(svg("polyline", { points: points.join(" "), fill: "none", stroke: `hsl(${hue} 60% 40%)`, "stroke-width": 2 }));
     root.append(svg("text", { x: L + 4, y: 14 + 13 * k, "font-size": 11, fill: `hsl(${hue} 60% 35%)` }, name));
@@ -132,20 +150,22 @@ async function loadBench(id) {
     w.replaceChildren();
     for (const r of d.comparison.workloads) {
       const row = w.insertRow();
-      [r.workload, mb(r.measured_bytes_per_s), mb(r.predicted_bytes_per_s), r.ratio.toFixed(2),
-        r.measured_iops.toFixed(0), r.predicted_iops.toFixed(0), r.bottleneck].forEach((t) => cell(row, t));
+      const iops = (v) => fixed(v, 0);
+      [[r.workload], [mb(r.measured_bytes_per_s), "num"], [predicted(r.predicted_bytes_per_s, mb), "num"],
+        [predicted(r.predicted_bytes_per_s, () => fixed(r.ratio, 2)), "num"], [iops(r.measured_iops), "num"], [predicted(r.predicted_iops, iops), "num"],
+        [r.bottleneck || "not predicted", "words"]].forEach(([t, cls]) => cell(row, t, cls));
     }
     const disks = $("disks").tBodies[0];
     disks.replaceChildren();
     for (const r of d.comparison.disks) {
       const row = disks.insertRow();
-      const pair = (m, p, f) => `${f(m)}/${p === undefined || p === null ? "-" : f(p)}`;
+      const pair = (m, p, f) => `${f(m)}/${p === undefined || p === null ? NONE : f(p)}`;
       const pred = r.predicted || {};
       cell(row, r.workload);
       cell(row, r.device);
       cell(row, pair(r.measured.read_bytes_per_s, pred.read_bytes_per_s, mb), "num");
       cell(row, pair(r.measured.write_bytes_per_s, pred.write_bytes_per_s, mb), "num");
-      const pct = (u) => (u === undefined || u === null ? "-" : (100 * u).toFixed(0));
+      const pct = (u) => fixed(100 * u, 0);
       cell(row, pair(r.measured.utilization, pred.utilization, pct), "num");
     }
     $("findings").replaceChildren(...d.comparison.findings.map((f) => {

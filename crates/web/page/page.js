@@ -8,9 +8,17 @@ const $ = (id) => document.getElementById(id);
 // The form's plain fields, each the plan flag of the same name.
 const FLAGS = ["disk", "disks", "price", "spares", "min_redundancy", "read", "write", "random",
   "workload", "fill", "years"];
-// The needs, each a field of its own: [metric, comparison, unit on the need string].
-const NEEDS = [["avail", ">=", "TB"], ["loss", "<=", "%"], ["read", ">=", "MB/s"],
-  ["write", ">=", "MB/s"], ["iops", ">=", ""]];
+// The needs, each a field of its own: [metric, comparison, unit on the need string: a size,
+// a rate (in the page's units) or as written].
+const NEEDS = [["avail", ">=", "size"], ["loss", "<=", "%"], ["read", ">=", "rate"],
+  ["write", ">=", "rate"], ["iops", ">=", ""]];
+// The page's one unit system, chosen in the Units field: powers of 1000 as zpoolsim plan prints
+// sizes and rates (model::units::format_decimal), or of 1024 as zfs list does (format_bytes).
+// `size` and `rate` are the units of the space and speed fields and of the chart's axes.
+const UNITS = {
+  si: { base: 1000, names: ["B", "kB", "MB", "GB", "TB", "PB"], decimals: 1, size: "TB", rate: "MB/s" },
+  iec: { base: 1024, names: ["B", "KiB", "MiB", "GiB", "TiB", "PiB"], decimals: 2, size: "TiB", rate: "MiB/s" },
+};
 // Monte Carlo missions of the detail's reliability: a tight interval, a fraction of a second.
 const TRIALS = 100000;
 // The colours of the plan's loss classes (its loss_bands): within a tenth of the target,
@@ -23,18 +31,22 @@ const FAMILIES = [["stripe", "stripe", "down"], ["mirror", "mirror", "circle"],
 // The chart's speed axes: [key, what, unit].
 const AXES = { write: ["write", "sequential write", "MB/s"], read: ["read", "sequential read", "MB/s"],
   random: ["random", "random reads", "IOPS"] };
-// Closest two chart points may sit, px, and a marker's half width: on a wide chart and on a
-// phone's (a triangle's box sits up to 1 px off its point: 10 keeps marks 8 px apart).
-const SPACING = { wide: [11, 5], narrow: [10, 4] };
+// A marker's half width, px, on a wide chart and on a phone's; marks closer than twice it
+// overlap and are counted as a group.
+const RADIUS = { wide: 5, narrow: 3.5 };
+// How long work may take before the page says it is busy, ms.
+const BUSY_AFTER = 300;
 
 let plan = null;        // the last /api/plan answer
 let selected = null;    // the index of the layout shown in detail
 let systemText = "";    // the system file of that layout
+let answers = null;     // that layout's answers ({ space, safety, workloads, speeds, growth })
+let sorting = null;     // the table's order: { k: column, dir: 1 or -1 }, or the plan's
 
 // ---- small helpers ----------------------------------------------------------------------
 
 function el(tag, attrs = {}, ...children) {
-  const svg = ["svg", "circle", "line", "text", "g", "rect", "path", "polyline", "title"].includes(tag);
+  const svg = ["svg", "circle", "line", "text", "g", "rect", "path", "polyline", "title", "defs", "pattern"].includes(tag);
   const e = svg ? document.createElementNS("http://www.w3.org/2000/svg", tag)
     : document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -46,14 +58,27 @@ function el(tag, attrs = {}, ...children) {
   return e;
 }
 
-// Numbers as the command line prints them (model::units::format_decimal, format_probability).
-function decimal(value) {
-  const units = ["B", "kB", "MB", "GB", "TB", "PB"];
-  let unit = 0;
-  while (value >= 1000 && unit + 1 < units.length) { value /= 1000; unit++; }
-  return value.toFixed(1) + " " + units[unit];
+const units = () => UNITS[$("units").value] || UNITS.si;
+
+// `value` with `decimals` places as Rust's {:.N} prints it: an exact tie rounds to even
+// (465.625 -> 465.62), where toFixed rounds it up.
+function fixed(value, decimals) {
+  const scaled = value * 10 ** decimals, floor = Math.floor(scaled);
+  const even = scaled - floor === 0.5 ? (floor % 2 === 0 ? floor : floor + 1) : Math.round(scaled);
+  return (even / 10 ** decimals).toFixed(decimals);
 }
-const rate = (bps) => decimal(bps) + "/s";
+
+// Bytes as the command line prints them in the page's units (model::units::format_decimal,
+// format_bytes); rates the same a second.
+function size(bytes) {
+  const u = units();
+  let value = bytes, unit = 0;
+  while (value >= u.base && unit + 1 < u.names.length) { value /= u.base; unit++; }
+  if (unit === 0 && u.base === 1024) return `${bytes} B`;
+  return `${fixed(value, u.decimals)} ${u.names[unit]}`;
+}
+const rate = (bps) => size(bps) + "/s";
+// Numbers as the command line prints them (plan::format_probability).
 function probability(p) {
   if (p === null || p === undefined) return "unknown";
   const pct = p * 100;
@@ -98,7 +123,36 @@ async function api(path, body) {
     ? JSON.parse(text) : text;
 }
 
-function status(s) { document.body.dataset.status = s; }
+// The page's state (body's data-status: idle, planning, detail, growing, ready, error), a
+// busy sign once work has taken BUSY_AFTER ms, and `words` said in the status line (a polite
+// live region: the one place the page announces anything).
+let busyTimer = null;
+function status(s, words) {
+  document.body.dataset.status = s;
+  clearTimeout(busyTimer);
+  const working = ["planning", "detail", "growing"].includes(s);
+  if (working) busyTimer = setTimeout(() => { $("busy").hidden = false; }, BUSY_AFTER);
+  else $("busy").hidden = true;
+  if (words !== undefined) say(words);
+}
+
+function say(words) { $("status-words").textContent = words; }
+
+// Focus on `target` (a field, a heading, an error) and its box in view: an answer or an error
+// is seen, on a phone too, where it is far below what was pressed.
+function reveal(target, slot) {
+  const field = target.matches("input, textarea, select, [tabindex]") ? target
+    : target.querySelector("input:checked, input, textarea, select");
+  (field || target).focus({ preventScroll: true });
+  (slot || target).scrollIntoView({ block: slot ? "center" : "start" });
+}
+
+// The results on the page are no longer those of the inputs: said above them.
+function markStale() {
+  if (!plan) return;
+  $("stale").hidden = false;
+  $("results").classList.add("outdated");
+}
 
 // ---- errors: one sentence next to the field it is about ---------------------------------
 
@@ -206,7 +260,7 @@ function plainWords(message) {
 }
 
 // The plan's own sentences with the command line's flags in the form's words: "--disk 16TB"
-// is the Disk field's 16TB; "(--rank balanced)" names a choice the page does not offer.
+// is the Disk field's 16TB; "(--rank usable)" names a choice the page does not offer.
 function formWords(text) {
   return text.replace(/\s*\(--rank \w+\)/g, "")
     .replace(/--([a-z_-]+)/g, (flag, name) => {
@@ -215,21 +269,26 @@ function formWords(text) {
     });
 }
 
+// A refusal shown beside its field (else at the top), focused, in view and announced.
 function fail(error) {
   const target = fieldOf(error);
+  const words = plainWords(error.message);
   if (target) {
-    showFieldError(target, plainWords(error.message));
+    showFieldError(target, words);
+    reveal(target, errorSlot(target));
   } else {
-    $("error").textContent = plainWords(error.message) + (plan ? " The results below are still those of the last plan." : "");
+    $("error").textContent = words;
     $("error").hidden = false;
+    reveal($("error"));
   }
-  status("error");
+  status("error", words);
 }
 
 // ---- the inputs: form <-> request <-> URL -----------------------------------------------
 
 function needString() {
-  return NEEDS.map(([m, cmp, unit]) => [m, cmp, unit, $("need-" + m).value.trim()])
+  const unitOf = (u) => (u === "size" || u === "rate" ? units()[u] : u);
+  return NEEDS.map(([m, cmp, unit]) => [m, cmp, unitOf(unit), $("need-" + m).value.trim()])
     .filter((n) => n[3] !== "")
     .map(([m, cmp, unit, v]) => `${m}${cmp}${v}${unit}`).join(",");
 }
@@ -258,6 +317,7 @@ function writeUrl() {
   if (usesFile()) q.set("system", $("system").value);
   if ($("all").checked) q.set("all", "1");
   if ($("axis").value !== "write") q.set("axis", $("axis").value);
+  if ($("units").value !== "si") q.set("units", $("units").value);
   if (plan && selected !== null) q.set("layout", plan.evaluations[selected].layout);
   history.replaceState(null, "", "?" + q.toString());
 }
@@ -274,9 +334,37 @@ function readUrl() {
     $("system").value = q.get("system");
   }
   if (AXES[q.get("axis")]) $("axis").value = q.get("axis");
+  if (UNITS[q.get("units")]) $("units").value = q.get("units");
+  $("units").dataset.was = $("units").value;
+  unitWords();
   showHost();
   $("all").checked = q.get("all") === "1";
   return q;
+}
+
+// The space and speed fields' labels in the page's units.
+function unitWords() {
+  const u = units();
+  for (const id of ["need-avail", "need-read", "need-write"]) {
+    const text = [...$(id).closest("label").childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    text.textContent = text.textContent.replace(/\b(TB|TiB)\b/, u.size).replace(/\b(MB|MiB)\/s/, u.rate);
+  }
+}
+
+// Another unit system: the needs typed kept as the same amounts, everything drawn again.
+function switchUnits() {
+  const from = $("units").dataset.was || "si";
+  $("units").dataset.was = $("units").value;
+  const ratio = (power) => (UNITS[from].base / units().base) ** power;
+  for (const [id, power] of [["need-avail", 4], ["need-read", 2], ["need-write", 2]]) {
+    const v = $(id).value.trim();
+    if (v !== "" && Number.isFinite(Number(v))) $(id).value = String(Number((Number(v) * ratio(power)).toPrecision(6)));
+  }
+  unitWords();
+  writeUrl();
+  if (!plan) return;
+  drawPlan();
+  if (answers) drawAnswers(plan.evaluations[selected], selected);
 }
 
 function showHost() {
@@ -286,24 +374,34 @@ function showHost() {
 
 // ---- the plan: summary, chart, table ----------------------------------------------------
 
-async function runPlan(wanted) {
+// Plans what the form says; `wanted` the layout to show in detail (else the recommendation);
+// `bring` whether to bring the answer into view and focus its heading (after Plan is pressed).
+async function runPlan(wanted, bring) {
   clearErrors();
   const errors = formErrors();
   if (errors.length) {
     errors.forEach(([field, sentence]) => showFieldError(field, sentence));
-    errors[0][0].focus();
-    return status("error");
+    reveal(errors[0][0], errorSlot(errors[0][0]));
+    markStale();
+    return status("error", errors.map((e) => e[1]).join(" "));
   }
-  status("planning");
+  status("planning", "");
   try {
     plan = await api("/api/plan", planRequest());
   } catch (e) {
-    return fail(e);
+    fail(e);
+    return markStale();
   }
   $("results").hidden = false;
+  $("skip").hidden = false;
+  $("stale").hidden = true;
+  $("results").classList.remove("outdated");
+  sorting = null;
   const index = plan.evaluations.findIndex((e) => e.layout === wanted);
   drawPlan();
-  await select(index >= 0 ? index : plan.recommendation.index);
+  if (bring) reveal($("results-title"));
+  say(`Planned: ${plural(plan.evaluations.length, "layout")}, ${plan.evaluations[plan.recommendation.index].layout} recommended.`);
+  await select(index >= 0 ? index : plan.recommendation.index, false);
 }
 
 function shown(i) {
@@ -330,6 +428,7 @@ function drawPlan() {
   const front = plan.on_front.filter(Boolean).length;
   const target = plan.loss_bands.limits[1];
   const years = plan.settings.years;
+  $("results-title").textContent = `The plan: ${plan.disks} x ${plan.disk}`;
   $("summary").textContent = `${plan.disks} x ${plan.disk} on ${plan.system}: `
     + `${plural(plan.considered, "layout")} evaluated; `
     + (plan.needs.length ? `${n} ${n === 1 ? "meets" : "meet"} ${plan.needs.join(", ")}`
@@ -392,15 +491,16 @@ function niceScale(values, count) {
   return { lo, hi, ticks };
 }
 
-// A marker's outline centred on (x, y), about `r` across its middle.
+// A marker's outline centred on (x, y), about `r` across its middle; each symmetric about
+// (x, y), so its box's centre is its value.
 function marker(kind, x, y, r) {
-  const p = (pts) => "M" + pts.map(([a, b]) => `${(x + a).toFixed(1)},${(y + b).toFixed(1)}`).join("L") + "Z";
-  const s = r * 0.85, d = r * 1.2;
+  const p = (pts) => "M" + pts.map(([a, b]) => `${(x + a).toFixed(2)},${(y + b).toFixed(2)}`).join("L") + "Z";
+  const s = r * 0.85, d = r * 1.2, w = r * 1.15;
   switch (kind) {
     case "square": return p([[-s, -s], [s, -s], [s, s], [-s, s]]);
     case "diamond": return p([[0, -d], [d, 0], [0, d], [-d, 0]]);
-    case "up": return p([[0, -d], [d, r * 0.75], [-d, r * 0.75]]);
-    case "down": return p([[0, d], [d, -r * 0.75], [-d, -r * 0.75]]);
+    case "up": return p([[0, -r], [w, r], [-w, r]]);
+    case "down": return p([[0, r], [w, -r], [-w, -r]]);
     case "plus": {
       const a = r * 0.45, b = r * 1.15;
       return p([[-a, -b], [a, -b], [a, -a], [b, -a], [b, a], [a, a], [a, b], [-a, b], [-a, a], [-b, a], [-b, -a], [-a, -a]]);
@@ -409,54 +509,89 @@ function marker(kind, x, y, r) {
   }
 }
 
-// Where each point is drawn: at its own space (x) and, when another mark is closer than
-// `gap` px, at the nearest free height above or below its value (a thin line then leads to
-// where it belongs); from left to right, inside `box`.
-function spread(points, gap, box) {
-  const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
-  const order = points.map((_, k) => k).sort((a, b) => points[a].x - points[b].x || points[a].y - points[b].y);
-  const placed = [];
-  const pos = [];
-  for (const k of order) {
-    const x = clamp(points[k].x, box.left, box.right), y0 = clamp(points[k].y, box.top, box.bottom);
-    const near = placed.filter((q) => Math.abs(q.x - x) < gap);
-    let y = y0;
-    for (let step = 0; step < 600; step++) {
-      const cy = y0 + Math.ceil(step / 2) * (step % 2 ? -1 : 1) * (gap / 4);
-      if (cy < box.top || cy > box.bottom) continue;
-      if (near.every((q) => Math.hypot(q.x - x, q.y - cy) >= gap)) { y = cy; break; }
-    }
-    pos[k] = { x, y };
-    placed.push(pos[k]);
-  }
-  return pos;
+// The fill of each loss class, told by its pattern as well as its colour: solid, diagonal
+// stripes, a cross-hatch, dots on white.
+function bandPatterns() {
+  const pattern = (k, ...shapes) => el("pattern", { id: `band-${k}`, width: 4, height: 4,
+    patternUnits: "userSpaceOnUse", "data-kind": ["solid", "stripes", "hatch", "dots"][k] },
+  el("rect", { width: 4, height: 4, fill: k === 0 ? BAND_COLOURS[0] : "#fff" }), ...shapes);
+  const c = BAND_COLOURS;
+  return el("defs", {},
+    pattern(0),
+    pattern(1, el("path", { d: "M-1,1L1,-1M0,4L4,0M3,5L5,3", stroke: c[1], "stroke-width": 1.6 })),
+    pattern(2, el("path", { d: "M0,0L4,4M4,0L0,4", stroke: c[2], "stroke-width": 1.4 })),
+    pattern(3, el("circle", { cx: 2, cy: 2, r: 1, fill: c[3] })));
 }
 
 function axisValue(e, axis) {
   const f = e[axis];
-  return AXES[axis][2] === "IOPS" ? f.iops : f.bytes_per_s / 1e6;
+  return AXES[axis][2] === "IOPS" ? f.iops : f.bytes_per_s / speedScale(axis);
 }
 
-// The upper-right edge of the points within the loss target (all, if none is): the layouts
-// no other beats on both space and speed; their indices by space.
-function edge(indices, ys) {
-  const safe = indices.filter((i) => bandOf(plan.evaluations[i]) <= 1);
-  const among = (safe.length ? safe : indices).slice()
-    .sort((a, b) => plan.evaluations[b].avail_bytes - plan.evaluations[a].avail_bytes || ys[b] - ys[a]);
-  let best = -Infinity;
-  return among.filter((i) => (ys[i] > best ? ((best = ys[i]), true) : false)).reverse();
+// Bytes a second per unit of the speed axis: the page's unit for the fastest layout
+// (MB/s or GB/s, MiB/s or GiB/s), as the table prints it.
+function speedScale(axis) {
+  const u = units(), top = Math.max(...plan.evaluations.map((e) => e[axis].bytes_per_s));
+  return top >= u.base ** 3 ? u.base ** 3 : u.base ** 2;
+}
+
+function axisUnit(axis) {
+  if (AXES[axis][2] === "IOPS") return "IOPS";
+  return units().names[Math.round(Math.log(speedScale(axis)) / Math.log(units().base))] + "/s";
+}
+
+// The layouts no other drawn one beats on both axes drawn (at least as much space and speed,
+// more of one): the chart's own front, by space.
+function front2d(indices, xs, ys) {
+  return indices.filter((i) => !indices.some((j) => xs[j] >= xs[i] && ys[j] >= ys[i]
+    && (xs[j] > xs[i] || ys[j] > ys[i]))).sort((a, b) => xs[a] - xs[b] || ys[a] - ys[b]);
+}
+
+// Marks closer than `gap` px, in groups (each a list of indices into `at`): a mark is never
+// moved off its value, so a group is told by a count beside it and its members are reached by
+// the arrow keys, the tooltip and the table.
+function groups(at, gap) {
+  const group = at.map((_, k) => k);
+  const root = (k) => (group[k] === k ? k : (group[k] = root(group[k])));
+  at.forEach((a, k) => at.slice(0, k).forEach((b, j) => {
+    if (Math.hypot(a.x - b.x, a.y - b.y) < gap) group[root(k)] = root(j);
+  }));
+  const out = new Map();
+  at.forEach((_, k) => out.set(root(k), [...(out.get(root(k)) || []), k]));
+  return [...out.values()];
 }
 
 function chartSize() {
   const W = Math.max(300, Math.min(900, $("chart-box").clientWidth - 14));
-  return { W, H: W < 560 ? 330 : 420, L: 58, R: 16, T: 14, B: 46 };
+  return { W, H: W < 560 ? 400 : 420, L: 58, R: 16, T: 14, B: 46 };
+}
+
+// The grid, ticks and axis names of the chart, as its scales `sx`, `sy` put them.
+function axes(frame, sx, sy, x, y, axis) {
+  const { W, H, L, R, T, B } = frame;
+  const deco = el("g", { "pointer-events": "none", "aria-hidden": "true" });
+  for (const [v, label] of sx.ticks) {
+    deco.append(el("line", { x1: x(v), x2: x(v), y1: T, y2: H - B, class: "grid" }),
+      el("text", { x: x(v), y: H - B + 16, class: "tick", "text-anchor": "middle", "data-value": v, text: label }));
+  }
+  for (const [v, label] of sy.ticks) {
+    deco.append(el("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }),
+      el("text", { x: L - 6, y: y(v) + 4, class: "tick", "text-anchor": "end", "data-value": v, text: label }));
+  }
+  const [key, what] = AXES[axis];
+  deco.append(el("text", { x: (L + W - R) / 2, y: H - 8, "text-anchor": "middle", class: "axis-label x-label",
+    text: `usable space (AVAIL), ${units().size}` }),
+  el("text", { x: 14, y: (T + H - B) / 2, "text-anchor": "middle", class: "axis-label y-label",
+    transform: `rotate(-90 14 ${(T + H - B) / 2})`, text: `${what} (${plan.settings[key]}), ${axisUnit(axis)}` }));
+  return deco;
 }
 
 function drawChart() {
-  const { W, H, L, R, T, B } = chartSize();
+  const frame = chartSize();
+  const { W, H, L, R, T, B } = frame;
   const axis = $("axis").value;
   const evals = plan.evaluations;
-  const xs = evals.map((e) => e.avail_bytes / 1e12), ys = evals.map((e) => axisValue(e, axis));
+  const xs = evals.map((e) => e.avail_bytes / units().base ** 4), ys = evals.map((e) => axisValue(e, axis));
   const sx = niceScale(xs, W < 560 ? 4 : 6), sy = niceScale(ys, 5);
   const x = (v) => L + ((v - sx.lo) / (sx.hi - sx.lo)) * (W - L - R);
   const y = (v) => H - B - ((v - sy.lo) / (sy.hi - sy.lo)) * (H - T - B);
@@ -464,71 +599,88 @@ function drawChart() {
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("width", W);
   svg.setAttribute("height", H);
-  const deco = el("g", { "pointer-events": "none", "aria-hidden": "true" });
-  for (const [v, label] of sx.ticks) {
-    deco.append(el("line", { x1: x(v), x2: x(v), y1: T, y2: H - B, class: "grid" }),
-      el("text", { x: x(v), y: H - B + 16, class: "tick", "text-anchor": "middle", text: label }));
-  }
-  for (const [v, label] of sy.ticks) {
-    deco.append(el("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }),
-      el("text", { x: L - 6, y: y(v) + 4, class: "tick", "text-anchor": "end", text: label }));
-  }
-  const [key, what, unit] = AXES[axis];
-  deco.append(el("text", { x: (L + W - R) / 2, y: H - 8, "text-anchor": "middle", class: "axis-label",
-    text: "usable space (AVAIL), TB" }),
-  el("text", { x: 14, y: (T + H - B) / 2, "text-anchor": "middle", class: "axis-label",
-    transform: `rotate(-90 14 ${(T + H - B) / 2})`, text: `${what} (${plan.settings[key]}), ${unit}` }));
-  const indices = evals.map((_, i) => i).filter(shown);
-  evals.forEach((e, i) => {
-    if (!shown(i)) deco.append(el("circle", { cx: x(xs[i]), cy: y(ys[i]), r: 2.5, class: "background",
-      fill: BAND_COLOURS[bandOf(e)], "data-band": bandOf(e) }));
-  });
-  const line = edge(indices, ys).map((i) => `${x(xs[i]).toFixed(1)},${y(ys[i]).toFixed(1)}`);
+  const deco = axes(frame, sx, sy, x, y, axis);
+  const all = evals.map((_, i) => i);
+  const front = front2d(all, xs, ys);
+  const indices = all.filter((i) => shown(i) || front.includes(i));
+  all.filter((i) => !indices.includes(i)).forEach((i) => deco.append(el("circle", { cx: x(xs[i]), cy: y(ys[i]),
+    r: 2.5, class: "background", fill: BAND_COLOURS[bandOf(evals[i])], "data-band": bandOf(evals[i]), "data-index": i })));
+  const line = front.map((i) => `${x(xs[i]).toFixed(2)},${y(ys[i]).toFixed(2)}`);
   deco.append(el("polyline", { points: line.join(" "), class: "front-line" }));
-  const box = { left: L + 4, right: W - R - 4, top: T + 4, bottom: H - B - 4 };
-  const truth = indices.map((i) => ({ x: x(xs[i]), y: y(ys[i]) }));
-  const [gap, radius] = SPACING[W < 560 ? "narrow" : "wide"];
-  const at = spread(truth, gap, box);
-  indices.forEach((i, k) => {
-    if (Math.hypot(at[k].x - truth[k].x, at[k].y - truth[k].y) > 1.5) {
-      deco.append(el("line", { x1: truth[k].x, y1: truth[k].y, x2: at[k].x, y2: at[k].y, class: "leader" }),
-        el("circle", { cx: truth[k].x, cy: truth[k].y, r: 1.6, class: "true-spot" }));
-    }
-  });
-  const order = indices.map((i, k) => [i, at[k]]).sort((a, b) => a[1].x - b[1].x || a[1].y - b[1].y);
-  const points = el("g", { class: "points" }, order.map(([i, p]) => chartPoint(i, p, axis, radius)));
-  svg.replaceChildren(deco, points, pickLabel(order, { left: L, right: W - R, top: T, bottom: H - B }));
+  const radius = RADIUS[W < 560 ? "narrow" : "wide"];
+  const order = indices.map((i) => [i, { x: x(xs[i]), y: y(ys[i]) }])
+    .sort((a, b) => a[1].x - b[1].x || b[1].y - a[1].y);
+  const together = groups(order.map((o) => o[1]), 2 * radius);
+  const peers = new Map(together.flatMap((g) => g.map((k) => [order[k][0], g.map((j) => order[j][0])])));
+  // The front and the recommendation drawn last, on top of any mark they overlap.
+  const onTop = ([i]) => (i === plan.recommendation.index ? 2 : front.includes(i) ? 1 : 0);
+  const points = el("g", { class: "points" }, order.slice().sort((a, b) => onTop(a) - onTop(b))
+    .map(([i, p]) => chartPoint(i, p, axis, radius, front.includes(i), peers.get(i))));
+  svg.replaceChildren(bandPatterns(), deco, points, groupCounts(together, order, radius),
+    pickLabel(order, { left: L, right: W - R, top: T, bottom: H - B }));
+  roving(points, order);
   drawLegend(line.length > 1);
-  $("chart-caption").textContent = `Each mark is a layout${$("all").checked ? " meeting the needs" : " on the Pareto front, and the recommendation (small dots: the others)"}`
-    + `; marks too close together are moved up or down, a thin line to where they belong. `
-    + `Point at a mark, or Tab to it, for its figures; click it or press Enter to see it in detail.`;
+  const overlapping = together.filter((g) => g.length > 1).length;
+  $("chart-caption").textContent = `Each mark is a layout${$("all").checked ? " meeting the needs" : " on the Pareto front of the table, and the recommendation (small dots: the others)"}`
+    + `, drawn at its values${overlapping ? `; where marks overlap, the number beside them says how many` : ""}. `
+    + `Point at a mark for its figures, click it to see it in detail; by keyboard, Tab to the chart, the arrow keys move from layout to layout and Enter opens one.`;
   markSelected();
 }
 
-function chartPoint(i, p, axis, radius) {
+function chartPoint(i, p, axis, radius, onFront, peers) {
   const e = plan.evaluations[i];
   const band = bandOf(e);
   const fam = FAMILIES.find((f) => f[0] === family(e.layout));
-  const onFront = plan.on_front[i];
-  const words = `${e.layout}: ${decimal(e.avail_bytes)}, ${AXES[axis][1]} ${figure(e[axis])}, `
-    + `P(data loss) ${probability(dataLoss(e))}` + (onFront ? ", on the Pareto front" : "")
+  const words = `${e.layout}: ${size(e.avail_bytes)}, ${AXES[axis][1]} ${figure(e[axis])}, `
+    + `P(data loss) ${probability(dataLoss(e))}` + (onFront ? ", on the front of space and this speed" : "")
     + (i === plan.recommendation.index ? ", recommended" : "");
   const g = el("g", {
     class: "point" + (onFront ? " front" : "") + (i === plan.recommendation.index ? " pick" : ""),
-    tabindex: 0, role: "button", "aria-label": words, "data-index": i, "data-layout": e.layout,
-    "data-band": band, "data-x": p.x.toFixed(1), "data-y": p.y.toFixed(1),
+    tabindex: -1, role: "button", "aria-label": words, "data-index": i, "data-layout": e.layout,
+    "data-band": band, "data-x": p.x.toFixed(2), "data-y": p.y.toFixed(2),
     on: {
-      click: () => select(i),
-      keydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); select(i); } },
-      pointerenter: () => tooltip(i, p), pointerleave: () => tooltip(null),
-      focus: () => tooltip(i, p), blur: () => tooltip(null),
+      click: () => select(i, true),
+      pointerenter: () => tooltip(i, p, peers), pointerleave: () => tooltip(null),
+      focus: () => tooltip(i, p, peers), blur: () => tooltip(null),
     },
   },
   el("circle", { cx: p.x, cy: p.y, r: radius + 3.5, class: "halo" }),
-  el("path", { d: marker(fam[2], p.x, p.y, radius), class: "mark", fill: onFront ? BAND_COLOURS[band] : "#fff",
-    stroke: onFront ? "#1d1d1f" : BAND_COLOURS[band] }));
+  el("path", { d: marker(fam[2], p.x, p.y, radius), class: "mark", fill: `url(#band-${band})`,
+    stroke: onFront ? "#1d1d1f" : BAND_COLOURS[band], "stroke-width": onFront ? 2 : 1 }));
   if (i === plan.recommendation.index) g.prepend(el("circle", { cx: p.x, cy: p.y, r: radius + 3.5, class: "pick-ring" }));
   return g;
+}
+
+// How many marks each group of overlapping ones holds, beside its upper right.
+function groupCounts(together, order, radius) {
+  return el("g", { class: "group-counts", "pointer-events": "none", "aria-hidden": "true" },
+    together.filter((g) => g.length > 1).map((g) => {
+      const right = Math.max(...g.map((k) => order[k][1].x)), top = Math.min(...g.map((k) => order[k][1].y));
+      return el("text", { x: right + radius + 2, y: top - radius, class: "group-count", text: `${g.length}` });
+    }));
+}
+
+// The chart's points as one Tab stop: the layout in detail (else the recommendation) takes
+// the focus, and the arrow keys move it, by space, Home and End to the ends; Enter opens one.
+function roving(points, order) {
+  const marks = order.map(([i]) => points.querySelector(`[data-index="${i}"]`));
+  let start = order.findIndex(([i]) => i === selected);
+  if (start < 0) start = order.findIndex(([i]) => i === plan.recommendation.index);
+  marks[Math.max(0, start)].setAttribute("tabindex", 0);
+  points.addEventListener("keydown", (ev) => {
+    const k = marks.indexOf(ev.target);
+    if (k < 0) return;
+    const to = { ArrowRight: k + 1, ArrowDown: k + 1, ArrowLeft: k - 1, ArrowUp: k - 1, Home: 0, End: marks.length - 1 }[ev.key];
+    if (ev.key === "Enter" || ev.key === " ") {
+      ev.preventDefault();
+      select(order[k][0], true);
+    } else if (to !== undefined) {
+      ev.preventDefault();
+      const next = marks[Math.min(marks.length - 1, Math.max(0, to))];
+      marks.forEach((m) => m.setAttribute("tabindex", m === next ? 0 : -1));
+      next.focus();
+    }
+  });
 }
 
 // The recommendation's name beside its mark, on the side (right or left, above or below)
@@ -552,13 +704,16 @@ function pickLabel(order, box) {
     "text-anchor": best.h > 0 ? "start" : "end", "pointer-events": "none", "aria-hidden": "true", text });
 }
 
-function tooltip(i, p) {
+// The figures of layout `i` at `p`, and the layouts whose marks overlap its own (`peers`).
+function tooltip(i, p, peers = []) {
   const tip = $("tooltip");
   if (i === null) { tip.hidden = true; return; }
   const e = plan.evaluations[i];
+  const others = peers.filter((k) => k !== i).map((k) => plan.evaluations[k].layout);
   tip.replaceChildren(el("strong", { text: e.layout + (i === plan.recommendation.index ? " (recommended)" : "") }),
-    el("br"), `AVAIL ${decimal(e.avail_bytes)}; read ${figure(e.read)}, write ${figure(e.write)}, ${figure(e.random)} random`,
-    el("br"), `P(data loss) ${probability(dataLoss(e))} (${bands()[bandOf(e)][0].replace("P(data loss) ", "")})`);
+    el("br"), `AVAIL ${size(e.avail_bytes)}; read ${figure(e.read)}, write ${figure(e.write)}, ${figure(e.random)} random`,
+    el("br"), `P(data loss) ${probability(dataLoss(e))} (${bands()[bandOf(e)][0].replace("P(data loss) ", "")})`,
+    others.length ? el("br") : "", others.length ? `Here too: ${others.join(", ")}` : "");
   tip.hidden = false;
   const svg = $("chart").getBoundingClientRect(), box = $("chart-box").getBoundingClientRect();
   const left = Math.min(svg.left - box.left + p.x + 12, box.width - tip.offsetWidth - 4);
@@ -566,81 +721,129 @@ function tooltip(i, p) {
   tip.style.top = `${svg.top - box.top + p.y + 12}px`;
 }
 
-function swatch(kind, fill, stroke) {
+function swatch(kind, fill, stroke, width = 1) {
   return el("svg", { width: 16, height: 16, viewBox: "0 0 16 16", "aria-hidden": "true" },
     kind === "line" ? el("line", { x1: 1, y1: 12, x2: 15, y2: 4, class: "front-line" })
-      : el("path", { d: marker(kind, 8, 8, 5), fill, stroke }));
+      : el("path", { d: marker(kind, 8, 8, 5.5), fill, stroke, "stroke-width": width }));
 }
 
-// The legend of the families, the loss classes and the front's line (when it has one: a
-// single layout may beat every other on space and speed within the target).
+// The legend of the families (shapes), the loss classes (patterns and colours) and the front
+// (outline and line; a line when it has two layouts or more).
 function drawLegend(withLine) {
   const families = new Set(plan.evaluations.map((e) => family(e.layout)));
   const items = FAMILIES.filter((f) => families.has(f[0]))
-    .map(([, name, kind]) => el("li", {}, swatch(kind, "#8a9099", "#1d1d1f"), name));
+    .map(([, name, kind]) => el("li", {}, swatch(kind, "#fff", "#1d1d1f"), name));
   const used = new Set(plan.evaluations.map(bandOf));
   bands().forEach(([label, colour], k) => {
-    if (used.has(k)) items.push(el("li", { class: "band", "data-band": k }, swatch("circle", colour, colour), label));
+    if (used.has(k)) items.push(el("li", { class: "band", "data-band": k }, swatch("square", `url(#band-${k})`, colour), label));
   });
-  items.push(el("li", {}, swatch("circle", "#fff", "#1d1d1f"), "hollow: not on the Pareto front"));
-  if (withLine) items.push(el("li", {}, swatch("line", null, null), "line: the most speed for the space within the loss target"));
+  items.push(el("li", {}, swatch("circle", "#fff", "#1d1d1f", 2), "thick outline: the front of these two axes (no other layout has as much space and speed, and more of one)"));
+  if (withLine) items.push(el("li", {}, swatch("line", null, null), "line: the front, from the most speed to the most space"));
   $("legend").replaceChildren(...items);
 }
 
 // ---- the table --------------------------------------------------------------------------
 
-// Columns: [header, explanation or null, cell of an evaluation, shown on a phone].
+// A figure's value to sort by: bytes a second for a stream, operations for random I/O.
+const amount = (f) => (isRandom(f.workload) ? f.iops : f.bytes_per_s);
+// A probability to sort by, unknown after every known one.
+const chance = (p) => (p === null || p === undefined ? Infinity : p);
+
+// Columns: [header, explanation or null, cell of an evaluation, shown on a phone, the value
+// it sorts by].
 function columns() {
   const s = plan.settings;
   const priced = plan.evaluations.some((e) => e.usd_per_usable_tb !== null);
   const cols = [
-    ["", null, (e, i) => (i === plan.recommendation.index ? ">" : plan.on_front[i] ? "*" : ""), true],
-    ["LAYOUT", null, (e) => e.layout, true],
-    ["SPARES", "hot spares: disks idle until one fails", (e) => String(e.hot_spares), false],
-    ["AVAIL", "usable space of the empty pool, as zfs list shows it", (e) => decimal(e.avail_bytes), true],
-    ["READ", `sequential read, ${s.read}`, (e) => figure(e.read), false],
-    ["WRITE", `sequential write, ${s.write}`, (e) => figure(e.write), true],
-    ["RAND/s", `random reads a second, ${s.random}`, (e) => e.random.iops.toFixed(0), false],
+    ["", null, (e, i) => (i === plan.recommendation.index ? ">" : plan.on_front[i] ? "*" : ""), true, null],
+    ["LAYOUT", null, (e) => e.layout, true, (e) => e.layout],
+    ["SPARES", "hot spares: disks idle until one fails", (e) => String(e.hot_spares), false, (e) => e.hot_spares],
+    ["AVAIL", "usable space of the empty pool, as zfs list shows it", (e) => size(e.avail_bytes), true, (e) => e.avail_bytes],
+    ["READ", `sequential read, ${s.read}`, (e) => figure(e.read), false, (e) => amount(e.read)],
+    ["WRITE", `sequential write, ${s.write}`, (e) => figure(e.write), true, (e) => amount(e.write)],
+    ["RAND/s", `random reads a second, ${s.random}`, (e) => e.random.iops.toFixed(0), false, (e) => e.random.iops],
     ["DEGRADED", `hours a vdev runs with less redundancy after one disk fails, the pool ${(s.fill * 100).toFixed(0)}% full: `
       + "with no hot spare, the wait for a new disk, then the resilver onto it (dRAID with a distributed spare: "
-      + "its short sequential rebuild); '-' for a stripe, which has nothing to rebuild from", degraded, false],
+      + "its short sequential rebuild); '-' for a stripe, which has nothing to rebuild from", degraded, false,
+    (e) => (redundant(e) ? e.degraded_hours : Infinity)],
     ["P(POOL LOSS)", `the chance of losing the whole pool over ${s.years} years: more disks of one vdev fail `
-      + "than it survives", (e) => probability(e.closed_form && e.closed_form.pool_loss), true],
+      + "than it survives", (e) => probability(e.closed_form && e.closed_form.pool_loss), true,
+    (e) => chance(e.closed_form && e.closed_form.pool_loss)],
     ["P(BLOCK LOSS)", `the chance over ${s.years} years that an unrecoverable read error loses some blocks, `
       + "not the pool, while a vdev has no redundancy left (a vdev without any: at its monthly scrub)",
-    (e) => probability(e.closed_form && e.closed_form.block_loss), false],
+    (e) => probability(e.closed_form && e.closed_form.block_loss), false, (e) => chance(e.closed_form && e.closed_form.block_loss)],
   ];
-  if (priced) cols.push(["$/TB", "price of all the disks per usable TB", (e) => (e.usd_per_usable_tb === null ? "-" : e.usd_per_usable_tb.toFixed(0)), false]);
-  s.extra.forEach((w, k) => cols.push([w, `also shown: ${w}`, (e) => figure(e.extra[k]), false]));
+  if (priced) {
+    cols.push(["$/TB", "price of all the disks per usable TB", (e) => (e.usd_per_usable_tb === null ? "-" : e.usd_per_usable_tb.toFixed(0)),
+      false, (e) => (e.usd_per_usable_tb === null ? Infinity : e.usd_per_usable_tb)]);
+  }
+  s.extra.forEach((w, k) => cols.push([w, `also shown: ${w}`, (e) => figure(e.extra[k]), false, (e) => amount(e.extra[k])]));
   return cols;
 }
 
-function header([name, why, , key], k) {
+// A column's heading: a button that sorts by it (its explanation shown on hover and focus).
+function header([name, why, , key, value], k) {
   const cls = key ? "key" : "more";
   if (k === 0) return el("th", { class: cls, scope: "col" }, el("span", { class: "hidden-text", text: "mark" }));
-  if (!why) return el("th", { class: cls, scope: "col", text: name });
-  return el("th", { class: cls, scope: "col" },
-    el("span", { class: "help", tabindex: 0, "aria-describedby": `col-${k}` }, name,
-      el("span", { class: "tip", id: `col-${k}`, role: "tooltip", text: why })));
+  const order = sorting && sorting.k === k ? (sorting.dir > 0 ? "ascending" : "descending") : null;
+  const tip = why ? el("span", { class: "tip", id: `col-${k}`, role: "tooltip", text: why }) : "";
+  return el("th", { class: cls, scope: "col", "aria-sort": order },
+    el("button", { type: "button", class: "sort" + (why ? " help" : ""), "aria-describedby": why ? `col-${k}` : null,
+      "data-column": k, on: { click: () => sortBy(k) } }, name,
+    el("span", { class: "arrow", "aria-hidden": "true", text: order ? (order === "ascending" ? " ▲" : " ▼") : "" }), tip));
+}
+
+// The table by column `k`: ascending first, descending on the second press.
+function sortBy(k) {
+  sorting = { k, dir: sorting && sorting.k === k ? -sorting.dir : 1 };
+  drawTable();
+  document.querySelector(`#layouts thead button[data-column="${k}"]`).focus();
+  say(`The table is sorted by ${columns()[k][0]}, ${sorting.dir > 0 ? "ascending" : "descending"}.`);
+}
+
+// The layouts the table lists, in its order.
+function tableOrder() {
+  const listed = plan.evaluations.map((_, i) => i).filter(shown);
+  if (!sorting) return listed;
+  const value = columns()[sorting.k][4];
+  const compare = (a, b) => (typeof a === "string" ? a.localeCompare(b, "en", { numeric: true }) : a - b || 0);
+  return listed.sort((a, b) => sorting.dir * compare(value(plan.evaluations[a]), value(plan.evaluations[b])) || a - b);
 }
 
 function drawTable() {
   const cols = columns();
   $("layouts").tHead.replaceChildren(el("tr", {}, cols.map(header)));
-  const rows = plan.evaluations.map((e, i) => {
-    if (!shown(i)) return null;
+  const rows = tableOrder().map((i) => {
+    const e = plan.evaluations[i];
     return el("tr", {
       tabindex: 0, "data-index": i, "data-layout": e.layout, "data-avail-bytes": e.avail_bytes,
       class: i === plan.recommendation.index ? "pick" : "",
-      "aria-label": `${e.layout}: press Enter to see it in detail`,
       on: {
-        click: () => select(i),
-        keydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); select(i); } },
+        click: () => select(i, true),
+        keydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); select(i, true); } },
       },
     }, cols.map(([, , cell, key]) => el("td", { class: key ? "key" : "more", text: cell(e, i) })));
   });
-  $("layouts").tBodies[0].replaceChildren(...rows.filter(Boolean));
+  $("layouts").tBodies[0].replaceChildren(...rows);
   markSelected();
+}
+
+// The table as CSV (RFC 4180: every field quoted, CRLF lines), every column, in its order.
+function tableCsv() {
+  const cols = columns();
+  const quote = (v) => `"${String(v).replace(/"/g, '""')}"`;
+  const lines = [cols.map((c, k) => quote(k === 0 ? "MARK" : c[0]))]
+    .concat(tableOrder().map((i) => cols.map(([, , cell]) => quote(cell(plan.evaluations[i], i)))));
+  return lines.map((l) => l.join(",")).join("\r\n") + "\r\n";
+}
+
+// Hands `text` to the browser as a file called `name`.
+function save(name, text, type) {
+  const a = el("a", { href: URL.createObjectURL(new Blob([text], { type })), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
 }
 
 // The marks and the columns a reader may not know, explained under the table.
@@ -661,8 +864,11 @@ function markSelected() {
 
 // ---- one layout in detail: its figures, space, speed, safety ----------------------------
 
-async function select(i) {
+// Shows layout `i` in detail; `bring`: its heading focused and in view (a row or a point
+// was opened).
+async function select(i, bring) {
   selected = i;
+  answers = null;
   writeUrl();
   markSelected();
   const e = plan.evaluations[i];
@@ -670,9 +876,11 @@ async function select(i) {
   $("detail").hidden = false;
   $("detail").dataset.layout = e.layout;
   $("grow").hidden = true; // until this layout's system file is in
+  $("copied").textContent = "";
   $("detail-title").textContent = `${e.layout}` + (e.hot_spares ? ` + ${plural(e.hot_spares, "hot spare")}` : "")
     + (i === plan.recommendation.index ? " (recommended)" : "");
   drawFigures(e, i);
+  if (bring) reveal($("detail-title"));
   try {
     const request = planRequest();
     const disks = { disks: request.disks, disk: request.disk, layout: e.layout };
@@ -688,14 +896,22 @@ async function select(i) {
     ]);
     if (selected !== i) return;
     systemText = text;
-    drawSpace(space);
+    answers = { space, safety, workloads, speeds, growth: null };
+    drawAnswers(e, i);
     showGrow(e);
-    drawSpeed(workloads, speeds);
-    drawSafety(safety, e);
-    status("ready");
+    status("ready", bring ? `${e.layout} in detail below the table.` : undefined);
   } catch (err) {
     if (selected === i) fail(err);
   }
+}
+
+// The layout's answers drawn (again, in other units).
+function drawAnswers(e, i) {
+  drawFigures(e, i);
+  drawSpace(answers.space);
+  drawSpeed(answers.workloads, answers.speeds);
+  drawSafety(answers.safety, e);
+  if (answers.growth) drawGrowth(...answers.growth);
 }
 
 // Every column of the table for this layout: on a phone the table shows only a few.
@@ -712,20 +928,20 @@ function drawSpace(space) {
   const parts = space.breakdown.filter((l) => l.op === "minus")
     .map((l) => [l.label, l.bytes, "minus"]).concat([["AVAIL", space.avail_bytes, "avail"]]);
   const segments = parts.map(([label, bytes, kind], k) => {
-    const seg = el("div", { class: `segment ${kind} s${k % 6}`, title: `${label}: ${decimal(bytes)}` });
+    const seg = el("div", { class: `segment ${kind} s${k % 6}`, title: `${label}: ${size(bytes)}` });
     seg.style.width = `${(100 * bytes) / raw}%`;
     return seg;
   });
   $("space-bar").replaceChildren(...segments);
-  $("space-bar").setAttribute("aria-label", parts.map(([l, b]) => `${l} ${decimal(b)}`).join(", "));
+  $("space-bar").setAttribute("aria-label", parts.map(([l, b]) => `${l} ${size(b)}`).join(", "));
   $("space-legend").replaceChildren(...parts.map(([label, bytes], k) => el("li", {},
     el("span", { class: segments[k].className.replace("segment", "swatch") }),
-    `${label}: ${decimal(bytes)} (${((100 * bytes) / raw).toFixed(1)}%)`)));
+    `${label}: ${size(bytes)} (${((100 * bytes) / raw).toFixed(1)}%)`)));
   $("space-lines").tBodies[0].replaceChildren(...space.breakdown.map((l) =>
     el("tr", { class: l.op, "data-bytes": l.bytes },
       el("td", { text: { start: "", minus: "−", total: "=" }[l.op] }),
       el("td", {}, el("span", { class: "what", text: l.label }), el("span", { class: "why", text: l.why })),
-      el("td", { class: "num", text: decimal(l.bytes) }))));
+      el("td", { class: "num", text: size(l.bytes) }))));
   $("space-lines").dataset.avail = space.avail_bytes;
 }
 
@@ -747,17 +963,6 @@ function drawSpeed(workloads, speeds) {
 }
 
 // ---- growing a raidz: zpool attach, one disk per vdev a step (capacity --expand) ---------
-
-// Bytes in binary units, as capacity --expand prints them (model::units::format_bytes).
-function binary(bytes) {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
-  let value = bytes, unit = 0;
-  while (value >= 1024 && unit + 1 < units.length) { value /= 1024; unit++; }
-  // Rust's {:.2} rounds an exact tie to even (465.625 -> 465.62); toFixed rounds it up.
-  const hundredths = value * 100, floor = Math.floor(hundredths);
-  const even = hundredths - floor === 0.5 ? (floor % 2 === 0 ? floor : floor + 1) : Math.round(hundredths);
-  return unit === 0 ? `${bytes} B` : `${(even / 100).toFixed(2)} ${units[unit]}`;
-}
 
 // The raidz vdevs of a layout ("4x raidz2-6"): [prefix, parity, width], or null.
 function raidzOf(layout) {
@@ -799,8 +1004,9 @@ async function grow(ev) {
     const steps = growSteps(e.layout, Number(disks.value), Number(fill.value));
     const answer = await api("/api/capacity", { system: systemText, expand: steps });
     if (plan.evaluations[selected] !== e) return;
-    drawGrowth(answer.expansion, Number(disks.value));
-    status("ready");
+    answers.growth = [answer.expansion, Number(disks.value)];
+    drawGrowth(...answers.growth);
+    status("ready", "The grown pool's space is shown.");
   } catch (err) {
     showFieldError(disks, plainWords(err.message.replace(/^--expand '[^']*': /, "")));
     status("error");
@@ -811,29 +1017,29 @@ function drawGrowth(x, disks) {
   const first = x.steps[0], last = x.steps[x.steps.length - 1];
   const vdevs = first.disks_added;
   const pct = (f) => (f.size_bytes ? (100 * f.alloc_bytes) / f.size_bytes : 0).toFixed(0) + "%";
-  const nice = (bytes) => binary(bytes).replace(/\.00 /, " ");
-  const rs = nice(x.recordsize);
+  // The recordsize as zfs get prints the property (128K), a setting's name more than a size.
+  const rs = x.recordsize >= 1 << 20 ? `${x.recordsize / (1 << 20)}M` : `${x.recordsize / 1024}K`;
   // One column per moment, one row per figure: three narrow columns fit a phone.
   const moments = [["before", `now, ${pct(first.before)} full`, first.before],
     ["after", `after adding ${plural(disks * vdevs, "disk")}`, last.after],
     ["rewritten", "after a rewrite of the old data", x.rewrite.after]];
   const head = el("tr", {}, el("td"), moments.map(([kind, label, f]) => el("th", {
     scope: "col", class: kind, "data-avail": f.avail_bytes, "data-fits": f.fits_bytes, text: label })));
-  const figures = [["SIZE", (f) => binary(f.size_bytes)], ["ALLOC", (f) => binary(f.alloc_bytes)],
-    ["zfs list AVAIL (old ratio)", (f) => binary(f.avail_bytes)],
-    [`new ${rs} records fit (new ratio)`, (f) => binary(f.fits_bytes)]];
+  const figures = [["SIZE", (f) => size(f.size_bytes)], ["ALLOC", (f) => size(f.alloc_bytes)],
+    ["zfs list AVAIL (old ratio)", (f) => size(f.avail_bytes)],
+    [`new ${rs} records fit (new ratio)`, (f) => size(f.fits_bytes)]];
   const table = el("table", { class: "grow-table" }, el("thead", {}, head), el("tbody", {},
     figures.map(([name, cell]) => el("tr", {}, el("th", { scope: "row", text: name }),
       moments.map(([kind, , f]) => el("td", { class: kind, text: cell(f) }))))));
-  const intro = `${first.from} with ${binary(first.data_bytes)} of data, grown to ${last.to}:`;
-  const cost = (c) => `${nice(c.asize_bytes)} on disk for ${rs} of data (${(c.efficiency * 100).toFixed(1)}%)`;
+  const intro = `${first.from} with ${size(first.data_bytes)} of data, grown to ${last.to}:`;
+  const cost = (c) => `${size(c.asize_bytes)} on disk for ${rs} of data (${(c.efficiency * 100).toFixed(1)}%)`;
   const records = last.records;
   const words = [
     `zfs list converts space at the first width's ratio, ${x.deflate_ratio}/512, for the vdev's life; `
       + `a vdev created as ${last.to.replace(/^\d+x /, "")} would use ${x.native_deflate_ratio}/512.`,
     `A ${rs} record written before costs ${cost(records[0])}; one written after, ${cost(records[records.length - 1])}.`,
     x.rewrite.records ? `Rewriting the old records (zfs send | zfs recv, or zfs rewrite from OpenZFS 2.4; snapshots keep `
-      + `the old blocks) frees ${binary(x.rewrite.alloc_freed_bytes)} and AVAIL grows by ${binary(x.rewrite.avail_gained_bytes)}.`
+      + `the old blocks) frees ${size(x.rewrite.alloc_freed_bytes)} and AVAIL grows by ${size(x.rewrite.avail_gained_bytes)}.`
       : "Every record is at the final width: a rewrite gains nothing.",
   ];
   $("grow-result").replaceChildren(el("p", { class: "grow-words", text: intro }), el("div", { class: "table-box" }, table),
@@ -880,17 +1086,35 @@ function drawSafety(a, e) {
 // ---- wiring -----------------------------------------------------------------------------
 
 function download() {
-  const name = plan.evaluations[selected].layout.replace(/[^A-Za-z0-9]+/g, "-") + ".toml";
-  const a = el("a", { href: URL.createObjectURL(new Blob([systemText], { type: "application/toml" })), download: name });
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  save(plan.evaluations[selected].layout.replace(/[^A-Za-z0-9]+/g, "-") + ".toml", systemText, "application/toml");
+}
+
+function downloadCsv() {
+  const name = `zpoolsim-plan-${plan.disks}x-${plan.disk}`.replace(/[^A-Za-z0-9]+/g, "-") + ".csv";
+  save(name, tableCsv(), "text/csv");
+  say(`The table is downloaded as ${name}.`);
+}
+
+// The page's address on the clipboard, said beside the button; where the browser refuses,
+// the address shown selected, to copy by hand.
+async function copyLink() {
+  try {
+    await navigator.clipboard.writeText(location.href);
+    $("copied").textContent = "Link copied.";
+    say("A link to this page is copied.");
+  } catch (_) {
+    $("copied").replaceChildren("The browser does not let the page copy: the link is selected here, copy it by hand. ",
+      el("input", { id: "link-text", readonly: true, value: location.href, "aria-label": "the link to this page" }));
+    $("link-text").select();
+    say("The link is selected beside the button: copy it by hand.");
+  }
 }
 
 async function loadDisks() {
   const response = await fetch("/api/disks");
   const disks = await response.json();
   $("disk-list").replaceChildren(...disks.map((d) => el("option", {
-    value: d.id, label: `${d.vendor} ${d.model}, ${decimal(d.capacity_bytes)} ${d.medium}`,
+    value: d.id, label: `${d.vendor} ${d.model}, ${size(d.capacity_bytes)} ${d.medium}`,
   })));
 }
 
@@ -908,7 +1132,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("inputs").addEventListener("submit", (ev) => {
     ev.preventDefault();
     writeUrl();
-    runPlan(null);
+    runPlan(null, true);
   });
   document.getElementsByName("host").forEach((r) => r.addEventListener("change", showHost));
   $("upload").addEventListener("change", async () => {
@@ -919,7 +1143,14 @@ document.addEventListener("DOMContentLoaded", () => {
   $("axis").addEventListener("change", () => { writeUrl(); if (plan) drawChart(); });
   $("download").addEventListener("click", download);
   $("grow-form").addEventListener("submit", grow);
-  $("copy-link").addEventListener("click", () => navigator.clipboard.writeText(location.href));
+  $("copy-link").addEventListener("click", copyLink);
+  $("csv").addEventListener("click", downloadCsv);
+  $("units").addEventListener("change", switchUnits);
+  $("skip").addEventListener("click", (ev) => {
+    ev.preventDefault();
+    const row = document.querySelector("#layouts tbody tr");
+    if (row) reveal(row);
+  });
   $("edit-host").addEventListener("click", () => {
     $("system").value = systemText;
     $("host-file").checked = true;
@@ -930,5 +1161,5 @@ document.addEventListener("DOMContentLoaded", () => {
   redrawOnResize();
   const q = readUrl();
   loadDisks().catch(fail);
-  if (q.has("disk") || q.has("system")) runPlan(q.get("layout"));
+  if (q.has("disk") || q.has("system")) runPlan(q.get("layout"), false);
 });

@@ -10,6 +10,8 @@ use crate::routes::Reply;
 const PAGE: &str = include_str!("../page/fleet.html");
 const SCRIPT: &str = include_str!("../page/fleet.js");
 const STYLE: &str = include_str!("../page/fleet.css");
+/// What `/fleet` shows without a store: what to run to get one.
+const NO_STORE: &str = include_str!("../page/fleet-none.html");
 
 /// Benches of one pool a history shows at most.
 const HISTORY: u32 = 200;
@@ -44,6 +46,10 @@ pub fn reply(fleet: Option<&dyn Fleet>, method: &str, path: &str, query: &str) -
         return Reply::error(405, &format!("{path} answers GET"));
     }
     let Some(fleet) = fleet else {
+        if path == "/fleet" {
+            // A person opened the page: a page that says how, not the API's JSON.
+            return Reply::page("text/html; charset=utf-8", NO_STORE).with_status(404);
+        }
         return Reply::error(
             404,
             &format!("{path}: the fleet view needs a results store: start the server with `zpoolsim serve --db FILE|URL`"),
@@ -62,7 +68,9 @@ pub fn reply(fleet: Option<&dyn Fleet>, method: &str, path: &str, query: &str) -
                 offset.and_then(Result::ok).unwrap_or(0),
             ),
         },
-        "/api/fleet/history" => match (q.get("host"), q.get("machine_id"), q.get("pool")) {
+        // A machine without a machine-id (a container's empty /etc/machine-id) is stored with
+        // an empty one: `machine_id=` names it, and must not be taken for a missing key.
+        "/api/fleet/history" => match (q.get("host"), q.raw("machine_id"), q.get("pool")) {
             (Some(h), Some(m), Some(p)) => fleet.history(&h, &m, &p, HISTORY),
             _ => Err("give host, machine_id and pool".to_string()),
         },
@@ -82,13 +90,18 @@ pub fn reply(fleet: Option<&dyn Fleet>, method: &str, path: &str, query: &str) -
 struct Query<'a>(&'a str);
 
 impl Query<'_> {
+    /// A key's value, where it is not empty.
     fn get(&self, key: &str) -> Option<String> {
+        self.raw(key).filter(|v| !v.is_empty())
+    }
+
+    /// A key's value as given, empty too (`key=`).
+    fn raw(&self, key: &str) -> Option<String> {
         self.0
             .split('&')
             .filter_map(|pair| pair.split_once('='))
             .find(|(k, _)| *k == key)
             .map(|(_, v)| decode(v))
-            .filter(|v| !v.is_empty())
     }
 }
 
@@ -121,6 +134,26 @@ fn decode(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// Without a store, a person opening /fleet gets a page naming what to run; the API its
+    /// JSON sentence.
+    #[test]
+    fn without_a_store_the_page_says_how_to_get_one() {
+        let page = super::reply(None, "GET", "/fleet", "");
+        assert_eq!((page.status, page.media), (404, "text/html; charset=utf-8"));
+        assert!(
+            page.body.contains("<code>zpoolsim serve --db"),
+            "{}",
+            page.body
+        );
+        let api = super::reply(None, "GET", "/api/fleet", "");
+        assert_eq!((api.status, api.media), (404, "application/json"));
+        assert!(
+            api.body.contains("zpoolsim serve --db FILE|URL"),
+            "{}",
+            api.body
+        );
+    }
+
     #[test]
     fn a_query_is_decoded() {
         let q = super::Query("host=nas%2007&pool=tank+2&empty=&x");
@@ -130,6 +163,7 @@ mod tests {
             (q.get("empty"), q.get("x"), q.get("none")),
             (None, None, None)
         );
+        assert_eq!((q.raw("empty").as_deref(), q.raw("x")), (Some(""), None));
         assert_eq!(super::decode("%zz%41"), "%zzA");
     }
 }

@@ -25,9 +25,9 @@ const CONTENT_POLICY: &str = "default-src 'self'; img-src 'self' data: blob:; ob
 
 /// An answer: status, media type, body, and for a 503 when to ask again.
 pub struct Reply {
-    status: u16,
-    media: &'static str,
-    body: String,
+    pub(crate) status: u16,
+    pub(crate) media: &'static str,
+    pub(crate) body: String,
     retry_after: Option<u64>,
 }
 
@@ -69,6 +69,11 @@ impl Reply {
             body,
             retry_after: None,
         }
+    }
+
+    /// This reply with another status: a page that says why what was asked is not here.
+    pub fn with_status(self, status: u16) -> Reply {
+        Reply { status, ..self }
     }
 
     /// This reply, asking the client to wait `seconds` before asking again.

@@ -209,6 +209,16 @@ impl Browser {
         Self::keep(name, shot)
     }
 
+    /// Keeps what the viewport shows, as a person sees it, as `keep_screenshot` does.
+    pub fn keep_view(&mut self, name: &str) -> PathBuf {
+        use base64::Engine;
+        let shot = self.call("Page.captureScreenshot", json!({"format": "png"}));
+        let shot = base64::engine::general_purpose::STANDARD
+            .decode(shot["data"].as_str().expect("image data"))
+            .expect("base64");
+        Self::keep(name, shot)
+    }
+
     /// Keeps a screenshot of the element `selector` picks, as `keep_screenshot` does.
     pub fn keep_screenshot_of(&mut self, selector: &str, name: &str) -> PathBuf {
         let area = self.eval(&format!(

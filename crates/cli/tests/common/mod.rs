@@ -1,6 +1,8 @@
 //! Running the `zpoolsim` binary from the repository's top, as a person would.
 
 #[allow(dead_code)]
+pub mod benches;
+#[allow(dead_code)]
 pub mod browser;
 #[allow(dead_code)]
 pub mod postgres;

@@ -117,8 +117,8 @@ impl Server {
         self.dir.join(name).display().to_string()
     }
 
-    /// Runs one of PostgreSQL's programs (as the postgres user when we are root).
-    fn program(&self, name: &str, args: &[&str]) -> Output {
+    /// One of PostgreSQL's programs (as the postgres user when we are root).
+    fn command(&self, name: &str, args: &[&str]) -> Command {
         let program = self.bin.join(name);
         let mut command = if self.root {
             let mut c = Command::new("runuser");
@@ -127,11 +127,81 @@ impl Server {
         } else {
             Command::new(&program)
         };
+        command.args(args).current_dir(&self.dir);
         command
-            .args(args)
-            .current_dir(&self.dir)
+    }
+
+    /// Runs one of PostgreSQL's programs.
+    fn program(&self, name: &str, args: &[&str]) -> Output {
+        self.command(name, args)
             .output()
             .unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
+    /// The psql arguments that run `sql` as the superuser in `db`.
+    fn psql_args<'a>(&self, port: &'a str, db: &'a str, sql: &'a str) -> [&'a str; 16] {
+        [
+            "-h",
+            "127.0.0.1",
+            "-p",
+            port,
+            "-U",
+            "postgres",
+            "-d",
+            db,
+            "-X",
+            "-q",
+            "-A",
+            "-t",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-c",
+            sql,
+        ]
+    }
+
+    /// Starts `sql` in `db` in a session of its own and leaves it running (a lock held while
+    /// it sleeps); the session ends when the child is killed or the sleep ends.
+    pub fn session(&self, db: &str, sql: &str) -> std::process::Child {
+        let port = self.port.to_string();
+        self.command("psql", &self.psql_args(&port, db, sql))
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("psql starts")
+    }
+
+    /// Stops the server and starts it again on the same port (its clients' sessions end).
+    pub fn restart(&self) {
+        let (data, log) = (self.path("data"), self.path("log"));
+        // Its output goes to the log: a pipe the new server kept open would never end.
+        self.must(
+            "pg_ctl",
+            &[
+                "-D", &data, "-l", &log, "-m", "fast", "-w", "-t", "60", "restart",
+            ],
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    /// Makes `role` log in with `password` over TCP (SCRAM), others still trusted.
+    pub fn require_password(&self, role: &str, password: &str) {
+        self.sql(
+            "postgres",
+            &format!("CREATE ROLE {role} LOGIN PASSWORD '{password}'"),
+        );
+        let hba = self.dir.join("data/pg_hba.conf");
+        let rules = self.sql("postgres", "SHOW hba_file");
+        let hba = if rules.trim().is_empty() {
+            hba
+        } else {
+            PathBuf::from(rules.trim())
+        };
+        let old = fs::read_to_string(&hba).expect("pg_hba.conf");
+        let first = format!("host all {role} 127.0.0.1/32 scram-sha-256\n");
+        fs::write(&hba, first + &old).expect("pg_hba.conf written");
+        self.sql("postgres", "SELECT pg_reload_conf()");
+        // The postmaster reads the file again on the signal, a moment after.
+        std::thread::sleep(std::time::Duration::from_millis(500));
     }
 
     fn must(&self, name: &str, args: &[&str]) -> Result<String, String> {
@@ -150,28 +220,8 @@ impl Server {
     /// Runs SQL as the superuser in `db`; its output (unaligned, tuples only).
     pub fn sql(&self, db: &str, sql: &str) -> String {
         let port = self.port.to_string();
-        self.must(
-            "psql",
-            &[
-                "-h",
-                "127.0.0.1",
-                "-p",
-                &port,
-                "-U",
-                "postgres",
-                "-d",
-                db,
-                "-X",
-                "-q",
-                "-A",
-                "-t",
-                "-v",
-                "ON_ERROR_STOP=1",
-                "-c",
-                sql,
-            ],
-        )
-        .unwrap_or_else(|e| panic!("{e}"))
+        self.must("psql", &self.psql_args(&port, db, sql))
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// A new database; its URL for `user`.

@@ -181,12 +181,14 @@ fn common_hardware_reads_back_exactly() {
         c.disk("seagate-ironwolf-12tb").unwrap().capacity_bytes,
         23_437_770_752 * 512
     );
-    // Shingled desktop disks are named as such, since the model has no SMR field.
+    // Shingled desktop disks are marked, with the source that says so; CMR ones are not.
     for id in ["seagate-st4000dm004", "seagate-st8000dm004"] {
         let d = c.disk(id).unwrap();
-        assert!(d.sources[DEFAULT_SOURCE].contains("SMR"), "{id}");
+        assert_eq!(d.shingled, Some(true), "{id}");
+        assert!(d.sources["shingled"].contains("SMR"), "{id}");
         assert_eq!(d.mtbf_hours, None, "{id}");
     }
+    assert_eq!(c.disk("wd-red-4tb").unwrap().shingled, None);
     // SATA flash: Samsung reports 512-byte physical sectors, Crucial 4 KiB.
     let evo = c.disk("samsung-860-evo-1tb").unwrap();
     assert_eq!(evo.capacity_bytes, 1_953_525_168 * 512);

@@ -328,6 +328,7 @@ pub(crate) mod tests {
             read_latency_us: None,
             write_latency_us: None,
             power_loss_protection: None,
+            shingled: None,
             queue_depth: 32,
             uer_per_bit: None,
             afr_pct: None,

@@ -4,24 +4,26 @@
 //! the figures (`figures`: throughput, utilisations, the bottleneck, the error to expect).
 //!
 //! The walk from a system to a prediction, each stop once, none climbing back:
-//! 1. `predict_with` here;
+//! 1. `predict_with` here, with the `findings` the figures will speak of;
 //! 2. `load::loads` (load/mod.rs), raw devices aside (load/raw.rs);
 //! 3. `Stages::loads` (load/stages.rs): the records (records.rs), each vdev's stream or
 //!    random I/O (stream.rs, random.rs) and the ZIL's waits (log.rs);
 //! 4. `stations` here, each built by its owner (leaf/load.rs, vdev.rs, path.rs, memory.rs,
 //!    nic.rs, cpu.rs) as a `station::Station`;
 //! 5. `mva::solve`;
-//! 6. `figures::prediction`;
-//! 7. `bottleneck::find`.
+//! 6. `figures::prediction`, from the solution and the findings alone;
+//! 7. `bottleneck::find` and `not_modelled::not_modelled` (typed facts: the words are the
+//!    front ends'). crates/cli/tests/layers.rs checks that 6 and 7 name no stage.
 
 use crate::constants::Constants;
 use crate::figures::{self, Prediction};
+use crate::findings::Findings;
 use crate::load::{self, Loads};
 use crate::mva::{self, Centre};
 use crate::path::Machine;
 use crate::release::Release;
 use crate::station::Station;
-use crate::{cpu, leaf, memory, nic, vdev, PerfError};
+use crate::{compress, cpu, leaf, memory, nic, vdev, zil, PerfError};
 use model::system::System;
 use model::workload::Workload;
 
@@ -38,6 +40,7 @@ pub fn predict_with(
     constants: &Constants,
 ) -> Result<Prediction, PerfError> {
     let release = Release::of(system.host.zfs, &system.host.tunables);
+    let findings = findings(system, workload, &release);
     let loads = load::loads(system, workload, &release, constants)?;
     let mut stations = stations(system, workload, &loads, constants)?;
     let x = solve(&mut stations, loads.population);
@@ -51,13 +54,23 @@ pub fn predict_with(
     }
     let utilizations = stations.into_iter().map(|s| s.at(x)).collect();
     Ok(figures::prediction(
-        system,
-        workload,
-        &release,
+        (system, workload, &release),
+        &findings,
         &loads,
         utilizations,
         x,
     ))
+}
+
+/// What the stages know that the figures will speak of, asked once before the solve so that
+/// nothing after it climbs back to them.
+fn findings(system: &System, workload: &Workload, release: &Release) -> Findings {
+    let sync = |ds| zil::sync_writes(workload, ds, release, false).is_some();
+    Findings {
+        holes: compress::writes_holes(system, workload, release),
+        sync_writes: system.pool.datasets.first().is_some_and(sync),
+        random_device_measured: cpu::urandom_byte(release).is_some(),
+    }
 }
 
 /// Every resource with work to do, in a fixed order: the disks (and their media), the vdevs

@@ -64,8 +64,9 @@ fn a_sync_write_waits_for_its_log_block() {
         predict(s, &w)
             .unwrap()
             .not_modelled
-            .iter()
-            .any(|n| n.starts_with("how long log0 takes to flush its cache"))
+            .contains(&crate::NotModelled::CacheFlush {
+                disk: "log0".into(),
+            })
     };
     assert!(said(&consumer));
     assert!(!said(&four_k(true)));

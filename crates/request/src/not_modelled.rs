@@ -1,0 +1,119 @@
+//! The words for what a prediction leaves out: one sentence per fact the performance engine
+//! names, made here for every front end (the command line's text, `--json`, the web API and a
+//! bench's stored predictions), and the prediction with them.
+
+use perf::{NotModelled, Prediction};
+use serde::Serialize;
+
+/// A prediction with what it leaves out in words, as `--json` prints it: the prediction's
+/// fields, then `not_modelled`, one sentence each.
+#[derive(Debug, Clone, Serialize)]
+pub struct WordedPrediction {
+    /// The figures.
+    #[serde(flatten)]
+    pub prediction: Prediction,
+    /// What the prediction leaves out, one sentence each.
+    pub not_modelled: Vec<String>,
+}
+
+impl From<Prediction> for WordedPrediction {
+    fn from(prediction: Prediction) -> Self {
+        WordedPrediction {
+            not_modelled: prediction.not_modelled.iter().map(sentence).collect(),
+            prediction,
+        }
+    }
+}
+
+/// The figures are the prediction's; only the words are added.
+impl std::ops::Deref for WordedPrediction {
+    type Target = Prediction;
+
+    fn deref(&self) -> &Prediction {
+        &self.prediction
+    }
+}
+
+/// The sentence that names `fact` (docs/performance-model.md, "What the model does not
+/// capture").
+pub fn sentence(fact: &NotModelled) -> String {
+    let text = match fact {
+        NotModelled::SpecialVdev => {
+            "the special vdev's metadata: blocks up to special_small_blocks go to it, but the \
+             metadata it would hold is counted on the normal vdevs"
+        }
+        NotModelled::DedupVdev => "the dedup vdev: the dedup table it would hold is not modelled",
+        NotModelled::L2arcWarmup => {
+            "the L2ARC's warm-up: random reads find it full of the data beyond the ARC (its \
+             feed, 32 MiB a second per device by default, fills it in N x 32 s for N GiB); \
+             `secondarycache` is taken as `all`"
+        }
+        NotModelled::ImpliedLinks => {
+            "the disks' controllers and links, which the system file does not name: the \
+             default system's stand in (a SAS 9300-8i on PCIe 3.0 x8 per 8 disks, PCIe 3.0 x4 \
+             for each NVMe disk)"
+        }
+        NotModelled::ImpliedOnboardSata => {
+            "the onboard SATA chip, which the system file does not name: an Intel C246 PCH's \
+             AHCI behind DMI 3.0 (PCIe 3.0 x4) stands in"
+        }
+        NotModelled::CacheFlush { disk } => {
+            return format!(
+                "how long {disk} takes to flush its cache: its maker states no power-loss \
+                 protection, so each ZIL commit waits a default 1.5 ms (drives measured take \
+                 0.6-6 ms; with protection, none)"
+            )
+        }
+        NotModelled::ArcUnderReaders => {
+            "the ARC under several readers of a fast pool: its eviction of what they stream \
+             through and their lock traffic; each reader copies at its core's rate"
+        }
+        NotModelled::RandomDevice => {
+            "the kernel's random device on this platform: no measured rate, so generating the \
+             data costs the writer nothing here"
+        }
+        NotModelled::StpThroughExpander => {
+            "SATA tunnelling (STP) through the SAS expander: its per-command overhead"
+        }
+        NotModelled::ZvolPath => {
+            "the zvol's own per-call path (a bio through the zvol taskq): a file's per-call \
+             cost is taken"
+        }
+        NotModelled::SharingProtocol => {
+            "the file-sharing protocol (NFS, SMB, iSCSI): only the network's bandwidth is \
+             counted"
+        }
+    };
+    text.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The JSON keeps its keys and order: the prediction's fields, `not_modelled` last, in
+    /// words.
+    #[test]
+    fn the_words_come_last_in_the_json_as_before() {
+        let mut system = model::system_file::default_system();
+        system.pool.cache_devices = 1;
+        let w = model::Workload::parse("dd-read").unwrap();
+        let worded = WordedPrediction::from(perf::predict(&system, &w).unwrap());
+        let text = serde_json::to_string(&worded).unwrap();
+        assert!(text.starts_with(r#"{"system":"#), "{text}");
+        let words = r#","not_modelled":["the L2ARC's warm-up: random reads find it full"#;
+        let at = text.find(words).unwrap();
+        // Nothing follows the sentences.
+        assert!(text[at..].ends_with(
+            r#"by default, fills it in N x 32 s for N GiB); `secondarycache` is taken as `all`"]}"#
+        ));
+    }
+
+    #[test]
+    fn a_cache_flush_names_its_disk() {
+        let fact = NotModelled::CacheFlush {
+            disk: "log0".into(),
+        };
+        assert!(sentence(&fact).starts_with("how long log0 takes to flush its cache: "));
+    }
+}
