@@ -81,6 +81,26 @@ fn latency(seconds: f64) -> String {
     }
 }
 
+/// The simulation's percentiles and the stations' shares of the mean, when asked for.
+fn print_latency(p: &Prediction) {
+    let Some(l) = &p.latency_s else { return };
+    println!();
+    println!(
+        "latency:   p50 {}, p90 {}, p99 {}, p99.9 {} (simulated; mean {})",
+        latency(l.p50),
+        latency(l.p90),
+        latency(l.p99),
+        latency(l.p999),
+        latency(l.mean)
+    );
+    let shares: Vec<String> = l
+        .stations
+        .iter()
+        .map(|s| format!("{} {:.0}%", s.station, s.share * 100.0))
+        .collect();
+    println!("time in:   {}", shares.join(", "));
+}
+
 fn print_prediction(w: &Workload, p: &WordedPrediction) {
     println!("system:    {}", p.system);
     println!(
@@ -107,6 +127,7 @@ fn print_prediction(w: &Workload, p: &WordedPrediction) {
     for part in &p.not_modelled {
         println!("not modelled: {part}");
     }
+    print_latency(p);
     println!();
     println!("bottleneck: {}", p.bottleneck.sentence);
     if let (Some(next), Some(pct)) = (&p.bottleneck.next_resource, p.bottleneck.headroom_pct) {
@@ -123,6 +144,11 @@ fn print_prediction(w: &Workload, p: &WordedPrediction) {
             u.detail
         );
     }
+    print_devices(p);
+}
+
+/// Each vdev and device's operations, bandwidth and busy share, as `zpool iostat -v`.
+fn print_devices(p: &Prediction) {
     println!();
     println!(
         "{:<20} {:>7} {:>7} {:>7} {:>7} {:>5}",
@@ -196,6 +222,13 @@ fn print_phases(all: &[WordedPrediction]) {
     println!();
     for p in all {
         println!("{}: {}", p.workload, p.bottleneck.sentence);
+    }
+    for p in all {
+        if p.latency_s.is_some() {
+            println!();
+            println!("{}:", p.workload);
+            print_latency(p);
+        }
     }
     println!();
     println!("+/-: the error to expect, from the cross-validated errors of each phase's class; add @PHASE to the command line for one phase's full report");

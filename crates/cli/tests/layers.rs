@@ -184,7 +184,7 @@ fn the_prediction_climbs_back_to_no_lower_layer_after_the_solve() {
         Vec::<String>::new()
     );
     let request = fs::read_to_string(crates.join("request/src/predict.rs")).unwrap();
-    let asked = names_beyond(&request, "perf::", &["predict", "sweep"]);
+    let asked = names_beyond(&request, "perf::", &["predict", "sweep", "latency"]);
     assert_eq!(asked, Vec::<String>::new());
 }
 

@@ -70,6 +70,9 @@ pub struct Prediction {
     /// put them in words (the JSON's `not_modelled` sentences are request's).
     #[serde(skip)]
     pub not_modelled: Vec<NotModelled>,
+    /// Completion-time percentiles from the simulation (`sim`), when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency_s: Option<crate::Latency>,
 }
 
 /// The prediction at `x` jobs per second, from each resource's utilisation.
@@ -121,6 +124,7 @@ pub fn prediction(
         vdevs: vdev_totals(&devices),
         devices,
         not_modelled: not_modelled::not_modelled(system, workload, findings),
+        latency_s: None,
     }
 }
 

@@ -37,6 +37,7 @@ mod path;
 mod predict;
 mod rebuild;
 mod release;
+mod sim;
 mod station;
 #[cfg(test)]
 mod testkit;
@@ -56,4 +57,7 @@ pub use figures::{DeviceFigures, Prediction, VdevFigures};
 pub use not_modelled::NotModelled;
 pub use predict::{predict, predict_with, sweep, MAX_SWEEP_WORK};
 pub use rebuild::{rebuild_path, BlockCosts, RebuildPath, SharedPath};
+pub use sim::{
+    latency, latency_seeded, Latency, StationShare, DEFAULT_SEED, MAX_EVENTS, P99_PRECISION,
+};
 pub use station::{Kind, Utilization};

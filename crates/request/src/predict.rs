@@ -19,6 +19,10 @@ pub struct PredictRequest {
     /// to HIGH (threads=1..64, bs=4K..8M).
     #[arg(long)]
     pub sweep: Option<String>,
+    /// Simulate the pool to give each workload's completion-time percentiles (p50, p90, p99,
+    /// p99.9) and where the time goes.
+    #[arg(long)]
+    pub latency: bool,
 }
 
 /// One parameter and the values it takes in a sweep.
@@ -87,8 +91,23 @@ impl PredictRequest {
         }))
     }
 
+    /// One workload's prediction, with its latency percentiles when asked.
+    fn predict(&self, system: &System, w: &Workload) -> Result<WordedPrediction, Refusal> {
+        let mut p = perf::predict(system, w)?;
+        if self.latency {
+            p.latency_s = Some(perf::latency(system, w)?);
+        }
+        Ok(p.into())
+    }
+
     /// The prediction of each phase, or of each value of the sweep.
     pub fn answer(&self, inputs: &dyn Inputs) -> Result<PredictAnswer, Refusal> {
+        if self.latency && self.sweep.is_some() {
+            return Err(Error(
+                "--latency simulates one workload (or its phases), not a sweep".into(),
+            )
+            .about("latency"));
+        }
         let system = system_or_default(inputs, self.system.as_deref()).map_err(about("system"))?;
         let workloads = inputs.phases(&self.workload).map_err(about("workload"))?;
         let predicted = match (self.sweep().map_err(about("sweep"))?, workloads.as_slice()) {
@@ -106,10 +125,10 @@ impl PredictRequest {
                 )
                 .about("sweep"))
             }
-            (None, [w]) => Predicted::One(Box::new(perf::predict(&system, w)?.into())),
+            (None, [w]) => Predicted::One(Box::new(self.predict(&system, w)?)),
             (None, all) => Predicted::Phases(
                 all.iter()
-                    .map(|w| perf::predict(&system, w).map(WordedPrediction::from))
+                    .map(|w| self.predict(&system, w))
                     .collect::<Result<_, _>>()?,
             ),
         };

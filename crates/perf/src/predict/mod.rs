@@ -39,10 +39,8 @@ pub fn predict_with(
     workload: &Workload,
     constants: &Constants,
 ) -> Result<Prediction, PerfError> {
-    let release = Release::of(system.host.zfs, &system.host.tunables);
+    let (release, loads, mut stations) = network(system, workload, constants)?;
     let findings = findings(system, workload, &release);
-    let loads = load::loads(system, workload, &release, constants)?;
-    let mut stations = stations(system, workload, &loads, constants)?;
     let x = solve(&mut stations, loads.population);
     if !x.is_finite() || x <= 0.0 {
         let why = if workload.network && system.host.nics.iter().all(|n| n.gbps <= 0.0) {
@@ -60,6 +58,19 @@ pub fn predict_with(
         utilizations,
         x,
     ))
+}
+
+/// The release, the loads and the stations of the network the MVA solves: the door the
+/// latency simulation (`sim`) builds its network from.
+pub(crate) fn network(
+    system: &System,
+    workload: &Workload,
+    constants: &Constants,
+) -> Result<(Release, Loads, Vec<Station>), PerfError> {
+    let release = Release::of(system.host.zfs, &system.host.tunables);
+    let loads = load::loads(system, workload, &release, constants)?;
+    let stations = stations(system, workload, &loads, constants)?;
+    Ok((release, loads, stations))
 }
 
 /// What the stages know that the figures will speak of, asked once before the solve so that
@@ -103,7 +114,7 @@ fn stations(
 /// solved by MVA holds the disks, vdevs and the CPU, and the application's threads when it
 /// waits on each request. A disk that reorders its queue is as busy per job as the queue it
 /// sees lets it be: its demand becomes the mean it met.
-fn solve(stations: &mut [Station], population: u32) -> f64 {
+pub(crate) fn solve(stations: &mut [Station], population: u32) -> f64 {
     let queueing: Vec<usize> = (0..stations.len()).filter(|&i| !stations[i].pipe).collect();
     let centres: Vec<Centre> = queueing
         .iter()
