@@ -79,6 +79,12 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
         );
         lines.push(line);
     }
+    aligned(&lines) + &unknown_losses(rows)
+}
+
+/// The lines as columns two spaces apart, each as wide as its widest cell: the first (the
+/// layout) flush left, the figures flush right so their digits line up.
+fn aligned(lines: &[Vec<String>]) -> String {
     let widths: Vec<usize> = (0..lines[0].len())
         .map(|c| {
             lines
@@ -89,7 +95,7 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
         })
         .collect();
     let mut out = String::new();
-    for line in &lines {
+    for line in lines {
         let cells: Vec<String> = line
             .iter()
             .zip(&widths)
@@ -105,7 +111,7 @@ pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> Strin
         out.push_str(cells.join("  ").trim_end());
         out.push('\n');
     }
-    out + &unknown_losses(rows)
+    out
 }
 
 /// Why a row's loss figures are unknown, one line per such row.

@@ -137,6 +137,8 @@ pub fn calibration(
     })
 }
 
+/// The catalog file of one calibrated disk: what the reads measured, the rest assumed and
+/// said so in its sources.
 fn entry(
     d: &BlockDevice,
     rpm: Option<u32>,
@@ -151,26 +153,8 @@ fn entry(
         "zpoolsim calibrate on {}, {when}: fio reads with O_DIRECT",
         d.path
     );
-    let (interface, gbps) = match d.transport.as_deref() {
-        Some("sas") => ("sas", 12.0),
-        Some("nvme") => ("nvme", 32.0),
-        _ => ("sata", 6.0),
-    };
-    let medium = match (interface, d.rotational) {
-        ("nvme", _) => "nvme",
-        (_, true) => "hdd",
-        _ => "ssd",
-    };
-    let mut sources = toml::Table::new();
-    sources.insert("default".into(), source.clone().into());
-    sources.insert(
-        "interface_gbps".into(),
-        "assumed: the interface's usual line rate".into(),
-    );
-    sources.insert(
-        "queue_depth".into(),
-        "assumed: SATA NCQ, 32 commands".into(),
-    );
+    let (interface, gbps, medium) = protocol(d);
+    let mut sources = measured_sources(&source);
     let mut t = toml::Table::new();
     t.insert(
         "id".into(),
@@ -204,6 +188,38 @@ fn entry(
         "# A catalog entry measured by zpoolsim calibrate: pass it with --catalog FILE.\n{}",
         toml::to_string(&doc).unwrap_or_default()
     )
+}
+
+/// The interface, its usual line rate and the medium, from the transport the kernel names
+/// (SATA where it names none).
+fn protocol(d: &BlockDevice) -> (&'static str, f64, &'static str) {
+    let (interface, gbps) = match d.transport.as_deref() {
+        Some("sas") => ("sas", 12.0),
+        Some("nvme") => ("nvme", 32.0),
+        _ => ("sata", 6.0),
+    };
+    let medium = match (interface, d.rotational) {
+        ("nvme", _) => "nvme",
+        (_, true) => "hdd",
+        _ => "ssd",
+    };
+    (interface, gbps, medium)
+}
+
+/// The entry's sources: the run for what it measured, an assumption named for the link
+/// rate and queue depth no read measures.
+fn measured_sources(source: &str) -> toml::Table {
+    let mut sources = toml::Table::new();
+    sources.insert("default".into(), source.into());
+    sources.insert(
+        "interface_gbps".into(),
+        "assumed: the interface's usual line rate".into(),
+    );
+    sources.insert(
+        "queue_depth".into(),
+        "assumed: SATA NCQ, 32 commands".into(),
+    );
+    sources
 }
 
 /// A hard disk's rpm and average seek: a 4 KiB random read waits for a seek and half a turn on

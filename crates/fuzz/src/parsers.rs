@@ -21,81 +21,80 @@ pub fn parsers() -> Vec<Parser> {
 
 /// The parsers of what a person types or writes in a file.
 fn text_parsers() -> Vec<Parser> {
-    let owned = |texts: &[&str]| texts.iter().map(|t| t.to_string()).collect::<Vec<_>>();
     vec![
-        Parser {
-            name: "layout",
-            seeds: owned(&[
-                "raidz2-6",
-                "3x raidz1-5",
-                "2x raidz2-6 + mirror-2",
-                "stripe-4",
-                "mirror-3",
-                "draid2:8d:24c:2s",
-                "draid1:16d:36c:2s",
-                "draid3",
-                "4X raidz3-11 + draid1:4d:10c",
-            ]),
-            run: layout,
-        },
-        Parser {
-            name: "size",
-            seeds: owned(&[
-                "750GB", "4TB", "3.5TiB", "128K", "1M", "4096", "0.5 TB", "16 TiB",
-            ]),
-            run: size,
-        },
-        Parser {
-            name: "workload",
-            seeds: owned(&[
-                "dd-read",
-                "fio-randread:bs=4K,qd=32,threads=2,size=10G",
-                "fio-randrw:rwmix=70",
-                "bonnie-seeks",
-                "iozone-write:bs=1M",
-                "fio --name=x --rw=randread --bs=4k --iodepth=32 --ioengine=libaio --direct=1",
-                "bonnie++ -s 2g -f -n 0",
-                "iozone -i 0 -i 1 -r 128k -s 4g",
-                "dd if=/dev/zero of=/tank/f bs=1M count=4096",
-            ]),
-            run: workload,
-        },
-        Parser {
-            name: "workload file",
-            seeds: owned(&[
-                "kind = \"fio-randrw\"\nrwmix = 50\nbs = \"16K\"\nqd = 4\n",
-                "command = \"bonnie++ -s 2g -f\"\nphase = \"read\"\n",
-                "kind = \"dd-write\"\nsize = \"8G\"\n",
-            ]),
-            run: workload_file,
-        },
-        Parser {
-            name: "needs",
-            seeds: owned(&[
-                "read>=500MB/s,write>=300MB/s,iops>=2000,avail>=40TB,loss<=1%",
-                "avail>=200TB,loss<=0.1%",
-                "read>=1.5GiB/s, loss<=0.001",
-                "",
-            ]),
-            run: needs,
-        },
-        Parser {
-            name: "system file",
-            seeds: owned(&SYSTEM_FILES),
-            run: system,
-        },
-        Parser {
-            name: "catalog",
-            seeds: owned(&CATALOGS),
-            run: catalog,
-        },
+        parser("layout", &LAYOUTS, layout),
+        parser("size", &SIZES, size),
+        parser("workload", &WORKLOADS, workload),
+        parser("workload file", &WORKLOAD_FILES, workload_file),
+        parser("needs", &NEEDS, needs),
+        parser("system file", &SYSTEM_FILES, system),
+        parser("catalog", &CATALOGS, catalog),
     ]
 }
+
+/// A parser with its seeds copied out of their table.
+fn parser(name: &'static str, seeds: &[&str], run: fn(&str) -> Result<(), String>) -> Parser {
+    Parser {
+        name,
+        seeds: owned(seeds),
+        run,
+    }
+}
+
+/// Seeds as the owned texts the mutator edits.
+fn owned(texts: &[&str]) -> Vec<String> {
+    texts.iter().map(|t| t.to_string()).collect()
+}
+
+/// Layout strings: every vdev type, counts, a spelling in capitals and a mixed pool.
+const LAYOUTS: [&str; 9] = [
+    "raidz2-6",
+    "3x raidz1-5",
+    "2x raidz2-6 + mirror-2",
+    "stripe-4",
+    "mirror-3",
+    "draid2:8d:24c:2s",
+    "draid1:16d:36c:2s",
+    "draid3",
+    "4X raidz3-11 + draid1:4d:10c",
+];
+
+/// Sizes in decimal and binary units, bare bytes and a fraction.
+const SIZES: [&str; 8] = [
+    "750GB", "4TB", "3.5TiB", "128K", "1M", "4096", "0.5 TB", "16 TiB",
+];
+
+/// Presets with parameters, and the command lines of each tool the model reads.
+const WORKLOADS: [&str; 9] = [
+    "dd-read",
+    "fio-randread:bs=4K,qd=32,threads=2,size=10G",
+    "fio-randrw:rwmix=70",
+    "bonnie-seeks",
+    "iozone-write:bs=1M",
+    "fio --name=x --rw=randread --bs=4k --iodepth=32 --ioengine=libaio --direct=1",
+    "bonnie++ -s 2g -f -n 0",
+    "iozone -i 0 -i 1 -r 128k -s 4g",
+    "dd if=/dev/zero of=/tank/f bs=1M count=4096",
+];
+
+/// Workload files by preset and by command.
+const WORKLOAD_FILES: [&str; 3] = [
+    "kind = \"fio-randrw\"\nrwmix = 50\nbs = \"16K\"\nqd = 4\n",
+    "command = \"bonnie++ -s 2g -f\"\nphase = \"read\"\n",
+    "kind = \"dd-write\"\nsize = \"8G\"\n",
+];
+
+/// Needs lists, one with spaces and a bare fraction, and the empty list.
+const NEEDS: [&str; 4] = [
+    "read>=500MB/s,write>=300MB/s,iops>=2000,avail>=40TB,loss<=1%",
+    "avail>=200TB,loss<=0.1%",
+    "read>=1.5GiB/s, loss<=0.001",
+    "",
+];
 
 /// What calibrate reads from a disk. (The bench's flags are the bench crate's property test:
 /// this crate depends on the parsers only.)
 fn disk_parsers() -> Vec<Parser> {
-    let owned = |texts: &[&str]| texts.iter().map(|t| t.to_string()).collect::<Vec<_>>();
     vec![Parser {
         name: "zfs label",
         seeds: owned(&[
@@ -110,7 +109,6 @@ fn disk_parsers() -> Vec<Parser> {
 
 /// The web API's JSON bodies.
 fn api_parsers() -> Vec<Parser> {
-    let owned = |texts: &[&str]| texts.iter().map(|t| t.to_string()).collect::<Vec<_>>();
     vec![
         Parser {
             name: "api plan",

@@ -288,26 +288,65 @@ fn parse_group(text: &str) -> Result<VdevGroup, String> {
 /// here since a layout string names no devices.
 fn parse_draid(spec: &str) -> Result<(VdevType, u32), String> {
     let mut fields = spec.split(':');
-    let parity_text = fields.next().unwrap_or("");
-    let parity = if parity_text.is_empty() {
+    let parity = draid_parity(fields.next().unwrap_or(""))?;
+    let DraidFields {
+        data,
+        children,
+        spares,
+    } = draid_fields(fields)?;
+    let children = children.ok_or("draid needs its number of children, as in draid2:8d:24c:2s")?;
+    let spares = spares.unwrap_or(0);
+    if children > DRAID_MAX_CHILDREN {
+        return Err(format!(
+            "draid allows at most {DRAID_MAX_CHILDREN} children, not {children}"
+        ));
+    }
+    if spares > DRAID_MAX_SPARES {
+        return Err(format!(
+            "draid allows at most {DRAID_MAX_SPARES} distributed spares, not {spares}"
+        ));
+    }
+    let data = draid_data(parity, data, children, spares)?;
+    Ok((
+        VdevType::Draid {
+            parity,
+            data,
+            spares,
+        },
+        children,
+    ))
+}
+
+/// The parity level before the first `:`, 1 when empty (`draid` alone is draid1).
+fn draid_parity(text: &str) -> Result<u32, String> {
+    let parity = if text.is_empty() {
         1
     } else {
-        parity_text.parse::<u32>().map_err(|_| {
-            format!(
-                "draid parity '{}' is not a number; {GRAMMAR}",
-                echo(parity_text)
-            )
-        })?
+        text.parse::<u32>()
+            .map_err(|_| format!("draid parity '{}' is not a number; {GRAMMAR}", echo(text)))?
     };
     if !(1..=MAX_PARITY).contains(&parity) {
         return Err(format!("draid parity must be 1, 2 or 3, not {parity}"));
     }
-    let (mut data, mut children, mut spares) = (None, None, None);
+    Ok(parity)
+}
+
+/// The optional fields of a dRAID spec, as given.
+#[derive(Default)]
+struct DraidFields {
+    data: Option<u32>,
+    children: Option<u32>,
+    spares: Option<u32>,
+}
+
+/// The `Nd`, `Nc` and `Ns` fields, in any order, each at most once.
+fn draid_fields<'a>(fields: impl Iterator<Item = &'a str>) -> Result<DraidFields, String> {
+    let mut given = DraidFields::default();
     for field in fields {
         let (num, slot) = match field.chars().last() {
-            Some('d') => (&field[..field.len() - 1], &mut data),
-            Some('c') => (&field[..field.len() - 1], &mut children),
-            Some('s') => (&field[..field.len() - 1], &mut spares),
+            Some('d') => (&field[..field.len() - 1], &mut given.data),
+            Some('c') => (&field[..field.len() - 1], &mut given.children),
+            Some('s') => (&field[..field.len() - 1], &mut given.spares),
             _ => {
                 return Err(format!(
                     "draid field '{}' must end in d (data), c (children) or s (spares)",
@@ -323,18 +362,15 @@ fn parse_draid(spec: &str) -> Result<(VdevType, u32), String> {
                 .map_err(|_| format!("draid field '{}' is not a number", echo(field)))?,
         );
     }
-    let children = children.ok_or("draid needs its number of children, as in draid2:8d:24c:2s")?;
-    let spares = spares.unwrap_or(0);
-    if children > DRAID_MAX_CHILDREN {
-        return Err(format!(
-            "draid allows at most {DRAID_MAX_CHILDREN} children, not {children}"
-        ));
-    }
-    if spares > DRAID_MAX_SPARES {
-        return Err(format!(
-            "draid allows at most {DRAID_MAX_SPARES} distributed spares, not {spares}"
-        ));
-    }
+    Ok(given)
+}
+
+/// Data disks per redundancy group, as zpool_vdev.c's draid_config_by_type settles them: when
+/// not given, 8 or what the children leave after spares and parity if fewer; given or not,
+/// at least 1 and with its parity within the children that are not spares.
+fn draid_data(parity: u32, data: Option<u32>, children: u32, spares: u32) -> Result<u32, String> {
+    // Spares and parity take whole children before any data: without one child left over
+    // there is no redundancy group at all.
     let room = children
         .checked_sub(spares + parity)
         .filter(|&r| r >= 1)
@@ -354,14 +390,7 @@ fn parse_draid(spec: &str) -> Result<(VdevType, u32), String> {
             data + parity
         ));
     }
-    Ok((
-        VdevType::Draid {
-            parity,
-            data,
-            spares,
-        },
-        children,
-    ))
+    Ok(data)
 }
 
 #[cfg(test)]

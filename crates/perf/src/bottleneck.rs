@@ -46,6 +46,8 @@ fn amount(loads: &Loads, jobs_per_s: f64) -> (f64, String) {
 /// A convention (the knee of an open queue's response time), not a measured figure.
 const SATURATED: f64 = 0.9;
 
+/// The resource that limits the pool, in a sentence with its numbers, and the headroom to the
+/// next one; `utils` busiest first.
 pub fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bottleneck {
     let top = &utils[0];
     if top.utilization < SATURATED {
@@ -53,17 +55,7 @@ pub fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bottleneck
     }
     let (limit, limit_text) = amount(loads, top.max_jobs_per_s);
     let sentence = match top.kind {
-        Kind::Cpu => {
-            let cpu = &system.host.cpu;
-            let cores = cpu.cores * system.host.sockets.max(1);
-            let per_byte = loads.cpu.cycles / loads.user_bytes;
-            format!(
-                "the CPU limits the pool: {cores} cores x {} GHz = {:.1} G cycles/s, and each byte \
-                 costs {per_byte:.1} cycles (checksums, copies, parity and the zio pipeline): {limit_text}",
-                cpu.ghz,
-                f64::from(cores) * cpu.ghz
-            )
-        }
+        Kind::Cpu => cpu_sentence(loads, system, &limit_text),
         Kind::Thread => format!(
             "the application's threads limit the pool ({}): each copies its data between its \
              buffer and the ARC on one core: {limit_text}",
@@ -75,32 +67,7 @@ pub fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bottleneck
             named(top),
             top.detail
         ),
-        _ => {
-            let rate = top.bytes_per_job * top.max_jobs_per_s;
-            let ratio = loads.user_bytes / top.bytes_per_job;
-            let slowest = if top.kind == Kind::Disk && system.disks.len() > 1 {
-                " (the slowest disk: round-robin gives every disk an equal share)"
-            } else {
-                ""
-            };
-            let how = if ratio >= 1.0 {
-                format!(
-                    "{} x {ratio:.2} (the workload's bytes per byte this resource moves)",
-                    mb(rate)
-                )
-            } else {
-                format!(
-                    "{} / {:.2} (bytes this resource moves per byte of the workload: parity, copies, metadata)",
-                    mb(rate),
-                    1.0 / ratio
-                )
-            };
-            format!(
-                "{}{slowest} limits the pool ({}): {how} = {limit_text}",
-                named(top),
-                top.detail
-            )
-        }
+        _ => stream_sentence(top, loads, system, &limit_text),
     };
     let next = utils.get(1);
     Bottleneck {
@@ -112,6 +79,52 @@ pub fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bottleneck
         next_resource: next.map(named),
         headroom_pct: next.map(|n| (n.max_jobs_per_s / top.max_jobs_per_s - 1.0) * 100.0),
     }
+}
+
+/// The CPU's cycles per second against the cycles each byte of the workload costs.
+fn cpu_sentence(loads: &Loads, system: &System, limit_text: &str) -> String {
+    let cpu = &system.host.cpu;
+    let cores = cpu.cores * system.host.sockets.max(1);
+    let per_byte = loads.cpu.cycles / loads.user_bytes;
+    format!(
+        "the CPU limits the pool: {cores} cores x {} GHz = {:.1} G cycles/s, and each byte \
+         costs {per_byte:.1} cycles (checksums, copies, parity and the zio pipeline): {limit_text}",
+        cpu.ghz,
+        f64::from(cores) * cpu.ghz
+    )
+}
+
+/// A streaming resource's rate scaled to the workload's bytes: by the bytes the workload
+/// moves per byte of this resource, or divided by the amplification (parity, copies,
+/// metadata) where the resource moves more than the workload asks.
+fn stream_sentence(top: &Utilization, loads: &Loads, system: &System, limit_text: &str) -> String {
+    let rate = top.bytes_per_job * top.max_jobs_per_s;
+    let ratio = loads.user_bytes / top.bytes_per_job;
+    // The allocator turns its rotor over the top-level vdevs (metaslab_alloc_dva_range) and
+    // a block spreads over its vdev's disks, so each disk takes an equal share of a stream
+    // and the slowest sets the pace of all.
+    let slowest = if top.kind == Kind::Disk && system.disks.len() > 1 {
+        " (the slowest disk: round-robin gives every disk an equal share)"
+    } else {
+        ""
+    };
+    let how = if ratio >= 1.0 {
+        format!(
+            "{} x {ratio:.2} (the workload's bytes per byte this resource moves)",
+            mb(rate)
+        )
+    } else {
+        format!(
+            "{} / {:.2} (bytes this resource moves per byte of the workload: parity, copies, metadata)",
+            mb(rate),
+            1.0 / ratio
+        )
+    };
+    format!(
+        "{}{slowest} limits the pool ({}): {how} = {limit_text}",
+        named(top),
+        top.detail
+    )
 }
 
 /// What a raidz or dRAID vdev whose disks work together spends per job: its random blocks

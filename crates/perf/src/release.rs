@@ -96,6 +96,47 @@ pub enum Throttle {
     WriteLimit { share: f64 },
 }
 
+/// How a mirror picks the side a read goes to. vdev_mirror.c: the least loaded side, a
+/// distant head costing zfs_vdev_mirror_rotating_seek_inc = 5 issued I/Os, ties by
+/// offset >> 21, in FreeBSD from 10.1 and in ZoL from 0.7; before, fixed 2 MiB runs by offset
+/// (zio/mirror.rs).
+fn mirror_runs(zfs: ZfsRelease, line: (u8, u8)) -> MirrorRuns {
+    let by_load = line >= (0, 7) || matches!(zfs, ZfsRelease::FreeBsd { major, .. } if major >= 10);
+    if by_load {
+        MirrorRuns::ByLoad(2 * MIB)
+    } else {
+        MirrorRuns::ByOffset(2 * MIB)
+    }
+}
+
+/// What holds writers back: the dirty-data throttle from 0.6, the write limit before.
+fn throttle(line: (u8, u8), tunables: &Tunables) -> Throttle {
+    if line >= (0, 6) {
+        // dsl_pool.c: zfs_dirty_data_max_percent 10, capped at 4 GiB (zfs_dirty_data_max_max,
+        // arc.c); zfs_delay_min_dirty_percent 60.
+        Throttle::Dirty {
+            share: 0.10,
+            max: tunables.dirty_data_max.unwrap_or(4 * GIB),
+            delay_share: 0.60,
+        }
+    } else {
+        Throttle::WriteLimit { share: 1.0 / 8.0 }
+    }
+}
+
+/// The ARC's default ceiling as a share of RAM and the RAM it leaves at least: Linux 2.3+
+/// max(5/8 RAM, RAM - 1 GiB) (arc_os.c arc_default_max), 1/2 before; Solaris and illumos
+/// max(3/4 RAM, RAM - 1 GiB), FreeBSD max(5/8 RAM, RAM - 1 GiB) (arc.c arc_init of their
+/// trees).
+fn arc_max(zfs: ZfsRelease, line: (u8, u8)) -> (f64, u64) {
+    match zfs.platform() {
+        Platform::Linux if line >= (2, 3) => (5.0 / 8.0, GIB),
+        Platform::Linux | Platform::Fuse => (0.5, u64::MAX),
+        Platform::Solaris => (0.75, GIB),
+        Platform::FreeBsd => (5.0 / 8.0, GIB),
+    }
+}
+
 impl Release {
     /// The behaviour of `zfs`, with `tunables` applied.
     pub fn of(zfs: ZfsRelease, tunables: &Tunables) -> Release {
@@ -119,36 +160,9 @@ impl Release {
         } else {
             (pending, pending, pending, pending)
         };
-        // vdev_mirror.c: the least loaded side, a distant head costing
-        // zfs_vdev_mirror_rotating_seek_inc = 5 issued I/Os, ties by offset >> 21, in FreeBSD
-        // from 10.1 and in ZoL from 0.7; before, fixed 2 MiB runs by offset (zio/mirror.rs).
-        let by_load =
-            line >= (0, 7) || matches!(zfs, ZfsRelease::FreeBsd { major, .. } if major >= 10);
-        let mirror_runs = if by_load {
-            MirrorRuns::ByLoad(2 * MIB)
-        } else {
-            MirrorRuns::ByOffset(2 * MIB)
-        };
-        let throttle = if line >= (0, 6) {
-            // dsl_pool.c: zfs_dirty_data_max_percent 10, capped at 4 GiB (zfs_dirty_data_max_max,
-            // arc.c); zfs_delay_min_dirty_percent 60.
-            Throttle::Dirty {
-                share: 0.10,
-                max: tunables.dirty_data_max.unwrap_or(4 * GIB),
-                delay_share: 0.60,
-            }
-        } else {
-            Throttle::WriteLimit { share: 1.0 / 8.0 }
-        };
-        // ARC max: Linux 2.3+ max(5/8 RAM, RAM - 1 GiB) (arc_os.c arc_default_max), 1/2 before;
-        // Solaris and illumos max(3/4 RAM, RAM - 1 GiB), FreeBSD max(5/8 RAM, RAM - 1 GiB)
-        // (arc.c arc_init of their trees).
-        let (arc_share, arc_all_but) = match zfs.platform() {
-            Platform::Linux if line >= (2, 3) => (5.0 / 8.0, GIB),
-            Platform::Linux | Platform::Fuse => (0.5, u64::MAX),
-            Platform::Solaris => (0.75, GIB),
-            Platform::FreeBsd => (5.0 / 8.0, GIB),
-        };
+        let mirror_runs = mirror_runs(zfs, line);
+        let throttle = throttle(line, tunables);
+        let (arc_share, arc_all_but) = arc_max(zfs, line);
         let simd = line >= (0, 7);
         Release {
             zfs,

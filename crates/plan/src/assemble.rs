@@ -65,14 +65,7 @@ pub fn assemble(disks: &Disks, catalog: &Catalog) -> Result<Assembled, PlanError
             })
         }
     };
-    let disk = match disks.price_usd {
-        Some(usd) if usd.is_finite() && usd >= 0.0 => DiskModel {
-            price_usd: Some(usd),
-            ..disk
-        },
-        Some(usd) => return Err(PlanError::BadPrice { usd }),
-        None => disk,
-    };
+    let disk = priced(disk, disks.price_usd)?;
     let count = match disks.count {
         Some(n) => n,
         None if given => base.disks[..data_disks(&base)]
@@ -87,21 +80,7 @@ pub fn assemble(disks: &Disks, catalog: &Catalog) -> Result<Assembled, PlanError
     let base = if given {
         base
     } else {
-        let (grown, added) = with_controllers_for(&base, &disk, count)?;
-        if added > 0 && disk.interface == model::hardware::Interface::Nvme {
-            assumed.push(format!(
-                "{added} PCIe 3.0 x4 links (nvme-slot0..), one per NVMe disk, as a system file that names none implies"
-            ));
-        } else if added > 0 {
-            let new = &grown.controllers[base.controllers.len()..];
-            let ids: Vec<&str> = new.iter().map(|c| c.id.as_str()).collect();
-            assumed.push(format!(
-                "{added} more {} controllers ({}), each on its own copy of the slot of the one it copies, to give {count} disks ports",
-                new[0].model.id,
-                ids.join(", ")
-            ));
-        }
-        grown
+        with_ports_for(&base, &disk, count, &mut assumed)?
     };
     let roles = roles(&base);
     if !roles.is_empty() {
@@ -114,6 +93,43 @@ pub fn assemble(disks: &Disks, catalog: &Catalog) -> Result<Assembled, PlanError
         system: with_disks(&base, &disk, count)?,
         assumed,
     })
+}
+
+/// The disk with the price the user gave (US dollars per disk), refused when not a price.
+fn priced(disk: DiskModel, price_usd: Option<f64>) -> Result<DiskModel, PlanError> {
+    match price_usd {
+        Some(usd) if usd.is_finite() && usd >= 0.0 => Ok(DiskModel {
+            price_usd: Some(usd),
+            ..disk
+        }),
+        Some(usd) => Err(PlanError::BadPrice { usd }),
+        None => Ok(disk),
+    }
+}
+
+/// The default system with ports for `count` disks: a PCIe link per NVMe disk, or copies of
+/// its controller; each addition noted in `assumed`.
+fn with_ports_for(
+    base: &System,
+    disk: &DiskModel,
+    count: u32,
+    assumed: &mut Vec<String>,
+) -> Result<System, PlanError> {
+    let (grown, added) = with_controllers_for(base, disk, count)?;
+    if added > 0 && disk.interface == model::hardware::Interface::Nvme {
+        assumed.push(format!(
+            "{added} PCIe 3.0 x4 links (nvme-slot0..), one per NVMe disk, as a system file that names none implies"
+        ));
+    } else if added > 0 {
+        let new = &grown.controllers[base.controllers.len()..];
+        let ids: Vec<&str> = new.iter().map(|c| c.id.as_str()).collect();
+        assumed.push(format!(
+            "{added} more {} controllers ({}), each on its own copy of the slot of the one it copies, to give {count} disks ports",
+            new[0].model.id,
+            ids.join(", ")
+        ));
+    }
+    Ok(grown)
 }
 
 /// The machine `assemble` builds for the disks with `layout` as its pool, the disks it leaves

@@ -86,43 +86,12 @@ impl fmt::Display for PlanError {
                 disks,
                 hot_spares,
                 min_redundancy,
-            } => match disks.checked_sub(*hot_spares) {
-                None | Some(0) if *disks == 0 => f.write_str("a pool needs at least one disk"),
-                None | Some(0) => write!(
-                    f,
-                    "no disks left for a pool after {hot_spares} hot spares of {disks} disks"
-                ),
-                Some(pool) => match min_redundancy {
-                    1 | 2 => write!(
-                        f,
-                        "no layout of {pool} disks survives {min_redundancy} failures per vdev: a mirror of {} disks is the smallest that does",
-                        min_redundancy + 1
-                    ),
-                    r if *r <= MAX_PARITY => write!(
-                        f,
-                        "no layout of {pool} disks survives {r} failures per vdev: a raidz{r} of {} disks is the smallest that does",
-                        r + 2
-                    ),
-                    r => write!(
-                        f,
-                        "no layout survives {r} failures per vdev: raidz{MAX_PARITY} and draid{MAX_PARITY} survive {MAX_PARITY}, the most"
-                    ),
-                },
-            },
+            } => no_candidates(f, *disks, *hot_spares, *min_redundancy),
             PlanError::NothingMeetsNeeds {
                 disks,
                 needs,
                 closest,
-            } => {
-                let needs: Vec<String> = needs.iter().map(Need::to_string).collect();
-                let closest: Vec<String> = closest.iter().map(NearMiss::to_string).collect();
-                write!(
-                    f,
-                    "no layout of {disks} disks meets {}; closest: {}",
-                    needs.join(", "),
-                    closest.join("; ")
-                )
-            }
+            } => nothing_meets(f, *disks, needs, closest),
             PlanError::Engine { layout, error } => write!(f, "{layout}: {error}"),
             PlanError::NoDiskGiven {
                 system_has_disks: true,
@@ -139,6 +108,61 @@ impl fmt::Display for PlanError {
             }
             PlanError::Cancelled(why) => why.fmt(f),
         }
+    }
+}
+
+/// The needs no layout meets, and the layouts that came closest, nearest first.
+fn nothing_meets(
+    f: &mut fmt::Formatter<'_>,
+    disks: u32,
+    needs: &[Need],
+    closest: &[NearMiss],
+) -> fmt::Result {
+    let needs: Vec<String> = needs.iter().map(Need::to_string).collect();
+    let closest: Vec<String> = closest.iter().map(NearMiss::to_string).collect();
+    write!(
+        f,
+        "no layout of {disks} disks meets {}; closest: {}",
+        needs.join(", "),
+        closest.join("; ")
+    )
+}
+
+/// Why no layout was left to weigh: no disks at all, none after the hot spares, or a
+/// redundancy the disks cannot give, with the smallest vdev that would give it.
+fn no_candidates(
+    f: &mut fmt::Formatter<'_>,
+    disks: u32,
+    hot_spares: u32,
+    min_redundancy: u32,
+) -> fmt::Result {
+    let pool = match disks.checked_sub(hot_spares) {
+        None | Some(0) if disks == 0 => return f.write_str("a pool needs at least one disk"),
+        None | Some(0) => {
+            return write!(
+                f,
+                "no disks left for a pool after {hot_spares} hot spares of {disks} disks"
+            )
+        }
+        Some(pool) => pool,
+    };
+    match min_redundancy {
+        1 | 2 => write!(
+            f,
+            "no layout of {pool} disks survives {min_redundancy} failures per vdev: a mirror of {} disks is the smallest that does",
+            min_redundancy + 1
+        ),
+        r if r <= MAX_PARITY => write!(
+            f,
+            "no layout of {pool} disks survives {r} failures per vdev: a raidz{r} of {} disks is the smallest that does",
+            r + 2
+        ),
+        // Past raidz3 no vdev type has the parity (sys/fs/zfs.h VDEV_RAIDZ_MAXPARITY and
+        // VDEV_DRAID_MAXPARITY are 3).
+        r => write!(
+            f,
+            "no layout survives {r} failures per vdev: raidz{MAX_PARITY} and draid{MAX_PARITY} survive {MAX_PARITY}, the most"
+        ),
     }
 }
 

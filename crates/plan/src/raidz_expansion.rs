@@ -91,6 +91,23 @@ fn candidates(start: u32, end: u32, min_parity: u32) -> Vec<VdevGroup> {
     out
 }
 
+/// The growth from `from` disks wide to `to`: before each added disk the pool is filled to
+/// `fill` of its capacity, since what an expansion leaves depends on the blocks already
+/// written (zpool-attach(8): they keep their old data-to-parity ratio).
+fn growth(from: u32, to: u32, fill: f64) -> Vec<Growth> {
+    (from + 1..=to)
+        .flat_map(|width| {
+            [
+                Growth::Fill {
+                    fill: Fill::Capacity(fill),
+                    recordsize: model::pool::DEFAULT_RECORDSIZE,
+                },
+                Growth::Widen { width },
+            ]
+        })
+        .collect()
+}
+
 fn option(
     group: VdevGroup,
     leaf: Leaf,
@@ -107,18 +124,8 @@ fn option(
         ashift,
     );
     let final_width = end / group.count;
-    let growth: Vec<Growth> = (group.children + 1..=final_width)
-        .flat_map(|width| {
-            [
-                Growth::Fill {
-                    fill: Fill::Capacity(fill),
-                    recordsize: model::pool::DEFAULT_RECORDSIZE,
-                },
-                Growth::Widen { width },
-            ]
-        })
-        .collect();
-    let report = raidz_expansion(&pool, profile, &growth).ok()?;
+    let report =
+        raidz_expansion(&pool, profile, &growth(group.children, final_width, fill)).ok()?;
     let steps = report
         .steps
         .iter()

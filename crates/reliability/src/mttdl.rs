@@ -120,16 +120,9 @@ pub fn pool_mttdl(
     uer_per_bit: f64,
     wait_hours: f64,
 ) -> Result<Mttdl, Error> {
-    if repairs.len() != layout.groups.len() {
-        return Err(Error::Invalid(format!(
-            "{} repairs given for {} layout groups",
-            repairs.len(),
-            layout.groups.len()
-        )));
-    }
-    positive("MTBF", mtbf_hours)?;
-    non_negative("UER", uer_per_bit)?;
-    non_negative("wait for a disk", wait_hours)?;
+    check_inputs(layout, repairs, mtbf_hours, uer_per_bit, wait_hours)?;
+    // Per group, the two loss rates of one of its vdevs: more failures than its redundancy,
+    // and a URE in the rebuild that runs with none left.
     let rates: Vec<(f64, f64)> = layout
         .groups
         .iter()
@@ -176,6 +169,28 @@ pub fn pool_mttdl(
             .fold(0.0, f64::max),
         longest_repair_hours: repairs_hours.iter().map(|r| r.1).fold(0.0, f64::max),
     })
+}
+
+/// One repair per layout group, a positive MTBF, and a URE rate and wait that are not
+/// negative.
+fn check_inputs(
+    layout: &Layout,
+    repairs: &[GroupRepair],
+    mtbf_hours: f64,
+    uer_per_bit: f64,
+    wait_hours: f64,
+) -> Result<(), Error> {
+    if repairs.len() != layout.groups.len() {
+        return Err(Error::Invalid(format!(
+            "{} repairs given for {} layout groups",
+            repairs.len(),
+            layout.groups.len()
+        )));
+    }
+    positive("MTBF", mtbf_hours)?;
+    non_negative("UER", uer_per_bit)?;
+    non_negative("wait for a disk", wait_hours)?;
+    Ok(())
 }
 
 /// P(loss within `mission_hours`) = 1 - exp(-t / MTTDL) (docs/zfs-internals.md §7).

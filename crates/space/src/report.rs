@@ -383,18 +383,13 @@ fn deflate_lines(
         parity,
         "p of every w sectors (raidz), p of d + p (dRAID)",
     ));
-    let ratios: Vec<String> = {
-        let mut v: Vec<u64> = normal.iter().map(|g| g.deflate_ratio).collect();
-        v.dedup();
-        v.iter().map(|r| format!("{r}/512")).collect()
-    };
     out.push(line(
         Op::Minus,
         "padding and partial stripes",
         padding,
         format!(
             "as a 128 KiB block pays them: deflate ratio {}",
-            ratios.join(", ")
+            deflate_ratios(&normal)
         ),
     ));
     out.push(line(
@@ -403,6 +398,15 @@ fn deflate_lines(
         cap.dspace_bytes,
         "what datasets can be charged for",
     ));
+}
+
+/// The normal groups' deflate ratios (vdev_set_deflate_ratio: the share of a 128 KiB block's
+/// allocation that is data, in 512ths), a run of equal ones said once.
+fn deflate_ratios(normal: &[&GroupSpace]) -> String {
+    let mut v: Vec<u64> = normal.iter().map(|g| g.deflate_ratio).collect();
+    v.dedup();
+    let ratios: Vec<String> = v.iter().map(|r| format!("{r}/512")).collect();
+    ratios.join(", ")
 }
 
 fn zil_why(profile: &Profile) -> String {

@@ -8,29 +8,8 @@ use super::Leaf;
 /// The inline model table and the note of what in it is assumed.
 pub fn disk(f: &Facts, resolved: &Leaf, at: &Place) -> (toml::Table, String) {
     let mut assumed: Vec<String> = Vec::new();
-    let interface = match (at, f.interface) {
-        (Place::Link(_), _) => "nvme",
-        (_, Some("nvme")) | (_, None) => "sata",
-        (_, Some(i)) => i,
-    };
-    if f.interface.is_none() {
-        assumed.push("interface sata".into());
-    }
-    let (medium, rpm) = match (interface, f.rpm, f.rotational) {
-        ("nvme", ..) => ("nvme", None),
-        (_, Some(0), _) => ("ssd", None),
-        (_, Some(rpm), _) => ("hdd", Some(rpm)),
-        (_, None, true) => {
-            assumed.push("7200 rpm (the disk is rotational but did not say its speed)".into());
-            ("hdd", Some(7200))
-        }
-        (_, None, false) => {
-            if matches!(resolved, Leaf::File(_) | Leaf::Missing) {
-                assumed.push("solid state (a file or a missing device shows no medium)".into());
-            }
-            ("ssd", None)
-        }
-    };
+    let interface = interface(f, at, &mut assumed);
+    let (medium, rpm) = medium(f, resolved, interface, &mut assumed);
     let outer = outer_rate(medium, interface, rpm);
     assumed.push(format!(
         "seq_outer_mb_s {outer} (typical of its kind; `zpoolsim calibrate --raw` measures it)"
@@ -61,6 +40,8 @@ pub fn disk(f: &Facts, resolved: &Leaf, at: &Place) -> (toml::Table, String) {
         (f.capacity_bytes.max(512) as i64).into(),
     );
     t.insert("logical_sector".into(), i64::from(f.logical_sector).into());
+    // A physical sector is never smaller than the logical one (Linux raises it to the
+    // logical size); a smaller reading is a tool's misreport.
     t.insert(
         "physical_sector".into(),
         i64::from(f.physical_sector.max(f.logical_sector)).into(),
@@ -71,18 +52,61 @@ pub fn disk(f: &Facts, resolved: &Leaf, at: &Place) -> (toml::Table, String) {
     t.insert("seq_outer_mb_s".into(), outer.into());
     t.insert("queue_depth".into(), i64::from(queue_depth).into());
     let why = assumed.join("; ");
-    let mut sources = toml::Table::new();
+    t.insert("sources".into(), sources(f, &why).into());
+    (t, why)
+}
+
+/// The protocol the disk speaks: NVMe where it sits on a link, else what the machine said,
+/// SATA where it said nothing (or said NVMe of a disk behind a controller).
+fn interface(f: &Facts, at: &Place, assumed: &mut Vec<String>) -> &'static str {
+    if f.interface.is_none() {
+        assumed.push("interface sata".into());
+    }
+    match (at, f.interface) {
+        (Place::Link(_), _) => "nvme",
+        (_, Some("nvme")) | (_, None) => "sata",
+        (_, Some(i)) => i,
+    }
+}
+
+/// The medium and spindle speed: NVMe is flash, a reported rpm of 0 is solid state, a
+/// rotational disk without a speed is taken at 7200 rpm.
+fn medium(
+    f: &Facts,
+    resolved: &Leaf,
+    interface: &str,
+    assumed: &mut Vec<String>,
+) -> (&'static str, Option<u32>) {
+    match (interface, f.rpm, f.rotational) {
+        ("nvme", ..) => ("nvme", None),
+        (_, Some(0), _) => ("ssd", None),
+        (_, Some(rpm), _) => ("hdd", Some(rpm)),
+        (_, None, true) => {
+            assumed.push("7200 rpm (the disk is rotational but did not say its speed)".into());
+            ("hdd", Some(7200))
+        }
+        (_, None, false) => {
+            if matches!(resolved, Leaf::File(_) | Leaf::Missing) {
+                assumed.push("solid state (a file or a missing device shows no medium)".into());
+            }
+            ("ssd", None)
+        }
+    }
+}
+
+/// The one default source: the tools that read the disk and what was assumed.
+fn sources(f: &Facts, why: &str) -> toml::Table {
     let read = if f.seen_by.is_empty() {
         "nothing".to_string()
     } else {
         f.seen_by.join(", ")
     };
+    let mut sources = toml::Table::new();
     sources.insert(
         "default".into(),
         format!("zpoolsim discover: read by {read}; assumed: {why}").into(),
     );
-    t.insert("sources".into(), sources.into());
-    (t, why)
+    sources
 }
 
 /// Outer-track (or flash) sequential rates typical of current drives' data sheets, MB/s.

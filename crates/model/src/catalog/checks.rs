@@ -316,6 +316,16 @@ fn check_common<'de, T: Serialize + Deserialize<'de>>(
     id: &str,
     sources: &Sources,
 ) -> Result<(), Bad> {
+    check_id(id)?;
+    // The entry as a table: one walk over its fields whatever the entry's type.
+    let table = toml::Table::try_from(model).map_err(|e| e.to_string())?;
+    let fields = field_names::<T>();
+    check_figures(&table, fields)?;
+    check_sources(&table, fields, sources)
+}
+
+/// An id users can type on a command line and in a URL.
+fn check_id(id: &str) -> Result<(), Bad> {
     if id.is_empty()
         || !id
             .chars()
@@ -329,8 +339,11 @@ fn check_common<'de, T: Serialize + Deserialize<'de>>(
             ),
         ));
     }
-    let table = toml::Table::try_from(model).map_err(|e| e.to_string())?;
-    let fields = field_names::<T>();
+    Ok(())
+}
+
+/// Every whole number above zero and every figure within its range, in declaration order.
+fn check_figures(table: &toml::Table, fields: &[&str]) -> Result<(), Bad> {
     for key in fields {
         match table.get(*key) {
             Some(toml::Value::Integer(i)) if *i <= 0 => {
@@ -345,6 +358,16 @@ fn check_common<'de, T: Serialize + Deserialize<'de>>(
             _ => {}
         }
     }
+    Ok(())
+}
+
+/// Each source names a figure of the entry and says something; without a default source,
+/// every figure has its own.
+fn check_sources(
+    table: &toml::Table,
+    fields: &'static [&'static str],
+    sources: &Sources,
+) -> Result<(), Bad> {
     for (key, text) in sources {
         let at = format!("sources.{key}");
         if key != DEFAULT_SOURCE
@@ -363,23 +386,24 @@ fn check_common<'de, T: Serialize + Deserialize<'de>>(
             return Err(Bad::at(&at, format!("{at} is empty")));
         }
     }
-    if !sources.contains_key(DEFAULT_SOURCE) {
-        let uncited: Vec<&str> = table
-            .keys()
-            .map(String::as_str)
-            .filter(|k| !NAMING_FIELDS.contains(k) && !sources.contains_key(*k))
-            .collect();
-        if let Some(first) = uncited.first() {
-            return Err(Bad::at(
-                first,
-                format!(
-                    "no source for {}: add sources.<figure> or sources.{DEFAULT_SOURCE}",
-                    uncited.join(", ")
-                ),
-            ));
-        }
+    if sources.contains_key(DEFAULT_SOURCE) {
+        return Ok(());
     }
-    Ok(())
+    let uncited: Vec<&str> = table
+        .keys()
+        .map(String::as_str)
+        .filter(|k| !NAMING_FIELDS.contains(k) && !sources.contains_key(*k))
+        .collect();
+    match uncited.first() {
+        Some(first) => Err(Bad::at(
+            first,
+            format!(
+                "no source for {}: add sources.<figure> or sources.{DEFAULT_SOURCE}",
+                uncited.join(", ")
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 fn figures(fields: &'static [&'static str]) -> impl Iterator<Item = &'static str> {

@@ -360,6 +360,8 @@ fn known<'a>(ids: impl ExactSizeIterator<Item = &'a String>) -> String {
     }
 }
 
+/// The `[[controller]]`s, each on a link of the file or, for a SAS expander, cabled to a
+/// controller defined above it.
 pub fn controllers(
     src: &Source,
     docs: Vec<ControllerDoc>,
@@ -380,37 +382,7 @@ pub fn controllers(
         if ids.contains(id) {
             return Err(src.error(doc.id.span(), format!("controller '{id}' is defined twice")));
         }
-        let upstream = match (&doc.link, &doc.controller) {
-            (Some(link), None) if !link_ids.contains(link.get_ref()) => {
-                return Err(src.error(
-                    link.span(),
-                    format!(
-                        "controller '{id}': link '{}' is not a [[link]] of this file{}",
-                        echo(link.get_ref()),
-                        known(links.iter().map(|l| &l.id))
-                    ),
-                ))
-            }
-            (Some(link), None) => Upstream::Link(link.get_ref().clone()),
-            // An expander is cabled to a controller defined before it.
-            (None, Some(up)) if !ids.contains(up.get_ref()) => {
-                return Err(src.error(
-                    up.span(),
-                    format!(
-                        "controller '{id}': controller '{}' is not a [[controller]] above this one{}",
-                        echo(up.get_ref()),
-                        known(out.iter().map(|c| &c.id))
-                    ),
-                ))
-            }
-            (None, Some(up)) => Upstream::Controller(up.get_ref().clone()),
-            _ => {
-                return Err(src.error(
-                    doc.id.span(),
-                    format!("controller '{id}' needs exactly one of `link` (its slot or bus) or `controller` (for a SAS expander, the controller it is cabled to)"),
-                ))
-            }
-        };
+        let upstream = upstream(src, &doc, (links, &link_ids), (&out, &ids))?;
         let model = model_ref(
             src,
             doc.model,
@@ -445,6 +417,42 @@ pub fn controllers(
     Ok(out)
 }
 
+/// What a controller hangs from: exactly one of a link of the file or a controller already
+/// defined (`above`, with its ids), so the cabling has no cycle.
+fn upstream(
+    src: &Source,
+    doc: &ControllerDoc,
+    (links, link_ids): (&[Link], &BTreeSet<&String>),
+    (above, above_ids): (&[Controller], &BTreeSet<String>),
+) -> Result<Upstream, FileError> {
+    let id = doc.id.get_ref();
+    match (&doc.link, &doc.controller) {
+        (Some(link), None) if !link_ids.contains(link.get_ref()) => Err(src.error(
+            link.span(),
+            format!(
+                "controller '{id}': link '{}' is not a [[link]] of this file{}",
+                echo(link.get_ref()),
+                known(links.iter().map(|l| &l.id))
+            ),
+        )),
+        (Some(link), None) => Ok(Upstream::Link(link.get_ref().clone())),
+        // An expander is cabled to a controller defined before it.
+        (None, Some(up)) if !above_ids.contains(up.get_ref()) => Err(src.error(
+            up.span(),
+            format!(
+                "controller '{id}': controller '{}' is not a [[controller]] above this one{}",
+                echo(up.get_ref()),
+                known(above.iter().map(|c| &c.id))
+            ),
+        )),
+        (None, Some(up)) => Ok(Upstream::Controller(up.get_ref().clone())),
+        _ => Err(src.error(
+            doc.id.span(),
+            format!("controller '{id}' needs exactly one of `link` (its slot or bus) or `controller` (for a SAS expander, the controller it is cabled to)"),
+        )),
+    }
+}
+
 /// The disks of the file, each placed: where the file names no controller or link, on the
 /// implied parts `implied::paths` appends to `links` and `controllers`.
 pub fn disks(
@@ -468,44 +476,19 @@ pub fn disks(
     };
     for entry in docs {
         let span = entry.span();
-        let DiskDoc {
-            name,
-            count,
-            model,
-            controller,
-            link,
-            whole_disk,
-            measured,
-        } = entry.into_inner();
-        let mut model = model_ref(src, model, |m| catalog.disk(m), disk_from_table)?;
-        if let Some(measured) = measured {
-            let at = measured.span();
-            model = apply_measured(model, measured.into_inner())
-                .map_err(|m| src.error(at, format!("measured: {m}")))?;
-        }
-        let attach = attach(src, (controller, link), &model, &places, &span)?;
+        let doc = entry.into_inner();
+        let model = disk_model(src, doc.model, doc.measured, catalog)?;
+        let attach = attach(src, (doc.controller, doc.link), &model, &places, &span)?;
         let placed = attach.is_some();
         // Set by `implied::paths` below where the file gives none.
         let attach = attach.unwrap_or(Attach::Link(String::new()));
-        let count = match &count {
-            Some(c) if !(1..=MAX_DISKS).contains(c.get_ref()) => {
-                return Err(src.error(c.span(), format!("count must be 1 to {MAX_DISKS}")))
-            }
-            Some(c) => *c.get_ref(),
-            None => 1,
-        };
-        if out.len() + count as usize > MAX_DISKS as usize {
-            return Err(src.error(span, format!("more than {MAX_DISKS} disks in one machine")));
-        }
-        let pattern = name.get_ref();
-        if count > 1 && !pattern.contains("{}") {
-            return Err(src.error(name.span(), format!("with count = {count}, the name needs '{{}}' where the unit number goes, as in \"sd{{}}\"")));
-        }
+        let count = unit_count(src, &doc.count, &doc.name, out.len(), &span)?;
+        let pattern = doc.name.get_ref();
         for unit in 0..count {
             let unit_name = pattern.replace("{}", &unit.to_string());
             if !names.insert(unit_name.clone()) {
                 return Err(src.error(
-                    name.span(),
+                    doc.name.span(),
                     format!("disk name '{unit_name}' is used twice"),
                 ));
             }
@@ -515,7 +498,7 @@ pub fn disks(
                     model: model.clone(),
                     attach: attach.clone(),
                 },
-                whole_disk: whole_disk.unwrap_or(true),
+                whole_disk: doc.whole_disk.unwrap_or(true),
                 span: span.clone(),
             });
             if !placed {
@@ -526,6 +509,52 @@ pub fn disks(
     place_implied(src, &mut out, &unplaced, links, controllers, catalog)?;
     check_ports(src, &out, controllers)?;
     Ok(out)
+}
+
+/// A disk entry's model, from the catalog or an inline table, with what `measured` gives
+/// in place of the datasheet's figures.
+fn disk_model(
+    src: &Source,
+    model: Spanned<toml::Value>,
+    measured: Option<Spanned<toml::Table>>,
+    catalog: &Catalog,
+) -> Result<DiskModel, FileError> {
+    let model = model_ref(src, model, |m| catalog.disk(m), disk_from_table)?;
+    let Some(measured) = measured else {
+        return Ok(model);
+    };
+    let at = measured.span();
+    apply_measured(model, measured.into_inner())
+        .map_err(|m| src.error(at, format!("measured: {m}")))
+}
+
+/// How many disks one entry declares: `count` (1 unless given) within bounds, the machine's
+/// total with the `before` already declared too, and a name pattern with a `{}` for the unit
+/// number wherever there is more than one.
+fn unit_count(
+    src: &Source,
+    count: &Option<Spanned<u32>>,
+    name: &Spanned<String>,
+    before: usize,
+    span: &Range<usize>,
+) -> Result<u32, FileError> {
+    let count = match count {
+        Some(c) if !(1..=MAX_DISKS).contains(c.get_ref()) => {
+            return Err(src.error(c.span(), format!("count must be 1 to {MAX_DISKS}")))
+        }
+        Some(c) => *c.get_ref(),
+        None => 1,
+    };
+    if before + count as usize > MAX_DISKS as usize {
+        return Err(src.error(
+            span.clone(),
+            format!("more than {MAX_DISKS} disks in one machine"),
+        ));
+    }
+    if count > 1 && !name.get_ref().contains("{}") {
+        return Err(src.error(name.span(), format!("with count = {count}, the name needs '{{}}' where the unit number goes, as in \"sd{{}}\"")));
+    }
+    Ok(count)
 }
 
 /// Puts the disks at `unplaced` (ascending indices into `placed`) on implied parts, and adds
@@ -634,56 +663,8 @@ fn attach(
     span: &Range<usize>,
 ) -> Result<Option<Attach>, FileError> {
     match &place {
-        (Some(c), None) => {
-            let named = places.known_controllers.get(c.get_ref().as_str());
-            if named.is_none() && c.get_ref() == implied::ONBOARD {
-                return onboard(src, c, model);
-            }
-            let Some(controller) = named else {
-                return Err(src.error(
-                    c.span(),
-                    format!(
-                        "controller '{}' is not a [[controller]] of this file{}",
-                        echo(c.get_ref()),
-                        known(places.controllers.iter().map(|x| &x.id))
-                    ),
-                ));
-            };
-            let speaks = match controller.model.interface {
-                Interface::Sas => matches!(model.interface, Interface::Sas | Interface::Sata),
-                own => own == model.interface,
-            };
-            if !speaks {
-                return Err(src.error(
-                    c.span(),
-                    format!(
-                        "a {:?} disk cannot be cabled to controller '{}', whose ports are {:?}",
-                        model.interface, controller.id, controller.model.interface
-                    )
-                    .to_lowercase(),
-                ));
-            }
-            Ok(Some(Attach::Controller(c.get_ref().clone())))
-        }
-        (None, Some(l)) => {
-            if model.interface != Interface::Nvme {
-                return Err(src.error(
-                    l.span(),
-                    "only an NVMe disk sits on a link directly; give this disk a controller",
-                ));
-            }
-            if !places.link_ids.contains(l.get_ref().as_str()) {
-                return Err(src.error(
-                    l.span(),
-                    format!(
-                        "link '{}' is not a [[link]] of this file{}",
-                        echo(l.get_ref()),
-                        known(places.links.iter().map(|x| &x.id))
-                    ),
-                ));
-            }
-            Ok(Some(Attach::Link(l.get_ref().clone())))
-        }
+        (Some(c), None) => on_controller(src, c, model, places).map(Some),
+        (None, Some(l)) => on_link(src, l, model, places).map(Some),
         (None, None) => Ok(None),
         _ => Err(src.error(
             span.clone(),
@@ -692,13 +673,76 @@ fn attach(
     }
 }
 
-/// `controller = "onboard"` where the file defines no controller of that name: the board's
-/// chipset SATA, which `implied::onboard` adds; a SATA disk only.
-fn onboard(
+/// A disk cabled to controller `c`: one the file defines (or the implied onboard SATA), whose
+/// ports speak the disk's protocol. SAS ports take SATA disks too (SATA tunnelled over SAS,
+/// STP), no other port takes a foreign protocol.
+fn on_controller(
     src: &Source,
     c: &Spanned<String>,
     model: &DiskModel,
-) -> Result<Option<Attach>, FileError> {
+    places: &Places,
+) -> Result<Attach, FileError> {
+    let named = places.known_controllers.get(c.get_ref().as_str());
+    if named.is_none() && c.get_ref() == implied::ONBOARD {
+        return onboard(src, c, model);
+    }
+    let Some(controller) = named else {
+        return Err(src.error(
+            c.span(),
+            format!(
+                "controller '{}' is not a [[controller]] of this file{}",
+                echo(c.get_ref()),
+                known(places.controllers.iter().map(|x| &x.id))
+            ),
+        ));
+    };
+    let speaks = match controller.model.interface {
+        Interface::Sas => matches!(model.interface, Interface::Sas | Interface::Sata),
+        own => own == model.interface,
+    };
+    if !speaks {
+        return Err(src.error(
+            c.span(),
+            format!(
+                "a {:?} disk cannot be cabled to controller '{}', whose ports are {:?}",
+                model.interface, controller.id, controller.model.interface
+            )
+            .to_lowercase(),
+        ));
+    }
+    Ok(Attach::Controller(c.get_ref().clone()))
+}
+
+/// An NVMe disk straight on link `l` of the file (an M.2 or U.2 slot); no other disk
+/// speaks PCIe without a controller.
+fn on_link(
+    src: &Source,
+    l: &Spanned<String>,
+    model: &DiskModel,
+    places: &Places,
+) -> Result<Attach, FileError> {
+    if model.interface != Interface::Nvme {
+        return Err(src.error(
+            l.span(),
+            "only an NVMe disk sits on a link directly; give this disk a controller",
+        ));
+    }
+    if !places.link_ids.contains(l.get_ref().as_str()) {
+        return Err(src.error(
+            l.span(),
+            format!(
+                "link '{}' is not a [[link]] of this file{}",
+                echo(l.get_ref()),
+                known(places.links.iter().map(|x| &x.id))
+            ),
+        ));
+    }
+    Ok(Attach::Link(l.get_ref().clone()))
+}
+
+/// `controller = "onboard"` where the file defines no controller of that name: the board's
+/// chipset SATA, which `implied::onboard` adds; a SATA disk only.
+fn onboard(src: &Source, c: &Spanned<String>, model: &DiskModel) -> Result<Attach, FileError> {
     if model.interface != Interface::Sata {
         return Err(src.error(
             c.span(),
@@ -709,7 +753,7 @@ fn onboard(
             .to_lowercase(),
         ));
     }
-    Ok(Some(Attach::Controller(implied::ONBOARD.to_string())))
+    Ok(Attach::Controller(implied::ONBOARD.to_string()))
 }
 
 /// Replaces figures of a model by those measured on the units, citing `source` for each.

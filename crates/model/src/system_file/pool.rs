@@ -15,6 +15,8 @@ use crate::pool::{auto_ashift, ASHIFT_RANGE};
 /// Smallest and largest recordsize (include/sys/spa.h SPA_MINBLOCKSIZE, SPA_MAXBLOCKSIZE).
 const RECORDSIZE_RANGE: std::ops::RangeInclusive<u64> = 512..=16 * 1024 * 1024;
 
+/// The pool a system file's `[pool]` and `[[dataset]]` tables describe, its vdevs filled
+/// from the declared disks in order.
 pub fn build(
     src: &Source,
     doc: Spanned<PoolDoc>,
@@ -24,64 +26,15 @@ pub fn build(
 ) -> Result<Pool, FileError> {
     let pool_span = doc.span();
     let doc = doc.into_inner();
-    let mut classes = vec![(VdevClass::Normal, layout(src, &doc.layout, zfs)?)];
-    for (class, text) in [
-        (VdevClass::Special, &doc.special),
-        (VdevClass::Dedup, &doc.dedup),
-        (VdevClass::Log, &doc.log),
-    ] {
-        if let Some(text) = text {
-            let parsed = layout(src, text, zfs)?;
-            if class == VdevClass::Log {
-                log_groups(src, text, &parsed)?;
-            }
-            classes.push((class, parsed));
-        }
-    }
+    let classes = classes(src, &doc, zfs)?;
     let spares = doc.spares.unwrap_or(0);
     let cache = doc.cache.unwrap_or(0);
-    let in_vdevs: u64 = classes.iter().map(|(_, l)| u64::from(l.leaves())).sum();
-    let needed = in_vdevs + u64::from(spares) + u64::from(cache);
-    if needed != disks.len() as u64 {
-        let parts: Vec<String> = classes
-            .iter()
-            .map(|(class, l)| format!("{} {l}: {}", class_name(*class), l.leaves()))
-            .chain([format!("spares: {spares}"), format!("cache: {cache}")])
-            .collect();
-        return Err(src.error(
-            pool_span,
-            format!(
-                "the pool needs {needed} disks ({}) but {} are declared in [[disk]]",
-                parts.join(", "),
-                disks.len()
-            ),
-        ));
-    }
-    let mut next = disks.iter();
-    let mut vdevs = Vec::new();
-    for (class, layout) in &classes {
-        for group in &layout.groups {
-            let members: Vec<&Placed> = next.by_ref().take(group.leaves() as usize).collect();
-            vdevs.push(TopLevel {
-                class: *class,
-                layout: Layout {
-                    groups: vec![*group],
-                },
-                leaf: smallest_leaf(&members),
-            });
-        }
-    }
-    let in_pool = &disks[..in_vdevs as usize];
+    let in_vdevs = disks_needed(src, pool_span, &classes, spares, cache, disks.len())?;
+    let vdevs = top_levels(&classes, disks);
+    // Spares and cache devices hold no allocated blocks, so only the vdevs' leaves set ashift.
+    let in_pool = &disks[..in_vdevs];
     let ashift = ashift(src, doc.ashift, in_pool, zfs)?;
-    let name =
-        match doc.name {
-            Some(n) if !valid_name(n.get_ref()) => return Err(src.error(
-                n.span(),
-                "a pool name starts with a letter and holds letters, digits, '-', '_', '.' or ':'",
-            )),
-            Some(n) => n.into_inner(),
-            None => "tank".to_string(),
-        };
+    let name = pool_name(src, doc.name)?;
     let datasets = if datasets.is_empty() {
         vec![Dataset::named(&name)]
     } else {
@@ -98,6 +51,90 @@ pub fn build(
         cache_devices: cache,
         datasets,
     })
+}
+
+/// The layout of each allocation class the pool names, the normal class first.
+fn classes(
+    src: &Source,
+    doc: &PoolDoc,
+    zfs: ZfsRelease,
+) -> Result<Vec<(VdevClass, Layout)>, FileError> {
+    let mut classes = vec![(VdevClass::Normal, layout(src, &doc.layout, zfs)?)];
+    for (class, text) in [
+        (VdevClass::Special, &doc.special),
+        (VdevClass::Dedup, &doc.dedup),
+        (VdevClass::Log, &doc.log),
+    ] {
+        if let Some(text) = text {
+            let parsed = layout(src, text, zfs)?;
+            if class == VdevClass::Log {
+                log_groups(src, text, &parsed)?;
+            }
+            classes.push((class, parsed));
+        }
+    }
+    Ok(classes)
+}
+
+/// How many of the declared disks the vdevs take, once the vdevs, spares and cache devices
+/// are checked to use exactly the disks declared: one disk per leaf, none left over.
+fn disks_needed(
+    src: &Source,
+    pool_span: std::ops::Range<usize>,
+    classes: &[(VdevClass, Layout)],
+    spares: u32,
+    cache: u32,
+    declared: usize,
+) -> Result<usize, FileError> {
+    let in_vdevs: u64 = classes.iter().map(|(_, l)| u64::from(l.leaves())).sum();
+    let needed = in_vdevs + u64::from(spares) + u64::from(cache);
+    if needed == declared as u64 {
+        return Ok(in_vdevs as usize);
+    }
+    let parts: Vec<String> = classes
+        .iter()
+        .map(|(class, l)| format!("{} {l}: {}", class_name(*class), l.leaves()))
+        .chain([format!("spares: {spares}"), format!("cache: {cache}")])
+        .collect();
+    Err(src.error(
+        pool_span,
+        format!(
+            "the pool needs {needed} disks ({}) but {declared} are declared in [[disk]]",
+            parts.join(", "),
+        ),
+    ))
+}
+
+/// One top-level vdev per group of each class, its leaves the next disks in declaration
+/// order (as `zpool create` takes the devices of a vdev specification left to right).
+fn top_levels(classes: &[(VdevClass, Layout)], disks: &[Placed]) -> Vec<TopLevel> {
+    let mut next = disks.iter();
+    let mut vdevs = Vec::new();
+    for (class, layout) in classes {
+        for group in &layout.groups {
+            let members: Vec<&Placed> = next.by_ref().take(group.leaves() as usize).collect();
+            vdevs.push(TopLevel {
+                class: *class,
+                layout: Layout {
+                    groups: vec![*group],
+                },
+                leaf: smallest_leaf(&members),
+            });
+        }
+    }
+    vdevs
+}
+
+/// The pool's name as given, checked, or `tank`.
+fn pool_name(src: &Source, given: Option<Spanned<String>>) -> Result<String, FileError> {
+    match given {
+        Some(n) if !valid_name(n.get_ref()) => Err(src.error(
+            n.span(),
+            "a pool name starts with a letter and holds letters, digits, '-', '_', '.' or ':'",
+        )),
+        Some(n) => Ok(n.into_inner()),
+        None => Ok("tank".to_string()),
+    }
 }
 
 fn class_name(class: VdevClass) -> &'static str {
@@ -210,67 +247,45 @@ fn valid_name(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || "-_.:".contains(c))
 }
 
+/// One `[[dataset]]`: inside the pool, its sizes within what zfs(8) accepts, its other
+/// properties parsed as zfs(8) writes them.
 fn dataset(src: &Source, doc: DatasetDoc, pool: &str) -> Result<Dataset, FileError> {
     let name = doc.name.get_ref();
-    let inside = name == pool
-        || name
-            .strip_prefix(pool)
-            .and_then(|rest| rest.strip_prefix('/'))
-            .is_some_and(|rest| !rest.is_empty() && rest.split('/').all(|part| !part.is_empty()));
-    if !inside {
+    if !inside(name, pool) {
         return Err(src.error(
             doc.name.span(),
             format!("dataset '{name}' is not in pool '{pool}': expected '{pool}' or '{pool}/...'"),
         ));
     }
-    let recordsize = match &doc.recordsize {
-        None => DEFAULT_RECORDSIZE,
-        Some(value) => {
-            let bytes = size(src, value)?;
-            if !bytes.is_power_of_two() || !RECORDSIZE_RANGE.contains(&bytes) {
-                return Err(src.error(
-                    value.span(),
-                    format!("recordsize must be a power of two from 512 to 16M, not {bytes}"),
-                ));
-            }
-            bytes
-        }
-    };
+    let recordsize = block_size(
+        src,
+        &doc.recordsize,
+        |b| b.is_power_of_two() && RECORDSIZE_RANGE.contains(&b),
+        "recordsize must be a power of two from 512 to 16M",
+    )?
+    .unwrap_or(DEFAULT_RECORDSIZE);
     let compression_ratio = match doc.compression_ratio {
         None => 1.0,
         Some(r) => crate::range::COMPRESSION_RATIO
             .check(*r.get_ref())
             .map_err(|e| src.error(r.span(), e.to_string()))?,
     };
-    let special_small_blocks = match &doc.special_small_blocks {
-        None => 0,
-        Some(value) => {
-            let bytes = size(src, value)?;
-            // zfsprops(7): 0 or a power of two up to 16M (1M before 2.2); larger than the
-            // recordsize sends every block of the dataset to the special class.
-            if bytes != 0 && (!bytes.is_power_of_two() || !(512..=16 << 20).contains(&bytes)) {
-                return Err(src.error(
-                    value.span(),
-                    format!("special_small_blocks must be 0 or a power of two from 512 to 16M, not {bytes}"),
-                ));
-            }
-            bytes
-        }
-    };
-    let volblocksize = match &doc.volblocksize {
-        None => None,
-        Some(value) => {
-            let bytes = size(src, value)?;
-            // zfs_prop.c: a power of two from 512 bytes to 128K (SPA_OLD_MAXBLOCKSIZE).
-            if !bytes.is_power_of_two() || !(512..=128 << 10).contains(&bytes) {
-                return Err(src.error(
-                    value.span(),
-                    format!("volblocksize must be a power of two from 512 to 128K, not {bytes}"),
-                ));
-            }
-            Some(bytes)
-        }
-    };
+    // zfsprops(7): 0 or a power of two up to 16M (1M before 2.2); larger than the
+    // recordsize sends every block of the dataset to the special class.
+    let special_small_blocks = block_size(
+        src,
+        &doc.special_small_blocks,
+        |b| b == 0 || (b.is_power_of_two() && (512..=16 << 20).contains(&b)),
+        "special_small_blocks must be 0 or a power of two from 512 to 16M",
+    )?
+    .unwrap_or(0);
+    // zfs_prop.c: a power of two from 512 bytes to 128K (SPA_OLD_MAXBLOCKSIZE).
+    let volblocksize = block_size(
+        src,
+        &doc.volblocksize,
+        |b| b.is_power_of_two() && (512..=128 << 10).contains(&b),
+        "volblocksize must be a power of two from 512 to 128K",
+    )?;
     let defaults = Dataset::named("");
     Ok(Dataset {
         volblocksize,
@@ -285,6 +300,32 @@ fn dataset(src: &Source, doc: DatasetDoc, pool: &str) -> Result<Dataset, FileErr
         logbias: property(src, &doc.logbias, defaults.logbias)?,
         name: doc.name.into_inner(),
     })
+}
+
+/// Whether a dataset name is the pool's root or a path below it with no empty component.
+fn inside(name: &str, pool: &str) -> bool {
+    name == pool
+        || name
+            .strip_prefix(pool)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .is_some_and(|rest| !rest.is_empty() && rest.split('/').all(|part| !part.is_empty()))
+}
+
+/// A size property when given, refused at its value with `rule` unless `allowed` holds.
+fn block_size(
+    src: &Source,
+    value: &Option<Spanned<toml::Value>>,
+    allowed: impl Fn(u64) -> bool,
+    rule: &str,
+) -> Result<Option<u64>, FileError> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    let bytes = size(src, value)?;
+    if !allowed(bytes) {
+        return Err(src.error(value.span(), format!("{rule}, not {bytes}")));
+    }
+    Ok(Some(bytes))
 }
 
 /// A dataset property as zfs(8) writes its value, or its default when not given.

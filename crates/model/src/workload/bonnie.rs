@@ -36,16 +36,7 @@ struct Options {
 /// The timed phases of a bonnie++ run.
 pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
     let o = options(&words(spec)?[1..])?;
-    let file = match (o.file_bytes, o.ram_mib) {
-        (Some(bytes), _) => bytes,
-        (None, Some(ram)) => (2 * ram).max(300) * MIB,
-        (None, None) => {
-            return Err(WorkloadError(
-                "bonnie++ without -s sizes its file at twice the machine's RAM: give -s SIZE (or -r MiB)"
-                    .into(),
-            ))
-        }
-    };
+    let file = o.file()?;
     let phase = |name: &str, access, block_size, data_bytes| Workload {
         kind: format!("bonnie++ {name}"),
         access,
@@ -94,6 +85,21 @@ pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
         )
     });
     Ok(out)
+}
+
+impl Options {
+    /// The test file's size: `-s`, else twice `-r` and at least 300 MiB, else refused: the
+    /// machine's RAM is not the model's to guess.
+    fn file(&self) -> Result<u64, WorkloadError> {
+        match (self.file_bytes, self.ram_mib) {
+            (Some(bytes), _) => Ok(bytes),
+            (None, Some(ram)) => Ok((2 * ram).max(300) * MIB),
+            (None, None) => Err(WorkloadError(
+                "bonnie++ without -s sizes its file at twice the machine's RAM: give -s SIZE (or -r MiB)"
+                    .into(),
+            )),
+        }
+    }
 }
 
 /// The options bonnie++'s getopt string `bc:d:f::g:l:m:n:p:qr:s:u:x:y:z:Z:D` takes; those

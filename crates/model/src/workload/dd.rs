@@ -40,57 +40,113 @@ fn target(input: &str, output: &str, device: bool) -> Target {
     }
 }
 
-/// The one phase a dd copy runs.
-pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
-    let (mut input, mut output) = (None::<String>, None::<String>);
-    let (mut bs, mut count, mut offset) = (DD_BS, None::<u64>, 0u64);
-    let (mut flush, mut dsync, mut direct) = (false, false, false);
-    for arg in words(spec)?.into_iter().skip(1) {
-        let (key, value) = arg.split_once('=').ok_or_else(|| unsupported("dd", &arg))?;
-        match key {
-            "if" => input = Some(value.to_string()),
-            "of" => output = Some(value.to_string()),
-            "bs" | "obs" | "ibs" => bs = size_in(value, 1, "dd bs")?,
-            "count" => count = Some(size_in(value, 1, "dd count")?),
-            "seek" | "skip" => offset = size_in(value, 1, "dd seek")?,
-            "status" => {}
-            "conv" => {
-                for c in value.split(',') {
-                    match c {
-                        "fdatasync" | "fsync" => flush = true,
-                        "notrunc" | "sparse" | "noerror" | "sync" => {}
-                        _ => return Err(unsupported("dd", &format!("conv={c}"))),
-                    }
-                }
+/// The operands of one dd command line, as dd reads them (the last of a repeated operand wins).
+struct Operands {
+    input: String,
+    output: String,
+    bs: u64,
+    count: Option<u64>,
+    /// `seek=`/`skip=`, in blocks of `bs`.
+    offset: u64,
+    /// `conv=fdatasync|fsync`: one flush at the end, inside dd's timing.
+    flush: bool,
+    /// `oflag=dsync|sync`: every write synchronous.
+    dsync: bool,
+    direct: bool,
+}
+
+impl Operands {
+    /// Reads the `key=value` operands after the program name; any other word is refused.
+    fn parse(spec: &str) -> Result<Operands, WorkloadError> {
+        let mut ops = Operands {
+            input: String::new(),
+            output: String::new(),
+            bs: DD_BS,
+            count: None,
+            offset: 0,
+            flush: false,
+            dsync: false,
+            direct: false,
+        };
+        for arg in words(spec)?.into_iter().skip(1) {
+            let (key, value) = arg.split_once('=').ok_or_else(|| unsupported("dd", &arg))?;
+            match key {
+                "if" => ops.input = value.to_string(),
+                "of" => ops.output = value.to_string(),
+                "bs" | "obs" | "ibs" => ops.bs = size_in(value, 1, "dd bs")?,
+                "count" => ops.count = Some(size_in(value, 1, "dd count")?),
+                "seek" | "skip" => ops.offset = size_in(value, 1, "dd seek")?,
+                "status" => {}
+                "conv" => ops.conv(value)?,
+                "oflag" | "iflag" => ops.flags(key, value)?,
+                _ => return Err(unsupported("dd", &arg)),
             }
-            "oflag" | "iflag" => {
-                for f in value.split(',') {
-                    match f {
-                        "direct" => direct = true,
-                        "dsync" | "sync" if key == "oflag" => dsync = true,
-                        "nocache" | "noatime" | "fullblock" => {}
-                        _ => return Err(unsupported("dd", &format!("{key}={f}"))),
-                    }
-                }
+        }
+        Ok(ops)
+    }
+
+    /// `conv=`: the flushes change the timing; the rest change nothing the model sees.
+    fn conv(&mut self, value: &str) -> Result<(), WorkloadError> {
+        for c in value.split(',') {
+            match c {
+                "fdatasync" | "fsync" => self.flush = true,
+                "notrunc" | "sparse" | "noerror" | "sync" => {}
+                _ => return Err(unsupported("dd", &format!("conv={c}"))),
             }
-            _ => return Err(unsupported("dd", &arg)),
+        }
+        Ok(())
+    }
+
+    /// `oflag=`/`iflag=`: O_DIRECT on either end; O_DSYNC only where dd writes (`oflag`).
+    fn flags(&mut self, key: &str, value: &str) -> Result<(), WorkloadError> {
+        for f in value.split(',') {
+            match f {
+                "direct" => self.direct = true,
+                "dsync" | "sync" if key == "oflag" => self.dsync = true,
+                "nocache" | "noatime" | "fullblock" => {}
+                _ => return Err(unsupported("dd", &format!("{key}={f}"))),
+            }
+        }
+        Ok(())
+    }
+
+    /// Which way the copy runs: a generator into a file or device writes; a file or device
+    /// into /dev/null reads. Gives the access, whether the other end is a device, and the
+    /// bytes written (a read's are whatever the file holds).
+    fn direction(&self) -> Result<(Access, bool, Data), WorkloadError> {
+        let (input, output) = (&self.input, self.output.as_str());
+        match (generator(input), output) {
+            (Some(data), out) if !out.is_empty() && out != "/dev/null" => {
+                Ok((Access::SeqWrite, is_device(out), data))
+            }
+            (None, "/dev/null") if !input.is_empty() => {
+                Ok((Access::SeqRead, is_device(input), Data::Random))
+            }
+            _ => Err(WorkloadError(format!(
+                "dd if={} of={}: modelled are writes from /dev/zero or /dev/urandom to a file or disk, and reads of a file or disk to /dev/null",
+                clip(input, 30),
+                clip(output, 30)
+            ))),
         }
     }
-    let (input, output) = (input.unwrap_or_default(), output.unwrap_or_default());
-    let (access, device, data) = match (generator(&input), output.as_str()) {
-        (Some(data), out) if !out.is_empty() && out != "/dev/null" => {
-            (Access::SeqWrite, is_device(out), data)
+
+    /// When the writes reach stable storage: O_DSYNC makes each one durable, which leaves
+    /// nothing for the closing flush to wait on.
+    fn durability(&self) -> Durability {
+        match (self.dsync, self.flush) {
+            (true, _) => Durability::EachWrite,
+            (false, true) => Durability::AtEnd,
+            (false, false) => Durability::None,
         }
-        (None, "/dev/null") if !input.is_empty() => (Access::SeqRead, is_device(&input), Data::Random),
-        _ => {
-            return Err(WorkloadError(format!(
-                "dd if={} of={}: modelled are writes from /dev/zero or /dev/urandom to a file or disk, and reads of a file or disk to /dev/null",
-                clip(&input, 30),
-                clip(&output, 30)
-            )))
-        }
-    };
-    if access == Access::SeqWrite && count.is_none() {
+    }
+}
+
+/// The one phase a dd copy runs.
+pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
+    let ops = Operands::parse(spec)?;
+    let (access, device, data) = ops.direction()?;
+    // A generator never ends: without count= dd writes until the target is full.
+    if access == Access::SeqWrite && ops.count.is_none() {
         return Err(WorkloadError(
             "dd from a device without end: give count=".into(),
         ));
@@ -105,22 +161,18 @@ pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
             }
         ),
         access,
-        target: target(&input, &output, device),
-        block_size: bs,
+        target: target(&ops.input, &ops.output, device),
+        block_size: ops.bs,
         threads: 1,
         queue_depth: 1,
         engine: Engine::Sync,
-        data_bytes: count.and_then(|c| c.checked_mul(bs)),
+        data_bytes: ops.count.and_then(|c| c.checked_mul(ops.bs)),
         shared_file: false,
-        durability: match (dsync, flush) {
-            (true, _) => Durability::EachWrite,
-            (false, true) => Durability::AtEnd,
-            (false, false) => Durability::None,
-        },
-        direct,
+        durability: ops.durability(),
+        direct: ops.direct,
         data,
         cache: CacheState::Warm,
-        offset_bytes: offset.saturating_mul(bs),
+        offset_bytes: ops.offset.saturating_mul(ops.bs),
         network: false,
     };
     w.check()?;

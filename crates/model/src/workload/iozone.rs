@@ -126,18 +126,7 @@ fn options(args: &[String]) -> Result<Options, WorkloadError> {
                 .ok_or_else(|| WorkloadError(format!("iozone: {arg} needs a value")))
         };
         match arg {
-            "-i" => {
-                let text = value()?;
-                let n = text.parse::<u32>().map_err(|_| {
-                    WorkloadError(format!(
-                        "iozone -i '{}': expected a test number",
-                        clip(&text, 20)
-                    ))
-                })?;
-                if !o.tests.contains(&n) {
-                    o.tests.push(n);
-                }
-            }
+            "-i" => o.test(&value()?)?,
             "-s" => {
                 o.file = size_in(&value()?, KIB, "iozone -s")?;
                 o.sizes += 1;
@@ -166,17 +155,42 @@ fn options(args: &[String]) -> Result<Options, WorkloadError> {
         }
         i += 1;
     }
-    if o.auto {
-        if o.sizes != 1 || o.records != 1 {
+    o.settle_auto()?;
+    Ok(o)
+}
+
+impl Options {
+    /// `-i N`: one more test, each run once however often it is named.
+    fn test(&mut self, text: &str) -> Result<(), WorkloadError> {
+        let n = text.parse::<u32>().map_err(|_| {
+            WorkloadError(format!(
+                "iozone -i '{}': expected a test number",
+                clip(text, 20)
+            ))
+        })?;
+        if !self.tests.contains(&n) {
+            self.tests.push(n);
+        }
+        Ok(())
+    }
+
+    /// Automatic mode runs the matrix between the smallest and largest `-s` and `-r`
+    /// (iozone.c's `s_range`, `r_range`): only one of each makes it one run, whose tests are
+    /// 0-2 unless `-i` names them.
+    fn settle_auto(&mut self) -> Result<(), WorkloadError> {
+        if !self.auto {
+            return Ok(());
+        }
+        if self.sizes != 1 || self.records != 1 {
             return Err(WorkloadError(
                 "iozone -a runs every file size from 64 KiB to 512 MiB and every record size from \
                  4 KiB to 16 MiB unless one -s and one -r fix them: give one of each"
                     .into(),
             ));
         }
-        if o.tests.is_empty() {
-            o.tests = vec![0, 1, 2];
+        if self.tests.is_empty() {
+            self.tests = vec![0, 1, 2];
         }
+        Ok(())
     }
-    Ok(o)
 }

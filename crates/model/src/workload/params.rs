@@ -45,92 +45,160 @@ impl Workload {
         }
     }
 
-    /// Sets one parameter (see [`KEYS`]).
+    /// Sets one parameter (see [`KEYS`]): each group of parameters has its own setter, and
+    /// a key none of them knows is refused with the list of keys.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), WorkloadError> {
-        let bad =
-            |why: &str| WorkloadError(format!("{}={}: {why}", clip(key, 20), clip(value, 40)));
-        let size = || parse_size(value).map_err(|e| bad(&e.reason));
-        let count = || -> Result<u32, WorkloadError> {
-            match value.parse::<u32>() {
-                Ok(n) if (1..=MAX_COUNT).contains(&n) => Ok(n),
-                _ => Err(bad("expected a whole number from 1 to 65536")),
-            }
-        };
-        let switch = || match value {
-            "on" | "true" | "1" | "yes" => Ok(true),
-            "off" | "false" | "0" | "no" => Ok(false),
-            _ => Err(bad("expected on or off")),
-        };
-        match canonical(key) {
+        let param = Param { key, value };
+        let name = canonical(key);
+        // The groups' keys are disjoint, so the first setter that knows the key is the only one.
+        if self.set_shape(name, &param)?
+            || self.set_path(name, &param)?
+            || self.set_durability(name, &param)?
+            || self.set_contents(name, &param)?
+        {
+            return Ok(());
+        }
+        Err(WorkloadError(format!(
+            "unknown parameter '{}' ({KEYS})",
+            clip(key, 30)
+        )))
+    }
+
+    /// The shape of the I/O stream: block size, threads, queue depth, data set, offset and
+    /// read/write mix. False when `name` is not one of them.
+    fn set_shape(&mut self, name: &str, p: &Param) -> Result<bool, WorkloadError> {
+        match name {
             "bs" => {
-                let bs = size()?;
+                let bs = p.size()?;
                 if !(1..=(1u64 << 30)).contains(&bs) {
-                    return Err(bad("block size must be from 1 byte to 1 GiB"));
+                    return Err(p.bad("block size must be from 1 byte to 1 GiB"));
                 }
                 self.block_size = bs;
             }
-            "threads" => self.threads = count()?,
-            "qd" => self.queue_depth = count()?,
+            "threads" => self.threads = p.count()?,
+            "qd" => self.queue_depth = p.count()?,
             "size" => {
-                let s = size()?;
+                let s = p.size()?;
                 if s == 0 {
-                    return Err(bad("the data set cannot be empty"));
+                    return Err(p.bad("the data set cannot be empty"));
                 }
                 self.data_bytes = Some(s);
             }
-            "offset" => self.offset_bytes = size()?,
-            "net" => self.network = switch()?,
-            "rwmix" => match (self.access, value.parse::<u32>()) {
+            "offset" => self.offset_bytes = p.size()?,
+            "rwmix" => match (self.access, p.value.parse::<u32>()) {
                 (Access::Random { .. }, Ok(pct)) if pct <= 100 => {
                     self.access = Access::Random { read_pct: pct }
                 }
-                (Access::Random { .. }, _) => return Err(bad("expected a percentage of reads")),
-                _ => return Err(bad("only random workloads have a read/write mix")),
+                (Access::Random { .. }, _) => return Err(p.bad("expected a percentage of reads")),
+                _ => return Err(p.bad("only random workloads have a read/write mix")),
             },
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The path a block takes to the disks: network, write cache, zvol, engine and O_DIRECT.
+    /// False when `name` is not one of them.
+    fn set_path(&mut self, name: &str, p: &Param) -> Result<bool, WorkloadError> {
+        match name {
+            "net" => self.network = p.switch()?,
             "wcache" => match &mut self.target {
-                Target::RawDisk { write_cache } => *write_cache = switch()?,
+                Target::RawDisk { write_cache } => *write_cache = p.switch()?,
                 Target::Pool | Target::Zvol { .. } => {
-                    return Err(bad("ZFS sets the write cache itself; wcache is for raw-*"))
+                    return Err(p.bad("ZFS sets the write cache itself; wcache is for raw-*"))
                 }
             },
             // A zvol as the target, of blocks of this size (512 B to 128 KiB, zfs_prop.c).
-            "volblocksize" => self.target = zvol(self.target, size()?).map_err(bad)?,
-            "engine" => self.engine = engine(value).ok_or_else(|| bad(ENGINES))?,
-            "direct" => self.direct = switch()?,
+            "volblocksize" => self.target = zvol(self.target, p.size()?).map_err(|w| p.bad(w))?,
+            "engine" => self.engine = engine(p.value).ok_or_else(|| p.bad(ENGINES))?,
+            "direct" => self.direct = p.switch()?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// When writes are made durable: each write (O_SYNC), every N writes, or once at the end.
+    /// False when `name` is not one of them.
+    fn set_durability(&mut self, name: &str, p: &Param) -> Result<bool, WorkloadError> {
+        match name {
+            // sync=off leaves whatever durability an earlier key chose.
             "sync" => {
-                if switch()? {
+                if p.switch()? {
                     self.durability = Durability::EachWrite
                 }
             }
-            "fsync" => self.durability = Durability::Every(count()?),
+            "fsync" => self.durability = Durability::Every(p.count()?),
             "end_fsync" => {
-                self.durability = if switch()? {
+                self.durability = if p.switch()? {
                     Durability::AtEnd
                 } else {
                     Durability::None
                 }
             }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// What the blocks hold and where they start: data pattern, cache state, one shared file.
+    /// False when `name` is not one of them.
+    fn set_contents(&mut self, name: &str, p: &Param) -> Result<bool, WorkloadError> {
+        match name {
             "data" => {
-                self.data = data(value).ok_or_else(|| {
-                    bad("expected random, urandom (read from /dev/urandom), zeros, pattern or sparse-N (N% of each record written)")
+                self.data = data(p.value).ok_or_else(|| {
+                    p.bad("expected random, urandom (read from /dev/urandom), zeros, pattern or sparse-N (N% of each record written)")
                 })?
             }
             "cache" => {
-                self.cache = match value {
+                self.cache = match p.value {
                     "warm" => CacheState::Warm,
                     "cold" => CacheState::Cold,
-                    _ => return Err(bad("expected warm (the run just wrote or read it) or cold")),
+                    _ => return Err(p.bad("expected warm (the run just wrote or read it) or cold")),
                 }
             }
-            "shared" => self.shared_file = switch()?,
-            _ => {
-                return Err(WorkloadError(format!(
-                    "unknown parameter '{}' ({KEYS})",
-                    clip(key, 30)
-                )))
-            }
+            "shared" => self.shared_file = p.switch()?,
+            _ => return Ok(false),
         }
-        Ok(())
+        Ok(true)
+    }
+}
+
+/// One `key=value` being set, with the readers of its value; each failure names the pair.
+struct Param<'a> {
+    key: &'a str,
+    value: &'a str,
+}
+
+impl Param<'_> {
+    /// The one-line refusal of this pair, both sides clipped so a long input stays one line.
+    fn bad(&self, why: &str) -> WorkloadError {
+        WorkloadError(format!(
+            "{}={}: {why}",
+            clip(self.key, 20),
+            clip(self.value, 40)
+        ))
+    }
+
+    /// A byte count (`4k`, `1G`).
+    fn size(&self) -> Result<u64, WorkloadError> {
+        parse_size(self.value).map_err(|e| self.bad(&e.reason))
+    }
+
+    /// A count of threads, queue slots or writes, bounded by [`MAX_COUNT`].
+    fn count(&self) -> Result<u32, WorkloadError> {
+        match self.value.parse::<u32>() {
+            Ok(n) if (1..=MAX_COUNT).contains(&n) => Ok(n),
+            _ => Err(self.bad("expected a whole number from 1 to 65536")),
+        }
+    }
+
+    /// An on/off switch in any of its usual spellings.
+    fn switch(&self) -> Result<bool, WorkloadError> {
+        match self.value {
+            "on" | "true" | "1" | "yes" => Ok(true),
+            "off" | "false" | "0" | "no" => Ok(false),
+            _ => Err(self.bad("expected on or off")),
+        }
     }
 }
 
