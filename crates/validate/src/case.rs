@@ -37,10 +37,11 @@ pub struct Case {
     pub compressratio: Option<f64>,
     /// The workload, as `zpoolsim predict --workload` takes it.
     pub workload: String,
-    /// `throughput` (bytes/s), `iops`, `device-throughput` (bytes/s per disk), or
-    /// `read-throughput` / `write-throughput` (one side of a mixed workload).
+    /// `throughput` (bytes/s), `iops`, `device-throughput` (bytes/s per disk),
+    /// `read-throughput` / `write-throughput` (one side of a mixed workload), or a percentile
+    /// of fio's completion latency (`clat-p50`, `clat-p90`, `clat-p99`, `clat-p999`).
     pub metric: Metric,
-    /// `MB/s`, `MiB/s` or `ops/s`.
+    /// `MB/s`, `MiB/s` or `ops/s`; `s`, `ms` or `us` for a latency.
     pub unit: String,
     /// A value or a [low, high] range.
     pub measured: Measured,
@@ -75,6 +76,30 @@ pub enum Metric {
     ReadThroughput,
     /// The write side of a mixed workload (fio's `write:` line).
     WriteThroughput,
+    /// fio's completion latency (`clat`) percentiles, against the simulation's (`latency_s`).
+    ClatP50,
+    ClatP90,
+    ClatP99,
+    ClatP999,
+}
+
+impl Metric {
+    /// A latency percentile: predicted by the discrete-event simulation, whose figures the
+    /// fitted constants do not steer through the mean-value model alone, so these cases are
+    /// scored but neither refit nor cross-validated.
+    pub fn is_latency(self) -> bool {
+        matches!(
+            self,
+            Metric::ClatP50 | Metric::ClatP90 | Metric::ClatP99 | Metric::ClatP999
+        )
+    }
+}
+
+impl Case {
+    /// Whether the case takes part in fitting the constants and their cross-validation.
+    pub fn in_fit(&self) -> bool {
+        !self.calibration && !self.metric.is_latency()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
@@ -101,6 +126,10 @@ pub fn unit_scale(unit: &str) -> Option<f64> {
         // bonnie++'s K/s (KiB/s) divided by 1000, as Calomel's table gives it.
         "1000 KiB/s" => Some(1_024_000.0),
         "ops/s" => Some(1.0),
+        // Latencies: seconds per unit.
+        "s" => Some(1.0),
+        "ms" => Some(1e-3),
+        "us" => Some(1e-6),
         _ => None,
     }
 }

@@ -56,14 +56,16 @@ pub fn validate_with(
     let mut results = Vec::new();
     for source in &corpus.sources {
         for loaded in &source.cases {
-            let p =
-                perf::predict_with(&loaded.system, &loaded.workload, constants).map_err(|e| {
-                    ValidateError::Case {
-                        file: source.file.clone(),
-                        id: loaded.case.id.clone(),
-                        message: e.to_string(),
-                    }
-                })?;
+            let fail = |e: perf::PerfError| ValidateError::Case {
+                file: source.file.clone(),
+                id: loaded.case.id.clone(),
+                message: e.to_string(),
+            };
+            let mut p =
+                perf::predict_with(&loaded.system, &loaded.workload, constants).map_err(fail)?;
+            if loaded.case.metric.is_latency() {
+                p.latency_s = Some(perf::latency(&loaded.system, &loaded.workload).map_err(fail)?);
+            }
             let base = perf::rule_of_thumb(&loaded.system, &loaded.workload);
             results.push(score::score(&loaded.case, &p, base));
         }

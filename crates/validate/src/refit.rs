@@ -44,7 +44,7 @@ fn penalty(param: &Param, value: f64) -> f64 {
 
 /// The objective over `cases`.
 fn objective(cases: &[&Loaded], constants: &Constants) -> f64 {
-    let counted: Vec<&&Loaded> = cases.iter().filter(|c| !c.case.calibration).collect();
+    let counted: Vec<&&Loaded> = cases.iter().filter(|c| c.case.in_fit()).collect();
     let fit: f64 =
         counted.iter().map(|c| log_error(c, constants)).sum::<f64>() / counted.len().max(1) as f64;
     fit + PARAMS
@@ -160,7 +160,12 @@ pub struct SourceError {
 pub fn cross_validate(corpus: &Corpus) -> CrossValidation {
     let mut cases = Vec::new();
     let mut by_source = Vec::new();
-    for held in &corpus.sources {
+    // A source of latencies alone holds nothing the fit uses: leaving it out changes nothing.
+    for held in corpus
+        .sources
+        .iter()
+        .filter(|s| s.cases.iter().any(|c| c.case.in_fit()))
+    {
         let others: Vec<&Loaded> = corpus
             .sources
             .iter()
@@ -209,7 +214,7 @@ fn held_out(source: &Source, constants: &Constants) -> Vec<HeldOut> {
     source
         .cases
         .iter()
-        .filter(|c| !c.case.calibration)
+        .filter(|c| c.case.in_fit())
         .filter_map(|c| {
             let p = perf::predict_with(&c.system, &c.workload, constants).ok()?;
             let predicted = crate::score::predicted_value(&c.case, &p);

@@ -89,6 +89,11 @@ pub fn predicted_value(case: &Case, p: &Prediction) -> f64 {
                 .sum();
             total / p.devices.len().max(1) as f64
         }
+        // NaN (never inside a range, no error figure) when the prediction was not simulated.
+        Metric::ClatP50 => p.latency_s.as_ref().map_or(f64::NAN, |l| l.p50),
+        Metric::ClatP90 => p.latency_s.as_ref().map_or(f64::NAN, |l| l.p90),
+        Metric::ClatP99 => p.latency_s.as_ref().map_or(f64::NAN, |l| l.p99),
+        Metric::ClatP999 => p.latency_s.as_ref().map_or(f64::NAN, |l| l.p999),
     };
     raw / scale
 }
@@ -99,8 +104,9 @@ pub fn score(case: &Case, p: &Prediction, baseline: Option<f64>) -> CaseResult {
     let scale = unit_scale(&case.unit).unwrap_or(1.0);
     let predicted = predicted_value(case, p);
     let bounds = case.measured.bounds();
+    // The rule of thumb gives rates, no latency.
     let baseline = baseline
-        .filter(|_| case.metric != Metric::DeviceThroughput)
+        .filter(|_| case.metric != Metric::DeviceThroughput && !case.metric.is_latency())
         .map(|b| b / scale);
     CaseResult {
         id: case.id.clone(),
