@@ -62,7 +62,11 @@ pub fn run(args: &Args) -> CliResult {
         "model:         median |error| {:.1}%, worst {:.1}% over {} cases (calibrations not counted)",
         summary.median_abs_error_pct,
         summary.worst_abs_error_pct,
-        summary.cases.iter().filter(|c| !c.calibration).count()
+        summary
+            .cases
+            .iter()
+            .filter(|c| !c.calibration && !c.latency)
+            .count()
     );
     println!(
         "rule of thumb: median |error| {:.1}%, worst {:.1}%",
@@ -72,6 +76,12 @@ pub fn run(args: &Args) -> CliResult {
         "bottleneck named by the source: the model agrees in {} of {}",
         summary.bottlenecks_agreeing, summary.bottlenecks_named
     );
+    for l in &summary.latency_by_source {
+        println!(
+            "latency, {}: median |error| of p99 {:.1}% over {} cases; of every percentile {:.1}% over {}",
+            l.source, l.median_p99_abs_error_pct, l.p99_cases, l.median_abs_error_pct, l.cases
+        );
+    }
     if !summary.excluded.is_empty() {
         println!();
         println!("excluded (no system + workload can produce them):");

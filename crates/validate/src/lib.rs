@@ -12,7 +12,7 @@ pub use case::{unit_scale, Case, Excluded, Measured, Metric};
 pub use corpus::{Corpus, Loaded, Source};
 pub use refit::{all_cases, cross_validate, fit, CrossValidation, HeldOut, SourceError};
 pub use refitted::{refit, Refit, Refitted};
-pub use score::{error_pct, median_abs, percentile_abs, CaseResult, Summary};
+pub use score::{error_pct, median_abs, percentile_abs, CaseResult, LatencyError, Summary};
 
 use std::fmt;
 
@@ -54,7 +54,9 @@ pub fn validate_with(
     constants: &perf::Constants,
 ) -> Result<Summary, ValidateError> {
     let mut results = Vec::new();
+    let mut latency_by_source = Vec::new();
     for source in &corpus.sources {
+        let first = results.len();
         for loaded in &source.cases {
             let fail = |e: perf::PerfError| ValidateError::Case {
                 file: source.file.clone(),
@@ -69,11 +71,17 @@ pub fn validate_with(
             let base = perf::rule_of_thumb(&loaded.system, &loaded.workload);
             results.push(score::score(&loaded.case, &p, base));
         }
+        let cases: Vec<Case> = source.cases.iter().map(|l| l.case.clone()).collect();
+        latency_by_source.extend(score::latency_error(
+            &source.file,
+            &cases,
+            &results[first..],
+        ));
     }
     let excluded = corpus
         .sources
         .iter()
         .flat_map(|s| s.excluded.iter().cloned())
         .collect();
-    Ok(score::summarize(results, excluded))
+    Ok(score::summarize(results, excluded, latency_by_source))
 }

@@ -61,6 +61,40 @@ pub struct CaseResult {
     pub bottleneck_predicted: String,
     pub bottleneck_agrees: Option<bool>,
     pub calibration: bool,
+    /// A latency percentile (`clat-*`): reported per source, outside the rates' statistics.
+    pub latency: bool,
+}
+
+/// The latency cases of one source: the median |error| of its p99s and of all its
+/// percentiles.
+#[derive(Debug, Clone, Serialize)]
+pub struct LatencyError {
+    pub source: String,
+    pub p99_cases: usize,
+    pub median_p99_abs_error_pct: f64,
+    pub cases: usize,
+    pub median_abs_error_pct: f64,
+}
+
+/// The latency errors of one source's scored cases, if it has any.
+pub fn latency_error(source: &str, cases: &[Case], results: &[CaseResult]) -> Option<LatencyError> {
+    let of = |keep: &dyn Fn(&Case) -> bool| -> Vec<f64> {
+        cases
+            .iter()
+            .zip(results)
+            .filter(|(c, _)| c.metric.is_latency() && !c.calibration && keep(c))
+            .map(|(_, r)| r.error_pct)
+            .collect()
+    };
+    let all = of(&|_| true);
+    let p99 = of(&|c| c.metric == Metric::ClatP99);
+    (!all.is_empty()).then(|| LatencyError {
+        source: source.to_string(),
+        p99_cases: p99.len(),
+        median_p99_abs_error_pct: median_abs(&p99),
+        cases: all.len(),
+        median_abs_error_pct: median_abs(&all),
+    })
 }
 
 /// Whether the resource kind the model names is the kind the source names.
@@ -124,6 +158,7 @@ pub fn score(case: &Case, p: &Prediction, baseline: Option<f64>) -> CaseResult {
             .as_deref()
             .map(|e| agrees(e, p.bottleneck.kind)),
         calibration: case.calibration,
+        latency: case.metric.is_latency(),
     }
 }
 
@@ -139,10 +174,21 @@ pub struct Summary {
     pub baseline_worst_abs_error_pct: f64,
     pub bottlenecks_named: usize,
     pub bottlenecks_agreeing: usize,
+    /// Per source with latency cases: the median |error| of its p99s (docs/performance-model.md).
+    pub latency_by_source: Vec<LatencyError>,
 }
 
-pub fn summarize(cases: Vec<CaseResult>, excluded: Vec<Excluded>) -> Summary {
-    let counted: Vec<&CaseResult> = cases.iter().filter(|c| !c.calibration).collect();
+/// The statistics of `cases`: the rates' (calibrations and latencies aside) and the
+/// latencies' per source (`latency_by_source`).
+pub fn summarize(
+    cases: Vec<CaseResult>,
+    excluded: Vec<Excluded>,
+    latency_by_source: Vec<LatencyError>,
+) -> Summary {
+    let counted: Vec<&CaseResult> = cases
+        .iter()
+        .filter(|c| !c.calibration && !c.latency)
+        .collect();
     let ours: Vec<f64> = counted.iter().map(|c| c.error_pct).collect();
     let base: Vec<f64> = counted
         .iter()
@@ -164,6 +210,7 @@ pub fn summarize(cases: Vec<CaseResult>, excluded: Vec<Excluded>) -> Summary {
             .count(),
         cases,
         excluded,
+        latency_by_source,
     }
 }
 
