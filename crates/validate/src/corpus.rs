@@ -38,6 +38,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/clemtibs-2025-n6005.toml"),
     ),
     (
+        "validation/pclean-2026-xenon.toml",
+        include_str!("../../../validation/pclean-2026-xenon.toml"),
+    ),
+    (
         "examples/calomel-24x-samsung-840-pro.toml",
         include_str!("../../../examples/calomel-24x-samsung-840-pro.toml"),
     ),
@@ -60,6 +64,22 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/calomel-24x-wd-re-4tb.toml",
         include_str!("../../../examples/calomel-24x-wd-re-4tb.toml"),
+    ),
+    (
+        "examples/pclean-xenon-data0.toml",
+        include_str!("../../../examples/pclean-xenon-data0.toml"),
+    ),
+    (
+        "examples/pclean-xenon-data1.toml",
+        include_str!("../../../examples/pclean-xenon-data1.toml"),
+    ),
+    (
+        "examples/pclean-xenon-data2.toml",
+        include_str!("../../../examples/pclean-xenon-data2.toml"),
+    ),
+    (
+        "examples/pclean-xenon-nvme.toml",
+        include_str!("../../../examples/pclean-xenon-nvme.toml"),
     ),
     (
         "examples/seed-000-1320-box.toml",
