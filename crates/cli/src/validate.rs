@@ -93,8 +93,10 @@ pub fn run(args: &Args) -> CliResult {
 }
 
 fn print_case(c: &CaseResult) {
+    // A latency in seconds needs more than one decimal to show a millisecond.
+    let prec = if c.latency { 3 } else { 1 };
     let measured = if c.measured[0] == c.measured[1] {
-        format!("{:.1} {}", c.measured[0], c.unit)
+        format!("{:.prec$} {}", c.measured[0], c.unit)
     } else {
         let digits = usize::from(c.measured.iter().any(|v| v.fract() != 0.0));
         format!(
@@ -120,7 +122,7 @@ fn print_case(c: &CaseResult) {
         c.id.clone()
     };
     println!(
-        "{:<28} {:>17} {:>9.1} {:>+6.1}% {:>9} {:>7}  {bottleneck}",
+        "{:<28} {:>17} {:>9.prec$} {:>+6.1}% {:>9} {:>7}  {bottleneck}",
         id, measured, c.predicted, c.error_pct, base, base_err
     );
 }
