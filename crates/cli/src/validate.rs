@@ -57,6 +57,13 @@ pub fn run(args: &Args) -> CliResult {
     for c in &summary.cases {
         print_case(c);
     }
+    print_summary(&summary);
+    Ok(())
+}
+
+/// The error statistics: the rates', the rule of thumb's, the bottlenecks, the latencies per
+/// source and the excluded measurements.
+fn print_summary(summary: &validate::Summary) {
     println!();
     println!(
         "model:         median |error| {:.1}%, worst {:.1}% over {} cases (calibrations not counted)",
@@ -89,7 +96,6 @@ pub fn run(args: &Args) -> CliResult {
             println!("  {}: {}", x.id, x.reason);
         }
     }
-    Ok(())
 }
 
 fn print_case(c: &CaseResult) {
