@@ -152,8 +152,15 @@ pub fn parse(name: &str, text: &str) -> Result<CaseFile, ValidateError> {
         }
         if unit_scale(&c.unit).is_none() {
             return Err(bad(format!(
-                "case {}: unknown unit '{}' (MB/s, MiB/s, 1000 KiB/s, ops/s)",
+                "case {}: unknown unit '{}' (MB/s, MiB/s, 1000 KiB/s, ops/s; s, ms, us)",
                 c.id, c.unit
+            )));
+        }
+        // A latency in a rate's unit (or the reverse) would be scaled by a meaningless factor.
+        if c.metric.is_latency() != matches!(c.unit.as_str(), "s" | "ms" | "us") {
+            return Err(bad(format!(
+                "case {}: unit '{}' does not fit metric {:?} (latencies take s, ms or us)",
+                c.id, c.unit, c.metric
             )));
         }
     }
@@ -163,6 +170,28 @@ pub fn parse(name: &str, text: &str) -> Result<CaseFile, ValidateError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const LATENCY: &str = r#"source = "x"
+[[case]]
+id = "a"
+quote = "q"
+system = "s.toml"
+workload = "fio-randread"
+metric = "clat-p99"
+unit = "UNIT"
+measured = 14.1
+"#;
+
+    #[test]
+    fn latency_cases_take_a_time_unit() {
+        let f = parse("x.toml", &LATENCY.replace("UNIT", "ms")).expect("parses");
+        assert_eq!(f.cases[0].metric, Metric::ClatP99);
+        assert!(!f.cases[0].in_fit());
+        assert_eq!(unit_scale("ms"), Some(1e-3));
+        assert_eq!(unit_scale("us"), Some(1e-6));
+        let err = parse("x.toml", &LATENCY.replace("UNIT", "MB/s")).unwrap_err();
+        assert!(err.to_string().contains("does not fit metric"), "{err}");
+    }
 
     #[test]
     fn parses_cases() {

@@ -226,6 +226,43 @@ mod tests {
     }
 
     #[test]
+    fn latency_errors_per_source() {
+        let text = |metric: &str, id: &str| {
+            format!(
+                "[[case]]\nid = \"{id}\"\nquote = \"q\"\nsystem = \"s.toml\"\n\
+                 workload = \"fio-randread\"\nmetric = \"{metric}\"\nunit = \"ms\"\nmeasured = 1\n"
+            )
+        };
+        let file = format!(
+            "source = \"x\"\n{}{}{}",
+            text("clat-p50", "a"),
+            text("clat-p99", "b"),
+            text("clat-p99", "c")
+        );
+        let cases = crate::case::parse("x.toml", &file).expect("parses").cases;
+        let result = |error_pct: f64| CaseResult {
+            id: String::new(),
+            quote: String::new(),
+            unit: "ms".into(),
+            measured: [1.0, 1.0],
+            predicted: 1.0 + error_pct / 100.0,
+            error_pct,
+            baseline: None,
+            baseline_error_pct: None,
+            bottleneck_expected: None,
+            bottleneck_predicted: String::new(),
+            bottleneck_agrees: None,
+            calibration: false,
+            latency: true,
+        };
+        let results = [result(-90.0), result(-20.0), result(40.0)];
+        let l = latency_error("x.toml", &cases, &results).expect("has latency cases");
+        // The p99s: |-20| and |40| -> 30; all three: median of 90, 20, 40 -> 40.
+        assert_eq!((l.p99_cases, l.median_p99_abs_error_pct), (2, 30.0));
+        assert_eq!((l.cases, l.median_abs_error_pct), (3, 40.0));
+    }
+
+    #[test]
     fn median_of_absolute_errors() {
         assert_eq!(median_abs(&[-3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median_abs(&[-4.0, 1.0, 2.0, 10.0]), 3.0);
