@@ -16,9 +16,8 @@
 #                                                 into tests/data/openzfs_expansion.json
 #
 # The source tarball is looked for in $ZPOOLSIM_OPENZFS_SRC (a directory of tarballs, or one
-# tarball), in two optional local mirrors of a development machine (../shared/vendor next to the
-# repository, /work/shared/vendor: neither is part of the repository, and the script runs
-# without them), and in the download cache; when it is in none, it is downloaded from the
+# tarball), in an optional local mirror of a development machine (../shared/vendor next to the
+# repository: not part of it, and the script runs without it), and in the download cache; when it is in none, it is downloaded from the
 # release's canonical place: Debian's archive for 2.1.11 and 2.3.2 (sha256 pinned here), the
 # OpenZFS release page on GitHub for 2.2.9 and 2.4.4 (checked against the sha256 the release
 # publishes beside it, zfs-VERSION.sha256.asc; the mirrors' .tar.xz trees are pinned here). A
@@ -66,10 +65,7 @@ install_deps() {
         say "missing ${missing[*]}, not root or no apt-get: building without them"
         return 0
     fi
-    say "installing ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >&2
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+    bash "$root/scripts/apt-install.sh" "${missing[@]}" >&2
 }
 
 sha_ok() { echo "$2  $1" | sha256sum --check --status; }
@@ -79,8 +75,8 @@ sha_ok() { echo "$2  $1" | sha256sum --check --status; }
 find_tarball() {
     local version=$1 file sha where dir
     read -r file sha where <<<"$(tarball_of "$version")"
-    # ../shared/vendor and /work/shared/vendor: optional local mirrors, see the header.
-    for dir in "${ZPOOLSIM_OPENZFS_SRC:-}" "$root/../shared/vendor" /work/shared/vendor "$cache/downloads"; do
+    # ../shared/vendor: an optional local mirror, see the header.
+    for dir in "${ZPOOLSIM_OPENZFS_SRC:-}" "$root/../shared/vendor" "$cache/downloads"; do
         [ -n "$dir" ] || continue
         if [ -f "$dir" ]; then
             case $dir in *"$version"*) ;; *) continue ;; esac
@@ -100,7 +96,7 @@ find_tarball() {
             return
         fi
     done
-    say "OpenZFS $version: $file is in none of \$ZPOOLSIM_OPENZFS_SRC, ../shared/vendor, /work/shared/vendor, $cache/downloads: downloading it"
+    say "OpenZFS $version: $file is in none of \$ZPOOLSIM_OPENZFS_SRC, ../shared/vendor, $cache/downloads: downloading it"
     command -v curl >/dev/null || fail "OpenZFS $version: curl is missing to download it (apt-get install curl, or put $file in one of those places)"
     mkdir -p "$cache/downloads"
     case $where in

@@ -20,7 +20,4 @@ if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
     echo "test-deps: missing ${missing[*]}, not root or no apt-get: not installing" >&2
     exit 0
 fi
-echo "test-deps: installing ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+bash "$(dirname "$0")/apt-install.sh" "${missing[@]}"

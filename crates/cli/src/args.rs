@@ -1,6 +1,7 @@
 //! Argument groups that several subcommands share and no request holds.
 
-use store::Location;
+use crate::error::CliError;
+use store::{Location, Store};
 
 /// The results store of bench, results and fleet.
 #[derive(clap::Args)]
@@ -17,4 +18,37 @@ impl Db {
     pub fn location(&self) -> store::Result<Location> {
         Location::from_flag(self.file.as_deref())
     }
+
+    /// The store to read with its newest bench's id, or, when it holds no bench yet (none made, or made and empty), the
+    /// sentence every reading command (results, fleet, bench --compare) prints with exit 0: a
+    /// machine that never benched has an answer, not an error. Nothing is made.
+    pub fn to_read(&self) -> Result<Result<(Store, i64), String>, CliError> {
+        let at = self.location()?;
+        if at.is_absent() {
+            return Ok(Err(format!(
+                "no results yet: {at} does not exist (`zpoolsim bench DIR` makes it)"
+            )));
+        }
+        let mut store = Store::open_existing(&at)?;
+        Ok(match store.latest()? {
+            Some(newest) => Ok((store, newest)),
+            None => Err(format!(
+                "no results yet: {at} holds no bench (`zpoolsim bench DIR` stores one)"
+            )),
+        })
+    }
+}
+
+/// Prints "no results yet": `empty` (the answer's JSON shape with nothing in it) with --json,
+/// else the sentence.
+pub fn no_results_yet<T: serde::Serialize>(
+    sentence: &str,
+    json: bool,
+    empty: T,
+) -> crate::error::CliResult {
+    if json {
+        return crate::files::print_json(&empty);
+    }
+    println!("{sentence}");
+    Ok(())
 }

@@ -2,7 +2,7 @@
 //! results database with the prediction made before it; `--compare` sets measured beside
 //! predicted.
 
-use crate::args::Db;
+use crate::args::{no_results_yet, Db};
 use crate::error::{CliError, CliResult};
 use crate::files::{catalog, print_json};
 use crate::render;
@@ -52,13 +52,11 @@ pub fn run(args: &Args) -> CliResult {
                     .into(),
             ));
         }
-        let mut store = Store::open_existing(&args.db.location()?)?;
-        let id = match args.id {
-            Some(id) => id,
-            None => store
-                .latest()?
-                .ok_or_else(|| CliError("no bench stored yet".into()))?,
+        let (mut store, newest) = match args.db.to_read()? {
+            Ok(found) => found,
+            Err(none) => return no_results_yet(&none, args.json, ()),
         };
+        let id = args.id.unwrap_or(newest);
         return show_comparison(&compare(&store.load(id)?), args.json);
     };
     let data_bytes = bench::data_size(&args.size)?;

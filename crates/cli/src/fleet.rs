@@ -1,7 +1,7 @@
 //! `zpoolsim fleet`: every host's pools by their newest bench, measured beside predicted,
 //! the pools that fall short of their prediction flagged.
 
-use crate::args::Db;
+use crate::args::{no_results_yet, Db};
 use crate::error::{CliError, CliResult};
 use crate::files::{catalog, print_json};
 use model::input::escape_controls;
@@ -46,13 +46,18 @@ pub fn run(args: &Args) -> CliResult {
         limit: args.limit,
         offset: args.offset,
     };
-    let at = args.db.location()?;
-    if at.is_absent() {
-        return Err(CliError(format!(
-            "no results at {at}: run `zpoolsim bench` first"
-        )));
-    }
-    let mut store = Store::open_existing(&at)?;
+    let mut store = match args.db.to_read()? {
+        Ok((store, _)) => store,
+        Err(none) => {
+            let empty = FleetPage {
+                offset: query.offset,
+                limit: query.limit,
+                more: false,
+                pools: Vec::new(),
+            };
+            return no_results_yet(&none, args.json, empty);
+        }
+    };
     let page = store.fleet(&query, args.repredict.then(catalog))?;
     if args.json {
         return print_json(&page);

@@ -386,7 +386,7 @@ mod tests {
             "\
 LAYOUT         SPARES   AVAIL        READ       WRITE  RAND/s  DEGRADED  P(POOL LOSS)  P(BLOCK LOSS)  $/TB  bonnie-seeks
 > 3x raidz1-5       0  5.9 TB  516.5 MB/s  412.4 MB/s     223     1.9 h       unknown        unknown    12         154/s
-* stripe-15         1  5.9 TB  516.5 MB/s  412.4 MB/s     223         -          1.2%          0.31%    12         154/s
+* stripe-15         1  5.9 TB  516.5 MB/s  412.4 MB/s     223         -          1.2%        3.1e-1%    12         154/s
 loss unknown for 3x raidz1-5: a repair is long beside the mission
 "
         );

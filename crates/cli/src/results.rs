@@ -1,7 +1,7 @@
 //! `zpoolsim results [ID]`: the stored benches, or one bench's runs; `--push URL` copies them
 //! into a team's database.
 
-use crate::args::Db;
+use crate::args::{no_results_yet, Db};
 use crate::error::{CliError, CliResult};
 use crate::files::print_json;
 use crate::render;
@@ -28,15 +28,12 @@ pub struct Args {
 
 pub fn run(args: &Args) -> CliResult {
     let at = args.db.location()?;
-    if args.id.is_none() && at.is_absent() {
-        // A fresh machine has no store yet: that is an answer, not an error.
-        if args.json {
-            return print_json(&Vec::<BenchSummary>::new());
-        }
-        println!("no results yet: {at} does not exist (`zpoolsim bench DIR` makes it)");
-        return Ok(());
-    }
-    let mut store = Store::open_existing(&at)?;
+    let mut store = match args.db.to_read()? {
+        Ok((store, _)) => store,
+        // A bench's JSON is an object: null stands for none.
+        Err(none) if args.id.is_some() => return no_results_yet(&none, args.json, ()),
+        Err(none) => return no_results_yet(&none, args.json, Vec::<BenchSummary>::new()),
+    };
     if let Some(url) = &args.push {
         return push(&mut store, &at, url, args.json);
     }

@@ -187,8 +187,19 @@ fn refit(corpus: &Corpus, args: &Args) -> CliResult {
     Ok(())
 }
 
-/// Leave-one-source-out cross-validation, by source and by class; with -o, the bands file
-/// written.
+/// One table of held-out errors.
+fn print_groups(title: &str, groups: &[validate::Group]) {
+    println!("{title}:");
+    for g in groups {
+        println!(
+            "  {:<40} median |error| {:.1}%, p90 {:.1}% over {} cases from {} source(s)",
+            g.name, g.median_pct, g.p90_pct, g.cases, g.sources
+        );
+    }
+}
+
+/// Leave-one-source-out cross-validation, by source, medium, era, workload, grade and class;
+/// with -o, the bands file written.
 fn cross_validate(corpus: &Corpus, args: &Args) -> CliResult {
     let file = args.write.file()?;
     let cv = while_working("cross-validating", || validate::cross_validate(corpus));
@@ -199,17 +210,20 @@ fn cross_validate(corpus: &Corpus, args: &Args) -> CliResult {
         return print_json(&cv);
     }
     println!("leave one source out: refit on the others, predict it");
-    for s in &cv.by_source {
-        println!(
-            "  {:<40} median |error| {:.1}%, p90 {:.1}%",
-            s.source, s.median_pct, s.p90_pct
-        );
-    }
-    println!("by class:");
+    print_groups("by source", &cv.by_source);
+    print_groups("by medium", &cv.by_medium);
+    print_groups("by era", &cv.by_era);
+    print_groups("by workload", &cv.by_pattern);
+    print_groups("by grade", &cv.by_grade);
+    print_groups(
+        "apart from grade C",
+        std::slice::from_ref(&cv.without_grade_c),
+    );
+    println!("bands (class; pattern on a medium, any release; pattern):");
     for b in &cv.by_class {
         println!(
             "  {:<66} median |error| {:.1}%, p90 {:.1}% over {} cases from {} source(s)",
-            b.class.to_string(),
+            b.scope.to_string(),
             b.median_pct,
             b.p90_pct,
             b.cases,
@@ -221,6 +235,10 @@ fn cross_validate(corpus: &Corpus, args: &Args) -> CliResult {
         cv.median_abs_error_pct,
         cv.p90_abs_error_pct,
         cv.cases.len()
+    );
+    println!(
+        "band coverage out of sample (each case's band made without its source): {:.1}% within the median band, {:.1}% within the p90 band",
+        cv.band_coverage.p50_pct, cv.band_coverage.p90_pct
     );
     match file {
         Some(file) => println!("\nwrote {file}"),

@@ -56,6 +56,37 @@ fn echoed_input_is_escaped_and_cut_short() {
     assert!(err.len() < 400, "{} bytes: {err}", err.len());
 }
 
+/// `discover` where zpool cannot reach ZFS (here a stand-in zpool that fails as zfs-fuse's does
+/// without its daemon) says so in one plain line, zpool's words after it.
+#[test]
+fn discover_without_a_running_zfs_says_so_plainly() {
+    let dir = common::Scratch::new("no-zfs");
+    let zpool = dir.0.join("zpool");
+    std::fs::write(
+        &zpool,
+        "#!/bin/sh\necho 'connect: No such file or directory' >&2\nexit 1\n",
+    )
+    .unwrap();
+    std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&zpool)
+        .status()
+        .unwrap();
+    let path = format!("{}:{}", dir.0.display(), std::env::var("PATH").unwrap());
+    for args in [&["discover", "tank"][..], &["discover"]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_zpoolsim"))
+            .args(args)
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "zpoolsim: no ZFS answers on this machine: zpool list failed: connect: No such file or directory\n"
+        );
+    }
+}
+
 /// Whether text holds a control character other than the line ends of its own lines.
 fn has_raw_controls(text: &str) -> bool {
     text.chars().any(|c| c.is_control() && c != '\n')

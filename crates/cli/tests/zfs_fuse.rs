@@ -9,14 +9,14 @@
 mod common;
 
 use common::skip;
-use common::zfs::{must, prerequisites, retry, Daemon};
+use common::zfs::{answer_or_exit, must, prerequisites, retry, Daemon};
 use serde_json::Value;
 use std::fs::{self, File};
 use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 const MIB: u64 = 1 << 20;
 
@@ -355,5 +355,45 @@ fn legacy_profile_matches_zfs_fuse() {
         "zfs_fuse: {} pools checked in {:?}",
         POOLS.len(),
         started.elapsed()
+    );
+}
+
+/// A zfs-fuse that exits at once (here a stand-in saying what zfs-fuse says when another
+/// daemon holds its lock) is reported in its own words, not as a timeout; one that keeps
+/// running silently is a timeout. Needs neither root nor zfs-fuse.
+#[test]
+fn a_daemon_that_exits_at_once_is_heard() {
+    let dir = std::env::temp_dir().join(format!("zpoolsim-zfs-fuse-exit-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let stderr = dir.join("stderr");
+    let start = |script: &str| {
+        Command::new("sh")
+            .args(["-c", script])
+            .stderr(File::create(&stderr).unwrap())
+            .spawn()
+            .unwrap()
+    };
+    let locked = "echo 'zfs-fuse: lock file is held by another daemon' >&2; exit 1";
+    let mut child = start(locked);
+    let began = Instant::now();
+    let err = answer_or_exit(&mut child, &stderr, || false, Duration::from_secs(20)).unwrap_err();
+    assert_eq!(
+        err,
+        "zfs-fuse exited (exit status: 1) before answering: zfs-fuse: lock file is held by another daemon"
+    );
+    assert!(
+        began.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        began.elapsed()
+    );
+
+    let mut child = start("echo 'starting' >&2; exec sleep 30");
+    let err = answer_or_exit(&mut child, &stderr, || false, Duration::from_millis(500));
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = fs::remove_dir_all(&dir);
+    assert_eq!(
+        err.unwrap_err(),
+        "zfs-fuse did not answer within 500ms: starting"
     );
 }

@@ -32,6 +32,13 @@ pub fn which(tool: &str) -> Option<PathBuf> {
 
 /// Runs a tool; its stdout when it succeeds, else its first line of stderr as the error.
 pub fn run(tool: &str, args: &[&str]) -> Result<String> {
+    output(tool, args)?
+        .or_else(|why| MeasureError::fail(format!("{tool} {}: {why}", args.join(" "))))
+}
+
+/// A tool's stdout when it succeeds, else its first line of stderr ("failed" when it said
+/// nothing); the outer error when it cannot be run at all.
+fn output(tool: &str, args: &[&str]) -> Result<std::result::Result<String, String>> {
     let mut child = spawn(tool, args, Stdio::piped(), false)?;
     let err = child.stderr.take().map(read_aside);
     let out = child.stdout.take().map(bounded).unwrap_or_default();
@@ -40,14 +47,10 @@ pub fn run(tool: &str, args: &[&str]) -> Result<String> {
         .map_err(|e| MeasureError::Failed(format!("{tool}: {e}")))?;
     let err = err.and_then(|h| h.join().ok()).unwrap_or_default();
     if status.success() {
-        Ok(out)
-    } else {
-        let why = err
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("failed");
-        MeasureError::fail(format!("{tool} {}: {}", args.join(" "), why.trim()))
+        return Ok(Ok(out));
     }
+    let why = err.lines().find(|l| !l.trim().is_empty());
+    Ok(Err(why.unwrap_or("failed").trim().to_string()))
 }
 
 /// Starts a tool with its stdout piped to us; in a process group of its own when `group`
@@ -95,9 +98,16 @@ pub fn read_file(path: &Path) -> Option<String> {
     fs::File::open(path).ok().map(bounded)
 }
 
-/// The pools `zpool list` shows.
+/// The pools `zpool list` shows. It is the first question put to ZFS: when it goes unanswered
+/// (no zpool, no kernel module, no zfs-fuse daemon behind the socket) that is said plainly,
+/// with zpool's own words after it.
 pub fn pools() -> Result<Vec<String>> {
-    run("zpool", &["list", "-H", "-o", "name"]).map(|t| zpool_list::names(&t))
+    let no_zfs = |why: String| format!("no ZFS answers on this machine: {why}");
+    match output("zpool", &["list", "-H", "-o", "name"]) {
+        Ok(Ok(text)) => Ok(zpool_list::names(&text)),
+        Ok(Err(why)) => MeasureError::refuse(no_zfs(format!("zpool list failed: {why}"))),
+        Err(e) => MeasureError::refuse(no_zfs(e.to_string())),
+    }
 }
 
 /// Refuses a pool this machine does not have, naming those it has.

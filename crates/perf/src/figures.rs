@@ -106,6 +106,7 @@ pub fn prediction(
     let iops = rate * loads.requests;
     let outstanding = f64::from(loads.outstanding);
     let class = ErrorClass::of(system, workload);
+    let expected = expected_error::expected_error(class);
     Prediction {
         system: system.name.clone(),
         workload: workload.kind.clone(),
@@ -116,8 +117,8 @@ pub fn prediction(
         mean_latency_s: outstanding / iops,
         concurrency: loads.population,
         arc_hit_ratio: loads.arc_hit,
-        expected_error_pct: expected_error::expected_error(class).0,
-        expected_error_p90_pct: expected_error::expected_error(class).1,
+        expected_error_pct: expected.median_pct,
+        expected_error_p90_pct: expected.p90_pct,
         error_class: expected_error::describe(class),
         bottleneck,
         utilizations,

@@ -52,7 +52,10 @@ pub use baseline::rule_of_thumb;
 pub use bottleneck::{named, Bottleneck};
 pub use constants::{Constants, Param, PARAMS};
 pub use error::PerfError;
-pub use expected_error::{Band, Bands, ErrorClass, Overall, Pattern};
+pub use expected_error::{
+    era_words, medium_words, pattern_words, Band, Bands, ErrorClass, Expected, Overall, Pattern,
+    Scope, FEW_SOURCES,
+};
 pub use figures::{DeviceFigures, Prediction, VdevFigures};
 pub use not_modelled::NotModelled;
 pub use predict::{predict, predict_with, sweep, MAX_SWEEP_WORK};

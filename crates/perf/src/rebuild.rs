@@ -53,6 +53,10 @@ pub struct BlockCosts {
     /// on the special vdev's first leaf when the pool has one (metadata lives there), else on
     /// the slowest pool leaf over the filled span.
     pub indirect_read_s: f64,
+    /// Seconds of one read of a block placed apart from its neighbours, reached in offset
+    /// order among the sorted reads of a scan window (a short seek and the rotation), at the
+    /// scrub class's 3 reads in flight on the slowest pool leaf.
+    pub scattered_read_s: f64,
     /// Seconds of one core per zio (the release's zio pipeline) and per byte checksummed.
     pub zio_cpu_s: f64,
     pub checksum_s_per_byte: f64,
@@ -136,6 +140,8 @@ fn block_costs(system: &System, disks: &[model::system::Disk], span: f64) -> Blo
             Some(t) => random(t, 1.0),
             None => slowest(&|t| random(t, span)),
         },
+        // Sorted reads of a window lie close together: the seek over a vanishing span.
+        scattered_read_s: slowest(&|t| random(t, 0.0)),
         zio_cpu_s: cpu::seconds(cpu, constants.zio_cycles(release.era)),
         checksum_s_per_byte: cpu::seconds(cpu, cpu::checksum_byte(checksum, &release, cpu)),
         cores: f64::from(cpu.cores.max(1) * system.host.sockets.max(1)),

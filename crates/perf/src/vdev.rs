@@ -87,6 +87,35 @@ pub struct VdevLoad {
     pub width: u32,
     /// Blocks the vdev queue lets each member serve at once (sync reads' max_active).
     pub active: u32,
+    /// Random blocks whose columns fall on different disks and so are served at once
+    /// (`concurrent_groups`); 1 for raidz.
+    pub groups: u32,
+}
+
+/// Random blocks a striped vdev serves at once. A raidz block's columns take every disk of
+/// its one group. dRAID lays its groups of data + parity columns over all the children by the
+/// slice's permutation maps (vdev_draid.c, vdev_draid_map_alloc_row), so blocks of different
+/// groups land on different disks: about floor((children - spares) / (data + parity)) blocks
+/// at once, as zpoolconcepts(7) approximates dRAID's random IOPS.
+pub(crate) fn concurrent_groups(vtype: VdevType, children: u32) -> u32 {
+    match vtype {
+        VdevType::Draid {
+            parity,
+            data,
+            spares,
+        } => (children.saturating_sub(spares) / (data + parity).max(1)).max(1),
+        _ => 1,
+    }
+}
+
+/// A load-dependent demand table of one group (`table[j - 1]`: per block with j queued)
+/// spread over `groups` groups serving at once: with j blocks queued each group holds about
+/// j / groups of them, and min(j, groups) complete together.
+fn spread(table: &[f64], groups: u32) -> Vec<f64> {
+    let g = groups as usize;
+    (1..=table.len() * g)
+        .map(|j| table[(j.div_ceil(g) - 1).min(table.len() - 1)] / j.min(g) as f64)
+        .collect()
 }
 
 /// The stations of the vdevs whose disks work together.
@@ -103,10 +132,15 @@ pub fn stations(system: &System, loads: &[VdevLoad]) -> Vec<Station> {
                 .min()
                 .unwrap_or(1)
                 .min(v.active.max(1));
-            let detail = format!("{} data disks per random block", v.width);
-            Station::new(v.name.clone(), Kind::Vdev, detail, v.busy_s)
-                .servers(servers)
-                .queued(&v.busy_queued_s)
+            let mut detail = format!("{} data disks per random block", v.width);
+            if v.groups > 1 {
+                detail += &format!(", {} groups at once", v.groups);
+            }
+            let station = Station::new(v.name.clone(), Kind::Vdev, detail, v.busy_s);
+            match v.busy_queued_s.len() {
+                0 | 1 => station.servers(servers * v.groups),
+                _ => station.queued(&spread(&v.busy_queued_s, v.groups)),
+            }
         })
         .collect()
 }

@@ -31,9 +31,10 @@ pub use placement::{
     candidate_on, data_disks, disks_of_size, roles, with_candidate, with_controllers_for,
     with_disks,
 };
+pub use policy::Rank;
 pub use policy::MAX_DISKS;
 pub use raidz_expansion::{grow, within_policy, GrowthOption, GrowthStep};
-pub use recommend::{at_the_target, NearMiss, Rank, Recommendation, DEFAULT_LOSS_TARGET};
+pub use recommend::{at_the_target, NearMiss, Recommendation, DEFAULT_LOSS_TARGET};
 pub use search::{
     check_work, own, plan, plan_cancellable, plan_disks, plan_disks_cancellable, DiskPlan,
     DiskRequest, Own, Plan, Request, MAX_PLAN_WORK,

@@ -58,19 +58,21 @@ impl Metric {
     }
 }
 
-/// A probability as a percentage with two significant digits, in scientific notation below
-/// 0.001%, so that the small ones of safe layouts stay apart.
+/// A probability as a percentage with two significant digits, in one notation for every
+/// magnitude a plan's column holds: from 1% up as it is (1.2%, 100.0%), below it with its power
+/// of ten (3.3e-2%, 1.1e-4%, 3.1e-10%), so that a column compares by exponent and never mixes
+/// 0.033% with 1.1e-4%. page.js's `probability` is the same rule.
 pub fn format_probability(p: f64) -> String {
     let pct = p * 100.0;
-    if pct >= 1.0 {
+    if pct <= 0.0 {
+        return "0%".to_string();
+    }
+    let small = format!("{pct:.1e}");
+    // 0.9996% rounds up to 1.0e0: that is 1.0%, written as the values from 1% up are.
+    if pct >= 1.0 || small.ends_with("e0") {
         format!("{pct:.1}%")
-    } else if pct >= 0.001 {
-        let decimals = (1.0 - pct.log10().floor()) as usize;
-        format!("{pct:.decimals$}%")
-    } else if pct > 0.0 {
-        format!("{pct:.1e}%")
     } else {
-        "0%".to_string()
+        format!("{small}%")
     }
 }
 
@@ -301,8 +303,12 @@ mod tests {
         assert!((loss.miss_factor(0.05) - 5.0).abs() < 1e-12);
         assert!(loss.is_met(0.01));
         assert_eq!(format_probability(0.0123), "1.2%");
-        assert_eq!(format_probability(2.5e-5), "0.0025%");
-        assert_eq!(format_probability(0.001), "0.10%");
+        assert_eq!(format_probability(0.99999), "100.0%");
+        assert_eq!(format_probability(0.009_999_6), "1.0%");
+        assert_eq!(format_probability(0.0033), "3.3e-1%");
+        assert_eq!(format_probability(3.3e-4), "3.3e-2%");
+        assert_eq!(format_probability(2.5e-5), "2.5e-3%");
+        assert_eq!(format_probability(0.001), "1.0e-1%");
         assert_eq!(format_probability(3.14e-9), "3.1e-7%");
         assert_eq!(format_probability(0.0), "0%");
     }

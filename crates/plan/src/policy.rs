@@ -3,7 +3,7 @@
 //! simulation's size, the ranking's thresholds and the purposes (`--for`). Policies, not facts:
 //! each says so.
 
-use crate::recommend::Rank;
+use std::fmt;
 
 /// Most disks a plan takes: with raidz widths up to 19 and dRAID data widths up to 16 a plan
 /// evaluates about 230 layouts whatever the disk count, but each evaluation costs time in
@@ -24,6 +24,16 @@ pub const REPLACEMENT_HOURS: f64 = 72.0;
 /// ARC, so every byte reaches or comes from the disks. `dd-write` stays a named workload. A
 /// choice, not a fact.
 pub const STANDARD_WORKLOADS: [&str; 3] = ["fio-read", "fio-write", "fio-randread:qd=32"];
+
+/// The random workload `iops>=` needs are judged at when neither `--random` nor a `--for`
+/// purpose sets one: a VM host's or a busy file server's concurrency, 8 clients each with 16
+/// requests in flight (128 in all). A pool that must reach an IOPS figure serves many
+/// clients at once; one thread with 32 in flight leaves most disks of a large pool idle, so
+/// every layout of reads on separate disks ties there (24 disks: 1,361/s for a stripe and for
+/// 12 mirrors alike) and no layout meets a figure the same disks reach loaded. The RAND/s
+/// column shows this workload then, and the plan's `workloads:` line names it. A choice, not
+/// a fact.
+pub const NEEDS_RANDOM_WORKLOAD: &str = "fio-randread:threads=8,qd=16";
 
 /// How full the pool is assumed to be when a rebuild's length matters (`report`, and the
 /// `--fill` default of plan, compare and reliability): 80%, where pools are usually grown.
@@ -51,6 +61,59 @@ pub const SPACE_TIE: f64 = 0.95;
 /// Layouts within this share of the most random reads (or writes) are ties: the one with more
 /// usable space wins (a tenth is about what the model's own error is). A policy, not a fact.
 pub const SPEED_TIE: f64 = 0.9;
+
+/// How the planner weighs the layouts that stay under the loss target (`--rank`). A policy,
+/// not a fact: the default weighs what an admin weighs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rank {
+    /// The most usable space among the layouts that read and write sequentially at least
+    /// [`SPEED_FLOOR`] of the best; among those within [`SPACE_TIE`] of the most space, the
+    /// most random reads (within [`SPEED_TIE`]: a tie, the more space wins).
+    #[default]
+    Usable,
+    /// The most usable space.
+    Space,
+    /// The most random reads per second (within [`SPEED_TIE`]: the more space).
+    Iops,
+    /// The fastest sequential writes (within [`SPEED_TIE`]: the more space).
+    Write,
+}
+
+impl Rank {
+    pub const WORDS: &'static str = "usable, space, iops or write";
+
+    fn word(self) -> &'static str {
+        match self {
+            Rank::Usable => "usable",
+            Rank::Space => "space",
+            Rank::Iops => "iops",
+            Rank::Write => "write",
+        }
+    }
+}
+
+impl fmt::Display for Rank {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+impl std::str::FromStr for Rank {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Rank, String> {
+        [Rank::Usable, Rank::Space, Rank::Iops, Rank::Write]
+            .into_iter()
+            .find(|r| r.word() == s.trim())
+            .ok_or_else(|| {
+                format!(
+                    "unknown ranking '{}': {}",
+                    model::input::echo(s),
+                    Rank::WORDS
+                )
+            })
+    }
+}
 
 /// What the pool is for (`--for`): the ranking an admin applies for it, and the random
 /// workload its RAND/s column and `iops>=` needs are judged at. A policy, not a fact.
@@ -104,9 +167,13 @@ impl Purpose {
         }
     }
 
-    /// The random workload this purpose judges layouts at when `--random` is not given.
-    pub fn random_workload(self) -> &'static str {
+    /// The random workload this purpose judges layouts at when `--random` is not given; with
+    /// an `iops>=` need, the general purposes judge at `NEEDS_RANDOM_WORKLOAD`.
+    pub fn random_workload(self, iops_need: bool) -> &'static str {
         match self {
+            Purpose::General | Purpose::Backup | Purpose::Media if iops_need => {
+                NEEDS_RANDOM_WORKLOAD
+            }
             Purpose::General | Purpose::Backup | Purpose::Media => STANDARD_WORKLOADS[2],
             Purpose::Vm => "fio-randread:threads=8,qd=4",
             Purpose::Database => "fio-randread:bs=16k,threads=8,qd=4",
@@ -135,10 +202,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_iops_need_is_judged_loaded_unless_the_purpose_says() {
+        assert_eq!(
+            Purpose::General.random_workload(false),
+            "fio-randread:qd=32"
+        );
+        assert_eq!(
+            Purpose::General.random_workload(true),
+            NEEDS_RANDOM_WORKLOAD
+        );
+        assert_eq!(
+            Purpose::Vm.random_workload(true),
+            "fio-randread:threads=8,qd=4"
+        );
+    }
+
+    #[test]
     fn every_purpose_reads_back_and_its_workload_parses() {
         for p in Purpose::ALL {
             assert_eq!(p.word().parse::<Purpose>(), Ok(p));
-            assert!(model::Workload::parse(p.random_workload()).is_ok(), "{p:?}");
+            for iops_need in [false, true] {
+                let workload = p.random_workload(iops_need);
+                assert!(model::Workload::parse(workload).is_ok(), "{p:?}");
+            }
         }
         assert_eq!("vm".parse::<Purpose>().map(Purpose::rank), Ok(Rank::Iops));
         assert!("nas"

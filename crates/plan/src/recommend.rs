@@ -3,7 +3,7 @@
 
 use crate::candidate_figures::Evaluation;
 use crate::needs::{format_probability, Metric, Need};
-use crate::policy::{REPORT_TRIALS, SPACE_TIE, SPEED_FLOOR, SPEED_TIE};
+use crate::policy::{Rank, REPORT_TRIALS, SPACE_TIE, SPEED_FLOOR, SPEED_TIE};
 use std::fmt;
 
 /// The probability of losing the pool over the mission a recommendation stays under when
@@ -96,59 +96,6 @@ pub fn closest(evaluations: &[Evaluation], needs: &[Need]) -> Vec<NearMiss> {
         .take(CLOSEST_SHOWN)
         .map(|(_, _, m)| m)
         .collect()
-}
-
-/// How the planner weighs the layouts that stay under the loss target (`--rank`). A policy,
-/// not a fact: the default weighs what an admin weighs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Rank {
-    /// The most usable space among the layouts that read and write sequentially at least
-    /// [`SPEED_FLOOR`] of the best; among those within [`SPACE_TIE`] of the most space, the
-    /// most random reads (within [`SPEED_TIE`]: a tie, the more space wins).
-    #[default]
-    Usable,
-    /// The most usable space.
-    Space,
-    /// The most random reads per second (within [`SPEED_TIE`]: the more space).
-    Iops,
-    /// The fastest sequential writes (within [`SPEED_TIE`]: the more space).
-    Write,
-}
-
-impl Rank {
-    pub const WORDS: &'static str = "usable, space, iops or write";
-
-    fn word(self) -> &'static str {
-        match self {
-            Rank::Usable => "usable",
-            Rank::Space => "space",
-            Rank::Iops => "iops",
-            Rank::Write => "write",
-        }
-    }
-}
-
-impl fmt::Display for Rank {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.word())
-    }
-}
-
-impl std::str::FromStr for Rank {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Rank, String> {
-        [Rank::Usable, Rank::Space, Rank::Iops, Rank::Write]
-            .into_iter()
-            .find(|r| r.word() == s.trim())
-            .ok_or_else(|| {
-                format!(
-                    "unknown ranking '{}': {}",
-                    model::input::echo(s),
-                    Rank::WORDS
-                )
-            })
-    }
 }
 
 /// Usable space, bytes, as a ranking weighs it.
@@ -562,15 +509,15 @@ mod tests {
         assert_eq!(r.index, 1);
         assert_eq!(
             r.reason,
-            "the most usable space (--rank space) of the 3 layouts considered with P(data loss over 5 years) <= 0.10% (no needs given; the default loss target); its own P(data loss) 0.075%; 47.0 TB usable, reads 1.2 GB/s, writes 600.0 MB/s, 100/s random reads; against the runner-up 2x mirror-2 (32.0 TB usable, reads 800.0 MB/s, writes 400.0 MB/s, 100/s random reads): +47% usable space, +50% sequential reads, +50% sequential writes, P(data loss) 0.075% against 0.015%"
+            "the most usable space (--rank space) of the 3 layouts considered with P(data loss over 5 years) <= 1.0e-1% (no needs given; the default loss target); its own P(data loss) 7.5e-2%; 47.0 TB usable, reads 1.2 GB/s, writes 600.0 MB/s, 100/s random reads; against the runner-up 2x mirror-2 (32.0 TB usable, reads 800.0 MB/s, writes 400.0 MB/s, 100/s random reads): +47% usable space, +50% sequential reads, +50% sequential writes, P(data loss) 7.5e-2% against 1.5e-2%"
         );
         let strict = parse_needs_ok("loss<=0.005%");
         let r = recommend(&set(), &strict, 5.0, Rank::Space).unwrap();
         assert_eq!(r.index, 3);
-        assert!(r.reason.starts_with("the most usable space (--rank space) of the 1 layout considered with P(data loss over 5 years) <= 0.0050%; its own"), "{}", r.reason);
+        assert!(r.reason.starts_with("the most usable space (--rank space) of the 1 layout considered with P(data loss over 5 years) <= 5.0e-3%; its own"), "{}", r.reason);
         let read = parse_needs_ok("read>=100MB/s");
         let r = recommend(&set(), &read, 5.0, Rank::Space).unwrap();
-        assert!(r.reason.starts_with("the most usable space (--rank space) of the 3 layouts meeting the needs with P(data loss over 5 years) <= 0.10% (the default loss target); its own"), "{}", r.reason);
+        assert!(r.reason.starts_with("the most usable space (--rank space) of the 3 layouts meeting the needs with P(data loss over 5 years) <= 1.0e-1% (the default loss target); its own"), "{}", r.reason);
     }
 
     #[test]
@@ -584,7 +531,7 @@ mod tests {
         assert_eq!(r.layout, "raidz1-4");
         assert_eq!(
             r.reason,
-            "the most usable space (--rank usable) of the 3 layouts considered with P(data loss over 5 years) <= 0.10% (no needs given; the default loss target) that read and write at least 50% as fast as the best, random reads deciding within 5% of the most space; its own P(data loss) 0.075%; 47.0 TB usable, reads 1.2 GB/s, writes 600.0 MB/s, 100/s random reads; against the runner-up 2x mirror-2 (32.0 TB usable, reads 800.0 MB/s, writes 400.0 MB/s, 250/s random reads): +47% usable space, +50% sequential reads, +50% sequential writes, -60% random reads, P(data loss) 0.075% against 0.015%"
+            "the most usable space (--rank usable) of the 3 layouts considered with P(data loss over 5 years) <= 1.0e-1% (no needs given; the default loss target) that read and write at least 50% as fast as the best, random reads deciding within 5% of the most space; its own P(data loss) 7.5e-2%; 47.0 TB usable, reads 1.2 GB/s, writes 600.0 MB/s, 100/s random reads; against the runner-up 2x mirror-2 (32.0 TB usable, reads 800.0 MB/s, writes 400.0 MB/s, 250/s random reads): +47% usable space, +50% sequential reads, +50% sequential writes, -60% random reads, P(data loss) 7.5e-2% against 1.5e-2%"
         );
         // 46 TB is within 5% of 47 TB: 150 random reads beat 100, 95 tie with it.
         set[3].avail_bytes = 46_000_000_000_000;
@@ -633,14 +580,14 @@ mod tests {
         set[1].closed_form = Some(odds(0.0011, 0.0));
         let r = recommend(&set, &[], 5.0, Rank::Space).unwrap();
         assert_eq!(r.layout, "raidz1-4");
-        assert_eq!(r.caveats, ["at the target: its P(data loss) 0.11% is over 0.10% by less than the 95% interval of a 100000-mission simulation, so kept"]);
+        assert_eq!(r.caveats, ["at the target: its P(data loss) 1.1e-1% is over 1.0e-1% by less than the 95% interval of a 100000-mission simulation, so kept"]);
     }
 
     #[test]
     fn safest_when_none_is_safe_enough() {
         let r = recommend(&set()[..1], &[], 5.0, Rank::Space).unwrap();
         assert_eq!(r.index, 0);
-        assert!(r.reason.starts_with("no layout considered keeps P(data loss over 5 years) <= 0.10% (no needs given; the default loss target); this is the safest"), "{}", r.reason);
+        assert!(r.reason.starts_with("no layout considered keeps P(data loss over 5 years) <= 1.0e-1% (no needs given; the default loss target); this is the safest"), "{}", r.reason);
         assert!(recommend(&[], &[], 5.0, Rank::Space).is_none());
         let unknown: Vec<Evaluation> = set()
             .into_iter()

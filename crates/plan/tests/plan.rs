@@ -143,14 +143,15 @@ fn unrecoverable_read_errors_lose_blocks_not_the_pool() {
     let blocks = m.closed_form.unwrap().block_loss;
     assert!((blocks / within(12.0 * 2.0 / mtbf * p_ure) - 1.0).abs() < 1e-6);
     assert!((4.3e-4..4.5e-4).contains(&blocks), "{blocks}");
-    // The pool: a second failure within the 72 h wait and the resilver (23.2 h: the sorted
-    // scan of 12.8 TB of 128K records spread over the whole disk), 0.0016%. DEGRADED is that
+    // The pool: a second failure within the 72 h wait and the resilver (30.4 h: the sorted
+    // scan of 12.8 TB of 128K records spread over the whole disk, 23.2 h, and the reads of
+    // the 10% of blocks placed by size at 80% full that the scan's window misses), 0.0017%. DEGRADED is that
     // window, the one the loss figures assume (issue #10: it showed the resilver alone).
     let mttr = m.degraded_hours;
-    assert!((95.0..95.5).contains(&mttr), "{mttr}");
+    assert!((102.2..102.6).contains(&mttr), "{mttr}");
     let pool = m.closed_form.unwrap().pool_loss;
     assert!((pool / within(12.0 * 2.0 / mtbf * mttr / mtbf) - 1.0).abs() < 1e-9);
-    assert!((1.55e-5..1.65e-5).contains(&pool), "{pool}");
+    assert!((1.68e-5..1.76e-5).contains(&pool), "{pool}");
     // Mirrors stay under the default 0.1% target.
     assert!(m.data_loss().unwrap() < 0.001);
 }
@@ -161,14 +162,14 @@ fn draid_is_degraded_only_for_its_sequential_rebuild() {
     let find = |name: &str| evaluation(&p, name);
     let (none, one) = (find("draid1:8d:24c:0s"), find("draid1:8d:24c:1s"));
     // Without a distributed spare the window is the 72 h wait for a disk and the resilver
-    // onto it (17.6 h, the sorted scan); with one, every survivor rebuilds a share of the
-    // failed disk at once.
+    // onto it (30.3 h, the sorted scan and the scattered blocks its window misses); with
+    // one, every survivor rebuilds a share of the failed disk at once.
     assert!(
-        (89.3..89.9).contains(&none.degraded_hours),
+        (102.1..102.5).contains(&none.degraded_hours),
         "{}",
         none.degraded_hours
     );
-    assert!(one.degraded_hours < 17.6 / 2.0, "{}", one.degraded_hours);
+    assert!(one.degraded_hours < 30.3 / 2.0, "{}", one.degraded_hours);
     assert!(
         one.closed_form.map(|o| o.pool_loss).unwrap()
             < none.closed_form.map(|o| o.pool_loss).unwrap() / 10.0
@@ -253,4 +254,39 @@ fn one_batch_raises_the_odds_by_the_batch_moments() {
         assert!((b.block_loss / a.block_loss - block).abs() < 1e-9, "{name}");
     }
     assert!(batch.monte_carlo.is_some());
+}
+
+/// Issue #26: `iops>=2000` on 24 disks found nothing at one thread of 32 in flight, where
+/// every layout of reads on separate disks ties; at the needs' concurrency (8 clients of 16)
+/// the mirrors and the stripe meet it and raidz does not.
+#[test]
+fn an_iops_need_is_judged_at_eight_clients_of_sixteen() {
+    let at = |random: &str| {
+        let mut r = request(24, "iops>=2000");
+        r.settings.random = zpoolsim_plan::LabelledWorkload::parse(random).unwrap();
+        plan(&r)
+    };
+    // One thread of 32 in flight: 1.3 reads queued per disk whatever the layout; the stripe
+    // and the mirrors tie at 1,358/s.
+    let Err(PlanError::NothingMeetsNeeds { closest, .. }) = at("fio-randread:qd=32") else {
+        panic!("met at one thread of 32")
+    };
+    let names: Vec<&str> = closest.iter().map(|m| m.layout.as_str()).collect();
+    assert_eq!(names, ["stripe-24", "12x mirror-2", "8x mirror-3"]);
+    for miss in &closest {
+        assert!((1357.0..1359.0).contains(&miss.misses[0].value), "{miss:?}");
+    }
+    // 8 clients of 16: 5.3 queued per disk, each disk's queue reorders: 2,567/s, and only
+    // layouts whose reads land on one disk each (no raidz, no dRAID) reach 2,000.
+    let p = at(zpoolsim_plan::policy::NEEDS_RANDOM_WORKLOAD).unwrap();
+    let met: Vec<(String, f64)> = p
+        .evaluations
+        .iter()
+        .map(|e| (e.candidate.layout.to_string(), e.metric(Metric::Iops)))
+        .collect();
+    assert_eq!(met.len(), 3, "{met:?}");
+    for (name, iops) in &met {
+        assert!(!name.contains("raidz") && !name.contains("draid"), "{name}");
+        assert!((2566.0..2569.0).contains(iops), "{name} {iops}");
+    }
 }

@@ -4,7 +4,7 @@
 //! keeps at least the share of its queue class (below).
 
 use crate::resilver::RebuildRates;
-use crate::scan::ScanShape;
+use crate::scan::{scan_window_blocks, ScanShape};
 use crate::Error;
 use model::pool::DEFAULT_RECORDSIZE;
 use model::{System, Workload};
@@ -54,31 +54,17 @@ pub fn rebuild_rates(
             "fill must be between 0 and 1, not {fill}"
         )));
     }
-    let recordsize = system
-        .pool
-        .datasets
-        .first()
-        .map_or(DEFAULT_RECORDSIZE, |d| d.recordsize) as f64;
-    let span = (fill / (1.0 - FREE_AMONG_DATA)).min(1.0);
-    let path = perf::rebuild_path(system, span).map_err(|e| match e {
-        perf::PerfError::System(m) => Error::Invalid(m),
-        other => Error::Perf(other),
-    })?;
-    let scan = ScanShape {
-        recordsize,
-        sector: f64::from(1u32 << system.pool.ashift.min(16)),
-        free_among_data: FREE_AMONG_DATA,
-        costs: path.per_block.clone(),
-    };
+    let path = perf::rebuild_path(system, (fill / (1.0 - FREE_AMONG_DATA)).min(1.0)).map_err(
+        |e| match e {
+            perf::PerfError::System(m) => Error::Invalid(m),
+            other => Error::Perf(other),
+        },
+    )?;
+    let pool_disks = &system.disks[..pool_leaves(system)];
+    let scan = scan_shape(system, pool_disks, fill, &path);
     let user_busy = match user {
         None => 0.0,
         Some(UserLoad { workload, busy }) => {
-            let leaves: usize = system
-                .pool
-                .normal()
-                .map(|t| t.layout.leaves() as usize)
-                .sum();
-            let pool_disks = &system.disks[..leaves];
             let prediction = perf::predict(system, workload).map_err(Error::Perf)?;
             let busiest = prediction
                 .devices
@@ -101,4 +87,41 @@ pub fn rebuild_rates(
         user_busy,
         scan: Some(scan),
     })
+}
+
+/// The pool's normal-class leaves: the first disks of the system.
+fn pool_leaves(system: &System) -> usize {
+    system
+        .pool
+        .normal()
+        .map(|t| t.layout.leaves() as usize)
+        .sum()
+}
+
+/// How the blocks of `system`'s pool filled to `fill` lie for a resilver's scan.
+fn scan_shape(
+    system: &System,
+    pool_disks: &[model::system::Disk],
+    fill: f64,
+    path: &perf::RebuildPath,
+) -> ScanShape {
+    let recordsize = system
+        .pool
+        .datasets
+        .first()
+        .map_or(DEFAULT_RECORDSIZE, |d| d.recordsize) as f64;
+    // The allocated bytes, parity included: each leaf holds `fill` of its size.
+    let allocated_bytes = fill
+        * pool_disks
+            .iter()
+            .map(|d| d.model.capacity_bytes as f64)
+            .sum::<f64>();
+    ScanShape {
+        recordsize,
+        sector: f64::from(1u32 << system.pool.ashift.min(16)),
+        free_among_data: FREE_AMONG_DATA,
+        window_blocks: scan_window_blocks(system.host.ram_bytes as f64, allocated_bytes),
+        allocated_bytes,
+        costs: path.per_block.clone(),
+    }
 }

@@ -294,11 +294,12 @@ fn explain(
     let scanned = match (scan, &rates.scan) {
         (Some(s), Some(shape)) => format!(
             " as a sorted scan of {:.1} million {} records: {:.2} million indirect-block reads \
-             and {:.2} million read commands over {} per disk",
+             and {:.2} million read commands{} over {} per disk",
             s.blocks / 1e6,
             record_words(shape.recordsize),
             s.indirect_reads / 1e6,
             s.commands / 1e6,
+            scattered_words(s.scattered_reads),
             format_decimal(s.span_bytes),
         ),
         _ => String::new(),
@@ -392,4 +393,17 @@ fn unprotected_read_bytes(geo: &Geometry) -> f64 {
     let all_failed_in_row: f64 = (0..p).map(|k| (w - k as f64) / (c - k as f64)).product();
     let allocated = geo.share * c;
     all_failed_in_row * allocated * (w - p as f64) / w
+}
+
+/// The reads of blocks placed apart that the scan's memory-bounded window could not sort in
+/// (scan.rs), when there are any worth a word.
+fn scattered_words(reads: f64) -> String {
+    if reads < 5e3 {
+        return String::new();
+    }
+    format!(
+        " plus {:.2} million reads of blocks placed apart that no sorted window of the \
+         scan's queues joined",
+        reads / 1e6
+    )
 }

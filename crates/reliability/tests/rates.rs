@@ -44,12 +44,13 @@ fn the_resilver_behind_a_saturating_user_load() {
     let idle = rebuild_rates(&system, 0.5, None).unwrap();
     // Half of 16.0009e12 B per leaf, read from 7 survivors over the 10 TB the data spans
     // (12.2 h at the media rate), plus the scan's commands and indirect-block reads; the new
-    // disk writes 8 TB in 9.7 h. 56 TB + 8 TB over a ~3.5 GB/s slot would take 5 h.
+    // disk writes 8 TB in 9.7 h. 56 TB + 8 TB over a ~3.5 GB/s slot would take 5 h. Blocks
+    // the scan's memory-bounded window cannot sort in add 9.8 h (assess.rs).
     let quiet = rebuild(&group, RebuildKind::Resilver, leaf, 0.5, &idle).unwrap();
     assert_eq!(quiet.bytes_to_read, 7.0 * 0.5 * leaf as f64);
     let streaming = 0.5 * leaf as f64 / 0.8 / idle.leaf_read_bytes_per_sec / 3600.0;
     assert!((streaming - 12.16).abs() < 0.01, "{streaming}");
-    assert!((13.0..14.0).contains(&quiet.hours), "{}", quiet.hours);
+    assert!((23.0..24.0).contains(&quiet.hours), "{}", quiet.hours);
     assert_eq!(quiet.limiting_resource, Limit::SurvivorReads);
     // 4 KiB random reads at queue depth 32 keep the disks saturated; the resilver keeps its
     // scrub-class slot, one in eleven: 10/11 busy, eleven times as long.
@@ -108,11 +109,16 @@ fn the_recordsize_reaches_the_resilver() {
     assert!(small > mid && mid > large, "{small} {mid} {large}");
     // 8 TB a survivor over a 10 TB span: 12.2 h of media time in each; 16K records make 2.6
     // billion blocks and 2.5 million indirect-block reads per disk (about 5 h), 1M 0.6 h of
-    // commands and metadata.
-    assert!((18.0..18.4).contains(&small), "{small}");
-    assert!((13.5..13.8).contains(&mid), "{mid}");
-    assert!((12.7..13.0).contains(&large), "{large}");
-    // 90% full: 14.4 TB a survivor over the whole 16 TB disk, 10% of it holes.
+    // commands and metadata. The 64 GiB host's scan window holds 25.3 million blocks: 0.9% of
+    // the 16K pool's, 7.3% at 128K, 58% at 1M; 4% of the blocks were placed by size, and those
+    // the window misses are one more read each: 59 h at 16K, 9.8 h at 128K, 0.2 h at 1M.
+    assert!((77.0..77.5).contains(&small), "{small}");
+    assert!((23.2..23.6).contains(&mid), "{mid}");
+    assert!((13.2..13.6).contains(&large), "{large}");
+    // 90% full: 14.4 TB a survivor over the whole 16 TB disk, 10% of it holes; 20% of the
+    // blocks placed by size, the window holds 4.0% of them: 120 million more reads per disk.
+    // Per byte read, 2.7 times as slow as half full (the issue asks at least 1.1).
     let full = hours(131072, 0.9);
-    assert!((24.0..24.4).contains(&full), "{full}");
+    assert!((115.5..116.0).contains(&full), "{full}");
+    assert!(full / 14.4 > 2.7 * mid / 8.0, "{full} {mid}");
 }

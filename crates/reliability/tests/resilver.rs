@@ -170,17 +170,30 @@ fn refuses_what_cannot_be_rebuilt() {
 }
 
 /// The scan costs of a 7200 rpm disk stated round: 0.1 ms a command, 10 ms an indirect-block
-/// read, 1 MiB aggregation, no CPU cost; 4 KiB sectors; 20% of the data's span free.
+/// read, 5 ms a scattered read, 1 MiB aggregation, no CPU cost; 4 KiB sectors; a scan
+/// window that holds the whole pool (every block sorted in).
 fn scanned(recordsize: f64, free_among_data: f64) -> RebuildRates {
+    windowed(recordsize, free_among_data, (1e12, 1.0))
+}
+
+/// `scanned` with a window of `window_blocks` over `allocated_bytes`.
+fn windowed(
+    recordsize: f64,
+    free_among_data: f64,
+    (window_blocks, allocated_bytes): (f64, f64),
+) -> RebuildRates {
     RebuildRates {
         scan: Some(ScanShape {
             recordsize,
             sector: 4096.0,
             free_among_data,
+            window_blocks,
+            allocated_bytes,
             costs: BlockCosts {
                 aggregation_bytes: 1048576.0,
                 command_s: 1e-4,
                 indirect_read_s: 0.01,
+                scattered_read_s: 0.005,
                 zio_cpu_s: 0.0,
                 checksum_s_per_byte: 0.0,
                 cores: 1.0,
@@ -278,4 +291,45 @@ fn the_scan_costs_per_block_and_per_hole() {
     let kind = RebuildKind::SequentialRebuild;
     let seq = rebuild(&layout.groups[0], kind, LEAF, 0.5, &scanned(16384.0, 0.0)).unwrap();
     assert!((seq.hours - 1.4761).abs() < 1e-3, "{}", seq.hours);
+}
+
+#[test]
+fn a_bounded_scan_window_reads_fuller_pools_slower() {
+    // A host of 64 GiB sorts 25.26 million blocks at a time. At 50% the pool holds 2e13
+    // bytes, 116.26 million blocks of 172,032 bytes: the window holds 21.7% of them; 4% of
+    // the blocks were placed by size, and 78.3% of those are one more 5 ms read each:
+    // 116.26e6 x 0.04 x 0.783 x 5 ms = 18,200 s per leaf. At 90%: 12.1% of 209.3 million,
+    // 20% placed by size: 184,000 s.
+    let g = raidz2_10();
+    let window = |fill: f64| {
+        let allocated = 10.0 * 4e12 * fill;
+        (68719476736.0 / 20.0 / 136.0, allocated)
+    };
+    let per_tb = |fill: f64| {
+        let r = windowed(131072.0, 0.2, window(fill));
+        let sorted = scanned(131072.0, 0.2);
+        let at = |rates: &RebuildRates| {
+            rebuild(&g, RebuildKind::Resilver, LEAF, fill, rates)
+                .unwrap()
+                .hours
+        };
+        (at(&r) / (4.0 * fill), at(&r) - at(&sorted))
+    };
+    let (half, half_extra) = per_tb(0.5);
+    let (full, full_extra) = per_tb(0.9);
+    let blocks = |fill: f64| 10.0 * 4e12 * fill / 172032.0;
+    let by_hand = |fill: f64, placed: f64| {
+        let q = 68719476736.0 / 20.0 / 136.0 / blocks(fill);
+        blocks(fill) * placed * (1.0 - q) * 0.005 / 3600.0
+    };
+    assert!(
+        (half_extra - by_hand(0.5, 0.04)).abs() < 1e-6,
+        "{half_extra}"
+    );
+    assert!(
+        (full_extra - by_hand(0.9, 0.2)).abs() < 1e-6,
+        "{full_extra}"
+    );
+    // The mark: at least 10% slower per byte at 90% than at 50%.
+    assert!(full > 1.1 * half, "{full} {half}");
 }

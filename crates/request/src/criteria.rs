@@ -18,7 +18,8 @@ pub struct Criteria {
     pub write: String,
     /// The random-read workload (the RAND/s column, `iops>=` needs): how many requests are in
     /// flight decides what mirrors gain over raidz (default: fio-randread:qd=32, one thread
-    /// with 32 in flight, or what --for sets).
+    /// with 32 in flight; on plan with an iops>= need fio-randread:threads=8,qd=16, 8 clients
+    /// of 16; or what --for sets).
     #[arg(long)]
     pub random: Option<String>,
     /// More workloads to show, NAME[:key=value,...] or a workload file; repeat for several.

@@ -4,7 +4,8 @@
 use crate::{about, Criteria, Error, Inputs, Refusal};
 use ::plan::policy::Purpose;
 use ::plan::{
-    parse_needs, DiskPlan, DiskRequest, Disks, GrowthOption, LabelledWorkload, PlanError, Rank,
+    parse_needs, DiskPlan, DiskRequest, Disks, GrowthOption, LabelledWorkload, Metric, PlanError,
+    Rank,
 };
 use model::pool::auto_ashift;
 use model::Leaf;
@@ -108,15 +109,17 @@ impl PlanRequest {
         let fill = self.grow_fill().map_err(about("grow_fill"))?;
         let purpose = self.purpose.unwrap_or_default();
         let mut settings = self.criteria.settings(inputs)?;
+        let needs = parse_needs(&self.need).map_err(about("need"))?;
         if self.criteria.random.is_none() {
-            settings.random = LabelledWorkload::parse(purpose.random_workload())
+            let iops_need = needs.iter().any(|n| n.metric == Metric::Iops);
+            settings.random = LabelledWorkload::parse(purpose.random_workload(iops_need))
                 .expect("the purposes' workloads parse");
         }
         let request = DiskRequest {
             disks: self.disks.disks(inputs)?,
             hot_spares: self.spares,
             min_redundancy: self.min_redundancy,
-            needs: parse_needs(&self.need).map_err(about("need"))?,
+            needs,
             settings,
             rank: self.rank.unwrap_or(purpose.rank()),
             consider_all: self.consider_all,

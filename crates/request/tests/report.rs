@@ -60,7 +60,7 @@ fn the_report_plans_the_data_disks_and_names_the_other_roles() {
     assert_eq!(own.evaluation.candidate.layout.to_string(), "raidz1-4");
     assert!(
         own.standing
-            .starts_with("your layout, at the loss target (0.11% against 0.10%"),
+            .starts_with("your layout, at the loss target (1.1e-1% against 1.0e-1%"),
         "{}",
         own.standing
     );

@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 pub struct CaseFile {
     /// The source text the cases quote.
     pub source: String,
+    /// What the source states of its machine and method (validation/sources.md): A, B or C.
+    pub grade: Option<Grade>,
     #[serde(default, rename = "case")]
     pub cases: Vec<Case>,
     #[serde(default, rename = "excluded")]
@@ -30,6 +32,9 @@ pub struct Case {
     /// The pool's layout when the source ran the same machine with several: it goes on the
     /// system's first disks.
     pub layout: Option<String>,
+    /// The dataset the run used, by name, where the system file declares several (one per
+    /// property set the source compared): it becomes the first, the one workloads run on.
+    pub dataset: Option<String>,
     /// The compression ratio the pool recorded for the data the run wrote, where the source
     /// gives it (`zfs get compressratio` of the dataset before and after) and the run's data is
     /// a benchmark's random buffers: only holes in its records compress, so each record holds
@@ -38,8 +43,9 @@ pub struct Case {
     /// The workload, as `zpoolsim predict --workload` takes it.
     pub workload: String,
     /// `throughput` (bytes/s), `iops`, `device-throughput` (bytes/s per disk),
-    /// `read-throughput` / `write-throughput` (one side of a mixed workload), or a percentile
-    /// of fio's completion latency (`clat-p50`, `clat-p90`, `clat-p99`, `clat-p999`).
+    /// `read-throughput` / `write-throughput` / `read-iops` / `write-iops` (one side of a mixed
+    /// workload), or a percentile of fio's completion latency (`clat-p50`, `clat-p90`,
+    /// `clat-p99`, `clat-p999`).
     pub metric: Metric,
     /// `MB/s`, `MiB/s` or `ops/s`; `s`, `ms` or `us` for a latency.
     pub unit: String,
@@ -63,6 +69,15 @@ pub struct Excluded {
     pub reason: String,
 }
 
+/// A source's grade (validation/sources.md): A states its machine and method whole, B leaves
+/// some inputs to the documented defaults, C states little beyond the layout and the method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+pub enum Grade {
+    A,
+    B,
+    C,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Metric {
@@ -76,6 +91,10 @@ pub enum Metric {
     ReadThroughput,
     /// The write side of a mixed workload (fio's `write:` line).
     WriteThroughput,
+    /// The read side of a mixed workload in requests per second (fio's `read: IOPS=`).
+    ReadIops,
+    /// The write side of a mixed workload in requests per second (fio's `write: IOPS=`).
+    WriteIops,
     /// fio's completion latency (`clat`) percentiles, against the simulation's (`latency_s`).
     ClatP50,
     ClatP90,

@@ -2,7 +2,7 @@
 //! workloads. The repository's corpus is embedded in the binary (so `zpoolsim validate` runs
 //! from anywhere); another can be given as texts the caller read.
 
-use crate::case::{parse, Case, CaseFile, Excluded};
+use crate::case::{parse, Case, CaseFile, Excluded, Grade};
 use crate::ValidateError;
 use model::{Catalog, System, Workload};
 use std::path::Path;
@@ -26,6 +26,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/004-128k-record-2006.toml"),
     ),
     (
+        "validation/aztorius-2023-issue15245.toml",
+        include_str!("../../../validation/aztorius-2023-issue15245.toml"),
+    ),
+    (
         "validation/calomel-4tb-hdd.toml",
         include_str!("../../../validation/calomel-4tb-hdd.toml"),
     ),
@@ -42,8 +46,60 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/pclean-2026-xenon.toml"),
     ),
     (
+        "validation/issue10145-2020-860-zvol.toml",
+        include_str!("../../../validation/issue10145-2020-860-zvol.toml"),
+    ),
+    (
+        "validation/tnbench-2026-samples.toml",
+        include_str!("../../../validation/tnbench-2026-samples.toml"),
+    ),
+    (
+        "validation/eirik-2023-pve-mirror.toml",
+        include_str!("../../../validation/eirik-2023-pve-mirror.toml"),
+    ),
+    (
+        "validation/smartos847-2019-p4600.toml",
+        include_str!("../../../validation/smartos847-2019-p4600.toml"),
+    ),
+    (
+        "validation/issue14917-2023-hc550.toml",
+        include_str!("../../../validation/issue14917-2023-hc550.toml"),
+    ),
+    (
+        "validation/duzlov-2023-fsync.toml",
+        include_str!("../../../validation/duzlov-2023-fsync.toml"),
+    ),
+    (
+        "validation/pajkastare-2024.toml",
+        include_str!("../../../validation/pajkastare-2024.toml"),
+    ),
+    (
+        "validation/phaus-2016-dl380.toml",
+        include_str!("../../../validation/phaus-2016-dl380.toml"),
+    ),
+    (
+        "validation/pruiz-2018-issue7834.toml",
+        include_str!("../../../validation/pruiz-2018-issue7834.toml"),
+    ),
+    (
+        "validation/trenb-2017-issue6278.toml",
+        include_str!("../../../validation/trenb-2017-issue6278.toml"),
+    ),
+    (
+        "examples/aztorius-2023-encrypted.toml",
+        include_str!("../../../examples/aztorius-2023-encrypted.toml"),
+    ),
+    (
+        "examples/aztorius-2023-plain.toml",
+        include_str!("../../../examples/aztorius-2023-plain.toml"),
+    ),
+    (
         "examples/calomel-24x-samsung-840-pro.toml",
         include_str!("../../../examples/calomel-24x-samsung-840-pro.toml"),
+    ),
+    (
+        "examples/calomel-24x-wd-re-4tb.toml",
+        include_str!("../../../examples/calomel-24x-wd-re-4tb.toml"),
     ),
     (
         "examples/clemtibs-n6005-nospecial-noslog.toml",
@@ -62,8 +118,132 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../examples/clemtibs-n6005-special-slog.toml"),
     ),
     (
-        "examples/calomel-24x-wd-re-4tb.toml",
-        include_str!("../../../examples/calomel-24x-wd-re-4tb.toml"),
+        "examples/duzlov-2023-apacer-scale.toml",
+        include_str!("../../../examples/duzlov-2023-apacer-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-main-noslog-core.toml",
+        include_str!("../../../examples/duzlov-2023-main-noslog-core.toml"),
+    ),
+    (
+        "examples/duzlov-2023-main-noslog-scale.toml",
+        include_str!("../../../examples/duzlov-2023-main-noslog-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-main-slog-core.toml",
+        include_str!("../../../examples/duzlov-2023-main-slog-core.toml"),
+    ),
+    (
+        "examples/duzlov-2023-main-slog-scale.toml",
+        include_str!("../../../examples/duzlov-2023-main-slog-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-optane-core.toml",
+        include_str!("../../../examples/duzlov-2023-optane-core.toml"),
+    ),
+    (
+        "examples/duzlov-2023-optane-scale.toml",
+        include_str!("../../../examples/duzlov-2023-optane-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-team480-scale.toml",
+        include_str!("../../../examples/duzlov-2023-team480-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-team512-core.toml",
+        include_str!("../../../examples/duzlov-2023-team512-core.toml"),
+    ),
+    (
+        "examples/duzlov-2023-team512-scale.toml",
+        include_str!("../../../examples/duzlov-2023-team512-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-tesla-core.toml",
+        include_str!("../../../examples/duzlov-2023-tesla-core.toml"),
+    ),
+    (
+        "examples/duzlov-2023-tesla-scale.toml",
+        include_str!("../../../examples/duzlov-2023-tesla-scale.toml"),
+    ),
+    (
+        "examples/duzlov-2023-tforce-scale.toml",
+        include_str!("../../../examples/duzlov-2023-tforce-scale.toml"),
+    ),
+    (
+        "examples/pajkastare-2024-kingston-nvme.toml",
+        include_str!("../../../examples/pajkastare-2024-kingston-nvme.toml"),
+    ),
+    (
+        "examples/pajkastare-2024-samsung-sata-ssd.toml",
+        include_str!("../../../examples/pajkastare-2024-samsung-sata-ssd.toml"),
+    ),
+    (
+        "examples/pajkastare-2024-usb3-hdd.toml",
+        include_str!("../../../examples/pajkastare-2024-usb3-hdd.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-cache1.toml",
+        include_str!("../../../examples/phaus-dl380-g6-cache1.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-cache2-log.toml",
+        include_str!("../../../examples/phaus-dl380-g6-cache2-log.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-cache2.toml",
+        include_str!("../../../examples/phaus-dl380-g6-cache2.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-mirror-sda-sde.toml",
+        include_str!("../../../examples/phaus-dl380-g6-mirror-sda-sde.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sda.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sda.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sdb.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sdb.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sdc.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sdc.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sdd.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sdd.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sde.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sde.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sdf.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sdf.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sdg.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sdg.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6-sdh.toml",
+        include_str!("../../../examples/phaus-dl380-g6-sdh.toml"),
+    ),
+    (
+        "examples/phaus-dl380-g6.toml",
+        include_str!("../../../examples/phaus-dl380-g6.toml"),
+    ),
+    (
+        "examples/pruiz-2018-zol-0.6.5-rs4k.toml",
+        include_str!("../../../examples/pruiz-2018-zol-0.6.5-rs4k.toml"),
+    ),
+    (
+        "examples/pruiz-2018-zol-master-rs16k.toml",
+        include_str!("../../../examples/pruiz-2018-zol-master-rs16k.toml"),
+    ),
+    (
+        "examples/pclean-xenon-nvme.toml",
+        include_str!("../../../examples/pclean-xenon-nvme.toml"),
     ),
     (
         "examples/pclean-xenon-data0.toml",
@@ -78,8 +258,28 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../examples/pclean-xenon-data2.toml"),
     ),
     (
-        "examples/pclean-xenon-nvme.toml",
-        include_str!("../../../examples/pclean-xenon-nvme.toml"),
+        "examples/issue10145-12x-860-mirror.toml",
+        include_str!("../../../examples/issue10145-12x-860-mirror.toml"),
+    ),
+    (
+        "examples/tnbench-prod-5x-905p.toml",
+        include_str!("../../../examples/tnbench-prod-5x-905p.toml"),
+    ),
+    (
+        "examples/eirik-pve-2x-dc1500m.toml",
+        include_str!("../../../examples/eirik-pve-2x-dc1500m.toml"),
+    ),
+    (
+        "examples/tnbench-m50-raidz1-4.toml",
+        include_str!("../../../examples/tnbench-m50-raidz1-4.toml"),
+    ),
+    (
+        "examples/smartos847-p4600.toml",
+        include_str!("../../../examples/smartos847-p4600.toml"),
+    ),
+    (
+        "examples/issue14917-10x-hc550-sas.toml",
+        include_str!("../../../examples/issue14917-10x-hc550-sas.toml"),
     ),
     (
         "examples/seed-000-1320-box.toml",
@@ -113,6 +313,14 @@ const EMBEDDED: &[(&str, &str)] = &[
         "examples/seed-004-dk32ej.toml",
         include_str!("../../../examples/seed-004-dk32ej.toml"),
     ),
+    (
+        "examples/trenb-2017-zol-0.6.4.toml",
+        include_str!("../../../examples/trenb-2017-zol-0.6.4.toml"),
+    ),
+    (
+        "examples/trenb-2017-zol-0.7.0.toml",
+        include_str!("../../../examples/trenb-2017-zol-0.7.0.toml"),
+    ),
 ];
 
 /// One case ready to predict.
@@ -130,6 +338,8 @@ pub struct Source {
     pub file: String,
     /// The text the cases quote.
     pub source: String,
+    /// Its grade, where the case file states it.
+    pub grade: Option<Grade>,
     pub cases: Vec<Loaded>,
     pub excluded: Vec<Excluded>,
 }
@@ -188,6 +398,7 @@ fn load(
 ) -> Result<Source, ValidateError> {
     let CaseFile {
         source,
+        grade,
         cases,
         excluded,
     } = parse(file, text)?;
@@ -204,6 +415,9 @@ fn load(
                 model::system_file::parse(&text, &name, catalog).map_err(|e| bad(e.to_string()))?;
             if let Some(ashift) = case.ashift {
                 resolved.pool.ashift = ashift;
+            }
+            if let Some(dataset) = &case.dataset {
+                first_dataset(&mut resolved, dataset).map_err(bad)?;
             }
 
             if let Some(layout) = &case.layout {
@@ -230,6 +444,7 @@ fn load(
     Ok(Source {
         file: file.to_string(),
         source,
+        grade,
         cases,
         excluded,
     })
@@ -265,6 +480,17 @@ fn with_layout(system: &mut System, layout: model::Layout) -> Result<(), String>
         leaf,
     }];
     system.pool.spares = 0;
+    Ok(())
+}
+
+/// Makes the dataset named `name` the pool's first, the one a workload runs on.
+fn first_dataset(system: &mut System, name: &str) -> Result<(), String> {
+    let datasets = &mut system.pool.datasets;
+    let i = datasets
+        .iter()
+        .position(|d| d.name == name)
+        .ok_or_else(|| format!("the system file has no dataset '{name}'"))?;
+    datasets[..=i].rotate_right(1);
     Ok(())
 }
 
@@ -317,5 +543,27 @@ mod tests {
             .find(|s| s.file.contains("004"))
             .unwrap();
         assert_eq!(seed004.cases[0].system.disks.len(), 1);
+    }
+
+    #[test]
+    fn a_case_runs_on_the_dataset_it_names() {
+        let corpus = Corpus::embedded(Catalog::embedded()).unwrap();
+        let case = corpus
+            .cases()
+            .find(|c| c.case.id == "pajkastare-nvme-rs16k-lz4-gcm-sub1-bw")
+            .unwrap();
+        let first = &case.system.pool.datasets[0];
+        assert!(first
+            .name
+            .ends_with("Test_recordsize_16k/COMPlz4ENCaes-256-gcm"));
+        assert_eq!(first.recordsize, 16 * 1024);
+        assert_eq!(
+            first.encryption,
+            model::dataset::Encryption::Gcm { bits: 256 }
+        );
+        // The others stay, in their order: 24 datasets, one per property set of the sweep.
+        assert_eq!(case.system.pool.datasets.len(), 24);
+        let mut system = case.system.clone();
+        assert!(first_dataset(&mut system, "tank/none").is_err());
     }
 }

@@ -4,13 +4,15 @@
 
 mod case;
 mod corpus;
+mod cross_validation;
 mod refit;
 mod refitted;
 mod score;
 
-pub use case::{unit_scale, Case, Excluded, Measured, Metric};
+pub use case::{unit_scale, Case, Excluded, Grade, Measured, Metric};
 pub use corpus::{Corpus, Loaded, Source};
-pub use refit::{all_cases, cross_validate, fit, CrossValidation, HeldOut, SourceError};
+pub use cross_validation::{cross_validate, Coverage, CrossValidation, Group, HeldOut};
+pub use refit::{all_sources, fit};
 pub use refitted::{refit, Refit, Refitted};
 pub use score::{error_pct, median_abs, percentile_abs, CaseResult, LatencyError, Summary};
 

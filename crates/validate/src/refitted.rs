@@ -3,7 +3,7 @@
 //! crates/perf/data/constants.toml, which `--refit -o FILE` writes).
 
 use crate::corpus::Corpus;
-use crate::refit::{all_cases, fit};
+use crate::refit::{all_sources, fit};
 use perf::{Constants, PARAMS};
 use serde::Serialize;
 
@@ -32,7 +32,7 @@ pub struct Refit {
 
 /// Refits the constants to every case of `corpus`.
 pub fn refit(corpus: &Corpus) -> Refit {
-    let fitted = fit(&all_cases(corpus));
+    let fitted = fit(&all_sources(corpus));
     let committed = Constants::fitted();
     let constants = PARAMS
         .iter()

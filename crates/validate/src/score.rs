@@ -115,6 +115,10 @@ pub fn predicted_value(case: &Case, p: &Prediction) -> f64 {
         Metric::Iops => p.iops,
         Metric::ReadThroughput => p.read_bytes_per_s,
         Metric::WriteThroughput => p.write_bytes_per_s,
+        // A side's requests: its bytes over the bytes of one request (every request of a fio
+        // job is `bs` long, so the whole's bytes per request are each side's).
+        Metric::ReadIops => side_iops(p, p.read_bytes_per_s),
+        Metric::WriteIops => side_iops(p, p.write_bytes_per_s),
         Metric::DeviceThroughput => {
             let total: f64 = p
                 .devices
@@ -130,6 +134,15 @@ pub fn predicted_value(case: &Case, p: &Prediction) -> f64 {
         Metric::ClatP999 => p.latency_s.as_ref().map_or(f64::NAN, |l| l.p999),
     };
     raw / scale
+}
+
+/// Requests per second of one side of a mix moving `bytes_per_s`.
+fn side_iops(p: &Prediction, bytes_per_s: f64) -> f64 {
+    if p.throughput_bytes_per_s > 0.0 {
+        bytes_per_s * p.iops / p.throughput_bytes_per_s
+    } else {
+        0.0
+    }
 }
 
 /// Scores one case. `baseline` is the rule of thumb in the same base unit as the prediction

@@ -82,10 +82,11 @@ const rate = (bps) => size(bps) + "/s";
 function probability(p) {
   if (p === null || p === undefined) return "unknown";
   const pct = p * 100;
-  if (pct >= 1) return pct.toFixed(1) + "%";
-  if (pct >= 0.001) return pct.toFixed(1 - Math.floor(Math.log10(pct))) + "%";
-  if (pct > 0) return pct.toExponential(1).replace("e+", "e") + "%";
-  return "0%";
+  if (pct <= 0) return "0%";
+  const small = pct.toExponential(1);
+  // From 1% up as it is, below with its power of ten (3.3e-2%): one notation per column.
+  if (pct >= 1 || small.endsWith("e+0")) return pct.toFixed(1) + "%";
+  return small + "%";
 }
 const hours = (h) => h.toFixed(1) + " h";
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;

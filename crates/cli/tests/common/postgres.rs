@@ -45,13 +45,15 @@ fn install() -> Result<PathBuf, String> {
     if !is_root() || super::which("apt-get").is_none() {
         return Err("PostgreSQL is not installed (the Debian package postgresql), and we are not root to install it".into());
     }
-    let ok = Command::new("sh")
-        .args(["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql >&2"])
-        .status()
-        .is_ok_and(|s| s.success());
+    // Quietly: apt-get's words reach the test log only when the install fails.
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/apt-install.sh");
+    let out = Command::new("bash")
+        .args([script, "postgresql"])
+        .output()
+        .map_err(|e| format!("bash {script}: {e}"))?;
     bin_dir()
-        .filter(|_| ok)
-        .ok_or_else(|| "installing postgresql failed".into())
+        .filter(|_| out.status.success())
+        .ok_or_else(|| String::from_utf8_lossy(&out.stderr).trim().to_string())
 }
 
 /// A port nothing listens on now.

@@ -89,24 +89,56 @@ impl Daemon {
         }
         // zfs-fuse's control socket lives here and is not configurable.
         fs::create_dir_all("/var/run/zfs").expect("/var/run/zfs");
+        let stderr = dir.join("zfs-fuse.stderr");
         let child = Command::new(tool("zfs-fuse"))
             .args(["--no-daemon", "--no-kstat-mount", "--pidfile"])
             .arg(dir.join("zfs-fuse.pid"))
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(fs::File::create(&stderr).expect("zfs-fuse's stderr file"))
             .spawn()
             .expect("zfs-fuse starts");
-        let daemon = Daemon(Some(child));
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while run("zpool", &["list"]).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "zfs-fuse did not answer within 20 s"
-            );
-            sleep(Duration::from_millis(100));
+        let mut daemon = Daemon(Some(child));
+        let child = daemon.0.as_mut().expect("just started");
+        let answers = || run("zpool", &["list"]).is_ok();
+        if let Err(e) = answer_or_exit(child, &stderr, answers, Duration::from_secs(20)) {
+            panic!("{e}");
         }
         daemon
     }
+}
+
+/// Waits until `answers` (zpool reaches the daemon), or says why not in the daemon's own
+/// words: one that exits at once (another daemon holds its lock) shows its stderr rather
+/// than a timeout.
+pub fn answer_or_exit(
+    child: &mut Child,
+    stderr: &Path,
+    answers: impl Fn() -> bool,
+    limit: Duration,
+) -> Result<(), String> {
+    let deadline = Instant::now() + limit;
+    let said = || {
+        fs::read_to_string(stderr)
+            .unwrap_or_default()
+            .trim()
+            .to_string()
+    };
+    while !answers() {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(format!(
+                "zfs-fuse exited ({status}) before answering: {}",
+                said()
+            ));
+        }
+        if Instant::now() >= deadline {
+            return Err(format!(
+                "zfs-fuse did not answer within {limit:?}: {}",
+                said()
+            ));
+        }
+        sleep(Duration::from_millis(100));
+    }
+    Ok(())
 }
 
 impl Drop for Daemon {

@@ -1,6 +1,7 @@
 //! A fio command line (options given as `--name=value` or `--name value`, no job file) as fio
 //! runs one job (fio HOWTO.rst of fio 3.33; docs/zfs-internals.md §8): `rw`, `bs`, `iodepth`,
-//! `numjobs`, `size` (each job's own file unless `filename` names one they share),
+//! `numjobs`, `size` (each job's own file unless `filename` names one they share; a device
+//! node there is a zvol, or any other device the raw first disk),
 //! `ioengine` (psync unless given), `direct`/`buffered`, `sync`, `fsync`/`fdatasync`,
 //! `end_fsync`/`fsync_on_close`, `rwmixread`/`rwmixwrite`, and the buffer contents
 //! (`zero_buffers`, `buffer_compress_percentage`; random otherwise). Options that do not
@@ -190,6 +191,10 @@ impl Job {
                 w.shared_file = true;
                 if super::is_zvol_path(value) {
                     w.target = Target::Zvol { volblocksize: None };
+                } else if value.starts_with("/dev/") {
+                    // A disk's own node (`/dev/sdb`, `/dev/nvme0n1`): the raw first disk, its
+                    // write cache on as SATA drives ship (as dd's device targets, dd.rs).
+                    w.target = Target::RawDisk { write_cache: true };
                 }
             }
             "ioengine" => w.engine = fio_engine(value)?,

@@ -319,3 +319,16 @@ fn sparse_records_by_their_fill() {
         );
     }
 }
+
+#[test]
+fn fio_on_a_device_node_writes_the_raw_disk() {
+    // d-uzlov/k8s-homelab's etcd test on the bare devices (test-fsync.md).
+    let etcd = "fio --rw=write --ioengine=sync --fdatasync=1 --size=22m --bs=4k --name=mytest";
+    let raw = Workload::parse(&format!("{etcd} --filename=/dev/nvme1n1")).unwrap();
+    assert_eq!(raw.target, Target::RawDisk { write_cache: true });
+    assert_eq!(raw.durability, Durability::Every(1));
+    let file = Workload::parse(&format!("{etcd} --filename=test-data")).unwrap();
+    assert_eq!(file.target, Target::Pool);
+    let zvol = Workload::parse(&format!("{etcd} --filename=/dev/zd16")).unwrap();
+    assert_eq!(zvol.target, Target::Zvol { volblocksize: None });
+}

@@ -9,10 +9,13 @@ use crate::zil::SyncWrites;
 use crate::zio::{fanout, Fanout, Op};
 
 /// Writes a writer waits for per job on one vdev (the ZIL's).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Waited {
     /// Seconds per job: one leaf's service, the leaves working at once.
     pub seconds: f64,
+    /// `seconds` with 1, 2, ... writers queued at the vdev, whose records share log blocks
+    /// (`SyncWrites::batched`); empty where no batching applies.
+    pub seconds_queued: Vec<f64>,
     pub bytes_per_leaf: f64,
     pub ops_per_leaf: f64,
     pub zios: f64,
@@ -22,11 +25,30 @@ impl Stages<'_> {
     /// What the ZIL makes a writer of `writes` requests per job wait for on `v` (the pool's
     /// normal vdevs when `log` is false, a separate log vdev when true): each commit's log
     /// block, unless a log device takes them, and for indirect writes the record written in
-    /// place first. The leaves work at once, so the wait is one leaf's service.
+    /// place first. The leaves work at once, so the wait is one leaf's service. Without a log
+    /// device the log blocks go to the pool's vdevs, and writers queued there share them as
+    /// they would a log device's (zil_commit_writer takes every waiting writer's records).
     pub fn waited(&self, v: &Vdev, writes: f64, log: bool) -> Waited {
-        match self.sync {
-            Some(sync) => self.waited_for(&sync, v, writes, log),
-            None => Waited::default(),
+        let Some(sync) = self.sync else {
+            return Waited::default();
+        };
+        let mut out = self.waited_for(&sync, v, writes, log);
+        if !log && self.logs.is_empty() {
+            out.seconds_queued = self.batched_s(&sync, v, writes, log);
+        }
+        out
+    }
+
+    /// Seconds per job with 1, 2, ... writers queued at `v`: while one log block is in
+    /// flight the writers that arrive queue their records (zil_commit_waiter) and the next
+    /// to issue takes them all into one block (zil_commit_writer, zil_get_commit_list), up to
+    /// zil_maxblocksize; empty where a record fills a block alone.
+    fn batched_s(&self, sync: &SyncWrites, v: &Vdev, writes: f64, log: bool) -> Vec<f64> {
+        match sync.most_batched() {
+            1 => Vec::new(),
+            most => (1..=most)
+                .map(|j| self.waited_for(&sync.batched(j), v, writes, log).seconds)
+                .collect(),
         }
     }
 
@@ -60,23 +82,21 @@ impl Stages<'_> {
     }
 
     /// A separate log device's part of a job: the commits' log blocks on each of its leaves.
-    /// With j writers queued there, their records share a log block (`SyncWrites::batched`),
-    /// so a leaf's seconds per job fall with its queue, as a disk's reordering does.
+    /// With j writers queued there, their records share a log block (`batched_s`), so a
+    /// leaf's seconds per job fall with its queue, as a disk's reordering does.
     pub fn log_device(&self, work: &mut Work, v: &Vdev, writes: f64) {
         let Some(sync) = self.sync else {
             return;
         };
         let wait = self.waited_for(&sync, v, writes, true);
-        let table: Vec<f64> = (1..=sync.most_batched())
-            .map(|j| self.waited_for(&sync.batched(j), v, writes, true).seconds)
-            .collect();
+        let table = self.batched_s(&sync, v, writes, true);
         work.cycles += wait.zios * self.constants.zio_cycles(self.release.era);
         for &leaf in &v.leaves {
             let d = work.disk(leaf, &v.name);
             d.write_bytes += wait.bytes_per_leaf;
             d.write_ops += wait.ops_per_leaf;
             d.allow(self.release.sync_write_active);
-            if table.len() > 1 {
+            if !table.is_empty() {
                 d.add(0.0, &table);
             } else {
                 d.add(wait.seconds, &[]);

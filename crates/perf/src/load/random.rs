@@ -10,7 +10,7 @@ use super::stages::{Share, Stages};
 use super::work::Work;
 use crate::leaf::ncq::reorder_depth;
 use crate::leaf::DiskTiming;
-use crate::vdev::VdevLoad;
+use crate::vdev::{concurrent_groups, VdevLoad};
 use crate::zio::Fanout;
 use model::hardware::DiskModel;
 use model::VdevType;
@@ -65,7 +65,7 @@ impl Stages<'_> {
             other_s = other_s.max(self.random_leaf(work, s, &plan, wait, leaf));
         }
         if plan.station {
-            self.vdev_station(work, s, &plan, other_s + wait.seconds);
+            self.vdev_station(work, s, &plan, other_s, wait);
         }
     }
 
@@ -106,18 +106,25 @@ impl Stages<'_> {
         // beside the commits (spa_sync), nobody waiting, where they do not share a head with
         // the commits: on other disks (a log device) or on flash, which serves both at once.
         let apart = !self.logs.is_empty() || !t.is_rotating();
-        if self.sync.is_some() && apart && table.is_empty() {
+        let background = self.sync.is_some() && apart && table.is_empty();
+        if background {
             d.background_s += own_s;
-            d.add(wait.seconds, &table);
+        }
+        let own = if background { 0.0 } else { own_s };
+        // Writers queued at the leaf share log blocks, unless reads queue there too.
+        if table.is_empty() && !wait.seconds_queued.is_empty() {
+            d.add(own, &wait.seconds_queued);
         } else {
-            d.add(own_s + wait.seconds, &table);
+            d.add(own + wait.seconds, &table);
         }
         own_s
     }
 
     /// The vdev as one station: its blocks by queue depth (each waits for its `fork` columns,
-    /// at the depth its least deep member reorders), and `fixed` seconds of other work.
-    fn vdev_station(&self, work: &mut Work, s: &Share, p: &Plan, fixed: f64) {
+    /// at the depth its least deep member reorders), `other_s` seconds of other work and the
+    /// ZIL's `wait`, whose log blocks the writers queued there share when nothing is read.
+    fn vdev_station(&self, work: &mut Work, s: &Share, p: &Plan, other_s: f64, wait: &Waited) {
+        let fixed = other_s + wait.seconds;
         let v = s.v;
         let lead = &self.system.disks[v.leaves[0]].model;
         let t = self.timing(lead);
@@ -129,11 +136,16 @@ impl Stages<'_> {
         } else {
             vec![0.0]
         };
+        let busy_queued_s: Vec<f64> = if p.fork || wait.seconds_queued.is_empty() {
+            queued.iter().map(|q| p.visits * q + fixed).collect()
+        } else {
+            wait.seconds_queued.iter().map(|w| other_s + w).collect()
+        };
         work.vdevs.push(VdevLoad {
             name: v.name.clone(),
             members: v.leaves.clone(),
-            busy_s: p.visits * queued[0] + fixed,
-            busy_queued_s: queued.iter().map(|q| p.visits * q + fixed).collect(),
+            busy_s: busy_queued_s[0],
+            busy_queued_s,
             blocks: p.visits,
             other_s: fixed,
             width: if p.fork {
@@ -142,6 +154,11 @@ impl Stages<'_> {
                 v.leaves.len() as u32
             },
             active: self.release.sync_read_active,
+            groups: if p.fork {
+                concurrent_groups(v.vtype, v.leaves.len() as u32)
+            } else {
+                1
+            },
         });
     }
 

@@ -6,8 +6,19 @@ use crate::cpu::CpuWork;
 use crate::leaf::load::DiskLoad;
 use crate::leaf::ncq::reorder_depth;
 use crate::leaf::DiskTiming;
-use model::workload::{Access, Workload};
+use model::workload::{Access, Durability, Workload};
 use model::System;
+
+/// Cache flushes per write: fsync or fdatasync on a block device (fio fsync=n or
+/// fdatasync=n, O_SYNC/O_DSYNC) ends in a flush of the drive's write cache (Linux
+/// blkdev_fsync -> blkdev_issue_flush; a FUA write for O_DSYNC), which the writer waits for.
+fn flushes_per_write(w: &Workload) -> f64 {
+    match w.durability {
+        Durability::EachWrite => 1.0,
+        Durability::Every(n) => 1.0 / f64::from(n.max(1)),
+        Durability::None | Durability::AtEnd => 0.0,
+    }
+}
 
 /// The loads of `w` on the system's first disk, its write cache on or off.
 pub fn loads(system: &System, w: &Workload, write_cache: bool, constants: &Constants) -> Loads {
@@ -17,8 +28,10 @@ pub fn loads(system: &System, w: &Workload, write_cache: bool, constants: &Const
     let x = w.offset_bytes as f64 / disk.capacity_bytes as f64;
     let write = w.access.writes();
     let depth = w.outstanding();
-    let (busy_s, busy_queued_s) = match w.access {
-        Access::SeqWrite if !write_cache && depth == 1 => (t.write_through_io_s(bs, x), Vec::new()),
+    let flushes = if write { flushes_per_write(w) } else { 0.0 };
+    let through = !write_cache || (flushes > 0.0 && t.is_rotating());
+    let (mut busy_s, mut busy_queued_s) = match w.access {
+        Access::SeqWrite if through && depth == 1 => (t.write_through_io_s(bs, x), Vec::new()),
         Access::SeqWrite | Access::SeqRead => (bs / t.rate_at(x, write), Vec::new()),
         _ => {
             let queued =
@@ -26,6 +39,10 @@ pub fn loads(system: &System, w: &Workload, write_cache: bool, constants: &Const
             (queued[0], queued)
         }
     };
+    // Solid state without power-loss protection programs its cache at each flush.
+    let flush = flushes * t.flush_s();
+    busy_s += flush;
+    busy_queued_s.iter_mut().for_each(|s| *s += flush);
     let mut disks = vec![DiskLoad::default(); system.disks.len()];
     disks[0] = DiskLoad {
         read_bytes: if write { 0.0 } else { bs },

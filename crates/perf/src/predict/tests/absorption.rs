@@ -1,8 +1,8 @@
 //! The write throttle's buffer: a write phase runs ahead of the disks until its dirty data
 //! reach zfs_delay_min_dirty_percent of zfs_dirty_data_max, then at the disks' pace.
 
+use super::predict;
 use crate::figures::absorbed_rate;
-use crate::predict::predict;
 use crate::testkit::{fast_link, system};
 use model::Workload;
 

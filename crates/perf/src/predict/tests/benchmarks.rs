@@ -1,7 +1,7 @@
 //! The benchmarks' command lines through the whole model: every timed phase predicts, and
 //! the phases relate as the tools' semantics say.
 
-use crate::predict::predict;
+use super::predict;
 use crate::testkit::{fast_link, system};
 use model::workload::parse_all;
 use model::Workload;

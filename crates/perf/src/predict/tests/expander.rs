@@ -1,6 +1,6 @@
 //! SAS expanders: every disk behind one shares its wide link to the controller.
 
-use crate::predict::predict;
+use super::predict;
 use crate::testkit::{fast_link, system};
 use model::hardware::{ControllerKind, Interface};
 use model::system::{Attach, Controller, Upstream};

@@ -1,7 +1,7 @@
 //! Solid-state leaves: many requests at once, bounded by what their flash and interface move.
 
+use super::predict;
 use crate::leaf::tests::flash;
-use crate::predict::predict;
 use crate::testkit::{fast_link, system};
 use model::hardware::Medium;
 use model::Workload;

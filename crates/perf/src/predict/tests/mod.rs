@@ -11,6 +11,12 @@ use crate::testkit::{fast_link, system};
 use model::hardware::LinkKind;
 use model::workload::Workload;
 
+/// The model with its constants at their priors: these tests check mechanisms against the
+/// documented approximations, not against what a refit over the corpus gives.
+fn predict(system: &System, workload: &Workload) -> Result<Prediction, PerfError> {
+    predict_with(system, workload, &Constants::priors())
+}
+
 fn mb_s(p: &Prediction) -> f64 {
     p.throughput_bytes_per_s / 1e6
 }
@@ -92,8 +98,8 @@ fn raidz_writes_pass_the_padding_like_reads() {
         "{:?}",
         read.bottleneck
     );
-    // The txg's writes reach the fitted share of the media rate.
-    let efficiency = Constants::fitted().hdd_write_efficiency();
+    // The txg's writes reach the prior share of the media rate.
+    let efficiency = Constants::priors().hdd_write_efficiency();
     let expected = bound / meta * efficiency;
     assert!(
         (write.bottleneck.limit - expected).abs() < 1.0,
@@ -146,7 +152,7 @@ fn a_raidz_disk_is_one_server_for_reads_and_writes() {
     assert!(p.devices.iter().all(|d| d.utilization <= 1.0));
     // The writes' share: 44 sectors of 4 KiB per record over 4 disks, plus metadata, at
     // the mean rate of the whole disk.
-    let c = Constants::fitted();
+    let c = Constants::priors();
     let release = Release::of(s.host.zfs, &s.host.tunables);
     let loads = crate::load::loads(&s, &w, &release, &c).unwrap();
     let t = DiskTiming::new(&s.disks[0].model, c.disk_command_overhead_s());
@@ -338,8 +344,8 @@ fn thirty_five_blocks_in_flight_saturate_a_disk() {
         p.bottleneck.utilization
     );
     // Metadata (two copies of a 128-byte block pointer per block) takes 0.2% of it, and
-    // the txg's writes reach the fitted share of the media rate.
-    let efficiency = Constants::fitted().hdd_write_efficiency();
+    // the txg's writes reach the prior share of the media rate.
+    let efficiency = Constants::priors().hdd_write_efficiency();
     let expected = 66.0 * efficiency / (1.0 + 256.0 / 131072.0);
     assert!(
         (mb_s(&p) - expected).abs() < 1.5,
@@ -428,7 +434,7 @@ fn one_thread_copying_from_the_arc_is_the_limit() {
     let s = system("stripe-4", 4, 150.0, fast_link());
     let one = predict(&s, &Workload::parse("dd-read:size=10G").unwrap()).unwrap();
     assert_eq!(one.bottleneck.kind, Kind::Thread);
-    let per_mib = (Constants::fitted().read_call_cycles(crate::release::Era::Modern)
+    let per_mib = (Constants::priors().read_call_cycles(crate::release::Era::Modern)
         + 0.5 * 1_048_576.0)
         * 0.7;
     let expected = 1_048_576.0 * 3e9 / per_mib / 1e6;
@@ -504,4 +510,22 @@ fn what_the_model_cannot_see_is_named() {
     let zvol = Workload::parse("fio --name=z --rw=read --filename=/dev/zvol/tank/v").unwrap();
     let notes = predict(&s, &zvol).unwrap().not_modelled;
     assert_eq!(notes, [L2arcWarmup, ImpliedOnboardSata, ZvolPath]);
+}
+
+#[test]
+fn a_draid_serves_random_reads_by_its_groups() {
+    // draid2:4d:24c:1s: floor((24 - 1) / (4 + 2)) = 3 groups' blocks at once
+    // (zpoolconcepts(7)); one raidz2-6 serves one block at a time. The same 32 random 4 KiB
+    // reads in flight over the same 1 TiB: 3x, and more for the shorter seeks of 1 TiB spread
+    // over 23 disks rather than 6.
+    let w = Workload::parse("fio-randread:bs=4K,qd=32,size=1T").unwrap();
+    let draid = predict(&system("draid2:4d:24c:1s", 24, 200.0, fast_link()), &w).unwrap();
+    let raidz = predict(&system("raidz2-6", 6, 200.0, fast_link()), &w).unwrap();
+    let ratio = draid.iops / raidz.iops;
+    assert!(
+        (3.0..5.0).contains(&ratio),
+        "{} / {}",
+        draid.iops,
+        raidz.iops
+    );
 }

@@ -1,7 +1,7 @@
 //! Synchronous writes: each waits for a ZIL commit, on the pool's disks or a log device.
 
+use super::predict;
 use crate::leaf::tests::flash;
-use crate::predict::predict;
 use crate::testkit::{fast_link, system};
 use model::hardware::Medium;
 use model::system::{Attach, Disk};
@@ -119,4 +119,36 @@ fn on_flash_the_writeback_bounds_the_rate_beside_the_commits() {
     let both = find("d0 (with the txg's writeback)");
     assert!(both.demand_s > commits.demand_s, "{both:?} {commits:?}");
     assert!(p.iops <= both.max_jobs_per_s * 1.0001, "{}", p.iops);
+}
+
+#[test]
+fn writers_without_a_log_device_share_log_blocks() {
+    // raidz2-6 of hard disks, no log device, 16 KiB synchronous writes: one writer waits for
+    // a log block of its own each time; 32 writers queue at the vdev while one block is in
+    // flight and the next takes up to 128 KiB / (16 KiB + 192 B) = 7 of their records
+    // (zil_commit_writer), so the disks write a seventh of the blocks per write.
+    let s = system("raidz2-6", 6, 200.0, fast_link());
+    let one = iops(&s, "fio-randwrite:bs=16K,sync=on,threads=1,size=1G");
+    let many = iops(&s, "fio-randwrite:bs=16K,sync=on,threads=32,size=1G");
+    assert!(many > 4.0 * one && many < 7.0 * one, "{one} -> {many}");
+}
+
+#[test]
+fn a_log_device_with_power_loss_protection_commits_at_its_latency() {
+    // A log device of 10 us writes whose maker states power-loss protection: a 16 KiB
+    // commit (a 20 KiB block) takes 10 us + 20,480 B / 2 GB/s = 20 us, so one writer's
+    // rate is the CPU's and the txg's, thousands a second, where a 1.5 ms flush per commit
+    // held it under 667.
+    let mut s = one_disk(true);
+    s.pool.datasets[0].recordsize = 16384;
+    s.disks[1].model = model::hardware::DiskModel {
+        power_loss_protection: Some(true),
+        write_latency_us: Some(10.0),
+        ..flash(Medium::Nvme, 2000.0, 500_000.0)
+    };
+    let protected = iops(&s, "fio-randwrite:bs=16K,sync=on,size=1G");
+    s.disks[1].model.power_loss_protection = None;
+    let flushed = iops(&s, "fio-randwrite:bs=16K,sync=on,size=1G");
+    assert!(flushed < 1.0 / 1.5e-3, "{flushed}");
+    assert!(protected > 5.0 * flushed, "{protected} vs {flushed}");
 }
