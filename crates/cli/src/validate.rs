@@ -57,12 +57,23 @@ pub fn run(args: &Args) -> CliResult {
     for c in &summary.cases {
         print_case(c);
     }
+    print_summary(&summary);
+    Ok(())
+}
+
+/// The error statistics: the rates', the rule of thumb's, the bottlenecks, the latencies per
+/// source and the excluded measurements.
+fn print_summary(summary: &validate::Summary) {
     println!();
     println!(
         "model:         median |error| {:.1}%, worst {:.1}% over {} cases (calibrations not counted)",
         summary.median_abs_error_pct,
         summary.worst_abs_error_pct,
-        summary.cases.iter().filter(|c| !c.calibration).count()
+        summary
+            .cases
+            .iter()
+            .filter(|c| !c.calibration && !c.latency)
+            .count()
     );
     println!(
         "rule of thumb: median |error| {:.1}%, worst {:.1}%",
@@ -72,6 +83,12 @@ pub fn run(args: &Args) -> CliResult {
         "bottleneck named by the source: the model agrees in {} of {}",
         summary.bottlenecks_agreeing, summary.bottlenecks_named
     );
+    for l in &summary.latency_by_source {
+        println!(
+            "latency, {}: median |error| of p99 {:.1}% over {} cases; of every percentile {:.1}% over {}",
+            l.source, l.median_p99_abs_error_pct, l.p99_cases, l.median_abs_error_pct, l.cases
+        );
+    }
     if !summary.excluded.is_empty() {
         println!();
         println!("excluded (no system + workload can produce them):");
@@ -79,12 +96,13 @@ pub fn run(args: &Args) -> CliResult {
             println!("  {}: {}", x.id, x.reason);
         }
     }
-    Ok(())
 }
 
 fn print_case(c: &CaseResult) {
+    // A latency in seconds needs more than one decimal to show a millisecond.
+    let prec = if c.latency { 3 } else { 1 };
     let measured = if c.measured[0] == c.measured[1] {
-        format!("{:.1} {}", c.measured[0], c.unit)
+        format!("{:.prec$} {}", c.measured[0], c.unit)
     } else {
         let digits = usize::from(c.measured.iter().any(|v| v.fract() != 0.0));
         format!(
@@ -110,7 +128,7 @@ fn print_case(c: &CaseResult) {
         c.id.clone()
     };
     println!(
-        "{:<28} {:>17} {:>9.1} {:>+6.1}% {:>9} {:>7}  {bottleneck}",
+        "{:<28} {:>17} {:>9.prec$} {:>+6.1}% {:>9} {:>7}  {bottleneck}",
         id, measured, c.predicted, c.error_pct, base, base_err
     );
 }

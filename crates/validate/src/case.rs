@@ -42,11 +42,12 @@ pub struct Case {
     pub compressratio: Option<f64>,
     /// The workload, as `zpoolsim predict --workload` takes it.
     pub workload: String,
-    /// `throughput` (bytes/s), `iops`, `device-throughput` (bytes/s per disk), or
+    /// `throughput` (bytes/s), `iops`, `device-throughput` (bytes/s per disk),
     /// `read-throughput` / `write-throughput` / `read-iops` / `write-iops` (one side of a mixed
-    /// workload).
+    /// workload), or a percentile of fio's completion latency (`clat-p50`, `clat-p90`,
+    /// `clat-p99`, `clat-p999`).
     pub metric: Metric,
-    /// `MB/s`, `MiB/s` or `ops/s`.
+    /// `MB/s`, `MiB/s` or `ops/s`; `s`, `ms` or `us` for a latency.
     pub unit: String,
     /// A value or a [low, high] range.
     pub measured: Measured,
@@ -94,6 +95,30 @@ pub enum Metric {
     ReadIops,
     /// The write side of a mixed workload in requests per second (fio's `write: IOPS=`).
     WriteIops,
+    /// fio's completion latency (`clat`) percentiles, against the simulation's (`latency_s`).
+    ClatP50,
+    ClatP90,
+    ClatP99,
+    ClatP999,
+}
+
+impl Metric {
+    /// A latency percentile: predicted by the discrete-event simulation, whose figures the
+    /// fitted constants do not steer through the mean-value model alone, so these cases are
+    /// scored but neither refit nor cross-validated.
+    pub fn is_latency(self) -> bool {
+        matches!(
+            self,
+            Metric::ClatP50 | Metric::ClatP90 | Metric::ClatP99 | Metric::ClatP999
+        )
+    }
+}
+
+impl Case {
+    /// Whether the case takes part in fitting the constants and their cross-validation.
+    pub fn in_fit(&self) -> bool {
+        !self.calibration && !self.metric.is_latency()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
@@ -120,6 +145,10 @@ pub fn unit_scale(unit: &str) -> Option<f64> {
         // bonnie++'s K/s (KiB/s) divided by 1000, as Calomel's table gives it.
         "1000 KiB/s" => Some(1_024_000.0),
         "ops/s" => Some(1.0),
+        // Latencies: seconds per unit.
+        "s" => Some(1.0),
+        "ms" => Some(1e-3),
+        "us" => Some(1e-6),
         _ => None,
     }
 }
@@ -142,8 +171,15 @@ pub fn parse(name: &str, text: &str) -> Result<CaseFile, ValidateError> {
         }
         if unit_scale(&c.unit).is_none() {
             return Err(bad(format!(
-                "case {}: unknown unit '{}' (MB/s, MiB/s, 1000 KiB/s, ops/s)",
+                "case {}: unknown unit '{}' (MB/s, MiB/s, 1000 KiB/s, ops/s; s, ms, us)",
                 c.id, c.unit
+            )));
+        }
+        // A latency in a rate's unit (or the reverse) would be scaled by a meaningless factor.
+        if c.metric.is_latency() != matches!(c.unit.as_str(), "s" | "ms" | "us") {
+            return Err(bad(format!(
+                "case {}: unit '{}' does not fit metric {:?} (latencies take s, ms or us)",
+                c.id, c.unit, c.metric
             )));
         }
     }
@@ -153,6 +189,28 @@ pub fn parse(name: &str, text: &str) -> Result<CaseFile, ValidateError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const LATENCY: &str = r#"source = "x"
+[[case]]
+id = "a"
+quote = "q"
+system = "s.toml"
+workload = "fio-randread"
+metric = "clat-p99"
+unit = "UNIT"
+measured = 14.1
+"#;
+
+    #[test]
+    fn latency_cases_take_a_time_unit() {
+        let f = parse("x.toml", &LATENCY.replace("UNIT", "ms")).expect("parses");
+        assert_eq!(f.cases[0].metric, Metric::ClatP99);
+        assert!(!f.cases[0].in_fit());
+        assert_eq!(unit_scale("ms"), Some(1e-3));
+        assert_eq!(unit_scale("us"), Some(1e-6));
+        let err = parse("x.toml", &LATENCY.replace("UNIT", "MB/s")).unwrap_err();
+        assert!(err.to_string().contains("does not fit metric"), "{err}");
+    }
 
     #[test]
     fn parses_cases() {

@@ -234,12 +234,12 @@ fn coverage(cases: &[&HeldOut]) -> Coverage {
     }
 }
 
-/// The non-calibration cases of `source` predicted with `constants`.
+/// The cases of `source` the fit counts (`Case::in_fit`) predicted with `constants`.
 fn held_out(source: &Source, constants: &Constants) -> Vec<HeldOut> {
     source
         .cases
         .iter()
-        .filter(|c| !c.case.calibration)
+        .filter(|c| c.case.in_fit())
         .filter_map(|c| {
             let p = perf::predict_with(&c.system, &c.workload, constants).ok()?;
             let predicted = crate::score::predicted_value(&c.case, &p);

@@ -14,7 +14,7 @@ pub use corpus::{Corpus, Loaded, Source};
 pub use cross_validation::{cross_validate, Coverage, CrossValidation, Group, HeldOut};
 pub use refit::{all_sources, fit};
 pub use refitted::{refit, Refit, Refitted};
-pub use score::{error_pct, median_abs, percentile_abs, CaseResult, Summary};
+pub use score::{error_pct, median_abs, percentile_abs, CaseResult, LatencyError, Summary};
 
 use std::fmt;
 
@@ -56,24 +56,34 @@ pub fn validate_with(
     constants: &perf::Constants,
 ) -> Result<Summary, ValidateError> {
     let mut results = Vec::new();
+    let mut latency_by_source = Vec::new();
     for source in &corpus.sources {
+        let first = results.len();
         for loaded in &source.cases {
-            let p =
-                perf::predict_with(&loaded.system, &loaded.workload, constants).map_err(|e| {
-                    ValidateError::Case {
-                        file: source.file.clone(),
-                        id: loaded.case.id.clone(),
-                        message: e.to_string(),
-                    }
-                })?;
+            let fail = |e: perf::PerfError| ValidateError::Case {
+                file: source.file.clone(),
+                id: loaded.case.id.clone(),
+                message: e.to_string(),
+            };
+            let mut p =
+                perf::predict_with(&loaded.system, &loaded.workload, constants).map_err(fail)?;
+            if loaded.case.metric.is_latency() {
+                p.latency_s = Some(perf::latency(&loaded.system, &loaded.workload).map_err(fail)?);
+            }
             let base = perf::rule_of_thumb(&loaded.system, &loaded.workload);
             results.push(score::score(&loaded.case, &p, base));
         }
+        let cases: Vec<Case> = source.cases.iter().map(|l| l.case.clone()).collect();
+        latency_by_source.extend(score::latency_error(
+            &source.file,
+            &cases,
+            &results[first..],
+        ));
     }
     let excluded = corpus
         .sources
         .iter()
         .flat_map(|s| s.excluded.iter().cloned())
         .collect();
-    Ok(score::summarize(results, excluded))
+    Ok(score::summarize(results, excluded, latency_by_source))
 }

@@ -32,7 +32,7 @@ fn log_error(case: &Loaded, p: Option<&perf::Prediction>) -> f64 {
     (1.0 + e / 100.0).max(1e-9).ln().abs()
 }
 
-/// The counted cases (calibrations aside) grouped by what they predict: cases of one system
+/// The counted cases (calibrations and latencies aside) grouped by what they predict: cases of one system
 /// and workload (a run's bandwidth and its IOPS) share one prediction per evaluation. Each
 /// group keeps the index of its source.
 struct Groups<'a> {
@@ -46,7 +46,7 @@ impl<'a> Groups<'a> {
         let mut groups: Vec<(usize, Vec<&'a Loaded>)> = Vec::new();
         let mut counts = vec![0; sources.len()];
         for (i, s) in sources.iter().enumerate() {
-            for c in s.cases.iter().filter(|c| !c.case.calibration) {
+            for c in s.cases.iter().filter(|c| c.case.in_fit()) {
                 counts[i] += 1;
                 let same = |g: &&mut (usize, Vec<&Loaded>)| {
                     g.0 == i && g.1[0].workload == c.workload && g.1[0].system == c.system

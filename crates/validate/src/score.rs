@@ -61,6 +61,40 @@ pub struct CaseResult {
     pub bottleneck_predicted: String,
     pub bottleneck_agrees: Option<bool>,
     pub calibration: bool,
+    /// A latency percentile (`clat-*`): reported per source, outside the rates' statistics.
+    pub latency: bool,
+}
+
+/// The latency cases of one source: the median |error| of its p99s and of all its
+/// percentiles.
+#[derive(Debug, Clone, Serialize)]
+pub struct LatencyError {
+    pub source: String,
+    pub p99_cases: usize,
+    pub median_p99_abs_error_pct: f64,
+    pub cases: usize,
+    pub median_abs_error_pct: f64,
+}
+
+/// The latency errors of one source's scored cases, if it has any.
+pub fn latency_error(source: &str, cases: &[Case], results: &[CaseResult]) -> Option<LatencyError> {
+    let of = |keep: &dyn Fn(&Case) -> bool| -> Vec<f64> {
+        cases
+            .iter()
+            .zip(results)
+            .filter(|(c, _)| c.metric.is_latency() && !c.calibration && keep(c))
+            .map(|(_, r)| r.error_pct)
+            .collect()
+    };
+    let all = of(&|_| true);
+    let p99 = of(&|c| c.metric == Metric::ClatP99);
+    (!all.is_empty()).then(|| LatencyError {
+        source: source.to_string(),
+        p99_cases: p99.len(),
+        median_p99_abs_error_pct: median_abs(&p99),
+        cases: all.len(),
+        median_abs_error_pct: median_abs(&all),
+    })
 }
 
 /// Whether the resource kind the model names is the kind the source names.
@@ -93,6 +127,11 @@ pub fn predicted_value(case: &Case, p: &Prediction) -> f64 {
                 .sum();
             total / p.devices.len().max(1) as f64
         }
+        // NaN (never inside a range, no error figure) when the prediction was not simulated.
+        Metric::ClatP50 => p.latency_s.as_ref().map_or(f64::NAN, |l| l.p50),
+        Metric::ClatP90 => p.latency_s.as_ref().map_or(f64::NAN, |l| l.p90),
+        Metric::ClatP99 => p.latency_s.as_ref().map_or(f64::NAN, |l| l.p99),
+        Metric::ClatP999 => p.latency_s.as_ref().map_or(f64::NAN, |l| l.p999),
     };
     raw / scale
 }
@@ -112,8 +151,9 @@ pub fn score(case: &Case, p: &Prediction, baseline: Option<f64>) -> CaseResult {
     let scale = unit_scale(&case.unit).unwrap_or(1.0);
     let predicted = predicted_value(case, p);
     let bounds = case.measured.bounds();
+    // The rule of thumb gives rates, no latency.
     let baseline = baseline
-        .filter(|_| case.metric != Metric::DeviceThroughput)
+        .filter(|_| case.metric != Metric::DeviceThroughput && !case.metric.is_latency())
         .map(|b| b / scale);
     CaseResult {
         id: case.id.clone(),
@@ -131,6 +171,7 @@ pub fn score(case: &Case, p: &Prediction, baseline: Option<f64>) -> CaseResult {
             .as_deref()
             .map(|e| agrees(e, p.bottleneck.kind)),
         calibration: case.calibration,
+        latency: case.metric.is_latency(),
     }
 }
 
@@ -146,10 +187,21 @@ pub struct Summary {
     pub baseline_worst_abs_error_pct: f64,
     pub bottlenecks_named: usize,
     pub bottlenecks_agreeing: usize,
+    /// Per source with latency cases: the median |error| of its p99s (docs/performance-model.md).
+    pub latency_by_source: Vec<LatencyError>,
 }
 
-pub fn summarize(cases: Vec<CaseResult>, excluded: Vec<Excluded>) -> Summary {
-    let counted: Vec<&CaseResult> = cases.iter().filter(|c| !c.calibration).collect();
+/// The statistics of `cases`: the rates' (calibrations and latencies aside) and the
+/// latencies' per source (`latency_by_source`).
+pub fn summarize(
+    cases: Vec<CaseResult>,
+    excluded: Vec<Excluded>,
+    latency_by_source: Vec<LatencyError>,
+) -> Summary {
+    let counted: Vec<&CaseResult> = cases
+        .iter()
+        .filter(|c| !c.calibration && !c.latency)
+        .collect();
     let ours: Vec<f64> = counted.iter().map(|c| c.error_pct).collect();
     let base: Vec<f64> = counted
         .iter()
@@ -171,6 +223,7 @@ pub fn summarize(cases: Vec<CaseResult>, excluded: Vec<Excluded>) -> Summary {
             .count(),
         cases,
         excluded,
+        latency_by_source,
     }
 }
 
@@ -183,6 +236,43 @@ mod tests {
         assert_eq!(error_pct(435.0, (430.0, 440.0)), 0.0);
         assert!((error_pct(400.0, (430.0, 440.0)) + 6.976_744).abs() < 1e-5);
         assert!((error_pct(462.0, (440.0, 440.0)) - 5.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn latency_errors_per_source() {
+        let text = |metric: &str, id: &str| {
+            format!(
+                "[[case]]\nid = \"{id}\"\nquote = \"q\"\nsystem = \"s.toml\"\n\
+                 workload = \"fio-randread\"\nmetric = \"{metric}\"\nunit = \"ms\"\nmeasured = 1\n"
+            )
+        };
+        let file = format!(
+            "source = \"x\"\n{}{}{}",
+            text("clat-p50", "a"),
+            text("clat-p99", "b"),
+            text("clat-p99", "c")
+        );
+        let cases = crate::case::parse("x.toml", &file).expect("parses").cases;
+        let result = |error_pct: f64| CaseResult {
+            id: String::new(),
+            quote: String::new(),
+            unit: "ms".into(),
+            measured: [1.0, 1.0],
+            predicted: 1.0 + error_pct / 100.0,
+            error_pct,
+            baseline: None,
+            baseline_error_pct: None,
+            bottleneck_expected: None,
+            bottleneck_predicted: String::new(),
+            bottleneck_agrees: None,
+            calibration: false,
+            latency: true,
+        };
+        let results = [result(-90.0), result(-20.0), result(40.0)];
+        let l = latency_error("x.toml", &cases, &results).expect("has latency cases");
+        // The p99s: |-20| and |40| -> 30; all three: median of 90, 20, 40 -> 40.
+        assert_eq!((l.p99_cases, l.median_p99_abs_error_pct), (2, 30.0));
+        assert_eq!((l.cases, l.median_abs_error_pct), (3, 40.0));
     }
 
     #[test]
