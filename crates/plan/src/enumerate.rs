@@ -22,11 +22,11 @@ use model::{Layout, VdevGroup, VdevType};
 /// vdev_raidz_psize_to_asize) every width from 16 to 31 data columns needs the same 2 parity
 /// rows per record: the space `zfs list` reports per disk stops growing while a wider vdev
 /// resilvers more disks at once and still gives one disk's random IOPS. A policy, not a fact.
-pub const MAX_DATA_COLUMNS: u32 = 16;
+pub(crate) const MAX_DATA_COLUMNS: u32 = 16;
 
 /// Most distributed spares proposed per dRAID vdev: one per failure the widest parity
 /// (raidz3/draid3) survives. A policy, not a fact.
-pub const MAX_DISTRIBUTED_SPARES: u32 = 3;
+pub(crate) const MAX_DISTRIBUTED_SPARES: u32 = 3;
 
 /// One layout to evaluate: the pool's vdevs and the hot spares beside them.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]

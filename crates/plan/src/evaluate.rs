@@ -209,13 +209,13 @@ fn risk(
 
 /// Missions simulated to check the recommendation's closed-form loss probability: enough to
 /// see losses of a few in ten thousand, few enough to stay in milliseconds.
-pub const MONTE_CARLO_TRIALS: u64 = 20_000;
+pub(crate) const MONTE_CARLO_TRIALS: u64 = 20_000;
 
 /// A Monte Carlo of the evaluated candidate's disks over the mission (exponential lifetimes,
 /// rebuilds of fixed length, hot spares used as they come, [`REPLACEMENT_HOURS`] to replace a
 /// disk, the pool `fill` full of records of the first dataset's recordsize); `None` when the
 /// disk has no failure rate.
-pub fn monte_carlo(
+pub(crate) fn monte_carlo(
     system: &System,
     evaluation: &Evaluation,
     settings: &Settings,

@@ -8,7 +8,7 @@ fn dominates(a: &[f64], b: &[f64]) -> bool {
 
 /// For each point, whether it is on the front. Equal points are all kept: neither dominates.
 /// Quadratic, which is plenty for the few hundred candidates a plan has.
-pub fn front(points: &[Vec<f64>]) -> Vec<bool> {
+pub(crate) fn front(points: &[Vec<f64>]) -> Vec<bool> {
     points
         .iter()
         .map(|p| !points.iter().any(|q| dominates(q, p)))

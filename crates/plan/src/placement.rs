@@ -164,7 +164,7 @@ pub fn with_disks(base: &System, disk: &DiskModel, count: u32) -> Result<System,
 /// Disks that keep a role the planner does not place: the leaves of the special, dedup and
 /// log vdevs, the cache devices and the hot spares. They follow the data disks in
 /// `system.disks` (disks fill the vdevs in order, then the cache and spares).
-pub fn role_disks(system: &System) -> usize {
+pub(crate) fn role_disks(system: &System) -> usize {
     let vdevs: u32 = system
         .pool
         .vdevs

@@ -65,13 +65,13 @@ impl fmt::Display for NearMiss {
 }
 
 /// Whether an evaluation meets every need.
-pub fn meets(e: &Evaluation, needs: &[Need]) -> bool {
+pub(crate) fn meets(e: &Evaluation, needs: &[Need]) -> bool {
     needs.iter().all(|n| n.is_met(e.metric(n.metric)))
 }
 
 /// The layouts closest to meeting the needs, nearest first: ranked by the factor of their
 /// worst miss, then by the product of all their misses.
-pub fn closest(evaluations: &[Evaluation], needs: &[Need]) -> Vec<NearMiss> {
+pub(crate) fn closest(evaluations: &[Evaluation], needs: &[Need]) -> Vec<NearMiss> {
     let mut ranked: Vec<(f64, f64, NearMiss)> = evaluations
         .iter()
         .map(|e| {
@@ -248,7 +248,7 @@ fn differences(chosen: &Evaluation, other: &Evaluation) -> String {
 
 /// Where the user's own layout stands, in one sentence: against the loss target (under, at it,
 /// over it) and the needs, and what the pick gives and costs against it.
-pub fn standing(own: &Evaluation, pick: &Evaluation, needs: &[Need]) -> String {
+pub(crate) fn standing(own: &Evaluation, pick: &Evaluation, needs: &[Need]) -> String {
     let (target, _, _) = target_words(needs);
     let safety = match own.data_loss() {
         None => "its loss odds unknown (the disk has no failure rate)".to_string(),
@@ -349,7 +349,7 @@ fn target_words(needs: &[Need]) -> (f64, &'static str, &'static str) {
 /// [`DEFAULT_LOSS_TARGET`]). When none stays under it, the safest; when no loss probability is
 /// known (the disk has no failure rate), the best by `rank` of those that survive a disk
 /// failure. `None` only for an empty slice.
-pub fn recommend(
+pub(crate) fn recommend(
     evaluations: &[Evaluation],
     needs: &[Need],
     years: f64,
