@@ -5,9 +5,9 @@ use crate::vdev::block_asize;
 use model::VdevGroup;
 
 /// SPA_MINBLOCKSHIFT: the ratio is kept in 1/512 units.
-pub const SPA_MINBLOCKSHIFT: u32 = 9;
+pub(crate) const SPA_MINBLOCKSHIFT: u32 = 9;
 /// The block size the ratio assumes, whatever the recordsize: 2^17 = 128 KiB (SPA_OLD_MAXBLOCKSIZE).
-pub const DEFLATE_BLOCK: u64 = 1 << 17;
+pub(crate) const DEFLATE_BLOCK: u64 = 1 << 17;
 
 /// ratio = 2^17 / (asize of a 128 KiB block >> 9): integer division, 512 for a mirror.
 pub fn deflate_ratio(group: &VdevGroup, ashift: u8) -> u64 {

@@ -5,19 +5,19 @@ use model::geometry::Draid;
 use model::units::MIB;
 
 /// VDEV_DRAID_ROWHEIGHT: each child contributes rows of 16 MiB to a redundancy group.
-pub const ROW_HEIGHT: u64 = 16 * MIB;
+pub(crate) const ROW_HEIGHT: u64 = 16 * MIB;
 /// VDEV_DRAID_REFLOW_RESERVE: 2 rows (32 MiB) kept at the end of each child for expansion.
-pub const REFLOW_RESERVE: u64 = 2 * ROW_HEIGHT;
+pub(crate) const REFLOW_RESERVE: u64 = 2 * ROW_HEIGHT;
 
 /// vdc_groupsz: the bytes of one redundancy group on the vdev, (d + p) x 16 MiB.
-pub fn group_size(data: u32, parity: u32) -> u64 {
+pub(crate) fn group_size(data: u32, parity: u32) -> u64 {
     u64::from(data + parity) * ROW_HEIGHT
 }
 
 /// vdev_draid_open (docs/zfs-internals.md §1): child = floor((min child - 32 MiB) / 16 MiB) x
 /// 16 MiB; vdev asize = floor(child x (children - spares) / groupsz) x groupsz. `None` when a
 /// child is too small to hold the reserve and one row, or on overflow.
-pub fn draid_vdev_asize(
+pub(crate) fn draid_vdev_asize(
     child_asize: u64,
     children: u32,
     data: u32,
@@ -34,7 +34,7 @@ pub fn draid_vdev_asize(
 /// What a dRAID vdev of `vdev_asize` leaves of each child's `child_asize`, per vdev: the
 /// reflow reserve and row rounding of every child, the distributed spares, and the rounding
 /// down to whole groups (the terms of vdev_draid_open, for the breakdown).
-pub fn draid_losses(
+pub(crate) fn draid_losses(
     child_asize: u64,
     children: u32,
     spares: u32,
@@ -53,7 +53,7 @@ pub fn draid_losses(
 
 /// vdev_draid_asize: a block always fills whole rows of d data and p parity sectors
 /// (`model::geometry::Draid::asize`).
-pub fn draid_asize(psize: u64, ashift: u8, data: u32, parity: u32) -> u64 {
+pub(crate) fn draid_asize(psize: u64, ashift: u8, data: u32, parity: u32) -> u64 {
     Draid {
         ndata: data,
         nparity: parity,
@@ -65,14 +65,14 @@ pub fn draid_asize(psize: u64, ashift: u8, data: u32, parity: u32) -> u64 {
 /// The alignment of a dRAID metaslab: one row of the redundancy group, d + p sectors
 /// (vdev_draid_get_astart: `vdc_groupwidth << vdev_ashift`). Blocks fill whole rows, so a
 /// metaslab starts and ends on a row; it is not aligned to the 16 MiB rows of a group.
-pub fn metaslab_align(data: u32, parity: u32, ashift: u8) -> u64 {
+pub(crate) fn metaslab_align(data: u32, parity: u32, ashift: u8) -> u64 {
     u64::from(data + parity) << ashift
 }
 
 /// vdev_draid_metaslab_init: a metaslab starts at the next multiple of `align` and holds whole
 /// multiples of it only: start' = roundup(start, align); size' = floor((size - (start' -
 /// start)) / align) x align.
-pub fn draid_metaslab_size(ms_start: u64, ms_size: u64, align: u64) -> u64 {
+pub(crate) fn draid_metaslab_size(ms_start: u64, ms_size: u64, align: u64) -> u64 {
     let astart = ms_start.div_ceil(align) * align;
     ms_size.saturating_sub(astart - ms_start) / align * align
 }
@@ -81,7 +81,7 @@ pub fn draid_metaslab_size(ms_start: u64, ms_size: u64, align: u64) -> u64 {
 /// size of metaslab 0 (the one the embedded ZIL takes). The trim repeats with a period of
 /// align / gcd(align, 2^shift) metaslabs (the odd part of d + p, at most 255), so one period
 /// is summed and repeated.
-pub fn draid_metaslab_space(count: u64, shift: u32, align: u64) -> (u64, u64) {
+pub(crate) fn draid_metaslab_space(count: u64, shift: u32, align: u64) -> (u64, u64) {
     let ms = 1u64 << shift;
     let gcd = 1u64 << align.trailing_zeros().min(shift);
     let period = (align / gcd).max(1);

@@ -30,7 +30,7 @@ pub struct LeafSpace {
 /// last usable LBA = sectors - 1 - (entry sectors + 1); the partition starts at 2048/coeff and
 /// is (last usable + 1) - 16384/coeff - 2048/coeff sectors long, rounded down to a multiple
 /// of 2048 sectors (coeff = sector / 512). `None` when the disk is too small to hold it.
-pub fn gpt_data_partition(capacity: u64, sector: u32, rule: &GptRule) -> Option<u64> {
+pub(crate) fn gpt_data_partition(capacity: u64, sector: u32, rule: &GptRule) -> Option<u64> {
     let sector = u64::from(sector);
     let coeff = sector / 512;
     let sectors = capacity / sector;

@@ -5,7 +5,7 @@
 use crate::release::MetaslabSizing;
 
 /// highbit64: the position of the highest set bit, 1-based (the bit length); 0 for 0.
-pub fn highbit(x: u64) -> u32 {
+pub(crate) fn highbit(x: u64) -> u32 {
     64 - x.leading_zeros()
 }
 
@@ -15,7 +15,7 @@ pub fn highbit(x: u64) -> u32 {
 /// min_count); above target_count, shift = highbit(asize / target_count); else default_shift;
 /// then at least min_shift, and past max_shift it is max_shift unless that makes more than
 /// count_limit metaslabs, when shift = highbit(asize / count_limit).
-pub fn metaslab_shift(asize: u64, rule: &MetaslabSizing) -> u32 {
+pub(crate) fn metaslab_shift(asize: u64, rule: &MetaslabSizing) -> u32 {
     match *rule {
         MetaslabSizing::OpenZfs {
             target_count,

@@ -1,14 +1,14 @@
 //! Mirrors and single disks (module/zfs/vdev_mirror.c, vdev.c vdev_default_asize).
 
 /// vdev_mirror_open: a mirror is as large as its smallest child (here all children are alike).
-pub fn mirror_vdev_asize(child_asize: u64) -> u64 {
+pub(crate) fn mirror_vdev_asize(child_asize: u64) -> u64 {
     child_asize
 }
 
 /// vdev_default_asize: a block on a mirror or a single disk is psize rounded up to the sector.
 /// (Each side of a mirror holds a copy; `zpool list` counts one side, so the copies are not in
 /// asize.)
-pub fn mirror_asize(psize: u64, ashift: u8) -> u64 {
+pub(crate) fn mirror_asize(psize: u64, ashift: u8) -> u64 {
     if psize == 0 {
         return 0;
     }

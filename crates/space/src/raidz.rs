@@ -3,19 +3,19 @@
 use model::geometry::Raidz;
 
 /// vdev_raidz_open: a raidz vdev is `width` times its smallest child.
-pub fn raidz_vdev_asize(width: u32, child_asize: u64) -> Option<u64> {
+pub(crate) fn raidz_vdev_asize(width: u32, child_asize: u64) -> Option<u64> {
     child_asize.checked_mul(u64::from(width))
 }
 
 /// vdev_raidz_asize: the allocated size of a block of `psize` bytes on a raidz of `cols`
 /// children and `parity` parity, sectors of 2^ashift (`model::geometry::Raidz::asize`, the
 /// block the performance engine cuts into columns).
-pub fn raidz_asize(psize: u64, ashift: u8, cols: u32, parity: u32) -> u64 {
+pub(crate) fn raidz_asize(psize: u64, ashift: u8, cols: u32, parity: u32) -> u64 {
     shape(ashift, cols, parity).asize(psize)
 }
 
 /// The data, parity and padding sectors of one block, for reports.
-pub fn raidz_sectors(psize: u64, ashift: u8, cols: u32, parity: u32) -> (u64, u64, u64) {
+pub(crate) fn raidz_sectors(psize: u64, ashift: u8, cols: u32, parity: u32) -> (u64, u64, u64) {
     let b = shape(ashift, cols, parity).block(psize).sectors;
     (b.data, b.parity, b.skip)
 }

@@ -152,7 +152,7 @@ pub struct Profile {
 }
 
 /// Label sizes, unchanged since the first ZFS (vdev_impl.h).
-pub const LABELS: LabelRule = LabelRule {
+pub(crate) const LABELS: LabelRule = LabelRule {
     align: 256 * KIB,
     start: 4 * MIB,
     end: 512 * KIB,
@@ -160,7 +160,7 @@ pub const LABELS: LabelRule = LabelRule {
 };
 
 /// The Linux GPT of `zpool create` on a whole disk (docs/zfs-internals.md §1).
-pub const LINUX_GPT: GptRule = GptRule {
+pub(crate) const LINUX_GPT: GptRule = GptRule {
     entries: 128,
     start_512: 2048,
     reserved_512: 16384,
@@ -168,14 +168,14 @@ pub const LINUX_GPT: GptRule = GptRule {
 };
 
 /// See `EmptyPoolUsed`: an approximation, stated as such.
-pub const EMPTY_POOL_APPROX: EmptyPoolUsed = EmptyPoolUsed::Blocks {
+pub(crate) const EMPTY_POOL_APPROX: EmptyPoolUsed = EmptyPoolUsed::Blocks {
     blocks: 100,
     psize: KIB,
 };
 
 /// The metaslab sizing of OpenZFS 0.8 and later (module/zfs/vdev.c vdev_metaslab_set_size and
 /// its tunables, unchanged from 0.8.6 to 2.4.4).
-pub const OPENZFS_METASLABS: MetaslabSizing = MetaslabSizing::OpenZfs {
+pub(crate) const OPENZFS_METASLABS: MetaslabSizing = MetaslabSizing::OpenZfs {
     target_count: 200,
     min_count: 16,
     default_shift: 29,

@@ -94,7 +94,7 @@ pub fn zfs_nicenum(num: u64) -> String {
 }
 
 /// Record sizes the efficiency table shows, plus the pool's own.
-pub const EFFICIENCY_RECORDSIZES: [u64; 7] = [
+pub(crate) const EFFICIENCY_RECORDSIZES: [u64; 7] = [
     4 << 10,
     8 << 10,
     16 << 10,

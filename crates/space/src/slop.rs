@@ -9,7 +9,7 @@ use crate::release::SlopRule;
 /// OpenZFS: slop = min(dspace >> 5, 128 GiB); slop -= min(embedded_log, slop / 2);
 /// slop = max(slop, min(dspace / 2, 128 MiB)).
 /// Before 2014: max(dspace >> 6, 32 MiB).
-pub fn slop_space(dspace: u64, embedded_log: u64, rule: &SlopRule) -> u64 {
+pub(crate) fn slop_space(dspace: u64, embedded_log: u64, rule: &SlopRule) -> u64 {
     match *rule {
         SlopRule::OpenZfs { shift, min, max } => {
             let mut slop = (dspace >> shift).min(max);

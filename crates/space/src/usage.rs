@@ -21,7 +21,7 @@ use model::units::format_bytes;
 use serde::Serialize;
 
 /// SPA_MINBLOCKSIZE: block sizes are multiples of 512 bytes.
-pub const SPA_MINBLOCKSIZE: u64 = 512;
+pub(crate) const SPA_MINBLOCKSIZE: u64 = 512;
 
 /// Whether the pool compresses (only its effect on the zero tail of the last record is
 /// modelled: the data itself is taken as incompressible).
@@ -63,7 +63,7 @@ pub struct FileCost {
 
 /// The psize of each block of a file: (full records, their size, size of the last block).
 /// The last block is 0 for an empty file.
-pub fn file_blocks(
+pub(crate) fn file_blocks(
     recordsize: u64,
     file_bytes: u64,
     compression: Compression,

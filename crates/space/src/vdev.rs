@@ -31,7 +31,7 @@ pub fn block_asize(group: &VdevGroup, ashift: u8, psize: u64) -> u64 {
 
 /// The best psize / asize a vdev of `group` can reach: (w - p) / w for raidz, d / (d + p) for
 /// dRAID, 1 for a disk or a mirror (whose copies are not in asize).
-pub fn ideal_efficiency(group: &VdevGroup) -> f64 {
+pub(crate) fn ideal_efficiency(group: &VdevGroup) -> f64 {
     match group.vtype {
         VdevType::Disk | VdevType::Mirror => 1.0,
         VdevType::Raidz { parity } => {

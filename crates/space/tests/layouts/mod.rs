@@ -4,7 +4,7 @@
 
 use model::{Layout, Leaf, Pool, VdevGroup, VdevType};
 
-pub fn homogeneous_layouts(max_disks: u32) -> Vec<Layout> {
+pub(crate) fn homogeneous_layouts(max_disks: u32) -> Vec<Layout> {
     let mut out = Vec::new();
     let one = |count, vtype, children| Layout {
         groups: vec![VdevGroup {
@@ -51,7 +51,7 @@ pub fn homogeneous_layouts(max_disks: u32) -> Vec<Layout> {
 }
 
 /// Pools of every homogeneous layout on whole disks of `disk_bytes`, at `ashift`.
-pub fn pools(max_disks: u32, disk_bytes: u64, ashift: u8) -> Vec<Pool> {
+pub(crate) fn pools(max_disks: u32, disk_bytes: u64, ashift: u8) -> Vec<Pool> {
     let leaf = Leaf {
         capacity_bytes: disk_bytes,
         logical_sector: 512,

@@ -8,7 +8,7 @@ use serde_json::Value;
 use zpoolsim_space::{pool_capacity, pool_groups, Capacity, Profile};
 
 /// The oracle's input: one pool per line.
-pub const POOLS: &str = include_str!("../../oracle/pools.txt");
+pub(crate) const POOLS: &str = include_str!("../../oracle/pools.txt");
 
 /// The recorded outputs (`scripts/openzfs-oracle.sh record`).
 const RECORDED: &str = include_str!("../data/openzfs_oracle.json");
@@ -18,10 +18,10 @@ const RECORDED: &str = include_str!("../data/openzfs_oracle.json");
 /// hold, which lack the root file system's objects that `zpool create` adds through the kernel,
 /// and the pool history). Over every recorded pool and release (2.1.11 to 2.4.4) the engine
 /// charges 7.5 KiB to 2.56 MiB (2,682,056 B, the 36-disk dRAID) more.
-pub const USED_BELOW: u64 = 3 * MIB;
+pub(crate) const USED_BELOW: u64 = 3 * MIB;
 
 /// The recorded outputs, release by release, in the order recorded.
-pub fn recorded() -> Vec<(String, Vec<Value>)> {
+pub(crate) fn recorded() -> Vec<(String, Vec<Value>)> {
     let all: Value = serde_json::from_str(RECORDED).expect("openzfs_oracle.json parses");
     all["releases"]
         .as_object()
@@ -32,7 +32,7 @@ pub fn recorded() -> Vec<(String, Vec<Value>)> {
 }
 
 /// The pool lines of `POOLS`, comments and blank lines left out.
-pub fn pool_lines() -> Vec<&'static str> {
+pub(crate) fn pool_lines() -> Vec<&'static str> {
     POOLS
         .lines()
         .map(str::trim)
@@ -52,7 +52,7 @@ fn class_of(name: &str) -> VdevClass {
 
 /// The model pool of one line `NAME ASHIFT CLASS/LAYOUT/BYTES...`: one top-level vdev of file
 /// leaves per token, in order.
-pub fn pool_of(line: &str) -> Pool {
+pub(crate) fn pool_of(line: &str) -> Pool {
     let mut words = line.split_whitespace();
     let name = words.next().expect("a name");
     let ashift: u8 = words.next().and_then(|a| a.parse().ok()).expect("ashift");
@@ -80,14 +80,14 @@ pub fn pool_of(line: &str) -> Pool {
     pool
 }
 
-pub fn u(v: &Value, key: &str) -> u64 {
+pub(crate) fn u(v: &Value, key: &str) -> u64 {
     v[key]
         .as_u64()
         .unwrap_or_else(|| panic!("{key} missing in {v}"))
 }
 
 /// The engine's rules for an oracle release ("2.1.11").
-pub fn profile(release: &str) -> Profile {
+pub(crate) fn profile(release: &str) -> Profile {
     Profile::of(release.parse::<ZfsRelease>().expect("a release"))
 }
 
@@ -141,7 +141,7 @@ impl Diffs<'_> {
 /// engine charges and at most `used_above` above. OpenZFS 2.4 adds what the special class
 /// holds to dspace (spa_update_dspace); the engine's dspace is the normal class's
 /// (`normal_dspace`).
-pub fn differences(release: &str, record: &Value, used_above: u64) -> Vec<String> {
+pub(crate) fn differences(release: &str, record: &Value, used_above: u64) -> Vec<String> {
     let line = record["pool"].as_str().expect("the pool line");
     let pool = pool_of(line);
     let profile = profile(release);

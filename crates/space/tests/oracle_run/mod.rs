@@ -12,7 +12,7 @@ fn script() -> PathBuf {
 }
 
 /// The releases the script knows, or those of ZPOOLSIM_ORACLE_RELEASES ("2.1.11 2.4.4").
-pub fn releases() -> Vec<String> {
+pub(crate) fn releases() -> Vec<String> {
     let text = match std::env::var("ZPOOLSIM_ORACLE_RELEASES") {
         Ok(list) => list,
         Err(_) => {
@@ -31,7 +31,7 @@ pub fn releases() -> Vec<String> {
 }
 
 /// The oracle's output for every line of `pools`, or why there is none.
-pub fn run(release: &str, pools: &str) -> Result<Vec<Value>, String> {
+pub(crate) fn run(release: &str, pools: &str) -> Result<Vec<Value>, String> {
     let mut child = Command::new("bash")
         .arg(script())
         .args(["run", release])
@@ -56,7 +56,7 @@ pub fn run(release: &str, pools: &str) -> Result<Vec<Value>, String> {
 }
 
 /// `run` of every release at once, one thread each.
-pub fn run_all(releases: Vec<String>, pools: &str) -> Vec<(String, Result<Vec<Value>, String>)> {
+pub(crate) fn run_all(releases: Vec<String>, pools: &str) -> Vec<(String, Result<Vec<Value>, String>)> {
     std::thread::scope(|s| {
         let handles: Vec<_> = releases
             .into_iter()
@@ -67,7 +67,7 @@ pub fn run_all(releases: Vec<String>, pools: &str) -> Vec<(String, Result<Vec<Va
 }
 
 /// A release whose oracle could not run: a failure under CI, else a loud line on stderr.
-pub fn skip(release: &str, what: &str, why: &str) {
+pub(crate) fn skip(release: &str, what: &str, why: &str) {
     let ci = std::env::var("CI").is_ok_and(|v| v == "true");
     if ci {
         panic!("OpenZFS {release} oracle failed under CI: {why}");
