@@ -38,7 +38,7 @@ const TABLES: [&str; 4] = ["bench", "run", "disk_sample", "disk_busy"];
 /// serves; this is "zpoolsim" in ASCII.
 const SCHEMA_LOCK: i64 = 0x7a70_6f6f_6c73_696d;
 
-pub struct Postgres {
+pub(crate) struct Postgres {
     runtime: tokio::runtime::Runtime,
     client: Client,
     place: String,
@@ -46,7 +46,7 @@ pub struct Postgres {
 
 impl Postgres {
     /// Connects within `CONNECT_WAIT` and sets the session's statement and lock limits.
-    pub fn connect(server: &Server) -> Result<Postgres> {
+    pub(crate) fn connect(server: &Server) -> Result<Postgres> {
         let place = server.place().to_string();
         let cannot =
             |why: String| StoreError(format!("results database {place}: cannot connect: {why}"));

@@ -7,7 +7,7 @@ use super::sql::{transaction, Backend, Dialect, Value};
 use crate::{Result, StoreError};
 
 /// The version this zpoolsim reads and writes.
-pub const VERSION: i64 = 2;
+pub(crate) const VERSION: i64 = 2;
 
 /// Version 1: a bench, its runs, each disk's samples and busy fraction.
 const V1: &str = "
@@ -80,7 +80,7 @@ fn id_column(dialect: Dialect) -> &'static str {
 /// Brings the database to `VERSION` in one transaction, under the schema lock and looking at
 /// the version again under it: of two first pushes into an empty database, the second finds
 /// the tables the first made. A newer database is refused.
-pub fn migrate(db: &mut dyn Backend) -> Result<()> {
+pub(crate) fn migrate(db: &mut dyn Backend) -> Result<()> {
     if db.schema_version()? == VERSION {
         return Ok(());
     }
@@ -139,7 +139,7 @@ fn fill_v2(db: &mut dyn Backend) -> Result<()> {
 }
 
 /// The version a database's own table says, for the backends' `schema_version`.
-pub fn recorded(db: &mut dyn Backend) -> Result<i64> {
+pub(crate) fn recorded(db: &mut dyn Backend) -> Result<i64> {
     super::sql::scalar(db, "SELECT max(version) FROM zpoolsim_schema", &[]).and_then(|v| {
         if v == Value::Null {
             Ok(0)

@@ -6,7 +6,7 @@ use crate::{Result, StoreError};
 
 /// A column's value: the four kinds the schema uses.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Value {
+pub(crate) enum Value {
     Null,
     Int(i64),
     Real(f64),
@@ -14,14 +14,14 @@ pub enum Value {
 }
 
 impl Value {
-    pub fn int(&self) -> Result<i64> {
+    pub(crate) fn int(&self) -> Result<i64> {
         match self {
             Value::Int(v) => Ok(*v),
             other => Err(kind("an integer", other)),
         }
     }
 
-    pub fn real(&self) -> Result<f64> {
+    pub(crate) fn real(&self) -> Result<f64> {
         match self {
             Value::Real(v) => Ok(*v),
             Value::Int(v) => Ok(*v as f64),
@@ -29,14 +29,14 @@ impl Value {
         }
     }
 
-    pub fn text(&self) -> Result<String> {
+    pub(crate) fn text(&self) -> Result<String> {
         match self {
             Value::Text(v) => Ok(v.clone()),
             other => Err(kind("text", other)),
         }
     }
 
-    pub fn opt_text(&self) -> Result<Option<String>> {
+    pub(crate) fn opt_text(&self) -> Result<Option<String>> {
         match self {
             Value::Null => Ok(None),
             other => other.text().map(Some),
@@ -80,13 +80,13 @@ impl From<Option<&String>> for Value {
 
 /// Which SQL the schema's few differences take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dialect {
+pub(crate) enum Dialect {
     Sqlite,
     Postgres,
 }
 
 /// A connection to one results database.
-pub trait Backend: Send {
+pub(crate) trait Backend: Send {
     fn dialect(&self) -> Dialect;
     /// Statements without parameters, separated by semicolons.
     fn batch(&mut self, sql: &str) -> Result<()>;
@@ -115,7 +115,7 @@ pub trait Backend: Send {
 
 /// Runs `work` in a transaction: committed when it succeeds, rolled back when it fails, so
 /// nothing is ever half written.
-pub fn transaction<T>(
+pub(crate) fn transaction<T>(
     db: &mut dyn Backend,
     work: impl FnOnce(&mut dyn Backend) -> Result<T>,
 ) -> Result<T> {
@@ -133,7 +133,7 @@ pub fn transaction<T>(
 }
 
 /// The first column of the first row.
-pub fn scalar(db: &mut dyn Backend, sql: &str, params: &[Value]) -> Result<Value> {
+pub(crate) fn scalar(db: &mut dyn Backend, sql: &str, params: &[Value]) -> Result<Value> {
     db.rows(sql, params)?
         .into_iter()
         .next()

@@ -14,14 +14,14 @@ use std::time::Duration;
 /// which a locked store must be refused, well above a commit's few milliseconds.
 const LOCK_WAIT: Duration = Duration::from_millis(800);
 
-pub struct Sqlite {
+pub(crate) struct Sqlite {
     conn: Connection,
     path: PathBuf,
 }
 
 impl Sqlite {
     /// Opens the file (creating it and its directory on first use) and checks it is whole.
-    pub fn open(path: &Path) -> Result<Sqlite> {
+    pub(crate) fn open(path: &Path) -> Result<Sqlite> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
                 .map_err(|e| StoreError(format!("cannot create {}: {e}", dir.display())))?;
