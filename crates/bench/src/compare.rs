@@ -114,7 +114,7 @@ fn workload_row(run: &Run) -> WorkloadComparison {
 }
 
 /// Each disk's mean over the run's seconds, beside what the model predicted for it.
-pub fn disk_rows(run: &Run) -> Vec<DiskComparison> {
+pub(crate) fn disk_rows(run: &Run) -> Vec<DiskComparison> {
     let mut sums: BTreeMap<&str, (Option<String>, DiskTraffic, f64)> = BTreeMap::new();
     for s in &run.samples {
         let e =

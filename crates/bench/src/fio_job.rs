@@ -11,7 +11,7 @@ use std::path::Path;
 
 /// A job file and the bytes its files take.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Job {
+pub(crate) struct Job {
     pub text: String,
     pub file_bytes: u64,
 }
@@ -78,7 +78,7 @@ fn access(w: &Workload, data_bytes: u64) -> Result<(String, u64)> {
 /// The job for `w` in `dir`, touching `data_bytes` (the data set, split between sequential
 /// threads), for `runtime_s` seconds. Every value from outside (the directory, the workload's
 /// name) passes `fio_ini`, so each line is the one option it means to fio.
-pub fn job(w: &Workload, dir: &Path, data_bytes: u64, runtime_s: u32) -> Result<Job> {
+pub(crate) fn job(w: &Workload, dir: &Path, data_bytes: u64, runtime_s: u32) -> Result<Job> {
     on_the_pool(w)?;
     if let Some(key) = unhonoured(w) {
         return MeasureError::refuse(format!(

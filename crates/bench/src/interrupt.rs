@@ -36,7 +36,7 @@ pub fn catch() {
 }
 
 /// The signal's name when one asked us to stop.
-pub fn caught() -> Option<&'static str> {
+pub(crate) fn caught() -> Option<&'static str> {
     let signal = CAUGHT.load(Ordering::SeqCst);
     SIGNALS
         .iter()

@@ -451,7 +451,7 @@ fn iostat_sampler(pool: &str) -> Result<Background> {
 }
 
 /// Each disk's row of every report but the first (which averages since the pool's import).
-pub fn samples(iostat_text: &str) -> Vec<Sample> {
+pub(crate) fn samples(iostat_text: &str) -> Vec<Sample> {
     iostat::parse(iostat_text)
         .into_iter()
         .skip(1)
