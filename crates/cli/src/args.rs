@@ -5,7 +5,7 @@ use store::{Location, Store};
 
 /// The results store of bench, results and fleet.
 #[derive(clap::Args)]
-pub struct Db {
+pub(crate) struct Db {
     /// The results store: a SQLite file, or a PostgreSQL database as
     /// postgres://USER@HOST[:PORT]/DB (the password from $PGPASSWORD or ~/.pgpass, as psql
     /// takes it; default: $ZPOOLSIM_DB, else $XDG_DATA_HOME/zpoolsim/results.sqlite, or
@@ -15,14 +15,14 @@ pub struct Db {
 }
 
 impl Db {
-    pub fn location(&self) -> store::Result<Location> {
+    pub(crate) fn location(&self) -> store::Result<Location> {
         Location::from_flag(self.file.as_deref())
     }
 
     /// The store to read with its newest bench's id, or, when it holds no bench yet (none made, or made and empty), the
     /// sentence every reading command (results, fleet, bench --compare) prints with exit 0: a
     /// machine that never benched has an answer, not an error. Nothing is made.
-    pub fn to_read(&self) -> Result<Result<(Store, i64), String>, CliError> {
+    pub(crate) fn to_read(&self) -> Result<Result<(Store, i64), String>, CliError> {
         let at = self.location()?;
         if at.is_absent() {
             return Ok(Err(format!(
@@ -41,7 +41,7 @@ impl Db {
 
 /// Prints "no results yet": `empty` (the answer's JSON shape with nothing in it) with --json,
 /// else the sentence.
-pub fn no_results_yet<T: serde::Serialize>(
+pub(crate) fn no_results_yet<T: serde::Serialize>(
     sentence: &str,
     json: bool,
     empty: T,

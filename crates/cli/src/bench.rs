@@ -17,7 +17,7 @@ use store::Store;
 /// and store the system file, fio's JSON, the per-disk samples and the prediction made before
 /// each run in the results database.
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// A directory in the ZFS dataset to measure.
     pub dir: Option<String>,
     /// Workloads as `zpoolsim predict` names them (default: dd-write dd-read
@@ -44,7 +44,7 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(args: &Args) -> CliResult {
+pub(crate) fn run(args: &Args) -> CliResult {
     let Some(dir) = &args.dir else {
         if !args.compare {
             return Err(CliError(

@@ -8,7 +8,7 @@ use crate::files::{print_json, write, WriteTo};
 /// across the surface and the mean time of one 4 KiB random read, written as a catalog entry
 /// to pass with --catalog. A device that is mounted or part of a pool is refused.
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The block device to read (/dev/sdX).
     #[arg(long, value_name = "/dev/X")]
     pub raw: String,
@@ -25,7 +25,7 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(args: &Args) -> CliResult {
+pub(crate) fn run(args: &Args) -> CliResult {
     let file = args.write_to.file()?;
     let c = discover::calibrate(&args.raw, args.zones, args.runtime)?;
     if let Some(file) = file {

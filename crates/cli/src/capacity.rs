@@ -25,7 +25,7 @@ use std::fmt::Write;
 ///
 /// - zpoolsim capacity --layout raidz1-4 --disk 16TB --expand "raidz1-4 -> raidz1-5 at 70%"
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub request: CapacityRequest,
     /// Print JSON instead of text.
@@ -33,7 +33,7 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(args: &Args) -> CliResult {
+pub(crate) fn run(args: &Args) -> CliResult {
     let answer = args.request.answer(&Files)?;
     if args.json {
         return print_json(&answer);

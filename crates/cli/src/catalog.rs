@@ -16,7 +16,7 @@ use std::fmt::Write;
 /// [[cpu]], [[link]] tables, see docs/system-file.md) its entries add to the embedded ones or
 /// replace those of the same id, here and in every other command.
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// Print JSON instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -26,14 +26,14 @@ pub struct Args {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Kind {
+pub(crate) enum Kind {
     Disk,
     Controller,
     Cpu,
     Link,
 }
 
-pub fn run(args: &Args) -> CliResult {
+pub(crate) fn run(args: &Args) -> CliResult {
     let catalog = crate::files::catalog();
     let shown = |kind: Kind| args.kind.is_none_or(|k| k == kind);
     if args.json {

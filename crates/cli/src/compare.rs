@@ -12,7 +12,7 @@ use request::CompareRequest;
 
 /// Compare layouts on one machine's disks (disks a layout leaves over become hot spares).
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub request: CompareRequest,
     /// Print JSON instead of a table.
@@ -20,7 +20,7 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(args: &Args) -> CliResult {
+pub(crate) fn run(args: &Args) -> CliResult {
     let comparison = while_working("comparing the layouts", || args.request.answer(&Files))?;
     if args.json {
         return print_json(&comparison);

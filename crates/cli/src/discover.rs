@@ -10,7 +10,7 @@ use serde::Serialize;
 /// RAM from /proc, the ZFS release, the pool's layout and its datasets. What no tool shows is
 /// marked `# assumed:` in the file.
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The pool (default: the only pool imported).
     pub pool: Option<String>,
     #[command(flatten)]
@@ -27,7 +27,7 @@ struct Discovered<'a> {
     written_to: Option<&'a str>,
 }
 
-pub fn run(args: &Args) -> CliResult {
+pub(crate) fn run(args: &Args) -> CliResult {
     let file = args.write_to.file()?;
     let pool = match &args.pool {
         Some(p) => p.clone(),

@@ -1,14 +1,14 @@
 //! The one error type of the front end: a request's sentence for the user, exit code 2.
 
-pub use request::Error as CliError;
+pub(crate) use request::Error as CliError;
 
-pub type CliResult = Result<(), CliError>;
+pub(crate) type CliResult = Result<(), CliError>;
 
 /// A command-line error of clap's as the one line every other error is: `zpoolsim: what`, the
 /// value the user typed escaped and cut short, a suggestion kept (`did you mean`), the advice
 /// to pass a value after `--` dropped (values may start with '-'), and the usage on a second
 /// line only where something is missing or unknown.
-pub fn clap_message(e: &clap::Error) -> String {
+pub(crate) fn clap_message(e: &clap::Error) -> String {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
     let mut text = e.render().to_string();
     for kind in [ContextKind::InvalidValue, ContextKind::InvalidArg] {

@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 static CATALOG: OnceLock<Catalog> = OnceLock::new();
 
 /// The embedded catalog with each user file's entries added (or replacing those of the same id).
-pub fn merged_catalog(files: &[String]) -> Result<Catalog, CliError> {
+pub(crate) fn merged_catalog(files: &[String]) -> Result<Catalog, CliError> {
     let mut catalog = Catalog::embedded().clone();
     for file in files {
         catalog.merge_file(&read(Path::new(file))?, &name(Path::new(file)))?;
@@ -25,7 +25,7 @@ pub fn merged_catalog(files: &[String]) -> Result<Catalog, CliError> {
 }
 
 /// Makes the user's catalog files part of this run's catalog (called once, before any command).
-pub fn use_catalog_files(files: &[String]) -> CliResult {
+pub(crate) fn use_catalog_files(files: &[String]) -> CliResult {
     if !files.is_empty() {
         let _ = CATALOG.set(merged_catalog(files)?);
     }
@@ -33,7 +33,7 @@ pub fn use_catalog_files(files: &[String]) -> CliResult {
 }
 
 /// The catalog system files and `--disk` ids are resolved against.
-pub fn catalog() -> &'static Catalog {
+pub(crate) fn catalog() -> &'static Catalog {
     CATALOG.get().unwrap_or_else(Catalog::embedded)
 }
 
@@ -41,7 +41,7 @@ pub fn catalog() -> &'static Catalog {
 /// read. Only a regular file is read, and only when it is within `MAX_INPUT_BYTES`: a device
 /// (/dev/zero), a FIFO or a directory is refused before any byte is read, and the file is
 /// opened without blocking so a FIFO with no writer cannot hang the open either.
-pub fn read(path: &Path) -> Result<String, CliError> {
+pub(crate) fn read(path: &Path) -> Result<String, CliError> {
     let cannot =
         |why: &dyn std::fmt::Display| CliError(format!("cannot read {}: {why}", name(path)));
     if path == Path::new(STDIN) {
@@ -76,7 +76,7 @@ static STDIN_TAKEN: AtomicBool = AtomicBool::new(false);
 
 /// A path as messages name it: `stdin` for `-`, else the path with control characters escaped
 /// and cut short.
-pub fn name(path: &Path) -> String {
+pub(crate) fn name(path: &Path) -> String {
     if path == Path::new(STDIN) {
         return "stdin".to_string();
     }
@@ -102,13 +102,13 @@ fn kind_of_mode(mode: u32) -> FileType {
 }
 
 /// Reads and resolves a system file against the embedded catalog.
-pub fn load_system(path: &Path) -> Result<System, CliError> {
+pub(crate) fn load_system(path: &Path) -> Result<System, CliError> {
     let text = read(path)?;
     Ok(model::system_file::parse(&text, &name(path), catalog())?)
 }
 
 /// Every phase a workload spec or file names (a benchmark's command line runs several).
-pub fn load_phases(spec: &str) -> Result<Vec<Workload>, CliError> {
+pub(crate) fn load_phases(spec: &str) -> Result<Vec<Workload>, CliError> {
     if spec.ends_with(".toml") {
         let text = read(Path::new(spec))?;
         return model::workload::phases_from_toml(&text)
@@ -118,13 +118,13 @@ pub fn load_phases(spec: &str) -> Result<Vec<Workload>, CliError> {
 }
 
 /// Prints a result as the JSON document `--json` promises: the serialized result, pretty.
-pub fn print_json<T: serde::Serialize>(value: &T) -> CliResult {
+pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> CliResult {
     print!("{}", request::to_json(value)?);
     Ok(())
 }
 
 /// A request's named inputs on the command line: files by path, the run's catalog.
-pub struct Files;
+pub(crate) struct Files;
 
 impl request::Inputs for Files {
     fn catalog(&self) -> &Catalog {
@@ -142,7 +142,7 @@ impl request::Inputs for Files {
 
 /// Where to draw a chart, and whether an existing file may be replaced.
 #[derive(clap::Args)]
-pub struct PlotTo {
+pub(crate) struct PlotTo {
     /// Draw the chart into this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<String>,
@@ -153,7 +153,7 @@ pub struct PlotTo {
 
 impl PlotTo {
     /// The file to draw into, refused before any work if it exists and `--force` is not given.
-    pub fn file(&self) -> Result<Option<&str>, CliError> {
+    pub(crate) fn file(&self) -> Result<Option<&str>, CliError> {
         match &self.plot {
             Some(file) => {
                 refuse_overwrite(file, self.force)?;
@@ -166,7 +166,7 @@ impl PlotTo {
 
 /// Where to write a command's file instead of printing it (discover, calibrate).
 #[derive(clap::Args)]
-pub struct WriteTo {
+pub(crate) struct WriteTo {
     /// Write it to this file instead of printing it.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<String>,
@@ -177,7 +177,7 @@ pub struct WriteTo {
 
 impl WriteTo {
     /// The file to write, refused before any work if it exists and `--force` is not given.
-    pub fn file(&self) -> Result<Option<&str>, CliError> {
+    pub(crate) fn file(&self) -> Result<Option<&str>, CliError> {
         if let Some(file) = &self.output {
             refuse_overwrite(file, self.force)?;
         }
@@ -218,7 +218,7 @@ fn existing(file: &str, kind: FileType, force: bool) -> CliResult {
 /// followed (`O_NOFOLLOW`, `O_EXCL`, `RENAME_NOREPLACE` without `--force`); with `--force`
 /// only a regular file is replaced, the rename taking the path itself, never a link's target.
 /// The directory is made when missing (`out/` of the README).
-pub fn write(file: &str, force: bool, contents: &str) -> CliResult {
+pub(crate) fn write(file: &str, force: bool, contents: &str) -> CliResult {
     let cannot = |e: std::io::Error| CliError(format!("cannot write {}: {e}", echo(file)));
     let (dir, base) = dir_and_name(file)?;
     std::fs::create_dir_all(&dir).map_err(cannot)?;

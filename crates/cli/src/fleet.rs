@@ -12,7 +12,7 @@ use store::{FleetPage, FleetQuery, Store, StorePool};
 /// the prediction's band (the prediction less its expected error), with the bottleneck the
 /// model names. Reads whichever store --db or ZPOOLSIM_DB names (a team's PostgreSQL).
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub db: Db,
     /// Only this host (its hostname as the bench stored it).
@@ -38,7 +38,7 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(args: &Args) -> CliResult {
+pub(crate) fn run(args: &Args) -> CliResult {
     let query = FleetQuery {
         host: args.host.clone(),
         pool: args.pool.clone(),
@@ -133,11 +133,11 @@ fn table(page: &FleetPage) -> String {
 /// The results store as `serve --db` shows it (web::Fleet): a pool of connections, so
 /// requests are answered side by side and a connection the database dropped (a restart) is
 /// replaced rather than failing every request after it.
-pub struct StoreView(StorePool);
+pub(crate) struct StoreView(StorePool);
 
 impl StoreView {
     /// Opens the store (it must exist and answer) before the server starts.
-    pub fn open(db: &str) -> Result<StoreView, CliError> {
+    pub(crate) fn open(db: &str) -> Result<StoreView, CliError> {
         let at = store::Location::from_flag(Some(db))?;
         Ok(StoreView(StorePool::open(&at)?))
     }

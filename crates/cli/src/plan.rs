@@ -37,7 +37,7 @@ use request::PlanRequest;
 /// Without a system file the disks go on the embedded default system's host, with more HBAs
 /// like its own when they need ports; the output says so.
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub request: PlanRequest,
     /// Show every layout that meets the needs, not only the Pareto front.
@@ -51,7 +51,7 @@ pub struct Args {
     pub plot: PlotTo,
 }
 
-pub fn run(args: &Args) -> CliResult {
+pub(crate) fn run(args: &Args) -> CliResult {
     let plot = args.plot.file()?;
     let answer = while_working("planning: every layout of these disks", || {
         args.request.answer(&Files)

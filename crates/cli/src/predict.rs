@@ -23,7 +23,7 @@ use request::{PredictRequest, Predicted, WordedPrediction};
 /// ('bonnie++ ... @seeks'). A file ending in .toml holds kind = "NAME" and the same keys, or
 /// command = "..." (and phase = "...").
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub request: PredictRequest,
     /// Print JSON instead of text.
@@ -34,7 +34,7 @@ pub struct Args {
     pub plot: PlotTo,
 }
 
-pub fn run(args: &Args) -> CliResult {
+pub(crate) fn run(args: &Args) -> CliResult {
     let plot_file = args.plot.file()?;
     if plot_file.is_some() && args.request.sweep.is_none() {
         return Err(CliError("--plot draws a --sweep: give one".into()));

@@ -6,7 +6,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::time::Duration;
 
 /// Runs `work` with a spinner saying `what`, cleared when it ends.
-pub fn while_working<T>(what: impl Into<String>, work: impl FnOnce() -> T) -> T {
+pub(crate) fn while_working<T>(what: impl Into<String>, work: impl FnOnce() -> T) -> T {
     let spinner = ProgressBar::new_spinner();
     if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} ({elapsed})") {
         spinner.set_style(style);

@@ -4,7 +4,7 @@ use model::units::format_bytes;
 use space::{ExpansionReport, PoolFigures, RecordCost, StepReport};
 use std::fmt::Write;
 
-pub fn render(x: &ExpansionReport) -> String {
+pub(crate) fn render(x: &ExpansionReport) -> String {
     let mut o = String::new();
     let _ = writeln!(o);
     let _ = writeln!(

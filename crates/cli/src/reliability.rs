@@ -10,7 +10,7 @@ use request::ReliabilityRequest;
 
 /// Resilver time and the chance of losing data (default: the embedded default system).
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub request: ReliabilityRequest,
     /// Print JSON instead of text.
@@ -18,7 +18,7 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(args: &Args) -> CliResult {
+pub(crate) fn run(args: &Args) -> CliResult {
     let answer = while_working("rebuilds and the Monte Carlo", || {
         args.request.answer(&Files)
     })?;

@@ -8,7 +8,7 @@ use model::units::format_decimal;
 use reliability::{Assessment, Lifetime, RebuildKind};
 
 /// What the DEGRADED and loss columns mean, in one line.
-pub fn columns_note(settings: &Settings) -> String {
+pub(crate) fn columns_note(settings: &Settings) -> String {
     let load = settings
         .load
         .as_ref()
@@ -28,7 +28,7 @@ pub fn columns_note(settings: &Settings) -> String {
 /// The rows as an aligned table; `marks` (one per row, or none) prefixes each layout. Columns
 /// for the workloads past the standard three are added by their labels; $/TB only where a
 /// price is known.
-pub fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> String {
+pub(crate) fn table(rows: &[&Evaluation], marks: &[&str], settings: &Settings) -> String {
     let extra: Vec<&str> = settings.extra.iter().map(|w| w.label.as_str()).collect();
     let priced = rows.iter().any(|e| e.usd_per_usable_tb.is_some());
     let mut header: Vec<String> = [
@@ -126,7 +126,7 @@ fn unknown_losses(rows: &[&Evaluation]) -> String {
 
 /// A workload's figure as the table shows it: a rate for a stream, operations a second for
 /// random I/O.
-pub fn figure(figures: &WorkloadFigures, w: &LabelledWorkload) -> String {
+pub(crate) fn figure(figures: &WorkloadFigures, w: &LabelledWorkload) -> String {
     if w.workload.access.is_sequential() {
         Metric::Read.format(figures.bytes_per_s)
     } else {
@@ -147,7 +147,7 @@ fn kind_word(kind: &RebuildKind) -> &'static str {
 }
 
 /// The assessment as a person reads it: each rebuild, then the loss figures.
-pub fn assessment(report: &Assessment) -> String {
+pub(crate) fn assessment(report: &Assessment) -> String {
     let load = match &report.load {
         Some(kind) => format!(
             "under the user load {kind} {:.0}% of the time",
@@ -262,7 +262,7 @@ fn failure_figures(report: &Assessment, lifetime: &Lifetime) -> String {
 }
 
 /// Why the loss figures are missing, and how to give them.
-pub fn unknown_rate(report: &Assessment) -> String {
+pub(crate) fn unknown_rate(report: &Assessment) -> String {
     format!(
         "unknown: no AFR or MTBF for {}; give afr_pct or mtbf_hours in an inline model or a --catalog file",
         report.disk
@@ -270,7 +270,7 @@ pub fn unknown_rate(report: &Assessment) -> String {
 }
 
 /// Bandwidth the way zpool iostat prints it: 61.9M.
-pub fn short(bytes_per_s: f64) -> String {
+pub(crate) fn short(bytes_per_s: f64) -> String {
     let units = [("G", 1e9), ("M", 1e6), ("K", 1e3)];
     for (u, scale) in units {
         if bytes_per_s >= scale {
@@ -282,7 +282,7 @@ pub fn short(bytes_per_s: f64) -> String {
 
 /// A stored bench: each run's workload, what fio measured and what was predicted before it.
 /// Its words came from a machine (its hostname) or another store: control characters escaped.
-pub fn bench(b: &store::Bench) -> String {
+pub(crate) fn bench(b: &store::Bench) -> String {
     let id = b.id.map_or(String::new(), |i| format!(" {i}"));
     let mut out = format!(
         "bench{id}: {} on {} ({}), {}, zpoolsim {}\n{:<40} {:>10} {:>10} {:>9} {:>12}  samples\n",
@@ -315,7 +315,7 @@ pub fn bench(b: &store::Bench) -> String {
 }
 
 /// 1234567 -> "1,234,567".
-pub fn grouped(n: u64) -> String {
+pub(crate) fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

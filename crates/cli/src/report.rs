@@ -12,7 +12,7 @@ use request::ReportRequest;
 
 /// The whole picture of one machine: space, speed, safety and the planner's pick.
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub request: ReportRequest,
     /// Print JSON instead of text.
@@ -20,7 +20,7 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(args: &Args) -> CliResult {
+pub(crate) fn run(args: &Args) -> CliResult {
     let r = while_working("space, speed, safety and the planner's pick", || {
         args.request.answer(&Files)
     })?;

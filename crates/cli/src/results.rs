@@ -12,7 +12,7 @@ use store::{BenchSummary, Location, Store};
 /// measured and what the model predicted before the run. `--push` copies this store's
 /// benches into another (a team's PostgreSQL), each once.
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The bench to show (default: list them all).
     pub id: Option<i64>,
     #[command(flatten)]
@@ -26,7 +26,7 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(args: &Args) -> CliResult {
+pub(crate) fn run(args: &Args) -> CliResult {
     let at = args.db.location()?;
     let mut store = match args.db.to_read()? {
         Ok((store, _)) => store,

@@ -10,7 +10,7 @@ use std::net::{IpAddr, SocketAddr};
 /// /api/capacity, /api/predict, /api/reliability: a JSON object whose keys are the command's
 /// flags, answered as its --json prints it). Nothing is written to disk; stop it with Ctrl-C.
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The port to listen on (0: any free one; the address is printed).
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
@@ -30,7 +30,7 @@ pub struct Args {
     pub db: Option<String>,
 }
 
-pub fn run(args: &Args) -> CliResult {
+pub(crate) fn run(args: &Args) -> CliResult {
     let ip: IpAddr = args.listen.trim().parse().map_err(|_| {
         CliError(format!(
             "--listen '{}': expected an IP address like 127.0.0.1 or 0.0.0.0",

@@ -4,14 +4,14 @@
 use std::fmt::Write;
 
 /// One labelled series of (x, y) points; drawn as a line with markers, or markers only.
-pub struct Series {
+pub(crate) struct Series {
     pub label: String,
     pub points: Vec<(f64, f64)>,
     pub line: bool,
 }
 
 /// A chart to draw.
-pub struct Chart {
+pub(crate) struct Chart {
     pub title: String,
     pub x_label: String,
     pub y_label: String,
@@ -122,7 +122,7 @@ impl Frame {
 
 impl Chart {
     /// The chart as an SVG document.
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let f = self.frame();
         let mut s = String::new();
         let w = f.w;

@@ -9,7 +9,7 @@ use validate::{CaseResult, Corpus};
 
 /// Compare predictions with the published measurements of the validation corpus.
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// A directory of case files (default: the corpus built into the binary, the
     /// repository's validation/).
     #[arg(long)]
@@ -30,7 +30,7 @@ pub struct Args {
     pub write: WriteTo,
 }
 
-pub fn run(args: &Args) -> CliResult {
+pub(crate) fn run(args: &Args) -> CliResult {
     let corpus = match &args.dir {
         Some(dir) => from_dir(Path::new(dir))?,
         None => Corpus::embedded(catalog())?,

@@ -5,10 +5,10 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use store::{utc, Bench, Host, Location, Measured, Run, Store};
 
-pub const MB: f64 = 1e6;
-pub const DAY: i64 = 86_400;
+pub(crate) const MB: f64 = 1e6;
+pub(crate) const DAY: i64 = 86_400;
 
-pub fn now() -> i64 {
+pub(crate) fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
@@ -16,7 +16,7 @@ pub fn now() -> i64 {
 }
 
 /// A run of `workload`: `measured` against `predicted` MB/s, expected error `err` %.
-pub fn run_of(workload: &str, measured: f64, predicted: f64, err: f64) -> Run {
+pub(crate) fn run_of(workload: &str, measured: f64, predicted: f64, err: f64) -> Run {
     Run {
         workload: workload.into(),
         runtime_s: 30.0,
@@ -39,7 +39,7 @@ pub fn run_of(workload: &str, measured: f64, predicted: f64, err: f64) -> Run {
     }
 }
 
-pub fn bench(host: &str, pool: &str, age_s: i64, runs: Vec<Run>) -> Bench {
+pub(crate) fn bench(host: &str, pool: &str, age_s: i64, runs: Vec<Run>) -> Bench {
     Bench {
         id: None,
         uid: store::new_uid(),
@@ -64,7 +64,7 @@ pub fn bench(host: &str, pool: &str, age_s: i64, runs: Vec<Run>) -> Bench {
 /// Four pools of three hosts: alpha's tank as predicted (an old slow bench behind a newer
 /// one), beta's tank at 40% of its prediction, beta's fast above it, gamma's only bench six
 /// years old.
-pub fn fleet_benches() -> Vec<Bench> {
+pub(crate) fn fleet_benches() -> Vec<Bench> {
     vec![
         bench(
             "alpha",
@@ -103,12 +103,12 @@ pub fn fleet_benches() -> Vec<Bench> {
 }
 
 /// A SQLite store at `path` holding the fleet above.
-pub fn sqlite_store(path: &str) {
+pub(crate) fn sqlite_store(path: &str) {
     sqlite_store_of(path, fleet_benches());
 }
 
 /// A SQLite store at `path` holding `benches`.
-pub fn sqlite_store_of(path: &str, benches: Vec<Bench>) {
+pub(crate) fn sqlite_store_of(path: &str, benches: Vec<Bench>) {
     let mut store = Store::open(&Location::Sqlite(path.into())).unwrap();
     for b in benches {
         store.save(&b).unwrap();

@@ -12,10 +12,10 @@ use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 
 /// Longest the page may take to show a plan and its detail.
-pub const PATIENCE: Duration = Duration::from_secs(60);
+pub(crate) const PATIENCE: Duration = Duration::from_secs(60);
 
 /// Headless Chromium with one page, driven over the DevTools protocol; closed when dropped.
-pub struct Browser {
+pub(crate) struct Browser {
     child: Child,
     profile: PathBuf,
     socket: WebSocket<MaybeTlsStream<TcpStream>>,
@@ -23,7 +23,7 @@ pub struct Browser {
 }
 
 impl Browser {
-    pub fn launch(chromium: &PathBuf) -> Browser {
+    pub(crate) fn launch(chromium: &PathBuf) -> Browser {
         static LAUNCHED: AtomicUsize = AtomicUsize::new(0);
         let n = LAUNCHED.fetch_add(1, Ordering::SeqCst);
         let profile = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
@@ -73,7 +73,7 @@ impl Browser {
     }
 
     /// The result of one DevTools command, skipping the events sent meanwhile.
-    pub fn call(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) fn call(&mut self, method: &str, params: Value) -> Value {
         self.next_id += 1;
         let id = self.next_id;
         let command = json!({"id": id, "method": method, "params": params});
@@ -94,7 +94,7 @@ impl Browser {
     }
 
     /// The value of a JavaScript expression in the page.
-    pub fn eval(&mut self, expression: &str) -> Value {
+    pub(crate) fn eval(&mut self, expression: &str) -> Value {
         let params = json!({"expression": expression, "returnByValue": true, "awaitPromise": true});
         let result = self.call("Runtime.evaluate", params);
         assert!(
@@ -105,12 +105,12 @@ impl Browser {
         result["result"]["value"].clone()
     }
 
-    pub fn open(&mut self, url: &str) {
+    pub(crate) fn open(&mut self, url: &str) {
         self.call("Page.navigate", json!({ "url": url }));
     }
 
     /// Waits until the page has answered the last thing asked of it; fails with its message.
-    pub fn wait_until_ready(&mut self) {
+    pub(crate) fn wait_until_ready(&mut self) {
         let start = Instant::now();
         loop {
             let status = self.eval("document.body && document.body.dataset.status");
@@ -130,7 +130,7 @@ impl Browser {
         }
     }
 
-    pub fn wait_for(&mut self, expression: &str) {
+    pub(crate) fn wait_for(&mut self, expression: &str) {
         let start = Instant::now();
         while self.eval(expression) != json!(true) {
             assert!(start.elapsed() < PATIENCE, "never true: {expression}");
@@ -139,7 +139,7 @@ impl Browser {
     }
 
     /// The whole page as a PNG.
-    pub fn screenshot(&mut self) -> Vec<u8> {
+    pub(crate) fn screenshot(&mut self) -> Vec<u8> {
         use base64::Engine;
         let shot = self.call(
             "Page.captureScreenshot",
@@ -175,7 +175,7 @@ fn devtools_port(stderr: &mut impl BufRead) -> u16 {
 
 impl Browser {
     /// Lays the page out as a window `width` px wide (a phone at 390) would.
-    pub fn viewport(&mut self, width: u32, height: u32) {
+    pub(crate) fn viewport(&mut self, width: u32, height: u32) {
         let mobile = width < 600;
         self.call(
             "Emulation.setDeviceMetricsOverride",
@@ -184,7 +184,7 @@ impl Browser {
     }
 
     /// A left click at (x, y) of the viewport, as a mouse gives it.
-    pub fn click_at(&mut self, x: f64, y: f64) {
+    pub(crate) fn click_at(&mut self, x: f64, y: f64) {
         for kind in ["mouseMoved", "mousePressed", "mouseReleased"] {
             self.call(
                 "Input.dispatchMouseEvent",
@@ -194,7 +194,7 @@ impl Browser {
     }
 
     /// One press of a key that types no text (Tab, Enter).
-    pub fn press(&mut self, key: &str, code: u32) {
+    pub(crate) fn press(&mut self, key: &str, code: u32) {
         for kind in ["rawKeyDown", "keyUp"] {
             self.call(
                 "Input.dispatchKeyEvent",
@@ -204,13 +204,13 @@ impl Browser {
     }
 
     /// Keeps the page's screenshot in target/tmp under `name`, for a person to look at.
-    pub fn keep_screenshot(&mut self, name: &str) -> PathBuf {
+    pub(crate) fn keep_screenshot(&mut self, name: &str) -> PathBuf {
         let shot = self.screenshot();
         Self::keep(name, shot)
     }
 
     /// Keeps what the viewport shows, as a person sees it, as `keep_screenshot` does.
-    pub fn keep_view(&mut self, name: &str) -> PathBuf {
+    pub(crate) fn keep_view(&mut self, name: &str) -> PathBuf {
         use base64::Engine;
         let shot = self.call("Page.captureScreenshot", json!({"format": "png"}));
         let shot = base64::engine::general_purpose::STANDARD
@@ -220,7 +220,7 @@ impl Browser {
     }
 
     /// Keeps a screenshot of the element `selector` picks, as `keep_screenshot` does.
-    pub fn keep_screenshot_of(&mut self, selector: &str, name: &str) -> PathBuf {
+    pub(crate) fn keep_screenshot_of(&mut self, selector: &str, name: &str) -> PathBuf {
         let area = self.eval(&format!(
             "(() => {{ const r = document.querySelector({}).getBoundingClientRect(); return {{ x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height, scale: 1 }}; }})()",
             json!(selector)

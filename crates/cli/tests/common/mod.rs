@@ -1,26 +1,26 @@
 //! Running the `zpoolsim` binary from the repository's top, as a person would.
 
 #[allow(dead_code)]
-pub mod benches;
+pub(crate) mod benches;
 #[allow(dead_code)]
-pub mod browser;
+pub(crate) mod browser;
 #[allow(dead_code)]
-pub mod postgres;
+pub(crate) mod postgres;
 #[allow(dead_code)]
-pub mod scratch;
+pub(crate) mod scratch;
 #[allow(dead_code)]
-pub mod serve;
+pub(crate) mod serve;
 #[allow(dead_code)] // only some test files check shapes or run a ZFS
-pub mod shapes;
+pub(crate) mod shapes;
 #[allow(dead_code)]
-pub mod zfs;
+pub(crate) mod zfs;
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
 
 /// Exit code, stdout and stderr of `zpoolsim ARGS`.
-pub fn run(args: &[&str]) -> (i32, String, String) {
+pub(crate) fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_zpoolsim"))
         .args(args)
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
@@ -35,7 +35,7 @@ pub fn run(args: &[&str]) -> (i32, String, String) {
 
 /// The JSON `zpoolsim ARGS` prints, which must succeed.
 #[allow(dead_code)] // not every test file reads JSON
-pub fn json(args: &[&str]) -> serde_json::Value {
+pub(crate) fn json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = run(args);
     assert_eq!(code, 0, "{err}");
     serde_json::from_str(&out).expect("JSON")
@@ -43,7 +43,7 @@ pub fn json(args: &[&str]) -> serde_json::Value {
 
 /// Passes when the test may skip (saying so on stderr), panics in CI.
 #[allow(dead_code)] // not every test file needs something the machine may lack
-pub fn skip(test: &str, why: &str) {
+pub(crate) fn skip(test: &str, why: &str) {
     if std::env::var("CI").is_ok_and(|v| v == "true") {
         panic!("{test}: cannot run in CI: {why}");
     }
@@ -53,7 +53,7 @@ pub fn skip(test: &str, why: &str) {
 
 /// The tool's path on $PATH.
 #[allow(dead_code)]
-pub fn which(tool: &str) -> Option<PathBuf> {
+pub(crate) fn which(tool: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|p| {
         std::env::split_paths(&p)
             .map(|d| d.join(tool))
@@ -63,18 +63,18 @@ pub fn which(tool: &str) -> Option<PathBuf> {
 
 /// A directory of a test's own, removed at the end even when the test fails.
 #[allow(dead_code)]
-pub struct Scratch(pub PathBuf);
+pub(crate) struct Scratch(pub PathBuf);
 
 #[allow(dead_code)]
 impl Scratch {
-    pub fn new(name: &str) -> Scratch {
+    pub(crate) fn new(name: &str) -> Scratch {
         let dir = std::env::temp_dir().join(format!("zpoolsim-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         Scratch(dir)
     }
 
-    pub fn path(&self, name: &str) -> String {
+    pub(crate) fn path(&self, name: &str) -> String {
         self.0.join(name).display().to_string()
     }
 }

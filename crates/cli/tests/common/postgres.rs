@@ -7,7 +7,7 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-pub struct Server {
+pub(crate) struct Server {
     dir: PathBuf,
     bin: PathBuf,
     pub port: u16,
@@ -66,7 +66,7 @@ fn free_port() -> u16 {
 
 impl Server {
     /// Starts a server, or says why it cannot.
-    pub fn start(name: &str) -> Result<Server, String> {
+    pub(crate) fn start(name: &str) -> Result<Server, String> {
         let bin = install()?;
         let dir = std::env::temp_dir().join(format!("zpoolsim-pg-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
@@ -164,7 +164,7 @@ impl Server {
 
     /// Starts `sql` in `db` in a session of its own and leaves it running (a lock held while
     /// it sleeps); the session ends when the child is killed or the sleep ends.
-    pub fn session(&self, db: &str, sql: &str) -> std::process::Child {
+    pub(crate) fn session(&self, db: &str, sql: &str) -> std::process::Child {
         let port = self.port.to_string();
         self.command("psql", &self.psql_args(&port, db, sql))
             .stdout(std::process::Stdio::null())
@@ -173,7 +173,7 @@ impl Server {
     }
 
     /// Stops the server and starts it again on the same port (its clients' sessions end).
-    pub fn restart(&self) {
+    pub(crate) fn restart(&self) {
         let (data, log) = (self.path("data"), self.path("log"));
         // Its output goes to the log: a pipe the new server kept open would never end.
         self.must(
@@ -186,7 +186,7 @@ impl Server {
     }
 
     /// Makes `role` log in with `password` over TCP (SCRAM), others still trusted.
-    pub fn require_password(&self, role: &str, password: &str) {
+    pub(crate) fn require_password(&self, role: &str, password: &str) {
         self.sql(
             "postgres",
             &format!("CREATE ROLE {role} LOGIN PASSWORD '{password}'"),
@@ -220,19 +220,19 @@ impl Server {
     }
 
     /// Runs SQL as the superuser in `db`; its output (unaligned, tuples only).
-    pub fn sql(&self, db: &str, sql: &str) -> String {
+    pub(crate) fn sql(&self, db: &str, sql: &str) -> String {
         let port = self.port.to_string();
         self.must("psql", &self.psql_args(&port, db, sql))
             .unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// A new database; its URL for `user`.
-    pub fn database(&self, name: &str, user: &str) -> String {
+    pub(crate) fn database(&self, name: &str, user: &str) -> String {
         self.sql("postgres", &format!("CREATE DATABASE {name}"));
         self.url(name, user)
     }
 
-    pub fn url(&self, db: &str, user: &str) -> String {
+    pub(crate) fn url(&self, db: &str, user: &str) -> String {
         format!("postgres://{user}@127.0.0.1:{}/{db}", self.port)
     }
 }

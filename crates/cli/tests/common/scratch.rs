@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// A fresh directory in the temporary directory, removed with its contents on drop.
-pub struct Scratch(PathBuf);
+pub(crate) struct Scratch(PathBuf);
 
 impl Scratch {
-    pub fn new(name: &str) -> Scratch {
+    pub(crate) fn new(name: &str) -> Scratch {
         let dir = std::env::temp_dir().join(format!("zpoolsim-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("scratch directory");
@@ -17,7 +17,7 @@ impl Scratch {
     }
 
     /// A path inside it, as text.
-    pub fn path(&self, name: &str) -> String {
+    pub(crate) fn path(&self, name: &str) -> String {
         self.0.join(name).display().to_string()
     }
 }
@@ -42,12 +42,12 @@ impl Drop for Scratch {
 }
 
 /// A loop device over a file, detached on drop.
-pub struct LoopDevice(pub String);
+pub(crate) struct LoopDevice(pub String);
 
 impl LoopDevice {
     /// Attaches `image`; where no loop device node is free (a container's /dev), makes the
     /// next one (block 7:N) and tries again. Needs root; else why not.
-    pub fn attach(image: &Path) -> Result<LoopDevice, String> {
+    pub(crate) fn attach(image: &Path) -> Result<LoopDevice, String> {
         let attach = || {
             Command::new("losetup")
                 .args(["-f", "--show"])

@@ -4,7 +4,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
 /// A running server; it is stopped when dropped.
-pub struct Served {
+pub(crate) struct Served {
     child: Child,
     /// `http://127.0.0.1:PORT`, without a slash at the end.
     pub url: String,
@@ -12,12 +12,12 @@ pub struct Served {
 
 impl Served {
     /// Starts `zpoolsim serve --port 0` and reads the address it prints.
-    pub fn start() -> Served {
+    pub(crate) fn start() -> Served {
         Served::start_with(&[])
     }
 
     /// Starts `zpoolsim serve --port 0 ARGS` and reads the address it prints.
-    pub fn start_with(args: &[&str]) -> Served {
+    pub(crate) fn start_with(args: &[&str]) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_zpoolsim"))
             .args(["serve", "--port", "0"])
             .args(args)
@@ -38,12 +38,12 @@ impl Served {
     }
 
     /// Status and body of GET `path`.
-    pub fn get(&self, path: &str) -> (u16, String) {
+    pub(crate) fn get(&self, path: &str) -> (u16, String) {
         reply(agent().get(format!("{}{path}", self.url)).call())
     }
 
     /// Status and body of POST `path` with `body`.
-    pub fn post(&self, path: &str, body: &str) -> (u16, String) {
+    pub(crate) fn post(&self, path: &str, body: &str) -> (u16, String) {
         reply(
             agent()
                 .post(format!("{}{path}", self.url))
@@ -55,14 +55,14 @@ impl Served {
 
 impl Served {
     /// `host:port` the server listens on.
-    pub fn address(&self) -> &str {
+    pub(crate) fn address(&self) -> &str {
         self.url.trim_start_matches("http://")
     }
 
     /// Sends `head` (the request line and headers, each ending in CRLF, without the blank
     /// line) and `body` as they are, and reads the whole answer: status, headers (names in
     /// lower case) and body.
-    pub fn raw(&self, head: &str, body: &str) -> (u16, Vec<(String, String)>, String) {
+    pub(crate) fn raw(&self, head: &str, body: &str) -> (u16, Vec<(String, String)>, String) {
         use std::io::{Read, Write};
         let mut stream = std::net::TcpStream::connect(self.address()).expect("it accepts");
         stream

@@ -5,10 +5,10 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// A documented field: its type text (`number`, `[Evaluation]`, `Odds?`).
-pub type Shape = BTreeMap<String, String>;
+pub(crate) type Shape = BTreeMap<String, String>;
 
 /// Every shape of docs/json.md, by name.
-pub fn shapes() -> BTreeMap<String, Shape> {
+pub(crate) fn shapes() -> BTreeMap<String, Shape> {
     let page = include_str!("../../../../docs/json.md");
     let mut out = BTreeMap::new();
     let mut in_block = false;
@@ -36,7 +36,7 @@ pub fn shapes() -> BTreeMap<String, Shape> {
 }
 
 /// Checks `value` against type `ty`, naming the path on failure.
-pub fn check(value: &Value, ty: &str, path: &str, all: &BTreeMap<String, Shape>) {
+pub(crate) fn check(value: &Value, ty: &str, path: &str, all: &BTreeMap<String, Shape>) {
     if let Some(inner) = ty.strip_suffix('?') {
         if !value.is_null() {
             check(value, inner, path, all);
@@ -94,7 +94,7 @@ pub fn check(value: &Value, ty: &str, path: &str, all: &BTreeMap<String, Shape>)
     assert!(ok, "{path}: expected {ty}, found {value}");
 }
 
-pub fn assert_shape(args: &[&str], ty: &str) {
+pub(crate) fn assert_shape(args: &[&str], ty: &str) {
     let all = shapes();
     check(&super::json(args), ty, &args.join(" "), &all);
 }

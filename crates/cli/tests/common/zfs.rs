@@ -10,7 +10,7 @@ use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 /// Whether zfs-fuse can run here (root, the tools, /dev/fuse, and `extra` tools); else why not.
-pub fn prerequisites(extra: &[&str]) -> Result<(), String> {
+pub(crate) fn prerequisites(extra: &[&str]) -> Result<(), String> {
     let root = Command::new("id")
         .arg("-u")
         .output()
@@ -34,7 +34,7 @@ pub fn prerequisites(extra: &[&str]) -> Result<(), String> {
 
 use super::which;
 
-pub fn tool(name: &str) -> PathBuf {
+pub(crate) fn tool(name: &str) -> PathBuf {
     let sbin = Path::new("/usr/sbin").join(name);
     if sbin.exists() {
         sbin
@@ -44,7 +44,7 @@ pub fn tool(name: &str) -> PathBuf {
 }
 
 /// Runs a ZFS command; its stdout, or its stderr as the error.
-pub fn run(name: &str, args: &[&str]) -> Result<String, String> {
+pub(crate) fn run(name: &str, args: &[&str]) -> Result<String, String> {
     let out = Command::new(tool(name))
         .args(args)
         .output()
@@ -60,12 +60,12 @@ pub fn run(name: &str, args: &[&str]) -> Result<String, String> {
     }
 }
 
-pub fn must(name: &str, args: &[&str]) -> String {
+pub(crate) fn must(name: &str, args: &[&str]) -> String {
     run(name, args).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Retries a command that fails while FUSE still holds a mount (destroy right after create).
-pub fn retry(name: &str, args: &[&str]) -> Result<(), String> {
+pub(crate) fn retry(name: &str, args: &[&str]) -> Result<(), String> {
     let mut last = String::new();
     for _ in 0..40 {
         match run(name, args) {
@@ -79,10 +79,10 @@ pub fn retry(name: &str, args: &[&str]) -> Result<(), String> {
 
 /// The zfs-fuse daemon of a test: started by it (and stopped, by its own pid, on drop), or one
 /// already running, which is used and left be.
-pub struct Daemon(Option<Child>);
+pub(crate) struct Daemon(Option<Child>);
 
 impl Daemon {
-    pub fn start(dir: &Path) -> Daemon {
+    pub(crate) fn start(dir: &Path) -> Daemon {
         if run("zpool", &["list"]).is_ok() {
             eprintln!("a zfs-fuse daemon is already running: using it, not stopping it");
             return Daemon(None);
@@ -110,7 +110,7 @@ impl Daemon {
 /// Waits until `answers` (zpool reaches the daemon), or says why not in the daemon's own
 /// words: one that exits at once (another daemon holds its lock) shows its stderr rather
 /// than a timeout.
-pub fn answer_or_exit(
+pub(crate) fn answer_or_exit(
     child: &mut Child,
     stderr: &Path,
     answers: impl Fn() -> bool,
@@ -159,7 +159,7 @@ impl Drop for Daemon {
 /// A test's pools, their files and a loop device, in a directory of its own: all of it goes
 /// away on drop, before the daemon (declared before it, so dropped after); the loop device
 /// is detached after the pools on it are destroyed (a field, dropped after `drop`).
-pub struct Lab {
+pub(crate) struct Lab {
     pub dir: PathBuf,
     pub pools: Vec<String>,
     pub loop_device: Option<LoopDevice>,
@@ -168,7 +168,7 @@ pub struct Lab {
 }
 
 impl Lab {
-    pub fn new(dir: PathBuf) -> Lab {
+    pub(crate) fn new(dir: PathBuf) -> Lab {
         Lab {
             dir,
             pools: Vec::new(),
@@ -177,12 +177,12 @@ impl Lab {
         }
     }
 
-    pub fn path(&self, name: &str) -> String {
+    pub(crate) fn path(&self, name: &str) -> String {
         self.dir.join(name).display().to_string()
     }
 
     /// A new sparse file of `bytes`.
-    pub fn file(&self, name: &str, bytes: u64) -> String {
+    pub(crate) fn file(&self, name: &str, bytes: u64) -> String {
         let path = self.path(name);
         fs::File::create(&path)
             .and_then(|f| f.set_len(bytes))
@@ -191,7 +191,7 @@ impl Lab {
     }
 
     /// A loop device over a new sparse file `name` of `bytes`; its path.
-    pub fn loop_device(&mut self, name: &str, bytes: u64) -> String {
+    pub(crate) fn loop_device(&mut self, name: &str, bytes: u64) -> String {
         let image = self.file(name, bytes);
         let dev = LoopDevice::attach(Path::new(&image)).unwrap_or_else(|e| panic!("{e}"));
         let path = dev.0.clone();
@@ -200,7 +200,7 @@ impl Lab {
     }
 
     /// `zpool create` of `name` mounted at `mnt-NAME` in the lab.
-    pub fn create(&mut self, name: &str, args: &[String]) {
+    pub(crate) fn create(&mut self, name: &str, args: &[String]) {
         let mountpoint = self.path(&format!("mnt-{name}"));
         let mut all = vec!["create", "-f", "-m", &mountpoint, name];
         all.extend(args.iter().map(String::as_str));
