@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// The device, refused if it is mounted, carries a ZFS label or is a leaf of a pool.
-pub fn check(device: &str, devices: &[BlockDevice], pool_status: &str) -> Result<BlockDevice> {
+pub(crate) fn check(device: &str, devices: &[BlockDevice], pool_status: &str) -> Result<BlockDevice> {
     let name = device.trim_start_matches("/dev/");
     let Some(d) = find(devices, name) else {
         return MeasureError::refuse(format!("{device} is not a block device lsblk knows"));
@@ -64,7 +64,7 @@ fn find<'a>(list: &'a [BlockDevice], name: &str) -> Option<&'a BlockDevice> {
 
 /// The fio job: one sequential read per zone at equal steps across the disk, then 4 KiB
 /// random reads one at a time over the whole disk.
-pub fn job(d: &BlockDevice, zones: u32, runtime_s: u32) -> String {
+pub(crate) fn job(d: &BlockDevice, zones: u32, runtime_s: u32) -> String {
     let zones = zones.max(1);
     let step = d.size_bytes / u64::from(zones) / 1_048_576 * 1_048_576;
     let mut text = format!(
@@ -95,7 +95,7 @@ pub struct Calibration {
 }
 
 /// The zone rates and random latency from fio's JSON, and the catalog entry they make.
-pub fn calibration(
+pub(crate) fn calibration(
     d: &BlockDevice,
     rpm: Option<u32>,
     fio_json: &str,

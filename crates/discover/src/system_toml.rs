@@ -4,7 +4,7 @@
 
 /// One table of the file (`[host]`, `[[disk]]`, ...) or the top level (an empty header).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Section {
+pub(crate) struct Section {
     pub header: String,
     /// Comment lines written above the table.
     pub notes: Vec<String>,
@@ -12,7 +12,7 @@ pub struct Section {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
+pub(crate) struct Entry {
     pub key: String,
     pub value: toml::Value,
     /// What was assumed for this value; None: it was read from the machine.
@@ -20,7 +20,7 @@ pub struct Entry {
 }
 
 impl Section {
-    pub fn new(header: &str) -> Section {
+    pub(crate) fn new(header: &str) -> Section {
         Section {
             header: header.to_string(),
             notes: Vec::new(),
@@ -29,7 +29,7 @@ impl Section {
     }
 
     /// Adds a value read from the machine.
-    pub fn read(mut self, key: &str, value: impl Into<toml::Value>) -> Section {
+    pub(crate) fn read(mut self, key: &str, value: impl Into<toml::Value>) -> Section {
         self.entries.push(Entry {
             key: key.to_string(),
             value: value.into(),
@@ -39,7 +39,7 @@ impl Section {
     }
 
     /// Adds a value the machine did not show, with why it is what it is.
-    pub fn assumed(mut self, key: &str, value: impl Into<toml::Value>, why: &str) -> Section {
+    pub(crate) fn assumed(mut self, key: &str, value: impl Into<toml::Value>, why: &str) -> Section {
         self.entries.push(Entry {
             key: key.to_string(),
             value: value.into(),
@@ -48,14 +48,14 @@ impl Section {
         self
     }
 
-    pub fn note(mut self, line: impl Into<String>) -> Section {
+    pub(crate) fn note(mut self, line: impl Into<String>) -> Section {
         self.notes.push(line.into());
         self
     }
 }
 
 /// The file's text: a heading comment, then each section.
-pub fn write(heading: &[String], sections: &[Section]) -> String {
+pub(crate) fn write(heading: &[String], sections: &[Section]) -> String {
     let mut out = String::new();
     for line in heading {
         out.push_str(&format!("# {line}\n"));
@@ -110,7 +110,7 @@ fn key(k: &str) -> String {
 }
 
 /// A catalog id from a model name: lowercase letters, digits, '.' and single '-'.
-pub fn catalog_id(model: &str) -> String {
+pub(crate) fn catalog_id(model: &str) -> String {
     let s: String = model
         .to_ascii_lowercase()
         .chars()

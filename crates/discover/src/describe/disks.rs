@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 /// What a disk showed of itself.
 #[derive(Debug, Clone, Default)]
-pub struct Facts {
+pub(super) struct Facts {
     /// The whole disk's kernel name (the parent of a partition); empty for a file.
     pub disk: String,
     pub model: Option<String>,
@@ -36,7 +36,7 @@ pub struct Facts {
 }
 
 /// What the machine's tools printed, parsed once.
-pub struct Tools {
+pub(super) struct Tools {
     pub devices: Vec<BlockDevice>,
     pub sys: Sysfs,
     pub pci: Vec<lspci::PciDevice>,
@@ -45,7 +45,7 @@ pub struct Tools {
 }
 
 impl Tools {
-    pub fn read(c: &Captured) -> Tools {
+    pub(super) fn read(c: &Captured) -> Tools {
         Tools {
             devices: c
                 .lsblk
@@ -69,7 +69,7 @@ impl Tools {
 }
 
 /// The `[[disk]]` sections in fill order, and the places (controllers, NVMe links) they use.
-pub fn sections(
+pub(super) fn sections(
     status: &PoolStatus,
     c: &Captured,
     tools: &Tools,

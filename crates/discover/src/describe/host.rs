@@ -4,7 +4,7 @@ use super::Captured;
 use crate::system_toml::Section;
 use parse::{cpuinfo, release};
 
-pub fn section(c: &Captured) -> Section {
+pub(super) fn section(c: &Captured) -> Section {
     let mut s = Section::new("[host]");
     s = match c.cpuinfo.as_deref().and_then(cpuinfo::parse_cpuinfo) {
         Some(cpu) => {

@@ -6,7 +6,7 @@ use super::places::Place;
 use super::Leaf;
 
 /// The inline model table and the note of what in it is assumed.
-pub fn disk(f: &Facts, resolved: &Leaf, at: &Place) -> (toml::Table, String) {
+pub(super) fn disk(f: &Facts, resolved: &Leaf, at: &Place) -> (toml::Table, String) {
     let mut assumed: Vec<String> = Vec::new();
     let interface = interface(f, at, &mut assumed);
     let (medium, rpm) = medium(f, resolved, interface, &mut assumed);

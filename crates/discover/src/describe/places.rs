@@ -8,18 +8,18 @@ use parse::sysfs::Sysfs;
 use std::collections::BTreeMap;
 
 /// The pseudo-place of files and virtual devices: the host's own I/O path.
-pub const HOST: &str = "host";
+pub(super) const HOST: &str = "host";
 
 /// What a disk names in its `controller` or (NVMe) `link` key.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Place {
+pub(super) enum Place {
     Controller(String),
     Link(String),
 }
 
 /// What hangs at one PCI function (or the host).
 #[derive(Debug, Clone, Default)]
-pub struct Attached {
+pub(super) struct Attached {
     pub disks: u32,
     pub interfaces: Vec<&'static str>,
     pub expander: Option<String>,
@@ -28,7 +28,7 @@ pub struct Attached {
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct Places(BTreeMap<String, Attached>);
+pub(super) struct Places(BTreeMap<String, Attached>);
 
 /// PCI IDs of the catalog's controllers (pci.ids names: SAS3008 PCI-Express Fusion-MPT SAS-3,
 /// 82801JI (ICH10 Family) SATA AHCI, SB600 SATA, SiI 3124, SiI 3132).
@@ -42,7 +42,7 @@ const CATALOG_IDS: &[((u16, u16), &str)] = &[
 
 impl Places {
     /// Records a disk; returns what it attaches to.
-    pub fn add(&mut self, f: &Facts, sys: &Sysfs) -> Place {
+    pub(super) fn add(&mut self, f: &Facts, sys: &Sysfs) -> Place {
         let pci = sys.pci_path(&f.disk).last().cloned();
         let nvme = f.interface == Some("nvme") && pci.is_some();
         let id = pci.unwrap_or_else(|| HOST.to_string());
@@ -59,7 +59,7 @@ impl Places {
     }
 
     /// The `[[link]]` and `[[controller]]` sections.
-    pub fn sections(&self, tools: &Tools, catalog: &Catalog) -> (Vec<Section>, Vec<Section>) {
+    pub(super) fn sections(&self, tools: &Tools, catalog: &Catalog) -> (Vec<Section>, Vec<Section>) {
         let links = self.0.keys().map(|id| link(id, tools)).collect();
         let controllers = self
             .0

@@ -6,7 +6,7 @@ use crate::system_toml::Section;
 use parse::zfs_get;
 use parse::zpool_status::{Class, PoolStatus, Vdev};
 
-pub fn section(status: &PoolStatus, c: &Captured) -> Section {
+pub(super) fn section(status: &PoolStatus, c: &Captured) -> Section {
     let mut s = Section::new("[pool]").read("name", status.name.as_str());
     let classes = [
         ("layout", Class::Normal),
@@ -34,7 +34,7 @@ pub fn section(status: &PoolStatus, c: &Captured) -> Section {
 
 /// Vdevs as a layout string: runs of identical vdevs as `Kx GROUP`, single disks as
 /// `stripe-N`, joined by ` + `.
-pub fn layout(vdevs: &[&Vdev]) -> String {
+pub(super) fn layout(vdevs: &[&Vdev]) -> String {
     let mut runs: Vec<(String, u32)> = Vec::new();
     for v in vdevs {
         let kind = v.kind();
@@ -77,7 +77,7 @@ fn ashift(c: &Captured) -> Option<i64> {
 }
 
 /// A `[[dataset]]` per file system of the pool, `first` leading.
-pub fn datasets(pool: &str, first: Option<&str>, c: &Captured) -> Vec<Section> {
+pub(super) fn datasets(pool: &str, first: Option<&str>, c: &Captured) -> Vec<Section> {
     let mut all = c.zfs_get.as_deref().map(zfs_get::parse).unwrap_or_default();
     all.retain(|d| d.name == pool || d.name.starts_with(&format!("{pool}/")));
     if let Some(first) = first {
