@@ -35,7 +35,7 @@ pub(crate) struct Source<'a> {
 
 impl Source<'_> {
     /// An error at the start of a byte span.
-    pub fn error(&self, span: Range<usize>, message: impl Into<String>) -> FileError {
+    pub(crate) fn error(&self, span: Range<usize>, message: impl Into<String>) -> FileError {
         let start = floor_char_boundary(self.text, span.start.min(self.text.len()));
         let before = &self.text[..start];
         let line = before.matches('\n').count() + 1;
@@ -51,7 +51,7 @@ impl Source<'_> {
 
     /// An error about `key` of the table at `span`: at the key where the table writes it
     /// (`sources.rpm`: the `rpm` written after `sources`), else at the table.
-    pub fn key_error(
+    pub(crate) fn key_error(
         &self,
         span: Range<usize>,
         key: Option<&str>,
@@ -85,7 +85,7 @@ impl Source<'_> {
     }
 
     /// A parse or type error from the toml crate, at its span (or the file's start).
-    pub fn toml_error(&self, e: &toml::de::Error) -> FileError {
+    pub(crate) fn toml_error(&self, e: &toml::de::Error) -> FileError {
         self.error(e.span().unwrap_or(0..0), e.message())
     }
 }

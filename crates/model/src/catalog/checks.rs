@@ -54,7 +54,7 @@ impl From<Bad> for String {
 
 /// A disk model from a TOML table, filling in an unpublished inner-track rate and the
 /// unstated figures of its interface (each with a source saying how it was had), then checked.
-pub fn disk_from_table(mut table: toml::Table) -> Result<DiskModel, Bad> {
+pub(crate) fn disk_from_table(mut table: toml::Table) -> Result<DiskModel, Bad> {
     fill_inner_rate(&mut table);
     fill_interface_defaults(&mut table);
     let disk: DiskModel = from_table(table)?;
@@ -64,7 +64,7 @@ pub fn disk_from_table(mut table: toml::Table) -> Result<DiskModel, Bad> {
 
 /// A model from a TOML table; on a mismatch toml's message with the key at fault: the first
 /// whose removal changes the error (a table's values carry no place of their own).
-pub fn from_table<T: serde::de::DeserializeOwned>(table: toml::Table) -> Result<T, Bad> {
+pub(crate) fn from_table<T: serde::de::DeserializeOwned>(table: toml::Table) -> Result<T, Bad> {
     let error = match convert::<T>(table.clone()) {
         Ok(model) => return Ok(model),
         Err(e) => e,
@@ -178,7 +178,7 @@ fn number(v: &toml::Value) -> Option<f64> {
     v.as_float().or_else(|| v.as_integer().map(|i| i as f64))
 }
 
-pub fn check_disk(d: &DiskModel) -> Result<(), Bad> {
+pub(crate) fn check_disk(d: &DiskModel) -> Result<(), Bad> {
     check_common(d, &d.id, &d.sources)?;
     for (what, size) in [
         ("logical_sector", d.logical_sector),
@@ -239,7 +239,7 @@ pub fn check_disk(d: &DiskModel) -> Result<(), Bad> {
     Ok(())
 }
 
-pub fn check_controller(c: &ControllerModel) -> Result<(), Bad> {
+pub(crate) fn check_controller(c: &ControllerModel) -> Result<(), Bad> {
     check_common(c, &c.id, &c.sources)?;
     match (c.kind, c.uplink_lanes) {
         (crate::hardware::ControllerKind::Expander, Some(1..=16)) => Ok(()),
@@ -252,7 +252,7 @@ pub fn check_controller(c: &ControllerModel) -> Result<(), Bad> {
     }
 }
 
-pub fn check_cpu(c: &CpuModel) -> Result<(), Bad> {
+pub(crate) fn check_cpu(c: &CpuModel) -> Result<(), Bad> {
     check_common(c, &c.id, &c.sources)?;
     if c.threads < c.cores {
         return Err(Bad::at(
@@ -266,14 +266,14 @@ pub fn check_cpu(c: &CpuModel) -> Result<(), Bad> {
     Ok(())
 }
 
-pub fn check_link(l: &LinkModel) -> Result<(), Bad> {
+pub(crate) fn check_link(l: &LinkModel) -> Result<(), Bad> {
     check_common(l, &l.id, &l.sources)?;
     Ok(check_link_kind(&l.kind)?)
 }
 
 /// Buses and links as they are built: the widths, clocks, generations and payload sizes that
 /// exist (PCI Local Bus 2.3, PCI-X 2.0, PCI Express Base 1.0-6.0: payload 128 to 4096 bytes).
-pub fn check_link_kind(kind: &LinkKind) -> Result<(), String> {
+pub(crate) fn check_link_kind(kind: &LinkKind) -> Result<(), String> {
     let ok = match *kind {
         LinkKind::Pci { bits, mhz } | LinkKind::PciX { bits, mhz } => {
             if !matches!(bits, 32 | 64) {

@@ -5,7 +5,7 @@ use serde::de::{self, Deserialize, Visitor};
 use std::cell::Cell;
 
 /// Field names of a `#[derive(Deserialize)]` struct.
-pub fn field_names<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
+pub(crate) fn field_names<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
     let grab = Grab(Cell::new(&[]));
     let _ = T::deserialize(&grab);
     grab.0.get()

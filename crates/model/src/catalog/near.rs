@@ -2,7 +2,7 @@
 
 /// Up to three ids close to `wanted`: those containing it or contained in it if there are any,
 /// else the nearest by edit distance, within a third of the longer length.
-pub fn near_matches<'a>(wanted: &str, ids: impl Iterator<Item = &'a str>) -> Vec<String> {
+pub(super) fn near_matches<'a>(wanted: &str, ids: impl Iterator<Item = &'a str>) -> Vec<String> {
     let wanted = wanted.to_ascii_lowercase();
     let mut scored: Vec<(usize, &str)> = ids
         .filter_map(|id| {

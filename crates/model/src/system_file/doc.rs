@@ -9,7 +9,7 @@ use toml::Spanned;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a system file")]
-pub struct SystemDoc {
+pub(super) struct SystemDoc {
     pub name: String,
     pub source: Option<String>,
     pub host: HostDoc,
@@ -27,7 +27,7 @@ pub struct SystemDoc {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a [host] table")]
-pub struct HostDoc {
+pub(super) struct HostDoc {
     /// A catalog id or an inline CPU model table.
     pub cpu: Spanned<toml::Value>,
     pub sockets: Option<Spanned<u32>>,
@@ -45,7 +45,7 @@ pub struct HostDoc {
 /// `[host.tunables]`: ZFS module parameters set by the administrator.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a [host.tunables] table")]
-pub struct TunablesDoc {
+pub(super) struct TunablesDoc {
     /// Sizes: `"4G"` or bytes.
     pub arc_max: Option<Spanned<toml::Value>>,
     pub dirty_data_max: Option<Spanned<toml::Value>>,
@@ -61,7 +61,7 @@ pub struct TunablesDoc {
 /// A `[[link]]` that names a catalog kind of link (`model`) instead of giving its figures.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a [[link]] table")]
-pub struct LinkRefDoc {
+pub(super) struct LinkRefDoc {
     pub id: String,
     pub model: String,
     pub parent: Option<String>,
@@ -70,7 +70,7 @@ pub struct LinkRefDoc {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a [[controller]] table")]
-pub struct ControllerDoc {
+pub(super) struct ControllerDoc {
     pub id: Spanned<String>,
     /// A catalog id or an inline controller model table.
     pub model: Spanned<toml::Value>,
@@ -82,7 +82,7 @@ pub struct ControllerDoc {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a [[disk]] table")]
-pub struct DiskDoc {
+pub(super) struct DiskDoc {
     /// The device name; with `count`, `{}` in it takes the unit number 0, 1, ...
     pub name: Spanned<String>,
     pub count: Option<Spanned<u32>>,
@@ -100,7 +100,7 @@ pub struct DiskDoc {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a [pool] table")]
-pub struct PoolDoc {
+pub(super) struct PoolDoc {
     pub name: Option<Spanned<String>>,
     pub layout: Spanned<String>,
     pub ashift: Option<Spanned<u8>>,
@@ -113,7 +113,7 @@ pub struct PoolDoc {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a [[dataset]] table")]
-pub struct DatasetDoc {
+pub(super) struct DatasetDoc {
     pub name: Spanned<String>,
     /// A size: `"128K"` or bytes.
     pub recordsize: Option<Spanned<toml::Value>>,

@@ -23,20 +23,20 @@ const MAX_DISKS: u32 = 10_000;
 
 /// Links one file may declare: a large server has a few hundred (root ports, switch ports,
 /// uplinks); the bound keeps the work of every path through them small. A policy.
-pub const MAX_LINKS: usize = 1000;
+pub(super) const MAX_LINKS: usize = 1000;
 
 /// Controllers one file may declare: one per disk, HBAs and expanders together. A policy.
 const MAX_CONTROLLERS: usize = MAX_DISKS as usize;
 
 /// A disk with what the pool needs to know of it beyond `Disk`.
-pub struct Placed {
+pub(super) struct Placed {
     pub disk: Disk,
     pub whole_disk: bool,
     /// The `[[disk]]` entry it comes from.
     pub span: Range<usize>,
 }
 
-pub fn host(src: &Source, mut doc: HostDoc, catalog: &Catalog) -> Result<Host, FileError> {
+pub(super) fn host(src: &Source, mut doc: HostDoc, catalog: &Catalog) -> Result<Host, FileError> {
     if let Some(year) = year_only(src, &doc.cpu)? {
         let row = ASSUMED_YEARS
             .iter()
@@ -125,7 +125,7 @@ fn tunables(src: &Source, doc: TunablesDoc) -> Result<Tunables, FileError> {
 }
 
 /// A size given as a string with a unit (`"64GiB"`) or as a number of bytes.
-pub fn size(src: &Source, value: &Spanned<toml::Value>) -> Result<u64, FileError> {
+pub(super) fn size(src: &Source, value: &Spanned<toml::Value>) -> Result<u64, FileError> {
     let result = match value.get_ref() {
         toml::Value::String(s) => parse_size(s).map_err(|e| e.to_string()),
         toml::Value::Integer(i) => {
@@ -243,7 +243,7 @@ fn cpu_from_table(mut table: toml::Table) -> Result<CpuModel, Bad> {
     Ok(cpu)
 }
 
-pub fn links(
+pub(super) fn links(
     src: &Source,
     docs: Vec<Spanned<toml::Table>>,
     catalog: &Catalog,
@@ -362,7 +362,7 @@ fn known<'a>(ids: impl ExactSizeIterator<Item = &'a String>) -> String {
 
 /// The `[[controller]]`s, each on a link of the file or, for a SAS expander, cabled to a
 /// controller defined above it.
-pub fn controllers(
+pub(super) fn controllers(
     src: &Source,
     docs: Vec<ControllerDoc>,
     links: &[Link],
@@ -455,7 +455,7 @@ fn upstream(
 
 /// The disks of the file, each placed: where the file names no controller or link, on the
 /// implied parts `implied::paths` appends to `links` and `controllers`.
-pub fn disks(
+pub(super) fn disks(
     src: &Source,
     docs: Vec<Spanned<DiskDoc>>,
     links: &mut Vec<Link>,

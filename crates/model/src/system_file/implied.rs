@@ -15,7 +15,7 @@ const HBA: &str = "lsi-sas3008";
 const PER_HBA: usize = 8;
 
 /// The controller id a disk names for the board's own SATA ports: `controller = "onboard"`.
-pub const ONBOARD: &str = "onboard";
+pub(super) const ONBOARD: &str = "onboard";
 /// The chipset SATA an unnamed onboard controller is taken to be: an Intel PCH's AHCI (the
 /// C246's 8 SATA 6 Gb/s ports with NCQ), the common case of the server and workstation
 /// boards of 2017 on, behind the chipset's DMI 3.0 uplink (a PCIe 3.0 x4 link).
@@ -31,7 +31,7 @@ pub const IMPLIED_ONBOARD: &str =
     "implied: the file says `controller = \"onboard\"` and names no chipset (docs/assumptions.md)";
 
 /// Attaches every disk of `unplaced` to implied parts, appended to `links` and `controllers`.
-pub fn paths(
+pub(super) fn paths(
     unplaced: Vec<&mut Disk>,
     links: &mut Vec<Link>,
     controllers: &mut Vec<Controller>,
@@ -66,7 +66,7 @@ pub fn paths(
 }
 
 /// Adds the board's implied onboard SATA controller (`ONBOARD`) on its chipset uplink.
-pub fn onboard(
+pub(super) fn onboard(
     links: &mut Vec<Link>,
     controllers: &mut Vec<Controller>,
     catalog: &Catalog,

@@ -17,7 +17,7 @@ const RECORDSIZE_RANGE: std::ops::RangeInclusive<u64> = 512..=16 * 1024 * 1024;
 
 /// The pool a system file's `[pool]` and `[[dataset]]` tables describe, its vdevs filled
 /// from the declared disks in order.
-pub fn build(
+pub(super) fn build(
     src: &Source,
     doc: Spanned<PoolDoc>,
     datasets: Vec<DatasetDoc>,

@@ -6,7 +6,7 @@ use crate::units::parse_size;
 
 /// Splits `text` into words as a POSIX shell does for plain words and single or double quotes
 /// (no expansions): `fio --name='a b' --bs=4k` gives `fio`, `--name=a b`, `--bs=4k`.
-pub fn words(text: &str) -> Result<Vec<String>, WorkloadError> {
+pub(super) fn words(text: &str) -> Result<Vec<String>, WorkloadError> {
     let mut out = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
@@ -41,7 +41,7 @@ pub fn words(text: &str) -> Result<Vec<String>, WorkloadError> {
 }
 
 /// The tool a command line runs: its first word without a directory (`/usr/sbin/bonnie++`).
-pub fn tool(spec: &str) -> Option<&str> {
+pub(super) fn tool(spec: &str) -> Option<&str> {
     let first = spec.split_whitespace().next()?;
     let name = first.rsplit('/').next().unwrap_or(first);
     ["bonnie++", "fio", "iozone", "dd"]
@@ -51,7 +51,7 @@ pub fn tool(spec: &str) -> Option<&str> {
 
 /// A size with the tool's default unit for a plain number (`unit` bytes) and the binary
 /// k/m/g/t suffixes tools take.
-pub fn size_in(text: &str, unit: u64, what: &str) -> Result<u64, WorkloadError> {
+pub(super) fn size_in(text: &str, unit: u64, what: &str) -> Result<u64, WorkloadError> {
     let bad = |why: &str| WorkloadError(format!("{what} '{}': {why}", clip(text, 30)));
     let plain = text.chars().all(|c| c.is_ascii_digit());
     let bytes = if plain {
@@ -69,7 +69,7 @@ pub fn size_in(text: &str, unit: u64, what: &str) -> Result<u64, WorkloadError> 
 }
 
 /// A whole number of at least 1.
-pub fn count(text: &str, what: &str) -> Result<u32, WorkloadError> {
+pub(super) fn count(text: &str, what: &str) -> Result<u32, WorkloadError> {
     text.parse::<u32>()
         .ok()
         .filter(|n| (1..=65_536).contains(n))
@@ -82,7 +82,7 @@ pub fn count(text: &str, what: &str) -> Result<u32, WorkloadError> {
 }
 
 /// An option the reader does not model, refused by name.
-pub fn unsupported(tool: &str, option: &str) -> WorkloadError {
+pub(super) fn unsupported(tool: &str, option: &str) -> WorkloadError {
     WorkloadError(format!(
         "{tool}: option '{}' is not modelled",
         clip(option, 30)

@@ -34,7 +34,7 @@ struct Options {
 }
 
 /// The timed phases of a bonnie++ run.
-pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
+pub(super) fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
     let o = options(&words(spec)?[1..])?;
     let file = o.file()?;
     let phase = |name: &str, access, block_size, data_bytes| Workload {

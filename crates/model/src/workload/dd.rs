@@ -142,7 +142,7 @@ impl Operands {
 }
 
 /// The one phase a dd copy runs.
-pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
+pub(super) fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
     let ops = Operands::parse(spec)?;
     let (access, device, data) = ops.direction()?;
     // A generator never ends: without count= dd writes until the target is full.

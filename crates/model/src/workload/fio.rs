@@ -117,7 +117,7 @@ struct Job {
 }
 
 /// The one phase a fio job runs.
-pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
+pub(super) fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
     let mut job = Job {
         w: Workload {
             kind: String::new(),

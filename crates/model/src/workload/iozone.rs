@@ -42,7 +42,7 @@ struct Options {
 }
 
 /// The timed phases of an iozone run.
-pub fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
+pub(super) fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
     let o = options(&words(spec)?)?;
     if o.tests.is_empty() {
         return Err(WorkloadError(

@@ -5,7 +5,7 @@ use crate::input::clip;
 use crate::units::{format_bytes, parse_size};
 
 /// The parameters a preset takes, for messages.
-pub const KEYS: &str = "bs, threads, qd, size, rwmix, offset, wcache, net, engine, direct, sync, \
+pub(super) const KEYS: &str = "bs, threads, qd, size, rwmix, offset, wcache, net, engine, direct, sync, \
 fsync, end_fsync, data, cache, shared";
 
 /// Most threads, queue depth or fsync interval a workload names.
@@ -206,7 +206,7 @@ impl Param<'_> {
 const ENGINES: &str = "expected an engine: psync (or sync, pvsync), libaio, io_uring, posixaio";
 
 /// An I/O engine by fio's name for it.
-pub fn engine(name: &str) -> Option<Engine> {
+pub(super) fn engine(name: &str) -> Option<Engine> {
     Some(match name {
         "sync" | "psync" | "vsync" | "pvsync" | "pvsync2" => Engine::Sync,
         "libaio" => Engine::Libaio,

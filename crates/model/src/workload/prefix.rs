@@ -9,7 +9,7 @@ use crate::input::clip;
 
 /// What leads a command line, and the command.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Lead {
+pub(super) struct Lead {
     pub copies: u32,
     pub cache: Option<CacheState>,
     pub command: String,
@@ -17,7 +17,7 @@ pub struct Lead {
 
 impl Lead {
     /// The lead of `spec`, or `None` when it has none.
-    pub fn of(spec: &str) -> Result<Option<Lead>, WorkloadError> {
+    pub(super) fn of(spec: &str) -> Result<Option<Lead>, WorkloadError> {
         let first = spec.split_whitespace().next().unwrap_or("");
         let led = first.contains('=') && !first.contains(':')
             || first.chars().all(|c| c.is_ascii_digit()) && !first.is_empty();
@@ -69,7 +69,7 @@ impl Lead {
     }
 
     /// `phases` run as the lead says: each copy's threads on their own files.
-    pub fn apply(&self, mut phases: Vec<Workload>) -> Result<Vec<Workload>, WorkloadError> {
+    pub(super) fn apply(&self, mut phases: Vec<Workload>) -> Result<Vec<Workload>, WorkloadError> {
         for w in &mut phases {
             if self.copies > 1 {
                 if w.shared_file && w.threads > 1 {
