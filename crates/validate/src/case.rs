@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 /// A file of cases from one source.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CaseFile {
+pub(crate) struct CaseFile {
     /// The source text the cases quote.
     pub source: String,
     /// What the source states of its machine and method (validation/sources.md): A, B or C.
@@ -154,7 +154,7 @@ pub fn unit_scale(unit: &str) -> Option<f64> {
 }
 
 /// Reads a case file.
-pub fn parse(name: &str, text: &str) -> Result<CaseFile, ValidateError> {
+pub(crate) fn parse(name: &str, text: &str) -> Result<CaseFile, ValidateError> {
     let bad = |message: String| ValidateError::CaseFile {
         file: name.to_string(),
         message,

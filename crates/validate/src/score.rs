@@ -77,7 +77,7 @@ pub struct LatencyError {
 }
 
 /// The latency errors of one source's scored cases, if it has any.
-pub fn latency_error(source: &str, cases: &[Case], results: &[CaseResult]) -> Option<LatencyError> {
+pub(crate) fn latency_error(source: &str, cases: &[Case], results: &[CaseResult]) -> Option<LatencyError> {
     let of = |keep: &dyn Fn(&Case) -> bool| -> Vec<f64> {
         cases
             .iter()
@@ -108,7 +108,7 @@ fn agrees(expected: &str, kind: Kind) -> bool {
 }
 
 /// The figure of `p` a case measures, in the case's unit.
-pub fn predicted_value(case: &Case, p: &Prediction) -> f64 {
+pub(crate) fn predicted_value(case: &Case, p: &Prediction) -> f64 {
     let scale = unit_scale(&case.unit).unwrap_or(1.0);
     let raw = match case.metric {
         Metric::Throughput => p.throughput_bytes_per_s,
@@ -147,7 +147,7 @@ fn side_iops(p: &Prediction, bytes_per_s: f64) -> f64 {
 
 /// Scores one case. `baseline` is the rule of thumb in the same base unit as the prediction
 /// (bytes/s or operations/s).
-pub fn score(case: &Case, p: &Prediction, baseline: Option<f64>) -> CaseResult {
+pub(crate) fn score(case: &Case, p: &Prediction, baseline: Option<f64>) -> CaseResult {
     let scale = unit_scale(&case.unit).unwrap_or(1.0);
     let predicted = predicted_value(case, p);
     let bounds = case.measured.bounds();
@@ -193,7 +193,7 @@ pub struct Summary {
 
 /// The statistics of `cases`: the rates' (calibrations and latencies aside) and the
 /// latencies' per source (`latency_by_source`).
-pub fn summarize(
+pub(crate) fn summarize(
     cases: Vec<CaseResult>,
     excluded: Vec<Excluded>,
     latency_by_source: Vec<LatencyError>,
