@@ -36,12 +36,12 @@ pub trait Fleet: Send + Sync {
 }
 
 /// Whether the path is the fleet view's.
-pub fn is_fleet_path(path: &str) -> bool {
+pub(crate) fn is_fleet_path(path: &str) -> bool {
     matches!(path, "/fleet" | "/fleet.js" | "/fleet.css") || path.starts_with("/api/fleet")
 }
 
 /// The answer to a request of the fleet view (blocking: the store is asked synchronously).
-pub fn reply(fleet: Option<&dyn Fleet>, method: &str, path: &str, query: &str) -> Reply {
+pub(crate) fn reply(fleet: Option<&dyn Fleet>, method: &str, path: &str, query: &str) -> Reply {
     if method != "GET" {
         return Reply::error(405, &format!("{path} answers GET"));
     }

@@ -11,7 +11,7 @@ use std::net::{IpAddr, SocketAddr};
 
 /// `Ok` when the request may be answered; else the refusal: 421 for another Host, 415 for a
 /// POST whose body is not declared JSON.
-pub fn admit(method: &Method, headers: &HeaderMap, local: SocketAddr) -> Result<(), Reply> {
+pub(crate) fn admit(method: &Method, headers: &HeaderMap, local: SocketAddr) -> Result<(), Reply> {
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
     if !host.is_some_and(|h| names_this_server(h, local)) {
         return Err(Reply::error(

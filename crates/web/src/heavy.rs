@@ -13,7 +13,7 @@ use tokio::sync::Semaphore;
 
 /// The workers and the places in their queue.
 #[derive(Clone)]
-pub struct Heavy {
+pub(crate) struct Heavy {
     /// Requests admitted: at work or waiting for a worker.
     admitted: Arc<Semaphore>,
     workers: Arc<Semaphore>,
@@ -30,7 +30,7 @@ impl Drop for CancelOnDrop {
 
 impl Heavy {
     /// `workers` at work at once (at least one), and `QUEUE_PER_WORKER` waiting per worker.
-    pub fn new(workers: usize) -> Heavy {
+    pub(crate) fn new(workers: usize) -> Heavy {
         let workers = workers.max(1);
         Heavy {
             admitted: Arc::new(Semaphore::new(workers * (1 + QUEUE_PER_WORKER))),
@@ -40,7 +40,7 @@ impl Heavy {
 
     /// The reply of `work`, run on a worker once one is free; 503 when the queue is full or
     /// the deadline passes first. Its flag is raised once this future ends or is dropped.
-    pub async fn run(&self, work: impl FnOnce(Cancel) -> Reply + Send + 'static) -> Reply {
+    pub(crate) async fn run(&self, work: impl FnOnce(Cancel) -> Reply + Send + 'static) -> Reply {
         let Ok(place) = Arc::clone(&self.admitted).try_acquire_owned() else {
             return busy("every worker is busy and the queue is full; ask again in a few seconds");
         };

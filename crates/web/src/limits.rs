@@ -9,29 +9,29 @@ use request::{
 use std::time::Duration;
 
 /// Most disks a web request plans or describes (a plan's time grows with its disks).
-pub const MAX_DISKS: u32 = 200;
+pub(crate) const MAX_DISKS: u32 = 200;
 /// Most workloads beside the standard three a plan measures every layout by.
-pub const MAX_EXTRA_WORKLOADS: usize = 4;
+pub(crate) const MAX_EXTRA_WORKLOADS: usize = 4;
 /// Most points of a predict sweep.
-pub const MAX_SWEEP_POINTS: usize = 32;
+pub(crate) const MAX_SWEEP_POINTS: usize = 32;
 /// Most file sizes a capacity request prices.
-pub const MAX_FILES: usize = 32;
+pub(crate) const MAX_FILES: usize = 32;
 /// Most Monte Carlo missions of a reliability request.
-pub const MAX_TRIALS: u64 = 1_000_000;
+pub(crate) const MAX_TRIALS: u64 = 1_000_000;
 /// Largest request body: a system file is a few KiB.
-pub const MAX_BODY_BYTES: u64 = 1 << 20;
+pub(crate) const MAX_BODY_BYTES: u64 = 1 << 20;
 /// Longest a heavy request (a plan, a prediction, a reliability assessment) may wait for a
 /// worker and work before it is answered 503 and its work stopped.
-pub const DEADLINE: Duration = Duration::from_secs(20);
+pub(crate) const DEADLINE: Duration = Duration::from_secs(20);
 /// Heavy requests that may wait for a worker, per worker: more are answered 503 at once.
-pub const QUEUE_PER_WORKER: usize = 2;
+pub(crate) const QUEUE_PER_WORKER: usize = 2;
 /// What a 503 asks the client to wait before asking again, seconds: about one heavy request's
 /// work.
-pub const RETRY_AFTER_SECONDS: u64 = 5;
+pub(crate) const RETRY_AFTER_SECONDS: u64 = 5;
 
 /// Heavy requests at work at once when `serve` is not told: one per core, so that the
 /// light ones (the page, the disks, a system file, a capacity) find the runtime's threads free.
-pub fn default_workers() -> usize {
+pub(crate) fn default_workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
@@ -51,18 +51,18 @@ fn at_most_of(field: &'static str, what: &str, given: u64, cap: u64) -> Result<(
     Ok(())
 }
 
-pub fn plan(r: &PlanRequest) -> Result<(), Refusal> {
+pub(crate) fn plan(r: &PlanRequest) -> Result<(), Refusal> {
     at_most("disks", r.disks.disks.unwrap_or(0).into(), MAX_DISKS.into())?;
     let extra = r.criteria.workloads.len() as u64;
     at_most("workload", extra, MAX_EXTRA_WORKLOADS as u64)
 }
 
-pub fn system(r: &SystemRequest) -> Result<(), Refusal> {
+pub(crate) fn system(r: &SystemRequest) -> Result<(), Refusal> {
     at_most("disks", r.disks.disks.unwrap_or(0).into(), MAX_DISKS.into())?;
     leaves(Some(&r.layout))
 }
 
-pub fn capacity(r: &CapacityRequest) -> Result<(), Refusal> {
+pub(crate) fn capacity(r: &CapacityRequest) -> Result<(), Refusal> {
     at_most("files", r.files.len() as u64, MAX_FILES as u64)?;
     leaves(r.layout.as_ref())
 }
@@ -81,7 +81,7 @@ fn leaves(layout: Option<&String>) -> Result<(), Refusal> {
     }
 }
 
-pub fn predict(r: &PredictRequest) -> Result<(), Refusal> {
+pub(crate) fn predict(r: &PredictRequest) -> Result<(), Refusal> {
     let points = r
         .sweep()
         .map_err(about("sweep"))?
@@ -89,6 +89,6 @@ pub fn predict(r: &PredictRequest) -> Result<(), Refusal> {
     at_most("sweep", points as u64, MAX_SWEEP_POINTS as u64)
 }
 
-pub fn reliability(r: &ReliabilityRequest) -> Result<(), Refusal> {
+pub(crate) fn reliability(r: &ReliabilityRequest) -> Result<(), Refusal> {
     at_most("trials", r.trials, MAX_TRIALS)
 }

@@ -7,7 +7,7 @@ use model::cancel::Cancel;
 use model::{Catalog, System, Workload};
 use request::{Error, Inputs};
 
-pub struct Posted {
+pub(crate) struct Posted {
     pub catalog: &'static Catalog,
     /// Raised when nobody waits for the answer any more.
     pub cancel: Cancel,

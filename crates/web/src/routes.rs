@@ -24,7 +24,7 @@ const STYLE: &str = include_str!("../page/page.css");
 const CONTENT_POLICY: &str = "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /// An answer: status, media type, body, and for a 503 when to ask again.
-pub struct Reply {
+pub(crate) struct Reply {
     pub(crate) status: u16,
     pub(crate) media: &'static str,
     pub(crate) body: String,
@@ -42,18 +42,18 @@ impl Reply {
     }
 
     /// A page, a file of it or JSON, answered 200.
-    pub fn page(media: &'static str, body: impl Into<String>) -> Reply {
+    pub(crate) fn page(media: &'static str, body: impl Into<String>) -> Reply {
         Reply::ok(media, body)
     }
 
     /// `{"error": "..."}`: one sentence saying what is wrong.
-    pub fn error(status: u16, message: &str) -> Reply {
+    pub(crate) fn error(status: u16, message: &str) -> Reply {
         Reply::json_error(status, serde_json::json!({ "error": message }))
     }
 
     /// 400 Bad Request: `{"error": "...", "field": "..."}`, the sentence and the request's
     /// field it is about (`"field"` left out when it is about none in particular).
-    pub fn refusal(refusal: &Refusal) -> Reply {
+    pub(crate) fn refusal(refusal: &Refusal) -> Reply {
         let mut error = serde_json::json!({ "error": refusal.error.0 });
         if let Some(field) = &refusal.field {
             error["field"] = field.as_str().into();
@@ -72,12 +72,12 @@ impl Reply {
     }
 
     /// This reply with another status: a page that says why what was asked is not here.
-    pub fn with_status(self, status: u16) -> Reply {
+    pub(crate) fn with_status(self, status: u16) -> Reply {
         Reply { status, ..self }
     }
 
     /// This reply, asking the client to wait `seconds` before asking again.
-    pub fn retry_after(self, seconds: u64) -> Reply {
+    pub(crate) fn retry_after(self, seconds: u64) -> Reply {
         Reply {
             retry_after: Some(seconds),
             ..self
@@ -86,7 +86,7 @@ impl Reply {
 
     /// The response, with the headers every answer carries: its media type, never sniffed,
     /// never cached, never framed, and no Referer sent from the page.
-    pub fn into_response(self) -> axum::response::Response {
+    pub(crate) fn into_response(self) -> axum::response::Response {
         let headers = [
             (header::CONTENT_TYPE, self.media),
             (header::CONTENT_SECURITY_POLICY, CONTENT_POLICY),
@@ -105,12 +105,12 @@ impl Reply {
 
 /// Whether a request is heavy work, answered by a worker of `heavy` (the others are answered
 /// at once: each takes well under a millisecond).
-pub fn is_heavy(method: &str, path: &str) -> bool {
+pub(crate) fn is_heavy(method: &str, path: &str) -> bool {
     method == "POST" && matches!(path, "/api/plan" | "/api/predict" | "/api/reliability")
 }
 
 /// The answer to `method` `path` with `body`; heavy work stops early once `cancel` is raised.
-pub fn reply(
+pub(crate) fn reply(
     method: &str,
     path: &str,
     body: &str,
