@@ -19,12 +19,14 @@ const HISTORY: u32 = 200;
 /// A results store as the fleet view reads it; each answer serialisable as JSON, each error
 /// one sentence.
 pub trait Fleet: Send + Sync {
+    /// One page of the fleet (the newest bench of each host and pool), filtered by host and pool.
     fn page(
         &self,
         host: Option<&str>,
         pool: Option<&str>,
         offset: u32,
     ) -> Result<serde_json::Value, String>;
+    /// One host's pool over time: its newest `limit` benches, oldest first, for the chart.
     fn history(
         &self,
         host: &str,
@@ -32,6 +34,7 @@ pub trait Fleet: Send + Sync {
         pool: &str,
         limit: u32,
     ) -> Result<serde_json::Value, String>;
+    /// One stored bench and its measured-against-predicted comparison.
     fn bench(&self, id: i64) -> Result<serde_json::Value, String>;
 }
 
