@@ -85,6 +85,7 @@ pub(crate) fn job(d: &BlockDevice, zones: u32, runtime_s: u32) -> String {
 /// What the reads found.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Calibration {
+    /// The block device read, as the user named it.
     pub device: String,
     /// The sequential read rate at each point.
     pub zones: Vec<ZoneRate>,

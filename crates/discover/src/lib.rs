@@ -50,6 +50,7 @@ impl From<parse::Error> for MeasureError {
     }
 }
 
+/// Every fallible step of discovery fails with a sentence-long `MeasureError`.
 pub type Result<T> = std::result::Result<T, MeasureError>;
 
 /// The system file of this machine and one of its pools, in the format of examples/.

@@ -330,6 +330,7 @@ pub struct Background {
 }
 
 impl Background {
+    /// Starts `tool` with `args`, in this process group: stopped alone, by [`Background::stop`].
     pub fn start(tool: &str, args: &[&str]) -> Result<Background> {
         Background::spawn(tool, args, false)
     }

@@ -25,7 +25,9 @@ pub struct Captured {
     pub lspci: Option<String>,
     /// `smartctl -i -j /dev/X` by disk name (sda, nvme0n1).
     pub smartctl: BTreeMap<String, String>,
+    /// /proc/cpuinfo, for the CPU model and its SIMD flags.
     pub cpuinfo: Option<String>,
+    /// /proc/meminfo, for the memory the ARC may grow into.
     pub meminfo: Option<String>,
     /// `zfs version`, else /sys/module/zfs/version.
     pub zfs_version: Option<String>,
