@@ -17,8 +17,11 @@ use std::time::{Duration, Instant};
 /// An input that made a parser panic or break its promises.
 #[derive(Debug)]
 pub struct Crash {
+    /// The name of the parser that broke (`Parser::name`).
     pub parser: &'static str,
+    /// The input that broke it, to save as a reproducer.
     pub input: String,
+    /// What went wrong: the panic's message or the broken promise.
     pub why: String,
 }
 

@@ -6,8 +6,11 @@ use model::{system_file, Catalog, Layout, Workload};
 
 /// A parser under test: its name, its seed inputs and one run of it on a text.
 pub struct Parser {
+    /// The input it reads, as reports name it (`layout`, `workload file`, `api plan`).
     pub name: &'static str,
+    /// Valid inputs the mutations start from.
     pub seeds: Vec<String>,
+    /// Parses one text: `Err` with why when the parser broke its promise on it.
     pub run: fn(&str) -> Result<(), String>,
 }
 
