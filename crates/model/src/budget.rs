@@ -11,7 +11,9 @@ use std::fmt;
 pub struct OverBudget {
     /// What is counted, as in "disk-lifetimes (disks x trials)".
     pub work: &'static str,
+    /// How much the request asked for, in units of `work`.
     pub asked: u64,
+    /// The most a request may ask for.
     pub most: u64,
     /// What to reduce, and to what.
     pub reduce: String,

@@ -13,15 +13,22 @@ pub enum Compression {
     /// Not set: the release's default (off before OpenZFS 2.2, `on` = lz4 from 2.2: include/
     /// sys/zio.h ZIO_COMPRESS_DEFAULT).
     Default,
+    /// `off`: every record is stored at its full size.
     Off,
     /// `on`: lz4 where the pool has the feature (OpenZFS), lzjb before it.
     On,
+    /// `lzjb`: the original Solaris compressor.
     Lzjb,
+    /// `lz4`: fast, and quick to give up on data that does not compress.
     Lz4,
+    /// `gzip-N`: zlib at level 1 to 9 (`gzip` alone is level 6).
     Gzip {
+        /// The zlib level, 1 to 9.
         level: u8,
     },
+    /// `zstd-N`: Zstandard at level 1 to 19 (`zstd` alone is level 3), OpenZFS 2.0 on.
     Zstd {
+        /// The zstd level, 1 to 19.
         level: u8,
     },
 }
@@ -32,13 +39,21 @@ pub enum Compression {
 pub enum Checksum {
     /// `on` (or not set): fletcher4 (fletcher2 before pool version 20 era Solaris, 2009).
     On,
+    /// No checksum: nothing is verified on read, and dedup and self-healing cannot work.
     Off,
+    /// fletcher2, the weak original checksum.
     Fletcher2,
+    /// fletcher4, the default: fast, with SIMD kernels.
     Fletcher4,
+    /// SHA-256, the cryptographic hash dedup asks for by default.
     Sha256,
+    /// SHA-512 (truncated to 256 bits), faster than SHA-256 on 64-bit CPUs without SHA extensions.
     Sha512,
+    /// Skein, a cryptographic hash.
     Skein,
+    /// Edon-R, a fast cryptographic hash.
     Edonr,
+    /// BLAKE3, a cryptographic hash with SIMD kernels (OpenZFS 2.2 on).
     Blake3,
 }
 
@@ -58,7 +73,9 @@ pub enum SyncPolicy {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Logbias {
+    /// Large synchronous writes go to the ZIL, on the log device where the pool has one (the default).
     Latency,
+    /// Large synchronous writes go straight to the main vdevs, the ZIL holding only their block pointers (WR_INDIRECT).
     Throughput,
 }
 
@@ -66,9 +83,11 @@ pub enum Logbias {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PrimaryCache {
+    /// Data and metadata (the default).
     All,
     /// Metadata only: every data read goes to the disks.
     Metadata,
+    /// Nothing: every read goes to the disks.
     None,
 }
 
@@ -76,13 +95,16 @@ pub enum PrimaryCache {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Encryption {
+    /// Not encrypted (the default).
     Off,
     /// AES in Galois/Counter mode, key bits 128, 192 or 256.
     Gcm {
+        /// Key length, bits.
         bits: u16,
     },
     /// AES in CCM mode, key bits 128, 192 or 256.
     Ccm {
+        /// Key length, bits.
         bits: u16,
     },
 }

@@ -7,10 +7,13 @@ use std::ops::Range;
 /// What was wrong and where: `FILE:LINE:COL: what was expected`, on one line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileError {
+    /// The file as the user named it.
     pub file: String,
-    /// 1-based line and column (columns count characters, not bytes).
+    /// 1-based line.
     pub line: usize,
+    /// 1-based column, counting characters, not bytes.
     pub column: usize,
+    /// What was expected there, one sentence.
     pub message: String,
 }
 

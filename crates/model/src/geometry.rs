@@ -14,12 +14,14 @@
 pub struct Sectors {
     /// Data sectors: the block itself, rounded up to sectors.
     pub data: u64,
+    /// Parity sectors: nparity for each row the data reaches.
     pub parity: u64,
     /// Padding ("skip") sectors: raidz rounds the allocation up to a multiple of nparity + 1
     /// so that every free gap can hold a block; dRAID fills the last row.
     pub skip: u64,
-    /// Children a read waits for (the data columns), and a write (data and parity).
+    /// Children a read waits for: the data columns.
     pub read_columns: u32,
+    /// Children a write waits for: data and parity columns.
     pub write_columns: u32,
 }
 
@@ -34,8 +36,11 @@ impl Sectors {
 /// sectors of 2^`ashift` bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Raidz {
+    /// Children (leaves) of the vdev, parity included.
     pub width: u32,
+    /// Parity columns of each row, 1 to 3.
     pub nparity: u32,
+    /// log2 of the sector size.
     pub ashift: u8,
 }
 
@@ -44,8 +49,11 @@ pub struct Raidz {
 /// column); the first `long_columns` hold `rows + 1` sectors, the others `rows`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RaidzBlock {
+    /// Its data, parity and skip sectors.
     pub sectors: Sectors,
+    /// Columns one sector longer than the rest.
     pub long_columns: u32,
+    /// Sectors of each short column (a long one holds one more).
     pub rows: u64,
 }
 
@@ -101,8 +109,11 @@ impl RaidzBlock {
 /// sectors of 2^`ashift` bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Draid {
+    /// Data columns of each row.
     pub ndata: u32,
+    /// Parity columns of each row, 1 to 3.
     pub nparity: u32,
+    /// log2 of the sector size.
     pub ashift: u8,
 }
 
@@ -111,7 +122,9 @@ pub struct Draid {
 /// block of less than a row reaches fewer data columns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DraidBlock {
+    /// Its data, parity and skip sectors.
     pub sectors: Sectors,
+    /// Rows the block takes.
     pub rows: u64,
 }
 

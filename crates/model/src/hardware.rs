@@ -12,8 +12,11 @@ pub type Sources = BTreeMap<String, String>;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Medium {
+    /// A spinning disk: seeks and rotation set its random rate.
     Hdd,
+    /// Flash behind SATA or SAS.
     Ssd,
+    /// Flash on PCIe, spoken to by NVMe.
     Nvme,
 }
 
@@ -21,8 +24,11 @@ pub enum Medium {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Interface {
+    /// Serial ATA.
     Sata,
+    /// Serial Attached SCSI.
     Sas,
+    /// NVMe over PCIe (the disk's link is a `Link`).
     Nvme,
     /// Parallel SCSI (Ultra160/Ultra320), a bus shared by the disks on it: seed 004's disk.
     Scsi,
@@ -32,34 +38,47 @@ pub enum Interface {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DiskModel {
+    /// The catalog id system files name it by.
     pub id: String,
+    /// The maker.
     pub vendor: String,
+    /// The maker's model number.
     pub model: String,
+    /// Spinning or flash.
     pub medium: Medium,
+    /// The host interface.
     pub interface: Interface,
     /// Interface line rate in Gb/s (SATA 1.5/3/6, SAS 3/6/12); for NVMe, the PCIe link is a `Link`.
     pub interface_gbps: f64,
+    /// Capacity as sold, bytes.
     pub capacity_bytes: u64,
+    /// The sector size it reports (512 or 4096): the GPT and ashift follow it.
     pub logical_sector: u32,
+    /// The sector size it writes (4096 on 512e drives): below it, writes read-modify-write.
     pub physical_sector: u32,
     /// Spindle speed; absent for solid state.
     pub rpm: Option<u32>,
-    /// Sustained sequential transfer at the outer and inner edge, MB/s (10^6 B/s).
+    /// Sustained sequential transfer at the outer edge, MB/s (10^6 B/s).
     pub seq_outer_mb_s: f64,
+    /// The same at the inner edge, where a track holds fewest sectors.
     pub seq_inner_mb_s: f64,
     /// Sustained sequential write, MB/s, where the maker gives it apart from reads (solid state).
     pub seq_write_mb_s: Option<f64>,
-    /// Average seek for reads and writes, and track-to-track, in ms (HDD).
+    /// Average seek of a read, ms (HDD).
     pub avg_seek_read_ms: Option<f64>,
+    /// Average seek of a write, ms (HDD).
     pub avg_seek_write_ms: Option<f64>,
+    /// A seek to the next track, ms (HDD).
     pub track_to_track_ms: Option<f64>,
-    /// Random 4 KiB IOPS at full queue depth (solid state).
+    /// Random 4 KiB reads per second at full queue depth (solid state).
     pub random_read_iops: Option<f64>,
+    /// Random 4 KiB writes per second at full queue depth (solid state).
     pub random_write_iops: Option<f64>,
     /// Typical time of one 4 KiB random read and write at queue depth 1, microseconds, as the
     /// maker gives it (or 10^6 over its QD1 IOPS), solid state.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read_latency_us: Option<f64>,
+    /// The same for a write.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub write_latency_us: Option<f64>,
     /// Whether the maker states power-loss protection (capacitors that let the drive save its
@@ -76,8 +95,9 @@ pub struct DiskModel {
     pub queue_depth: u32,
     /// Unrecoverable read errors per bit read (1e-14 consumer, 1e-15 enterprise).
     pub uer_per_bit: Option<f64>,
-    /// Annualised failure rate in percent, or the datasheet MTBF in hours.
+    /// Annualised failure rate, percent; else `mtbf_hours` stands for it.
     pub afr_pct: Option<f64>,
+    /// The datasheet MTBF, hours, where no failure rate is given.
     pub mtbf_hours: Option<f64>,
     /// Street price in US dollars, with its date in `sources`.
     pub price_usd: Option<f64>,
@@ -85,6 +105,7 @@ pub struct DiskModel {
     /// empty when only the outer and inner figures are known.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub zones: Vec<ZoneRate>,
+    /// Where each figure comes from.
     pub sources: Sources,
 }
 
@@ -92,7 +113,9 @@ pub struct DiskModel {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ZoneRate {
+    /// Where on the disk, bytes from the start.
     pub offset_bytes: u64,
+    /// The sequential read rate there, MB/s.
     pub mb_s: f64,
 }
 
@@ -101,19 +124,35 @@ pub struct ZoneRate {
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum LinkKind {
     /// Parallel PCI, shared by every device on the segment.
-    Pci { bits: u32, mhz: f64 },
+    Pci {
+        /// Bus width, bits.
+        bits: u32,
+        /// Clock, MHz.
+        mhz: f64,
+    },
     /// PCI-X, shared per segment.
-    PciX { bits: u32, mhz: f64 },
+    PciX {
+        /// Bus width, bits.
+        bits: u32,
+        /// Clock, MHz.
+        mhz: f64,
+    },
     /// PCI Express: generation, lanes, and the Max_Payload_Size in bytes (unstated: 256, what
     /// server and desktop firmware sets; docs/assumptions.md).
     Pcie {
+        /// PCIe generation, 1 to 5.
         gen: u32,
+        /// Lanes the link trained at.
         lanes: u32,
+        /// Max_Payload_Size, bytes: the share of each packet that is data.
         #[serde(default = "default_max_payload")]
         max_payload: u32,
     },
     /// A chipset uplink or other link given by its usable rate each way (MB/s), e.g. Intel DMI.
-    Uplink { mb_s: f64 },
+    Uplink {
+        /// Usable rate each way, MB/s.
+        mb_s: f64,
+    },
 }
 
 /// The Max_Payload_Size a PCIe link is taken to run with when its file does not say: 256
@@ -129,10 +168,14 @@ fn default_max_payload() -> u32 {
 /// Unknown keys are refused by `LinkKind` (serde cannot deny them on a struct that flattens).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Link {
+    /// The name controllers and disks refer to it by.
     pub id: String,
+    /// The bus and its figures.
     #[serde(flatten)]
     pub kind: LinkKind,
+    /// The link it hangs from; `None`: it reaches memory directly.
     pub parent: Option<String>,
+    /// Where its figures come from.
     pub source: Option<String>,
 }
 
@@ -140,10 +183,14 @@ pub struct Link {
 /// file's `[[link]]` may name it with `model` instead of giving its figures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LinkModel {
+    /// The catalog id.
     pub id: String,
+    /// A name for reports (`PCI-X, 64-bit/133 MHz segment`).
     pub name: String,
+    /// The bus and its figures.
     #[serde(flatten)]
     pub kind: LinkKind,
+    /// Where each figure comes from.
     pub sources: Sources,
 }
 
@@ -167,8 +214,11 @@ pub enum ControllerKind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ControllerModel {
+    /// The catalog id.
     pub id: String,
+    /// The maker's name for it.
     pub name: String,
+    /// HBA, onboard AHCI, RAID card or expander.
     #[serde(default)]
     pub kind: ControllerKind,
     /// Disk-side ports (phys), or lanes for an HBA's cables.
@@ -176,8 +226,9 @@ pub struct ControllerModel {
     /// An expander's lanes to the controller it is cabled to (a 4-lane SFF-8087 cable: 4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uplink_lanes: Option<u32>,
-    /// Protocol and line rate of its ports.
+    /// Protocol of its ports.
     pub interface: Interface,
+    /// Line rate of one port, Gb/s.
     pub port_gbps: f64,
     /// Measured or datasheet ceiling of one port, MB/s, when below the line rate.
     pub port_limit_mb_s: Option<f64>,
@@ -188,6 +239,7 @@ pub struct ControllerModel {
     /// The host interface the card itself has (a PCI-X card may sit in a PCI slot: the slot
     /// is the system's `Link`).
     pub host_interface: String,
+    /// Where each figure comes from.
     pub sources: Sources,
 }
 
@@ -195,9 +247,13 @@ pub struct ControllerModel {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Simd {
+    /// No vector kernels: the generic C code.
     Scalar,
+    /// 128-bit SSE2 kernels.
     Sse2,
+    /// 256-bit AVX2 kernels.
     Avx2,
+    /// 512-bit AVX-512 kernels.
     Avx512,
 }
 
@@ -205,17 +261,25 @@ pub enum Simd {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CpuModel {
+    /// The catalog id.
     pub id: String,
+    /// The maker's name for it.
     pub name: String,
+    /// Physical cores per socket.
     pub cores: u32,
+    /// Hardware threads per socket.
     pub threads: u32,
+    /// Clock, GHz.
     pub ghz: f64,
+    /// The widest SIMD the checksum and parity kernels use.
     pub simd: Simd,
+    /// Whether it has the SHA extensions (SHA-256 in hardware).
     pub sha_ni: bool,
     /// Year of introduction: picks the era of memory and core speed where a figure is missing.
     pub year: u32,
     /// Peak memory bandwidth of the platform, MB/s.
     pub memory_mb_s: Option<f64>,
+    /// Where each figure comes from.
     pub sources: Sources,
 }
 
@@ -223,8 +287,10 @@ pub struct CpuModel {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Nic {
+    /// A name for reports.
     pub name: String,
     /// Line rate in Gb/s of one port.
     pub gbps: f64,
+    /// Ports, each of `gbps`.
     pub ports: u32,
 }

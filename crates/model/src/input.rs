@@ -14,7 +14,10 @@ pub const MAX_INPUT_BYTES: u64 = 16 << 20;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum InputError {
     /// More than [`MAX_INPUT_BYTES`]; `bytes` is the size when it is known before reading.
-    TooLarge { bytes: Option<u64> },
+    TooLarge {
+        /// The size, when known before reading.
+        bytes: Option<u64>,
+    },
     /// Not UTF-8 text.
     NotText,
     /// The reader failed.

@@ -23,13 +23,20 @@ pub const MAX_LEAVES: u32 = 100_000;
 pub enum VdevType {
     /// A single leaf used directly as a top-level vdev (no redundancy).
     Disk,
+    /// An n-way mirror: every leaf holds a copy.
     Mirror,
+    /// raidz1/2/3: each block striped over the children with its own parity.
     Raidz {
+        /// Parity columns, 1 to 3.
         parity: u32,
     },
+    /// dRAID: fixed-width redundancy groups and spare space spread over all children.
     Draid {
+        /// Parity columns of each group, 1 to 3.
         parity: u32,
+        /// Data columns of each group.
         data: u32,
+        /// Distributed spares: their space is set aside on every child.
         spares: u32,
     },
 }
@@ -48,8 +55,11 @@ impl VdevType {
 /// `count` identical top-level vdevs of `children` leaves each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct VdevGroup {
+    /// How many vdevs.
     pub count: u32,
+    /// The kind of each.
     pub vtype: VdevType,
+    /// Leaves of each vdev.
     pub children: u32,
 }
 
@@ -101,6 +111,7 @@ impl fmt::Display for VdevGroup {
 /// A whole pool layout: one or more groups of top-level vdevs.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Layout {
+    /// The groups, in the order written.
     pub groups: Vec<VdevGroup>,
 }
 
@@ -175,7 +186,9 @@ impl fmt::Display for Layout {
 /// Why a layout string was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LayoutError {
+    /// The layout as written.
     pub input: String,
+    /// What is wrong with it.
     pub reason: String,
 }
 

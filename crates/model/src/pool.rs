@@ -35,8 +35,11 @@ const MAX_AUTO_ASHIFT: u8 = 14;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum VdevClass {
+    /// Data, and metadata where no special vdev takes it.
     Normal,
+    /// The special class: metadata and small blocks.
     Special,
+    /// The dedup class: the dedup table.
     Dedup,
     /// Separate intent log (SLOG): not part of `zpool list` SIZE.
     Log,
@@ -68,27 +71,38 @@ pub struct Leaf {
 /// A group of identical top-level vdevs in one class, made of identical leaves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TopLevel {
+    /// The class the vdevs serve.
     pub class: VdevClass,
+    /// The vdevs, as groups of one shape.
     pub layout: Layout,
+    /// What each of their leaves is.
     pub leaf: Leaf,
 }
 
 /// One dataset's properties that change how much space and I/O its data costs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dataset {
+    /// The dataset's name (`tank/vm`); the pool's name for its root.
     pub name: String,
+    /// The largest block a file's data is written in, bytes.
     pub recordsize: u64,
+    /// The `compression` property.
     pub compression: Compression,
     /// Expected compression ratio of the dataset's own data (1.0 = incompressible), as
     /// `zfs get compressratio` reports it; a benchmark's data brings its own (Workload::data).
     pub compression_ratio: f64,
+    /// The `checksum` property.
     pub checksum: Checksum,
+    /// The `sync` property.
     pub sync: SyncPolicy,
+    /// The `logbias` property.
     pub logbias: Logbias,
     /// `special_small_blocks`: blocks of at most this many bytes go to a special vdev, with
     /// the metadata (0: only metadata does; module/zfs/spa_misc.c spa_preferred_class).
     pub special_small_blocks: u64,
+    /// The `primarycache` property.
     pub primarycache: PrimaryCache,
+    /// The `encryption` property.
     pub encryption: Encryption,
     /// A volume (zvol) of blocks of this many bytes instead of a file system; `None`: a file
     /// system.
@@ -120,14 +134,17 @@ pub const DEFAULT_RECORDSIZE: u64 = 128 * 1024;
 /// A whole pool.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pool {
+    /// The pool's name, as `zpool list` shows it.
     pub name: String,
     /// log2 of the smallest allocation on every vdev (9 = 512 B, 12 = 4 KiB).
     pub ashift: u8,
+    /// Top-level vdevs, as groups of one class and shape.
     pub vdevs: Vec<TopLevel>,
     /// Hot spares (leaves not in any vdev), and the leaf they are.
     pub spares: u32,
     /// L2ARC cache devices: they add no space.
     pub cache_devices: u32,
+    /// The datasets whose properties matter; workloads use the first.
     pub datasets: Vec<Dataset>,
 }
 

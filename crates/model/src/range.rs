@@ -11,7 +11,9 @@ use std::fmt;
 pub struct Range {
     /// The flag (`--years`) or the file's key (`afr_pct`) it bounds.
     pub name: &'static str,
+    /// Smallest value taken.
     pub min: f64,
+    /// Largest value taken.
     pub max: f64,
     /// The unit, as the help text names it.
     pub unit: &'static str,
@@ -24,7 +26,9 @@ pub struct Range {
 pub struct OutOfRange {
     /// The flag or key as the user wrote it.
     pub name: String,
+    /// The range it was checked against.
     pub range: Range,
+    /// The value given.
     pub value: f64,
 }
 

@@ -15,16 +15,34 @@ use std::str::FromStr;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ZfsRelease {
     /// Sun's Solaris and OpenSolaris (Nevada builds) by year, 2005-2010.
-    Solaris { year: u16 },
+    Solaris {
+        /// The year of the build.
+        year: u16,
+    },
     /// illumos distributions (OpenIndiana, OmniOS, SmartOS) by year, 2010 on: feature flags,
     /// pool version 5000 from 2012.
-    Illumos { year: u16 },
+    Illumos {
+        /// The year of the release.
+        year: u16,
+    },
     /// FreeBSD's own port of the Solaris/illumos code, by FreeBSD version (7.0-12.x). FreeBSD
     /// 13 and later ship OpenZFS 2.x and are written `openzfs-2.x`, or `freebsd-13`, which reads
     /// as the OpenZFS release it shipped.
-    FreeBsd { major: u8, minor: u8 },
+    FreeBsd {
+        /// FreeBSD major version.
+        major: u8,
+        /// FreeBSD minor version.
+        minor: u8,
+    },
     /// ZFS on Linux 0.6-0.8 and OpenZFS 2.x (Linux and FreeBSD 13+), by version.
-    OpenZfs { major: u8, minor: u8, patch: u8 },
+    OpenZfs {
+        /// Major version (0 for ZFS on Linux).
+        major: u8,
+        /// Minor version.
+        minor: u8,
+        /// Patch level.
+        patch: u8,
+    },
     /// zfs-fuse 0.7 (pool version 23, the Solaris code of 2009-2010 in user space).
     ZfsFuse,
 }
@@ -286,6 +304,7 @@ impl ZfsRelease {
 pub enum Platform {
     /// Solaris, OpenSolaris, illumos.
     Solaris,
+    /// FreeBSD (its own port before 13, OpenZFS from 13).
     FreeBsd,
     /// Linux (ZFS on Linux, OpenZFS).
     Linux,

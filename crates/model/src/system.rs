@@ -8,12 +8,17 @@ pub use crate::release::{Platform, ZfsRelease};
 /// The host: CPU, memory, the ZFS that runs and the network it serves.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Host {
+    /// The CPU of each socket.
     pub cpu: CpuModel,
     /// Number of CPU sockets.
     pub sockets: u32,
+    /// Memory, bytes: bounds the ARC.
     pub ram_bytes: u64,
+    /// The ZFS release: its defaults and rules.
     pub zfs: ZfsRelease,
+    /// Network interfaces clients reach the pool through.
     pub nics: Vec<Nic>,
+    /// Module parameters set away from their defaults.
     pub tunables: Tunables,
 }
 
@@ -28,10 +33,13 @@ pub struct Tunables {
     /// zfs_vdev_max_pending: the one queue depth per leaf of releases before the 2013 I/O
     /// scheduler (vfs.zfs.vdev.max_pending).
     pub vdev_max_pending: Option<u32>,
-    /// zfs_vdev_{async,sync}_{read,write}_max_active: I/Os each leaf keeps active per class.
+    /// zfs_vdev_async_read_max_active: I/Os each leaf keeps active per class (so the next three).
     pub async_read_max_active: Option<u32>,
+    /// zfs_vdev_async_write_max_active.
     pub async_write_max_active: Option<u32>,
+    /// zfs_vdev_sync_read_max_active.
     pub sync_read_max_active: Option<u32>,
+    /// zfs_vdev_sync_write_max_active.
     pub sync_write_max_active: Option<u32>,
     /// zfs_vdev_aggregation_limit, bytes.
     pub aggregation_limit: Option<u64>,
@@ -42,8 +50,11 @@ pub struct Tunables {
 /// A controller in a slot: its model and what it hangs from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Controller {
+    /// The name links and disks refer to it by.
     pub id: String,
+    /// Its catalog figures.
     pub model: ControllerModel,
+    /// What it hangs from.
     pub upstream: Upstream,
 }
 
@@ -51,7 +62,9 @@ pub struct Controller {
 /// controller its wide port is cabled to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Upstream {
+    /// The id of a link.
     Link(String),
+    /// The id of the controller (an expander's).
     Controller(String),
 }
 
@@ -69,7 +82,9 @@ pub struct Disk {
 /// What a disk is plugged into.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Attach {
+    /// The id of a controller.
     Controller(String),
+    /// The id of a link (NVMe).
     Link(String),
 }
 
@@ -77,12 +92,18 @@ pub enum Attach {
 /// then special, dedup and log, then hot spares, then cache devices.
 #[derive(Debug, Clone, PartialEq)]
 pub struct System {
+    /// A name for reports.
     pub name: String,
     /// Where the description comes from (a seed post, a build log).
     pub source: Option<String>,
+    /// CPU, memory, ZFS release, NICs and tunables.
     pub host: Host,
+    /// Buses and links, each with the one it hangs from.
     pub links: Vec<Link>,
+    /// Storage controllers.
     pub controllers: Vec<Controller>,
+    /// Every disk, in the order they fill the pool.
     pub disks: Vec<Disk>,
+    /// The pool the disks make.
     pub pool: Pool,
 }

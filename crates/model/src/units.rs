@@ -8,7 +8,9 @@ use std::fmt;
 /// Why a size could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnitError {
+    /// The text as given.
     pub input: String,
+    /// Why it is not a size.
     pub reason: String,
 }
 
@@ -20,9 +22,13 @@ impl fmt::Display for UnitError {
 
 impl std::error::Error for UnitError {}
 
+/// 2^10 bytes.
 pub const KIB: u64 = 1 << 10;
+/// 2^20 bytes.
 pub const MIB: u64 = 1 << 20;
+/// 2^30 bytes.
 pub const GIB: u64 = 1 << 30;
+/// 2^40 bytes.
 pub const TIB: u64 = 1 << 40;
 
 /// The multiplier of a size suffix, matched without regard to case.

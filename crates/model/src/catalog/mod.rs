@@ -44,18 +44,26 @@ const EMBEDDED: [(&str, &str); 4] = [
 /// Every known model, by id.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Catalog {
+    /// Disk models by id.
     pub disks: BTreeMap<String, DiskModel>,
+    /// Controller models (HBAs, AHCI, RAID cards, expanders) by id.
     pub controllers: BTreeMap<String, ControllerModel>,
+    /// CPU models by id.
     pub cpus: BTreeMap<String, CpuModel>,
+    /// Bus and link kinds by id, for a system file's `[[link]]` with `model`.
     pub links: BTreeMap<String, LinkModel>,
 }
 
 /// The kinds of entry, as `zpoolsim catalog --kind` names them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    /// A disk model (`catalog/disks.toml`).
     Disk,
+    /// A controller model (`catalog/controllers.toml`).
     Controller,
+    /// A CPU model (`catalog/cpus.toml`).
     Cpu,
+    /// A bus or link kind (`catalog/links.toml`).
     Link,
 }
 
@@ -73,8 +81,11 @@ impl fmt::Display for Kind {
 /// An id the catalog does not hold, with the ids that look like it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LookupError {
+    /// The kind of entry looked up.
     pub kind: Kind,
+    /// The id as it was asked for.
     pub id: String,
+    /// Ids of the same kind that look like it, for "did you mean".
     pub near: Vec<String>,
 }
 
@@ -183,18 +194,22 @@ impl Catalog {
         Ok(())
     }
 
+    /// The disk model of this id, or the ids that look like it.
     pub fn disk(&self, id: &str) -> Result<&DiskModel, LookupError> {
         lookup(&self.disks, Kind::Disk, id)
     }
 
+    /// The controller model of this id, or the ids that look like it.
     pub fn controller(&self, id: &str) -> Result<&ControllerModel, LookupError> {
         lookup(&self.controllers, Kind::Controller, id)
     }
 
+    /// The CPU model of this id, or the ids that look like it.
     pub fn cpu(&self, id: &str) -> Result<&CpuModel, LookupError> {
         lookup(&self.cpus, Kind::Cpu, id)
     }
 
+    /// The link kind of this id, or the ids that look like it.
     pub fn link(&self, id: &str) -> Result<&LinkModel, LookupError> {
         lookup(&self.links, Kind::Link, id)
     }

@@ -34,10 +34,16 @@ pub enum Access {
     /// Reads each block and writes it back in place before the next (Bonnie's rewrite).
     Rewrite,
     /// Random reads, writes, or a mix with `read_pct` percent reads (fio randread/randwrite/randrw).
-    Random { read_pct: u32 },
+    Random {
+        /// Percent of requests that are reads, 0 to 100.
+        read_pct: u32,
+    },
     /// Bonnie's random seeks: a random read of one block; `write_pct` percent of them are
     /// dirtied and written back.
-    Seeks { write_pct: u32 },
+    Seeks {
+        /// Percent of seeks whose block is written back, 0 to 100.
+        write_pct: u32,
+    },
 }
 
 impl Access {
@@ -64,11 +70,17 @@ pub enum Target {
     Pool,
     /// The first disk of the system, bypassing ZFS (`dd of=/dev/rdsk/...`), with its write
     /// cache on or off.
-    RawDisk { write_cache: bool },
+    RawDisk {
+        /// Whether the disk's volatile write cache is on.
+        write_cache: bool,
+    },
     /// A zvol of the pool (`/dev/zvol/POOL/NAME`, `/dev/zdN`): its blocks of `volblocksize`
     /// bytes (unstated: the release's default, 16 KiB from OpenZFS 2.2, 8 KiB before), the
     /// DMU without the ZPL's files (zvol_os.c: zvol_read/zvol_write).
-    Zvol { volblocksize: Option<u64> },
+    Zvol {
+        /// The zvol's block size in bytes; `None`: the release's default.
+        volblocksize: Option<u64>,
+    },
 }
 
 /// Whether `path` is a zvol's device node: `/dev/zvol/...` (Linux udev's and FreeBSD's) or
@@ -125,11 +137,17 @@ pub enum Data {
     /// A repeated pattern (Bonnie's and iozone's buffers): compresses to almost nothing.
     Pattern,
     /// Compressible to `percent` less than its size (fio buffer_compress_percentage).
-    Compressible { percent: u8 },
+    Compressible {
+        /// Percent by which compression shrinks each buffer.
+        percent: u8,
+    },
     /// Random data filling `fill_pct` percent of each record, zeros the rest: small writes
     /// into a file nobody laid out (fio does not lay out a file a job only writes), so each
     /// record the txg writes holds the blocks written so far and holes.
-    Sparse { fill_pct: u8 },
+    Sparse {
+        /// Percent of each record written before the txg syncs it.
+        fill_pct: u8,
+    },
 }
 
 /// What the ARC holds of the data set when the timed phase starts.
@@ -147,7 +165,9 @@ pub enum CacheState {
 pub struct Workload {
     /// What it is called in reports: the preset as written, or the tool and phase.
     pub kind: String,
+    /// The pattern of requests.
     pub access: Access,
+    /// A file, a zvol or a raw disk.
     pub target: Target,
     /// Bytes per application request (`dd bs`, fio `bs`, Bonnie's chunk).
     pub block_size: u64,
@@ -155,16 +175,20 @@ pub struct Workload {
     pub threads: u32,
     /// Requests each thread keeps in flight (fio `iodepth`); 1 for synchronous calls.
     pub queue_depth: u32,
+    /// How requests are issued: what lets the queue depth reach ZFS.
     pub engine: Engine,
     /// Bytes of the data set: each thread's file, or the one file they share; `None`: far
     /// larger than memory (a `dd` over a 100 GB file).
     pub data_bytes: Option<u64>,
     /// Whether the threads share one file (Bonnie's seekers) rather than one file each.
     pub shared_file: bool,
+    /// How writes are made durable, and whether the timing waits.
     pub durability: Durability,
     /// O_DIRECT (fio direct=1, dd oflag=direct, iozone -I).
     pub direct: bool,
+    /// What the written bytes are: what compression leaves of them.
     pub data: Data,
+    /// What the ARC holds when the timing starts.
     pub cache: CacheState,
     /// For a raw device: where on the disk the requests start.
     pub offset_bytes: u64,

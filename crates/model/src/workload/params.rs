@@ -5,7 +5,8 @@ use crate::input::clip;
 use crate::units::{format_bytes, parse_size};
 
 /// The parameters a preset takes, for messages.
-pub(super) const KEYS: &str = "bs, threads, qd, size, rwmix, offset, wcache, net, engine, direct, sync, \
+pub(super) const KEYS: &str =
+    "bs, threads, qd, size, rwmix, offset, wcache, net, engine, direct, sync, \
 fsync, end_fsync, data, cache, shared";
 
 /// Most threads, queue depth or fsync interval a workload names.

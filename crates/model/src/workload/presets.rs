@@ -6,14 +6,23 @@ use crate::units::MIB;
 /// One preset: its name, what it stands for, and its default shape.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Preset {
+    /// The name to ask for (`dd-read`).
     pub name: &'static str,
+    /// What it stands for, one line for `zpoolsim workloads`.
     pub about: &'static str,
+    /// The pattern of requests.
     pub access: Access,
+    /// A file, a zvol or a raw disk.
     pub target: Target,
+    /// Bytes per request.
     pub block_size: u64,
+    /// Threads or processes.
     pub threads: u32,
+    /// How requests are issued.
     pub engine: Engine,
+    /// How writes are made durable.
     pub durability: Durability,
+    /// What the written bytes are.
     pub data: Data,
 }
 
