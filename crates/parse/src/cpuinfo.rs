@@ -4,17 +4,22 @@
 use serde::Serialize;
 use std::collections::BTreeSet;
 
+/// The host's CPU as /proc/cpuinfo describes it, in the words the model's catalog uses.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Cpu {
+    /// The model name (`model name`), as the first processor gives it.
     pub name: String,
-    /// Sockets, physical cores and hardware threads over all sockets.
+    /// Sockets (distinct `physical id`s).
     pub sockets: u32,
+    /// Physical cores over all sockets.
     pub cores: u32,
+    /// Hardware threads over all sockets.
     pub threads: u32,
     /// The clock the kernel reports now (`cpu MHz`), in GHz; it varies with power states.
     pub ghz: Option<f64>,
     /// The widest SIMD the flags show: avx512, avx2, sse2 or scalar (the model's words).
     pub simd: &'static str,
+    /// Whether the flags show the SHA extensions (`sha_ni`).
     pub sha_ni: bool,
 }
 

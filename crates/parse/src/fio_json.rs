@@ -5,16 +5,21 @@ use crate::{fail, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// What fio's application saw in one run, summed over its jobs.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Measured {
+    /// Bytes read per second.
     pub read_bytes_per_s: f64,
+    /// Bytes written per second.
     pub write_bytes_per_s: f64,
+    /// Requests per second, reads and writes together.
     pub iops: f64,
     /// Mean completion latency over reads and writes, weighted by their counts (lat_ns).
     pub mean_latency_s: f64,
 }
 
 impl Measured {
+    /// Bytes per second both ways: what a mixed workload is scored on.
     pub fn throughput_bytes_per_s(&self) -> f64 {
         self.read_bytes_per_s + self.write_bytes_per_s
     }
@@ -37,6 +42,7 @@ pub fn job_error(json: &str) -> Option<i64> {
         .find(|&e| e != 0)
 }
 
+/// Reads fio's JSON output into the rates and latency of the run, summed over its jobs.
 pub fn parse(json: &str) -> Result<Measured> {
     let v = document(json)?;
     let Some(jobs) = v.get("jobs").and_then(Value::as_array) else {

@@ -8,15 +8,20 @@ use serde::Serialize;
 /// One row of a report: a pool, a top-level vdev or a disk.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
+    /// The pool's, vdev's or disk's name as zpool prints it.
     pub name: String,
     /// The top-level vdev a disk belongs to (None for the pool and vdev rows, and for a disk
     /// that is a top-level vdev of its own, whose vdev is itself).
     pub vdev: Option<String>,
     /// A disk (a leaf), not a vdev or the pool.
     pub leaf: bool,
+    /// Read operations per second.
     pub read_ops: f64,
+    /// Write operations per second.
     pub write_ops: f64,
+    /// Bytes read per second.
     pub read_bytes: f64,
+    /// Bytes written per second.
     pub write_bytes: f64,
 }
 

@@ -42,6 +42,7 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// Every parser fails with one sentence ([`Error`]).
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// A failure, from a sentence.

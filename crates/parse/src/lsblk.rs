@@ -8,21 +8,33 @@ use serde_json::Value;
 /// One block device as lsblk shows it, with its partitions (or holders) as children.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BlockDevice {
+    /// The kernel's name (`sda`, `nvme0n1p1`).
     pub name: String,
+    /// Its device node (`/dev/sda`).
     pub path: String,
     /// lsblk's TYPE: disk, part, loop, rom, lvm, ...
     pub kind: String,
+    /// Size, bytes.
     pub size_bytes: u64,
+    /// The sector size it reports (LOG-SEC).
     pub logical_sector: u32,
+    /// The sector size it writes (PHY-SEC).
     pub physical_sector: u32,
+    /// Whether it spins (ROTA).
     pub rotational: bool,
+    /// The model as the device reports it.
     pub model: Option<String>,
+    /// The vendor as the device reports it.
     pub vendor: Option<String>,
+    /// The serial number as the device reports it.
     pub serial: Option<String>,
     /// Transport: sata, sas, nvme, usb, ...
     pub transport: Option<String>,
+    /// The file system (or `zfs_member`) found on it.
     pub fstype: Option<String>,
+    /// Where it is mounted; empty when nowhere.
     pub mountpoints: Vec<String>,
+    /// Its partitions, or the devices built on it (holders).
     pub children: Vec<BlockDevice>,
 }
 

@@ -4,16 +4,20 @@
 
 use serde::Serialize;
 
+/// One PCI function as `lspci -vv -nn` shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PciDevice {
     /// Domain:bus:device.function; lspci leaves out domain 0000, which is added back.
     pub address: String,
     /// The class and name as lspci words them: `SATA controller: Intel Corporation ...`.
     pub description: String,
+    /// PCI vendor id, from the `[vvvv:dddd]` pair.
     pub vendor: Option<u16>,
+    /// PCI device id, from the `[vvvv:dddd]` pair.
     pub device: Option<u16>,
-    /// GT/s per lane and lanes.
+    /// GT/s per lane and lanes, as the device can run (LnkCap).
     pub link_capable: Option<(f64, u32)>,
+    /// GT/s per lane and lanes, as trained (LnkSta).
     pub link_status: Option<(f64, u32)>,
     /// Max_Payload_Size in bytes as programmed (DevCtl), not as capable (DevCap).
     pub max_payload: Option<u32>,

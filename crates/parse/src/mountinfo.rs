@@ -6,7 +6,9 @@
 /// One line of mountinfo.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mount {
+    /// The mount's id (field 1), unique while it is mounted.
     pub id: u64,
+    /// Where it is mounted, with mountinfo's octal escapes undone.
     pub mount_point: String,
     /// `zfs` (OpenZFS), `fuse.zfs` (zfs-fuse), `ext4`, `tmpfs`, ...
     pub fs_type: String,

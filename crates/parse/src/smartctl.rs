@@ -5,16 +5,22 @@ use crate::{fail, Result};
 use serde::Serialize;
 use serde_json::Value;
 
+/// What a drive says of itself through `smartctl -i -j`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DriveInfo {
     /// ATA, SCSI (SAS and parallel SCSI) or NVMe.
     pub protocol: String,
+    /// The vendor, where the drive reports one apart from its model (SCSI: `scsi_vendor`).
     pub vendor: Option<String>,
     /// The model as the drive reports it (`WDC WD20EFRX-68EUZN0`, `ST373453LC`).
     pub model: String,
+    /// The family smartctl's drive database knows it in.
     pub family: Option<String>,
+    /// User capacity, bytes.
     pub capacity_bytes: Option<u64>,
+    /// The sector size it reports.
     pub logical_sector: Option<u32>,
+    /// The sector size it writes.
     pub physical_sector: Option<u32>,
     /// Spindle speed; `Some(0)` is what smartctl reports for solid state.
     pub rotation_rate: Option<u32>,
@@ -24,6 +30,7 @@ pub struct DriveInfo {
     pub transport: Option<String>,
 }
 
+/// Reads `smartctl -i -j` output; fails when it names no model.
 pub fn parse(json: &str) -> Result<DriveInfo> {
     let v: Value =
         serde_json::from_str(json).or_else(|e| fail(format!("smartctl printed no JSON: {e}")))?;

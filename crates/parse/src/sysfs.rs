@@ -16,8 +16,11 @@ pub struct Sysfs {
 /// A disk's queue as the block layer shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BlockQueue {
+    /// Whether it spins (queue/rotational).
     pub rotational: Option<bool>,
+    /// The sector size it reports (queue/logical_block_size).
     pub logical_sector: Option<u32>,
+    /// The sector size it writes (queue/physical_block_size).
     pub physical_sector: Option<u32>,
     /// Requests the block layer queues (queue/nr_requests).
     pub nr_requests: Option<u32>,
@@ -32,19 +35,26 @@ pub struct BlockQueue {
 pub struct PciFunction {
     /// Domain:bus:device.function, `0000:04:00.0`.
     pub address: String,
+    /// PCI vendor id.
     pub vendor: Option<u16>,
+    /// PCI device id.
     pub device: Option<u16>,
+    /// PCI class code (0x010802: an NVMe controller).
     pub class: Option<u32>,
-    /// Transfer rate per lane in GT/s and lanes, as trained and as the device can.
+    /// Transfer rate per lane in GT/s and lanes, as trained.
     pub current_link: Option<(f64, u32)>,
+    /// The same, as the device can run.
     pub max_link: Option<(f64, u32)>,
 }
 
 /// A SAS expander (/sys/class/sas_expander).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Expander {
+    /// Its name under /sys/class/sas_expander (`expander-6:0`).
     pub name: String,
+    /// Its SAS vendor id, as sysfs gives it.
     pub vendor: Option<String>,
+    /// Its SAS product id, as sysfs gives it.
     pub product: Option<String>,
 }
 
@@ -85,6 +95,7 @@ impl Sysfs {
         self.file(path)?.trim().parse().ok()
     }
 
+    /// The queue of the disk `name` (`sda`); `None` where the capture lacks a file.
     pub fn block(&self, name: &str) -> BlockQueue {
         let at = |f: &str| format!("/sys/block/{name}/{f}");
         BlockQueue {
@@ -122,6 +133,7 @@ impl Sysfs {
             .map(String::from)
     }
 
+    /// The PCI function at `address` and its link; `None` where the capture lacks a file.
     pub fn pci(&self, address: &str) -> PciFunction {
         let at = |f: &str| format!("/sys/bus/pci/devices/{address}/{f}");
         let hex = |f: &str| {
@@ -148,6 +160,7 @@ impl Sysfs {
         }
     }
 
+    /// Every SAS expander the capture shows.
     pub fn expanders(&self) -> Vec<Expander> {
         let mut names: Vec<&str> = self
             .files

@@ -8,11 +8,15 @@ use std::collections::BTreeMap;
 /// zfs-fuse has no `sync`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct DatasetProps {
+    /// The dataset's name.
     pub name: String,
+    /// `recordsize`, bytes.
     pub recordsize: Option<u64>,
+    /// `compression`, as ZFS words it (`lz4`, `zstd-3`).
     pub compression: Option<String>,
     /// `1.52x` read as 1.52.
     pub compressratio: Option<f64>,
+    /// `sync` (`standard`, `always`, `disabled`).
     pub sync: Option<String>,
 }
 

@@ -8,11 +8,17 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Class {
+    /// Under the pool itself: data.
     Normal,
+    /// Under `special`.
     Special,
+    /// Under `dedup`.
     Dedup,
+    /// Under `logs`: a separate intent log.
     Log,
+    /// Under `cache`: L2ARC.
     Cache,
+    /// Under `spares`: a hot spare.
     Spare,
 }
 
@@ -20,8 +26,11 @@ pub enum Class {
 /// `mirror-1`, or a leaf's path for a single disk) and its leaves.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Vdev {
+    /// The class heading it sits under.
     pub class: Class,
+    /// Its name as zpool prints it.
     pub name: String,
+    /// Its leaves' paths; empty for a single-disk vdev.
     pub leaves: Vec<String>,
 }
 
@@ -39,10 +48,14 @@ impl Vdev {
     }
 }
 
+/// One pool's `zpool status -P` section.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PoolStatus {
+    /// The pool's name.
     pub name: String,
+    /// Its state (`ONLINE`, `DEGRADED`).
     pub state: String,
+    /// Its top-level vdevs, each class's in the order printed.
     pub vdevs: Vec<Vdev>,
 }
 
