@@ -18,6 +18,7 @@ pub struct LeafSpace {
     pub partition_loss: u64,
     /// osize: the device rounded down to a multiple of 256 KiB (sizeof vdev_label_t).
     pub osize: u64,
+    /// device - osize: what the 256 KiB rounding drops.
     pub align_loss: u64,
     /// The front reserve (2 labels + boot area) and the end reserve (2 labels).
     pub label_bytes: u64,

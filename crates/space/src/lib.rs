@@ -53,45 +53,67 @@ use std::fmt;
 pub enum SpaceError {
     /// A leaf (after partitioning and alignment) is below SPA_MINDEVSIZE.
     DeviceTooSmall {
+        /// The leaf's size after partitioning and alignment.
         bytes: u64,
+        /// SPA_MINDEVSIZE (64 MiB).
         min: u64,
     },
     /// A dRAID child cannot hold the 32 MiB reserve and one group of rows.
     DraidTooSmall {
+        /// The layout as written.
         layout: String,
+        /// Each child's asize.
         child_asize: u64,
     },
     /// A top-level vdev (a dRAID of small children) below SPA_MINDEVSIZE less the labels:
     /// vdev_open refuses it (EOVERFLOW).
     VdevTooSmall {
+        /// The layout as written.
         layout: String,
+        /// The vdev's asize.
         asize: u64,
+        /// The least vdev_open takes.
         min: u64,
     },
+    /// A logical sector size that is not a power of two from 512 to 65536 bytes.
     BadSector(u32),
+    /// An ashift outside the release's range.
     Ashift {
+        /// The ashift given.
         ashift: u8,
+        /// The release's smallest (ASHIFT_MIN).
         min: u8,
+        /// The release's largest (ASHIFT_MAX).
         max: u8,
     },
     /// 2^ashift below the disk's logical sector: the disk cannot address such sectors.
     AshiftBelowSector {
+        /// The ashift given.
         ashift: u8,
+        /// The disk's logical sector, bytes.
         sector: u32,
     },
     /// The profile's ZFS has no such vdev type.
     Unsupported {
+        /// The vdev type, as written.
         what: String,
+        /// The profile's name.
         profile: &'static str,
     },
+    /// A recordsize that is not a power of two from 512 B to the release's largest block.
     Recordsize {
+        /// The recordsize given.
         recordsize: u64,
+        /// SPA_MAXBLOCKSIZE of the release.
         max: u64,
     },
+    /// Only log, special or dedup vdevs: nowhere for data.
     NoNormalVdev,
+    /// A pool whose bytes overflow 64 bits.
     TooLarge,
     /// A file whose blocks cost more than 2^64 bytes.
     FileTooLarge {
+        /// The file's logical size.
         file_bytes: u64,
     },
     /// A raidz expansion that cannot be made, in one sentence.

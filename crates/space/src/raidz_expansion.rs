@@ -27,30 +27,46 @@ use serde::Serialize;
 /// logical bytes written to the pool so far.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Fill {
+    /// A share of SIZE allocated, 0 to 1 (`zpool list` CAP).
     Capacity(f64),
+    /// Logical bytes written so far.
     Data(u64),
 }
 
-/// What happens to the pool, in order: data written in records of `recordsize` until it holds
-/// `fill`, or the raidz vdevs of the normal class widened to `width` (one `zpool attach` per
-/// disk and vdev, each followed by its reflow).
+/// What happens to the pool, one step after the other.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Growth {
-    Fill { fill: Fill, recordsize: u64 },
-    Widen { width: u32 },
+    /// Data written in records of `recordsize` until the pool holds `fill`.
+    Fill {
+        /// Where the writing stops.
+        fill: Fill,
+        /// The records' size, bytes.
+        recordsize: u64,
+    },
+    /// The normal class's raidz vdevs widened: one `zpool attach` per disk and vdev, each followed
+    /// by its reflow.
+    Widen {
+        /// The new width of each raidz vdev.
+        width: u32,
+    },
 }
 
 /// What the pool reads at one moment (zpool list, zfs list), and what really fits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct PoolFigures {
-    /// `zpool list -p` SIZE, ALLOC and FREE.
+    /// `zpool list -p` SIZE.
     pub size_bytes: u64,
+    /// `zpool list -p` ALLOC.
     pub alloc_bytes: u64,
+    /// `zpool list -p` FREE.
     pub free_bytes: u64,
-    /// Metaslabs per vdev, and how many of them the embedded log holds.
+    /// Metaslabs per vdev.
     pub metaslabs: u64,
+    /// Of them, those the embedded log holds.
     pub embedded_log_metaslabs: u64,
+    /// Deflated normal-class space: what datasets can be charged before slop.
     pub dspace_bytes: u64,
+    /// What `zfs list` holds back (spa_get_slop_space).
     pub slop_bytes: u64,
     /// The root dataset's USED: the data as charged, and the empty pool's own metadata.
     pub used_bytes: u64,
@@ -64,12 +80,15 @@ pub struct PoolFigures {
 /// What one record costs at a logical width.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct RecordCost {
+    /// The vdev width the record was written at.
     pub width: u32,
+    /// The record's size, bytes.
     pub recordsize: u64,
     /// Records of this width in the pool (the newest width: none yet).
     pub records: u64,
-    /// Allocated (parity and padding included) and charged by `zfs list`.
+    /// Allocated, parity and padding included.
     pub asize_bytes: u64,
+    /// What `zfs list` charges, at the vdev's deflate ratio.
     pub charged_bytes: u64,
     /// recordsize / asize.
     pub efficiency: f64,
@@ -78,22 +97,30 @@ pub struct RecordCost {
 /// One step: the pool before and after the reflow, and what every width's records cost then.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StepReport {
+    /// The layout when the step starts.
     pub from: String,
+    /// The layout when the reflow is done.
     pub to: String,
+    /// Disks attached in the step, over all vdevs.
     pub disks_added: u32,
     /// Logical data in the pool when the step starts.
     pub data_bytes: u64,
+    /// The pool before the first attach.
     pub before: PoolFigures,
+    /// The pool after the last reflow.
     pub after: PoolFigures,
+    /// What a record of each width so far costs after the step.
     pub records: Vec<RecordCost>,
 }
 
 /// Rewriting every record born at an older width at the final one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Rewrite {
+    /// Records rewritten.
     pub records: u64,
-    /// ALLOC freed, and AVAIL gained (the same bytes at the original deflate ratio).
+    /// ALLOC freed.
     pub alloc_freed_bytes: u64,
+    /// AVAIL gained: the same bytes at the original deflate ratio.
     pub avail_gained_bytes: u64,
     /// The pool after the rewrite.
     pub after: PoolFigures,
@@ -102,17 +129,22 @@ pub struct Rewrite {
 /// A raidz pool widened step by step (`raidz_expansion`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ExpansionReport {
+    /// The starting layout, as written.
     pub layout: String,
+    /// The records' size, bytes.
     pub recordsize: u64,
     /// In 1/512 units, kept from the original width for the vdev's life.
     pub deflate_ratio: u64,
     /// What a vdev of the final width created as such would have (for comparison).
     pub native_deflate_ratio: u64,
+    /// Each widening, in order.
     pub steps: Vec<StepReport>,
     /// The pool once every growth is done (the last step's `after`, or later data on it), and
     /// what its records cost then.
     pub end: PoolFigures,
+    /// What a record of each width costs at the end.
     pub records: Vec<RecordCost>,
+    /// What rewriting the older records at the final width would give back.
     pub rewrite: Rewrite,
 }
 

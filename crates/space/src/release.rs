@@ -72,7 +72,12 @@ pub enum MetaslabSizing {
     /// Before ZFS on Linux 0.8: shift = max(highbit(asize / target_count), min_shift),
     /// min_shift being the SPA_MAXBLOCKSHIFT of the day (17: 128 KiB blocks; 24 with the
     /// large blocks of 0.6.5).
-    Legacy { target_count: u64, min_shift: u32 },
+    Legacy {
+        /// Metaslabs aimed at per vdev (metaslabs_per_vdev = 200).
+        target_count: u64,
+        /// The smallest metaslab shift: SPA_MAXBLOCKSHIFT of the day.
+        min_shift: u32,
+    },
     /// Another rule: vdev asize -> metaslab shift.
     Custom(fn(u64) -> u32),
 }
@@ -95,7 +100,12 @@ pub enum SlopRule {
     /// Up to ZFS on Linux 0.6.x: resv = max(dspace >> shift, min), min 32 MiB (half of
     /// SPA_MINDEVSIZE), no cap; shift 6 (1/64, dsl_pool_adjustedsize) up to 0.6.4, 5 (1/32,
     /// spa_get_slop_space) in 0.6.5.
-    Legacy { shift: u32, min: u64 },
+    Legacy {
+        /// dspace >> shift is held back.
+        shift: u32,
+        /// The least held back, bytes (32 MiB).
+        min: u64,
+    },
     /// Another rule: (dspace, embedded log dspace) -> slop.
     Custom(fn(u64, u64) -> u64),
 }
@@ -111,8 +121,11 @@ pub enum SlopRule {
 /// the order of magnitude a freshly created pool shows; it is not exact.
 #[derive(Debug, Clone, Copy)]
 pub enum EmptyPoolUsed {
+    /// `blocks` allocations of `psize` bytes, each charged as a block on the first normal vdev.
     Blocks {
+        /// How many blocks.
         blocks: u64,
+        /// Each block's psize, bytes.
         psize: u64,
     },
     /// A fixed number of bytes.
@@ -130,8 +143,11 @@ pub struct Profile {
     pub name: &'static str,
     /// One line for reports.
     pub description: &'static str,
+    /// Label sizes and reserves of every leaf.
     pub label: LabelRule,
+    /// How `zpool create` partitions a whole disk.
     pub whole_disk: WholeDisk,
+    /// How a vdev's asize is cut into metaslabs.
     pub metaslab: MetaslabSizing,
     /// A normal-class top-level vdev with more than this many metaslabs gives one to the
     /// embedded ZIL (log class): zfs_embedded_slog_min_ms = 64 since 2.1; `None` before.
@@ -140,14 +156,17 @@ pub struct Profile {
     pub embedded_log_special: bool,
     /// A raidz vdev can be widened by attaching a disk (OpenZFS 2.3, `zpool attach`).
     pub raidz_expansion: bool,
+    /// What `zfs list` holds back.
     pub slop: SlopRule,
     /// dRAID exists (OpenZFS 2.1+).
     pub draid: bool,
     /// Largest recordsize (SPA_MAXBLOCKSIZE: 16 MiB with large_blocks, 128 KiB before).
     pub max_recordsize: u64,
-    /// ashift range accepted (ASHIFT_MIN 9 .. ASHIFT_MAX 16 in OpenZFS 2.x).
+    /// Smallest ashift accepted (ASHIFT_MIN, 9).
     pub ashift_min: u8,
+    /// Largest ashift accepted (ASHIFT_MAX, 16 in OpenZFS 2.x).
     pub ashift_max: u8,
+    /// What the empty pool's own metadata takes from AVAIL.
     pub empty_pool_used: EmptyPoolUsed,
 }
 
@@ -191,11 +210,13 @@ pub struct RuleChange {
     pub since: (u8, u8, u8),
     /// The last release tag without it and the first with it, as read.
     pub tags: (&'static str, &'static str),
-    /// The profile's name and description from this release on.
+    /// The profile's name from this release on.
     pub name: &'static str,
+    /// The profile's description from this release on.
     pub description: &'static str,
     /// The OpenZFS file, line and function that show it, in the first tag with it.
     pub source: &'static str,
+    /// Changes a profile of the previous rules into this release's.
     pub apply: fn(&mut Profile),
 }
 

@@ -23,8 +23,11 @@ pub enum Op {
 /// One step from raw bytes to AVAIL.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BreakdownLine {
+    /// How the line changes the running total.
     pub op: Op,
+    /// What the line is, in a few words.
     pub label: String,
+    /// Its bytes.
     pub bytes: u64,
     /// Why, in a few words.
     pub why: String,
@@ -35,12 +38,15 @@ pub struct BreakdownLine {
 pub struct SpaceReport {
     /// The ZFS rules used: `modern` or `legacy`.
     pub profile: &'static str,
+    /// The profile's one-line description.
     pub profile_description: &'static str,
     /// The normal-class layout and any other classes, as layout strings.
     pub layout: String,
+    /// The pool's ashift.
     pub ashift: u8,
     /// The recordsize the warnings are about.
     pub recordsize: u64,
+    /// Hot spares: raw bytes that add no space.
     pub hot_spares: u32,
     /// Every disk in the pool, spares included.
     pub raw_bytes: u64,
@@ -50,7 +56,9 @@ pub struct SpaceReport {
     pub size_display: String,
     /// Deflated normal-class space: what datasets can be charged before slop.
     pub dspace_bytes: u64,
+    /// The embedded ZIL metaslabs, deflated: not in dspace.
     pub embedded_log_bytes: u64,
+    /// What `zfs list` holds back (spa_get_slop_space).
     pub slop_bytes: u64,
     /// APPROXIMATION (release::EmptyPoolUsed): the empty pool's own metadata.
     pub empty_pool_used_bytes: u64,
@@ -60,9 +68,14 @@ pub struct SpaceReport {
     pub avail_display: String,
     /// AVAIL as a share of the raw bytes of the disks (0..1).
     pub usable_share: f64,
+    /// Raw bytes to AVAIL, step by step.
     pub breakdown: Vec<BreakdownLine>,
+    /// Each group of top-level vdevs, laid out.
     pub groups: Vec<GroupSpace>,
+    /// What the reader should know of the sectors, the layout and the recordsize, one sentence
+    /// each.
     pub warnings: Vec<String>,
+    /// How well records of each size use the pool.
     #[serde(rename = "efficiency")]
     pub efficiency_by_recordsize: Vec<RecordEfficiency>,
 }

@@ -15,24 +15,30 @@ use serde::Serialize;
 /// are for one top-level vdev; the others are for the whole group.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GroupSpace {
+    /// The allocation class the group serves.
     pub class: VdevClass,
     /// The group as a layout string (`3x raidz1-5`).
     pub layout: String,
+    /// The group as the model holds it.
     #[serde(skip)]
     pub group: VdevGroup,
-    /// Top-level vdevs in the group, and leaves in each.
+    /// Top-level vdevs in the group.
     pub vdevs: u32,
+    /// Leaves in each vdev.
     pub children: u32,
     /// One leaf: raw capacity to leaf asize.
     pub leaf: LeafSpace,
     /// Per vdev: asize of the top-level vdev.
     pub vdev_asize: u64,
-    /// Per vdev, dRAID only: the 32 MiB reserve and 16 MiB row rounding of every child, the
-    /// distributed spares, and the rounding down to whole groups.
+    /// Per vdev, dRAID only: the 32 MiB reserve and 16 MiB row rounding of every child.
     pub draid_reserve_bytes: u64,
+    /// Per vdev, dRAID only: the distributed spares.
     pub draid_spare_bytes: u64,
+    /// Per vdev, dRAID only: the rounding down to whole groups.
     pub draid_group_rounding_bytes: u64,
+    /// Per vdev: log2 of the metaslab size.
     pub metaslab_shift: u32,
+    /// Per vdev: 2^metaslab_shift, bytes.
     pub metaslab_size: u64,
     /// Per vdev.
     pub metaslab_count: u64,
@@ -44,8 +50,9 @@ pub struct GroupSpace {
     pub draid_trim_bytes: u64,
     /// Per vdev: asize outside the metaslabs (the tail and the dRAID trim).
     pub lost_bytes: u64,
-    /// Per vdev: the metaslab given to the embedded ZIL (0 or 1), and its size.
+    /// Per vdev: metaslabs given to the embedded ZIL (0 or 1).
     pub embedded_log_metaslabs: u64,
+    /// Per vdev: their size, bytes.
     pub embedded_log_bytes: u64,
     /// In 1/512 units: 512 = no parity (mirror, disk).
     pub deflate_ratio: u64,
@@ -60,6 +67,7 @@ pub struct GroupSpace {
 }
 
 impl GroupSpace {
+    /// Whether it holds data (the normal class).
     pub fn is_normal(&self) -> bool {
         self.class == VdevClass::Normal
     }
@@ -291,14 +299,17 @@ fn sum(groups: &[GroupSpace], f: impl Fn(&GroupSpace) -> u64) -> Result<u64, Spa
 /// pool's root dataset, with what lies between them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Capacity {
+    /// `zpool list -p` SIZE.
     pub size_bytes: u64,
     /// Normal-class deflated space without the embedded ZIL metaslabs.
     pub dspace_bytes: u64,
     /// The embedded ZIL metaslabs, deflated.
     pub embedded_log_bytes: u64,
+    /// What `zfs list` holds back (spa_get_slop_space).
     pub slop_bytes: u64,
     /// The empty pool's own metadata (an approximation: see `release::EmptyPoolUsed`).
     pub empty_pool_used_bytes: u64,
+    /// `zfs list -p` AVAIL of the empty pool's root dataset.
     pub avail_bytes: u64,
 }
 
@@ -363,7 +374,9 @@ pub(crate) fn pool_recordsize(pool: &Pool) -> u64 {
 /// knows only the logical sector.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PhysicalSector {
+    /// The disk model's catalog id.
     pub disk: String,
+    /// Its physical sector, bytes.
     pub bytes: u32,
 }
 

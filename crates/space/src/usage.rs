@@ -41,7 +41,9 @@ pub enum Compression {
 /// What one file costs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FileCost {
+    /// The file's logical size.
     pub file_bytes: u64,
+    /// The dataset's recordsize.
     pub recordsize: u64,
     /// Data blocks.
     pub blocks: u64,
@@ -204,6 +206,7 @@ pub struct GroupRecord {
 /// How well records of one size use the pool.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RecordEfficiency {
+    /// The record size, bytes.
     pub recordsize: u64,
     /// psize / asize, over the normal groups weighted as data spreads.
     pub efficiency: f64,
@@ -212,6 +215,7 @@ pub struct RecordEfficiency {
     pub charge_per_byte: f64,
     /// Data of this record size that fits in the empty pool's AVAIL: avail / charge_per_byte.
     pub fits_bytes: u64,
+    /// The same on each normal group.
     pub groups: Vec<GroupRecord>,
 }
 

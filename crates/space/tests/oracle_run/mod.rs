@@ -56,7 +56,10 @@ pub(crate) fn run(release: &str, pools: &str) -> Result<Vec<Value>, String> {
 }
 
 /// `run` of every release at once, one thread each.
-pub(crate) fn run_all(releases: Vec<String>, pools: &str) -> Vec<(String, Result<Vec<Value>, String>)> {
+pub(crate) fn run_all(
+    releases: Vec<String>,
+    pools: &str,
+) -> Vec<(String, Result<Vec<Value>, String>)> {
     std::thread::scope(|s| {
         let handles: Vec<_> = releases
             .into_iter()
