@@ -12,7 +12,11 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// The device, refused if it is mounted, carries a ZFS label or is a leaf of a pool.
-pub(crate) fn check(device: &str, devices: &[BlockDevice], pool_status: &str) -> Result<BlockDevice> {
+pub(crate) fn check(
+    device: &str,
+    devices: &[BlockDevice],
+    pool_status: &str,
+) -> Result<BlockDevice> {
     let name = device.trim_start_matches("/dev/");
     let Some(d) = find(devices, name) else {
         return MeasureError::refuse(format!("{device} is not a block device lsblk knows"));

@@ -39,7 +39,12 @@ impl Section {
     }
 
     /// Adds a value the machine did not show, with why it is what it is.
-    pub(crate) fn assumed(mut self, key: &str, value: impl Into<toml::Value>, why: &str) -> Section {
+    pub(crate) fn assumed(
+        mut self,
+        key: &str,
+        value: impl Into<toml::Value>,
+        why: &str,
+    ) -> Section {
         self.entries.push(Entry {
             key: key.to_string(),
             value: value.into(),

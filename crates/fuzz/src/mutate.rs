@@ -57,7 +57,8 @@ pub struct Mutator {
 }
 
 impl Mutator {
-    /// A generator from `seed` (0 is taken as 1: xorshift never leaves 0) over the given seed texts.
+    /// A generator from `seed` (0 is taken as 1: xorshift never leaves 0) over the given seed
+    /// texts.
     pub fn new(seed: u64, seeds: &[String]) -> Mutator {
         Mutator {
             state: seed.max(1),

@@ -77,7 +77,11 @@ pub struct LatencyError {
 }
 
 /// The latency errors of one source's scored cases, if it has any.
-pub(crate) fn latency_error(source: &str, cases: &[Case], results: &[CaseResult]) -> Option<LatencyError> {
+pub(crate) fn latency_error(
+    source: &str,
+    cases: &[Case],
+    results: &[CaseResult],
+) -> Option<LatencyError> {
     let of = |keep: &dyn Fn(&Case) -> bool| -> Vec<f64> {
         cases
             .iter()

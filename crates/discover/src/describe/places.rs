@@ -59,7 +59,11 @@ impl Places {
     }
 
     /// The `[[link]]` and `[[controller]]` sections.
-    pub(super) fn sections(&self, tools: &Tools, catalog: &Catalog) -> (Vec<Section>, Vec<Section>) {
+    pub(super) fn sections(
+        &self,
+        tools: &Tools,
+        catalog: &Catalog,
+    ) -> (Vec<Section>, Vec<Section>) {
         let links = self.0.keys().map(|id| link(id, tools)).collect();
         let controllers = self
             .0
