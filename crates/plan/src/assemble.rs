@@ -30,7 +30,9 @@ pub struct Disks {
 /// The machine with the planned disks in its bays, and every assumption made to build it.
 #[derive(Debug, Clone)]
 pub struct Assembled {
+    /// The machine, the planned disks in place of its own.
     pub system: System,
+    /// Every assumption made to build it, one sentence each.
     pub assumed: Vec<String>,
 }
 
@@ -56,12 +58,12 @@ pub fn assemble(disks: &Disks, catalog: &Catalog) -> Result<Assembled, PlanError
                 .first()
                 .map(|d| d.model.clone())
                 .ok_or(PlanError::NoDiskGiven {
-                    system_has_disks: false,
+                    no_system_file: false,
                 })?
         }
         None => {
             return Err(PlanError::NoDiskGiven {
-                system_has_disks: true,
+                no_system_file: true,
             })
         }
     };

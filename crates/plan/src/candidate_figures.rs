@@ -8,7 +8,9 @@ use model::{System, Workload};
 /// it serializes as its label.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LabelledWorkload {
+    /// The text the user wrote, parameters and all.
     pub label: String,
+    /// The workload it reads as.
     pub workload: Workload,
 }
 
@@ -42,8 +44,11 @@ impl LabelledWorkload {
 /// Throughput and IOPS the performance model predicts for one workload.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct WorkloadFigures {
+    /// The workload's label.
     pub workload: String,
+    /// Predicted throughput, bytes per second.
     pub bytes_per_s: f64,
+    /// Predicted requests per second.
     pub iops: f64,
     /// The sentence naming what limits it.
     pub bottleneck: String,
@@ -67,14 +72,18 @@ impl WorkloadFigures {
 /// One candidate, evaluated.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Evaluation {
+    /// The layout and its hot spares.
     #[serde(flatten)]
     pub candidate: Candidate,
-    /// `zpool list` SIZE and `zfs list` AVAIL of the empty pool, bytes.
+    /// `zpool list` SIZE of the empty pool, bytes.
     pub size_bytes: u64,
+    /// `zfs list` AVAIL of the empty pool, bytes.
     pub avail_bytes: u64,
-    /// Sequential read and write, and random reads: what `--need` bounds.
+    /// Sequential reads: one of the three figures `--need` bounds.
     pub read: WorkloadFigures,
+    /// Sequential writes, bounded by `--need` too.
     pub write: WorkloadFigures,
+    /// Random reads, bounded by `--need` too.
     pub random: WorkloadFigures,
     /// The other workloads asked for, in order.
     pub extra: Vec<WorkloadFigures>,

@@ -31,6 +31,7 @@ pub(crate) const MAX_DISTRIBUTED_SPARES: u32 = 3;
 /// One layout to evaluate: the pool's vdevs and the hot spares beside them.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Candidate {
+    /// The pool's vdevs.
     pub layout: Layout,
     /// Hot spares: those asked for plus the disks the layout leaves over.
     pub hot_spares: u32,

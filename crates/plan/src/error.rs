@@ -6,51 +6,87 @@ use crate::recommend::NearMiss;
 use model::layout::MAX_PARITY;
 use std::fmt;
 
+/// Why a plan, a report or a comparison could not be made; each variant reads as one sentence.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlanError {
     /// The machine has no disks to build a pool on.
     NoDisks,
     /// More disks were asked for than the machine has bays and free ports for.
     NotEnoughBays {
+        /// The machine's name.
         system: String,
+        /// The disk model asked for.
         disk: String,
+        /// Disks the machine has room for.
         bays: u32,
+        /// Disks asked for.
         disks: u32,
     },
     /// A layout needs more disks than there are.
     LayoutDoesNotFit {
+        /// The layout as written.
         layout: String,
+        /// Leaves it needs.
         leaves: u32,
+        /// Disks there are.
         disks: u32,
     },
     /// More disks than the planner enumerates layouts for.
-    TooManyDisks { disks: u32 },
+    TooManyDisks {
+        /// Disks asked for.
+        disks: u32,
+    },
     /// A report asked of more disks than the planner takes (the report plans them too).
-    ReportTooManyDisks { disks: u32 },
+    ReportTooManyDisks {
+        /// Disks asked for.
+        disks: u32,
+    },
     /// A plan or comparison past its work budget.
     OverBudget(model::budget::OverBudget),
     /// No layout of these disks survives the redundancy asked for.
     NoCandidates {
+        /// Disks planned for.
         disks: u32,
+        /// Hot spares set aside.
         hot_spares: u32,
+        /// Leaf failures every vdev must survive.
         min_redundancy: u32,
     },
     /// Every layout misses a need: the closest ones, nearest first.
     NothingMeetsNeeds {
+        /// Disks planned for.
         disks: u32,
+        /// The needs asked for.
         needs: Vec<Need>,
+        /// The layouts nearest to meeting them.
         closest: Vec<NearMiss>,
     },
     /// An engine refused a candidate.
-    Engine { layout: String, error: EngineError },
+    Engine {
+        /// The candidate's layout.
+        layout: String,
+        /// What the engine said.
+        error: EngineError,
+    },
     /// No disk to plan for: none named, and no system file (or one without disks).
-    NoDiskGiven { system_has_disks: bool },
+    NoDiskGiven {
+        /// No system file was given (else the one given has no disks).
+        no_system_file: bool,
+    },
     /// No number of disks, and no system file to count them in.
     NoCountGiven,
     /// A disk that is neither a catalog id nor a size the catalog has.
-    UnknownDisk { text: String, message: String },
+    UnknownDisk {
+        /// The disk as written.
+        text: String,
+        /// Why the catalog does not know it.
+        message: String,
+    },
     /// A price that is not a number of dollars.
-    BadPrice { usd: f64 },
+    BadPrice {
+        /// The price given.
+        usd: f64,
+    },
     /// Stopped before the end: the answer was no longer wanted.
     Cancelled(model::cancel::Cancelled),
 }
@@ -94,10 +130,10 @@ impl fmt::Display for PlanError {
             } => nothing_meets(f, *disks, needs, closest),
             PlanError::Engine { layout, error } => write!(f, "{layout}: {error}"),
             PlanError::NoDiskGiven {
-                system_has_disks: true,
+                no_system_file: true,
             } => f.write_str("give --disk (a catalog id or a size such as 16TB) or a system file"),
             PlanError::NoDiskGiven {
-                system_has_disks: false,
+                no_system_file: false,
             } => f.write_str("the system file has no disks; give --disk"),
             PlanError::NoCountGiven => f.write_str("give --disks N or a system file"),
             PlanError::UnknownDisk { text, message } => {
@@ -177,8 +213,11 @@ impl From<model::cancel::Cancelled> for PlanError {
 /// An engine's own error, kept typed as it crosses into the planner.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EngineError {
+    /// The space engine's.
     Space(space::SpaceError),
+    /// The performance engine's.
     Perf(perf::PerfError),
+    /// The reliability engine's.
     Reliability(reliability::Error),
 }
 

@@ -10,9 +10,11 @@ use model::system::System;
 /// What every candidate is measured by.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Settings {
-    /// The sequential read, sequential write and random read that `--need` bounds.
+    /// The sequential read that `--need` bounds.
     pub read: LabelledWorkload,
+    /// The sequential write that `--need` bounds.
     pub write: LabelledWorkload,
+    /// The random read that `--need` bounds.
     pub random: LabelledWorkload,
     /// Any other workloads shown beside them.
     pub extra: Vec<LabelledWorkload>,

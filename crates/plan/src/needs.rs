@@ -79,12 +79,15 @@ pub fn format_probability(p: f64) -> String {
 /// One bound: `metric >= bound` (or `<=` for loss).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Need {
+    /// What is bounded.
     pub metric: Metric,
+    /// The bound, in the metric's unit.
     pub bound: f64,
 }
 
 impl Need {
-    pub fn is_met(&self, value: f64) -> bool {
+    /// Whether `value` of the metric meets the bound.
+    pub(crate) fn is_met(&self, value: f64) -> bool {
         if self.metric.higher_is_better() {
             value >= self.bound
         } else {
@@ -133,7 +136,9 @@ impl fmt::Display for Need {
 /// Why a `--need` term was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NeedError {
+    /// The term as written.
     pub term: String,
+    /// Why it was refused.
     pub reason: String,
 }
 

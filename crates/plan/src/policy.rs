@@ -81,7 +81,7 @@ pub enum Rank {
 }
 
 impl Rank {
-    pub const WORDS: &'static str = "usable, space, iops or write";
+    pub(crate) const WORDS: &'static str = "usable, space, iops or write";
 
     fn word(self) -> &'static str {
         match self {
@@ -137,7 +137,7 @@ pub enum Purpose {
 }
 
 impl Purpose {
-    pub const WORDS: &'static str = "general, vm, database, backup or media";
+    pub(crate) const WORDS: &'static str = "general, vm, database, backup or media";
 
     const ALL: [Purpose; 5] = [
         Purpose::General,

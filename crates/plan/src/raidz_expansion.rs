@@ -10,7 +10,9 @@ use space::{raidz_expansion, Fill, Growth, Profile};
 /// The pool after one widening.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GrowthStep {
+    /// The layout after the widening.
     pub layout: String,
+    /// Disks in the pool after it.
     pub disks: u32,
     /// zfs list AVAIL, as the original deflate ratio converts it.
     pub avail_bytes: u64,
@@ -21,9 +23,13 @@ pub struct GrowthStep {
 /// One layout of the first disks, grown to the last.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GrowthOption {
+    /// The layout on the first disks.
     pub start: String,
+    /// The layout once grown to the last.
     pub end: String,
+    /// `zfs list` AVAIL of the start layout, bytes.
     pub start_avail_bytes: u64,
+    /// Each widening, in order.
     pub steps: Vec<GrowthStep>,
     /// What the grown pool holds once old data is rewritten at the final width.
     pub rewritten_capacity_bytes: u64,

@@ -16,10 +16,13 @@ const CLOSEST_SHOWN: usize = 3;
 /// The chosen evaluation (an index into the slice given), its layout and why.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Recommendation {
+    /// Index of the pick in the evaluations given.
     pub index: usize,
+    /// The pick's layout.
     pub layout: String,
     /// The ranking applied among the layouts under the loss target.
     pub rank: Rank,
+    /// Why it was picked, one sentence.
     pub reason: String,
     /// What the pick costs that its row does not show, one sentence each.
     pub caveats: Vec<String>,
@@ -35,7 +38,9 @@ pub struct Miss {
 /// A layout that misses some needs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NearMiss {
+    /// The layout.
     pub layout: String,
+    /// Each need it misses, and by how much.
     pub misses: Vec<Miss>,
 }
 

@@ -52,7 +52,9 @@ impl Rule {
 /// How many layouts one rule removed.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RuledOut {
+    /// The rule.
     pub rule: Rule,
+    /// Layouts it removed.
     pub layouts: usize,
     /// [`Rule::why`].
     pub why: String,

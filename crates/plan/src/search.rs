@@ -48,12 +48,15 @@ pub fn check_work(layouts: usize, disks: usize, settings: &Settings) -> Result<(
 /// What to plan: the machine with its disks in place (`placement::with_disks`), and the rules.
 #[derive(Debug, Clone)]
 pub struct Request {
+    /// The machine, its disks in place.
     pub system: System,
     /// Hot spares set aside before layouts are built.
     pub hot_spares: u32,
     /// Leaf failures every vdev must survive.
     pub min_redundancy: u32,
+    /// Bounds every pick must meet (`--need`).
     pub needs: Vec<Need>,
+    /// The workloads and fill every candidate is measured by.
     pub settings: Settings,
     /// How layouts under the loss target are ranked.
     pub rank: Rank,
@@ -88,6 +91,7 @@ pub struct Plan {
 /// The user's own layout, scored as the candidates are.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Own {
+    /// The own layout, evaluated.
     #[serde(flatten)]
     pub evaluation: Evaluation,
     /// Against the loss target and the needs, and what the pick gives and costs against it.
@@ -252,12 +256,19 @@ fn plan_among(
 /// A plan for disks as the user gives them (`zpoolsim plan`).
 #[derive(Debug, Clone)]
 pub struct DiskRequest {
+    /// The disk model, how many, and their price.
     pub disks: Disks,
+    /// Hot spares set aside before layouts are built.
     pub hot_spares: u32,
+    /// Leaf failures every vdev must survive.
     pub min_redundancy: u32,
+    /// Bounds every pick must meet (`--need`).
     pub needs: Vec<Need>,
+    /// The workloads and fill every candidate is measured by.
     pub settings: Settings,
+    /// How layouts under the loss target are ranked.
     pub rank: Rank,
+    /// Keep the layouts the policy rules out.
     pub consider_all: bool,
     /// Only layouts raidz expansion can grow to this many disks within the policy
     /// (`--grow-to`).
@@ -267,13 +278,19 @@ pub struct DiskRequest {
 /// The plan for those disks, with the machine it ran on and what was assumed to build it.
 #[derive(Debug, Clone, Serialize)]
 pub struct DiskPlan {
+    /// The machine's name.
     pub system: String,
-    /// The disk model planned for, and how many.
+    /// The disk model planned for.
     pub disk: String,
+    /// How many of them.
     pub disks: usize,
+    /// Every assumption made to build the machine, one sentence each.
     pub assumed: Vec<String>,
+    /// The workloads and fill every candidate was measured by.
     pub settings: Settings,
+    /// The bounds asked for.
     pub needs: Vec<Need>,
+    /// The plan itself.
     #[serde(flatten)]
     pub plan: Plan,
     /// The machine the plan ran on.
