@@ -13,43 +13,62 @@ use std::collections::BTreeMap;
 /// Which pools, and which page of them.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FleetQuery {
+    /// Only this host's pools; `None`: every host's.
     pub host: Option<String>,
+    /// Only pools of this name; `None`: every pool.
     pub pool: Option<String>,
     /// Only benches started at or after this UTC time (RFC 3339).
     pub since: Option<String>,
+    /// Pools on a page at most.
     pub limit: u32,
+    /// Pools skipped before the page.
     pub offset: u32,
 }
 
+/// One page of the fleet: the newest bench of each host and pool, in host, machine and pool order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FleetPage {
+    /// Pools skipped before it, as asked.
     pub offset: u32,
+    /// Pools on a page at most, as asked.
     pub limit: u32,
     /// Whether pools follow this page (ask again with `offset + limit`).
     pub more: bool,
+    /// The page's pools.
     pub pools: Vec<FleetRow>,
 }
 
 /// One host's pool, by its newest bench.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FleetRow {
+    /// The host's name.
     pub host: String,
+    /// The host's /etc/machine-id: two machines of one name stay apart.
     pub machine_id: String,
+    /// The pool's name.
     pub pool: String,
+    /// The newest bench of the pool: its id in the store.
     pub bench_id: i64,
+    /// When that bench started: UTC, RFC 3339.
     pub started: String,
+    /// The zpoolsim that ran it.
     pub zpoolsim_version: String,
     /// Whether the predictions are the current model's rather than those stored.
     pub repredicted: bool,
     /// Whether any workload fell below its prediction's band.
     pub flagged: bool,
+    /// Each workload of the bench.
     pub workloads: Vec<FleetWorkload>,
 }
 
+/// One workload of a fleet row: measured against predicted.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FleetWorkload {
+    /// The workload as the model reads it.
     pub workload: String,
+    /// What fio measured, bytes per second.
     pub measured_bytes_per_s: f64,
+    /// What the model predicted, bytes per second.
     pub predicted_bytes_per_s: f64,
     /// Measured over predicted; absent where nothing was predicted.
     pub ratio: Option<f64>,
@@ -57,6 +76,7 @@ pub struct FleetWorkload {
     pub expected_error_pct: f64,
     /// Measured below the band.
     pub short: bool,
+    /// What the model names as the limit, one sentence.
     pub bottleneck: String,
 }
 

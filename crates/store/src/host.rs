@@ -5,8 +5,10 @@
 use serde::{Deserialize, Serialize};
 use std::io::Read;
 
+/// Which machine a bench ran on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Host {
+    /// The hostname (or `ZPOOLSIM_HOST`).
     pub name: String,
     /// /etc/machine-id (or /var/lib/dbus/machine-id), empty where the machine has none.
     pub machine_id: String,

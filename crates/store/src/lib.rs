@@ -49,6 +49,7 @@ impl std::fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
+/// Every store operation fails with one sentence ([`StoreError`]).
 pub type Result<T> = std::result::Result<T, StoreError>;
 
 /// `$XDG_DATA_HOME/zpoolsim/results.sqlite`, or under ~/.local/share when it is unset. With
@@ -71,6 +72,7 @@ pub fn default_path() -> Result<PathBuf> {
 /// Where the results are: a SQLite file, or a PostgreSQL database (its URL parsed once).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Location {
+    /// A SQLite file.
     Sqlite(PathBuf),
     /// Boxed: the driver's config is ten times a path.
     Postgres(Box<Server>),
@@ -129,12 +131,16 @@ pub fn new_uid() -> String {
 /// The figures of a prediction the fleet reads, kept beside its JSON.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Predicted {
+    /// Predicted throughput, bytes per second.
     pub bytes_per_s: f64,
+    /// The prediction's expected error, percent.
     pub expected_error_pct: f64,
+    /// What the model names as the limit, one sentence.
     pub bottleneck: String,
 }
 
 impl Predicted {
+    /// The figures of a stored prediction's JSON; 0 and an empty sentence where one is missing.
     pub fn of(prediction: &Json) -> Predicted {
         let number = |k: &str| prediction.get(k).and_then(Json::as_f64).unwrap_or(0.0);
         Predicted {
@@ -151,14 +157,21 @@ impl Predicted {
 /// A bench in the list.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BenchSummary {
+    /// The bench's id in this store.
     pub id: i64,
+    /// When it started: UTC, RFC 3339.
     pub started: String,
+    /// The host's name.
     pub host: String,
+    /// The pool benched.
     pub pool: String,
+    /// The dataset benched.
     pub dataset: String,
+    /// Its runs' workloads, in the order run.
     pub workloads: Vec<String>,
 }
 
+/// An open results store, SQLite or PostgreSQL behind one interface.
 pub struct Store {
     db: Box<dyn Backend>,
 }
@@ -233,6 +246,7 @@ impl Store {
         Ok(())
     }
 
+    /// Every bench in the store, by id (the order they were stored in).
     pub fn list(&mut self) -> Result<Vec<BenchSummary>> {
         let benches = self.db.rows(
             "SELECT id, started, host, pool, dataset FROM bench ORDER BY id",
@@ -269,6 +283,7 @@ impl Store {
         }
     }
 
+    /// The bench of this id with its runs and samples; an error sentence when there is none.
     pub fn load(&mut self, id: i64) -> Result<Bench> {
         let rows = self.db.rows(
             "SELECT uid, host, machine_id, started, zpoolsim_version, pool, dataset, directory, system_toml FROM bench WHERE id = $1",
