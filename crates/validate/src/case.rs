@@ -22,6 +22,7 @@ pub(crate) struct CaseFile {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Case {
+    /// The case's name, as reports cite it.
     pub id: String,
     /// The source's words for the number.
     pub quote: String,
@@ -57,6 +58,7 @@ pub struct Case {
     /// counted in the error statistics.
     #[serde(default)]
     pub calibration: bool,
+    /// Anything a reader of the case should know (how the number was read, what differs).
     pub note: Option<String>,
 }
 
@@ -64,8 +66,11 @@ pub struct Case {
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Excluded {
+    /// The number's name, as a case's would be.
     pub id: String,
+    /// The source's words for it.
     pub quote: String,
+    /// Why the model is not asked to reproduce it.
     pub reason: String,
 }
 
@@ -73,11 +78,15 @@ pub struct Excluded {
 /// some inputs to the documented defaults, C states little beyond the layout and the method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
 pub enum Grade {
+    /// States its machine and method whole.
     A,
+    /// Leaves some inputs to the documented defaults.
     B,
+    /// States little beyond the layout and the method.
     C,
 }
 
+/// What a case's number measures, and so which predicted figure it is scored against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Metric {
@@ -95,10 +104,13 @@ pub enum Metric {
     ReadIops,
     /// The write side of a mixed workload in requests per second (fio's `write: IOPS=`).
     WriteIops,
-    /// fio's completion latency (`clat`) percentiles, against the simulation's (`latency_s`).
+    /// The median of fio's completion latency (`clat`), against the simulation's (`latency_s`).
     ClatP50,
+    /// The 90th percentile of fio's completion latency.
     ClatP90,
+    /// The 99th percentile of fio's completion latency.
     ClatP99,
+    /// The 99.9th percentile of fio's completion latency.
     ClatP999,
 }
 
@@ -121,14 +133,18 @@ impl Case {
     }
 }
 
+/// A published number: one value, or a range where the source gives one (or several runs).
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
 #[serde(untagged)]
 pub enum Measured {
+    /// One value.
     Value(f64),
+    /// `[low, high]`, in either order.
     Range([f64; 2]),
 }
 
 impl Measured {
+    /// The lowest and highest value, equal for one value.
     pub fn bounds(&self) -> (f64, f64) {
         match *self {
             Measured::Value(v) => (v, v),

@@ -326,8 +326,11 @@ const EMBEDDED: &[(&str, &str)] = &[
 /// One case ready to predict.
 #[derive(Debug, Clone)]
 pub struct Loaded {
+    /// The case as written.
     pub case: Case,
+    /// Its system file, read and resolved, with the case's ashift, layout and dataset applied.
     pub system: System,
+    /// Its workload, read.
     pub workload: Workload,
 }
 
@@ -340,13 +343,16 @@ pub struct Source {
     pub source: String,
     /// Its grade, where the case file states it.
     pub grade: Option<Grade>,
+    /// Its cases, ready to predict.
     pub cases: Vec<Loaded>,
+    /// The numbers it publishes that the model is not asked to reproduce.
     pub excluded: Vec<Excluded>,
 }
 
 /// Every source of a corpus, in file-name order.
 #[derive(Debug, Clone)]
 pub struct Corpus {
+    /// The sources, in file-name order.
     pub sources: Vec<Source>,
 }
 

@@ -12,20 +12,30 @@ use serde::Serialize;
 /// One held-out prediction.
 #[derive(Debug, Clone, Serialize)]
 pub struct HeldOut {
+    /// The case's id.
     pub id: String,
+    /// The case file it comes from.
     pub source: String,
+    /// Its source's grade.
     pub grade: Option<Grade>,
+    /// The error class its band is made for.
     pub class: ErrorClass,
+    /// Signed error of the held-out prediction, percent.
     pub error_pct: f64,
 }
 
 /// The held-out errors of a group of cases.
 #[derive(Debug, Clone, Serialize)]
 pub struct Group {
+    /// What the group is (a source, a medium, an era).
     pub name: String,
+    /// Median |error| of its cases, percent.
     pub median_pct: f64,
+    /// 90th percentile of |error|, percent.
     pub p90_pct: f64,
+    /// Cases in the group.
     pub cases: u32,
+    /// Sources those cases come from.
     pub sources: u32,
 }
 
@@ -33,7 +43,9 @@ pub struct Group {
 /// band and within the p90 band, each band made without the case's own source.
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct Coverage {
+    /// Share of held-out cases within the median band, percent.
     pub p50_pct: f64,
+    /// Share within the p90 band, percent.
     pub p90_pct: f64,
 }
 
@@ -41,6 +53,7 @@ pub struct Coverage {
 /// others, and its cases predicted with them.
 #[derive(Debug, Clone, Serialize)]
 pub struct CrossValidation {
+    /// Every held-out case.
     pub cases: Vec<HeldOut>,
     /// Median |error| over every held-out case (calibrations aside).
     pub median_abs_error_pct: f64,
@@ -48,15 +61,19 @@ pub struct CrossValidation {
     pub p90_abs_error_pct: f64,
     /// Per source, in file order.
     pub by_source: Vec<Group>,
-    /// Per medium of the pool's data disks, release era, workload pattern and source grade.
+    /// Per medium of the pool's data disks.
     pub by_medium: Vec<Group>,
+    /// Per era of the ZFS release.
     pub by_era: Vec<Group>,
+    /// Per workload pattern.
     pub by_pattern: Vec<Group>,
+    /// Per grade of the source.
     pub by_grade: Vec<Group>,
     /// Every case but those of grade C sources.
     pub without_grade_c: Group,
     /// Per scope (class, pattern on a medium, pattern): the bands.
     pub by_class: Vec<Band>,
+    /// How often those bands hold out of sample.
     pub band_coverage: Coverage,
 }
 

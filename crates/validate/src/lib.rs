@@ -22,11 +22,19 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ValidateError {
     /// A case file is not a valid case file.
-    CaseFile { file: String, message: String },
+    CaseFile {
+        /// The case file.
+        file: String,
+        /// What is wrong with it.
+        message: String,
+    },
     /// A case names a system or workload that cannot be read, or cannot be predicted.
     Case {
+        /// The case file.
         file: String,
+        /// The case's id.
         id: String,
+        /// What could not be read or predicted.
         message: String,
     },
 }

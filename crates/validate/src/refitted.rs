@@ -10,21 +10,26 @@ use serde::Serialize;
 /// One constant refitted.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Refitted {
+    /// The constant's name in the constants file.
     pub name: String,
     /// What it stands for.
     pub about: String,
+    /// The value the fit starts from and is drawn toward.
     pub prior: f64,
-    /// Its bounds.
+    /// The lowest value the fit may give.
     pub min: f64,
+    /// The highest value the fit may give.
     pub max: f64,
-    /// The value the model uses now, and the value the refit gives.
+    /// The value the model uses now.
     pub committed: f64,
+    /// The value the refit gives.
     pub fitted: f64,
 }
 
 /// A refit of the model's constants to a corpus.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Refit {
+    /// Each constant, its bounds and its values.
     pub constants: Vec<Refitted>,
     /// The constants file of the fitted values, as the model reads it.
     pub file: String,

@@ -48,18 +48,29 @@ pub fn percentile_abs(values: &[f64], q: f64) -> f64 {
 /// A case scored against a prediction and the rule-of-thumb baseline.
 #[derive(Debug, Clone, Serialize)]
 pub struct CaseResult {
+    /// The case's id.
     pub id: String,
+    /// The source's words for the number.
     pub quote: String,
+    /// The unit of `measured`, as the case file gives it.
     pub unit: String,
     /// [low, high] in `unit`; equal for a single value.
     pub measured: [f64; 2],
+    /// The model's figure, in `unit`.
     pub predicted: f64,
+    /// Signed error of the prediction, percent of the nearest bound (0 inside the range).
     pub error_pct: f64,
+    /// The rule of thumb's figure, in `unit`, where it has one.
     pub baseline: Option<f64>,
+    /// Signed error of the rule of thumb, percent.
     pub baseline_error_pct: Option<f64>,
+    /// The resource the source names as the limit, if it does.
     pub bottleneck_expected: Option<String>,
+    /// The resource the model names as the limit.
     pub bottleneck_predicted: String,
+    /// Whether the two agree, where the source names one.
     pub bottleneck_agrees: Option<bool>,
+    /// A calibration: shown, not counted in the statistics.
     pub calibration: bool,
     /// A latency percentile (`clat-*`): reported per source, outside the rates' statistics.
     pub latency: bool,
@@ -69,10 +80,15 @@ pub struct CaseResult {
 /// percentiles.
 #[derive(Debug, Clone, Serialize)]
 pub struct LatencyError {
+    /// The case file.
     pub source: String,
+    /// Its p99 cases (calibrations aside).
     pub p99_cases: usize,
+    /// Median |error| of those p99s, percent.
     pub median_p99_abs_error_pct: f64,
+    /// All its latency cases (calibrations aside).
     pub cases: usize,
+    /// Median |error| over all of them, percent.
     pub median_abs_error_pct: f64,
 }
 
@@ -183,13 +199,21 @@ pub(crate) fn score(case: &Case, p: &Prediction, baseline: Option<f64>) -> CaseR
 /// model and of the baseline over the cases that are not calibrations.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
+    /// Every case, scored.
     pub cases: Vec<CaseResult>,
+    /// The published numbers left out, and why.
     pub excluded: Vec<Excluded>,
+    /// Median |error| of the model, percent.
     pub median_abs_error_pct: f64,
+    /// Largest |error| of the model, percent.
     pub worst_abs_error_pct: f64,
+    /// Median |error| of the rule of thumb, percent.
     pub baseline_median_abs_error_pct: f64,
+    /// Largest |error| of the rule of thumb, percent.
     pub baseline_worst_abs_error_pct: f64,
+    /// Cases whose source names a limit.
     pub bottlenecks_named: usize,
+    /// Of them, those where the model names the same.
     pub bottlenecks_agreeing: usize,
     /// Per source with latency cases: the median |error| of its p99s (docs/performance-model.md).
     pub latency_by_source: Vec<LatencyError>,
