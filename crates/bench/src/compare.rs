@@ -16,35 +16,56 @@ const PEER_SHARE: f64 = 0.7;
 /// Peers' traffic below this (bytes/s) is too little to compare: idle disks differ by noise.
 const PEER_FLOOR: f64 = 1e6;
 
+/// A bench's runs beside what the model predicted for them, with what stands out.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BenchComparison {
+    /// The bench's id in the store, once stored.
     pub bench_id: Option<i64>,
+    /// The pool benched.
     pub pool: String,
+    /// One row per run.
     pub workloads: Vec<WorkloadComparison>,
+    /// One row per disk and run.
     pub disks: Vec<DiskComparison>,
+    /// What stands out, one sentence each.
     pub findings: Vec<String>,
 }
 
+/// One run: what fio measured beside what the model predicted.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct WorkloadComparison {
+    /// The workload as the model reads it.
     pub workload: String,
+    /// fio's throughput, bytes per second.
     pub measured_bytes_per_s: f64,
+    /// The model's throughput, bytes per second.
     pub predicted_bytes_per_s: f64,
+    /// fio's requests per second.
     pub measured_iops: f64,
+    /// The model's requests per second.
     pub predicted_iops: f64,
+    /// fio's mean completion latency, seconds.
     pub measured_latency_s: f64,
+    /// The model's mean latency, seconds.
     pub predicted_latency_s: f64,
     /// Measured over predicted throughput.
     pub ratio: f64,
+    /// What the model names as the limit, one sentence.
     pub bottleneck: String,
 }
 
+/// What one disk moved each second over a run.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
 pub struct DiskTraffic {
+    /// Read operations per second.
     pub read_ops_per_s: f64,
+    /// Write operations per second.
     pub write_ops_per_s: f64,
+    /// Bytes read per second.
     pub read_bytes_per_s: f64,
+    /// Bytes written per second.
     pub write_bytes_per_s: f64,
+    /// Share of the run the disk was busy (0 to 1); `None` where unknown (file vdevs).
     pub utilization: Option<f64>,
 }
 
@@ -54,15 +75,22 @@ impl DiskTraffic {
     }
 }
 
+/// One disk in one run: measured beside predicted.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DiskComparison {
+    /// The run's workload.
     pub workload: String,
+    /// The disk's name, as `zpool iostat -v` prints it.
     pub device: String,
+    /// The top-level vdev it belongs to; `None` for a single-disk vdev.
     pub vdev: Option<String>,
+    /// What `zpool iostat` saw.
     pub measured: DiskTraffic,
+    /// What the model predicted for it; `None` where the prediction does not name it.
     pub predicted: Option<DiskTraffic>,
 }
 
+/// Each run of `bench` beside its prediction, per workload and per disk, with the findings.
 pub fn compare(bench: &Bench) -> BenchComparison {
     let recordsize = first_recordsize(&bench.system_toml);
     let mut out = BenchComparison {

@@ -30,40 +30,59 @@ const SPACE_MARGIN: f64 = 1.1;
 /// What a run asks of the user.
 #[derive(Debug, Clone)]
 pub struct Plan {
+    /// The directory to run in: on a mounted ZFS dataset.
     pub directory: PathBuf,
+    /// The workloads to run, as `predict --workload` takes them.
     pub workloads: Vec<String>,
+    /// Bytes of each workload's data set, unless it names its own.
     pub data_bytes: u64,
+    /// Seconds each workload runs.
     pub runtime_s: u32,
 }
 
 /// A plan checked against the machine: every job built, the space there, the prediction made.
+/// What `prepare` hands to `bench`; its parts are the crate's own.
 pub struct Ready {
-    pub pool: String,
-    pub dataset: String,
-    pub directory: PathBuf,
-    pub system_toml: String,
-    pub leaves: BTreeMap<String, Leaf>,
-    pub jobs: Vec<Job>,
-    pub runtime_s: u32,
-    pub data_bytes: u64,
+    /// The pool the directory is on.
+    pub(crate) pool: String,
+    /// The dataset the directory is on.
+    pub(crate) dataset: String,
+    /// Where fio's files go.
+    pub(crate) directory: PathBuf,
+    /// The system file discovery wrote for the machine and pool.
+    pub(crate) system_toml: String,
+    /// The pool's leaves by device name, for each disk's busy share.
+    pub(crate) leaves: BTreeMap<String, Leaf>,
+    /// One job per workload, in the order to run.
+    pub(crate) jobs: Vec<Job>,
+    /// Seconds each job runs.
+    pub(crate) runtime_s: u32,
+    /// Bytes of each job's data set.
+    pub(crate) data_bytes: u64,
 }
 
 /// One workload ready to run.
-pub struct Job {
+pub(crate) struct Job {
     /// As the model reads it, with the data set size.
-    pub spec: String,
-    pub workload: Workload,
-    pub prediction: serde_json::Value,
+    pub(crate) spec: String,
+    /// The workload the spec reads as.
+    pub(crate) workload: Workload,
+    /// `predict --json`'s answer for it, made before the run.
+    pub(crate) prediction: serde_json::Value,
 }
 
 /// Where a bench stands, for a progress bar.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Progress {
+    /// The workload running.
     pub workload: String,
+    /// Its place among the bench's workloads, from 0.
     pub index: usize,
+    /// How many workloads the bench runs.
     pub count: usize,
-    /// Seconds of fio run so far over all workloads, and the bench's total.
+    /// Seconds of fio run so far over all workloads.
     pub done_s: f64,
+    /// Seconds of fio the whole bench runs.
     pub total_s: f64,
 }
 
