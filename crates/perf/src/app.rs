@@ -14,7 +14,7 @@ use model::workload::{Access, Data, Durability, Engine, Target, Workload};
 /// 2.3+ reads and whole-record writes of `recordsize`, or a raw device), else one: psync and
 /// the like wait for each call, libaio on a buffered file does the I/O inside io_submit, and
 /// glibc's POSIX AIO serves one file descriptor's requests one at a time.
-pub fn depth_per_thread(w: &Workload, release: &Release, recordsize: u64) -> u32 {
+pub(crate) fn depth_per_thread(w: &Workload, release: &Release, recordsize: u64) -> u32 {
     let raw = matches!(w.target, Target::RawDisk { .. });
     let direct =
         release.direct_reads(w) && (!w.access.writes() || release.direct_writes(w, recordsize));
@@ -26,7 +26,7 @@ pub fn depth_per_thread(w: &Workload, release: &Release, recordsize: u64) -> u32
 }
 
 /// Requests the application keeps in flight at the file system.
-pub fn outstanding(w: &Workload, release: &Release, recordsize: u64) -> u32 {
+pub(crate) fn outstanding(w: &Workload, release: &Release, recordsize: u64) -> u32 {
     w.threads
         .saturating_mul(depth_per_thread(w, release, recordsize))
         .max(1)
@@ -35,7 +35,7 @@ pub fn outstanding(w: &Workload, release: &Release, recordsize: u64) -> u32 {
 /// Reference cycles the application's threads spend on `requests` calls moving `bytes`:
 /// per call the system call and ZFS's per-call work, per byte the copy; a read-write pair
 /// (a rewrite, a seek's update) pays both and an lseek between.
-pub struct Calls {
+pub(crate) struct Calls {
     pub reads: f64,
     pub writes: f64,
     /// Calls that do no I/O: lseek, fsync's entry.
@@ -53,7 +53,7 @@ impl Calls {
     /// The calls of one request of `w` on records of `recordsize` bytes: a read or a write of
     /// `block_size` bytes, in the mix its access pattern gives, with the lseeks and fsyncs it
     /// makes.
-    pub fn of_request(w: &Workload, recordsize: u64) -> Calls {
+    pub(crate) fn of_request(w: &Workload, recordsize: u64) -> Calls {
         let bs = w.block_size as f64;
         let (reads, writes, others) = match w.access {
             Access::SeqRead => (1.0, 0.0, 0.0),
@@ -89,7 +89,7 @@ impl Calls {
 
     /// The reference cycles on the application's thread; `overwrites` when its writes land
     /// in records that exist (a rewrite, a random write, a seek's update).
-    pub fn cycles(&self, release: &Release, constants: &Constants, overwrites: bool) -> f64 {
+    pub(crate) fn cycles(&self, release: &Release, constants: &Constants, overwrites: bool) -> f64 {
         let era = release.era;
         let write = constants.write_call_cycles(era)
             * if overwrites {

@@ -18,13 +18,18 @@ use model::workload::{Access, CacheState, Workload};
 use model::System;
 
 /// Bytes of file data the ARC holds in steady state.
-pub fn data_capacity(system: &System, release: &Release, constants: &Constants) -> f64 {
+pub(crate) fn data_capacity(system: &System, release: &Release, constants: &Constants) -> f64 {
     release.arc_max_bytes(system.host.ram_bytes) * constants.arc_data_share()
 }
 
 /// Share of the workload's block reads the ARC serves, for an ARC holding `capacity` bytes of
 /// which a repeated scan of a larger file finds `scan_retention`.
-pub fn hit_ratio(w: &Workload, release: &Release, capacity: f64, scan_retention: f64) -> f64 {
+pub(crate) fn hit_ratio(
+    w: &Workload,
+    release: &Release,
+    capacity: f64,
+    scan_retention: f64,
+) -> f64 {
     if w.cache == CacheState::Cold || release.direct_reads(w) {
         return 0.0;
     }

@@ -48,7 +48,7 @@ const SATURATED: f64 = 0.9;
 
 /// The resource that limits the pool, in a sentence with its numbers, and the headroom to the
 /// next one; `utils` busiest first.
-pub fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bottleneck {
+pub(crate) fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bottleneck {
     let top = &utils[0];
     if top.utilization < SATURATED {
         return latency_bound(utils, loads);

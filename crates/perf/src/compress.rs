@@ -10,7 +10,13 @@ use model::workload::Data;
 /// `algorithm` (already resolved from the dataset's property) and sectors of `sector` bytes;
 /// `ratio` is the dataset's own data's compressibility, for incompressible benchmark data
 /// the 1.0 it has.
-pub fn psize(record: u64, data: Data, ratio: f64, algorithm: Compression, sector: u64) -> u64 {
+pub(crate) fn psize(
+    record: u64,
+    data: Data,
+    ratio: f64,
+    algorithm: Compression,
+    sector: u64,
+) -> u64 {
     if matches!(algorithm, Compression::Off | Compression::Default) {
         return record;
     }
@@ -34,7 +40,7 @@ pub fn psize(record: u64, data: Data, ratio: f64, algorithm: Compression, sector
 
 /// Whether `w` writes zeros to a compressing dataset, so that every record becomes a hole
 /// (zio_write_compress): the figure is then the application's pace, the disks see no data.
-pub fn writes_holes(
+pub(crate) fn writes_holes(
     system: &model::System,
     w: &model::Workload,
     release: &crate::release::Release,

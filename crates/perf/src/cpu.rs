@@ -14,7 +14,7 @@ use model::workload::Data;
 
 /// The CPU's work per job.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct CpuWork {
+pub(crate) struct CpuWork {
     /// Reference cycles per job on all cores while a request is under way: the kernel's work
     /// and the application's.
     pub cycles: f64,
@@ -34,7 +34,7 @@ pub struct CpuWork {
 /// work alone, so a job's time counts them once. A job that waits carries the txg's
 /// writeback on a station of its own that bounds the rate off the cycle, as the disks' is;
 /// a stream, decoupled from its records anyway, counts it with the rest.
-pub fn stations(host: &Host, work: &CpuWork) -> Vec<Station> {
+pub(crate) fn stations(host: &Host, work: &CpuWork) -> Vec<Station> {
     let cpu = &host.cpu;
     let cores = cpu.cores * host.sockets.max(1);
     let threads = work.app_threads.min(cores).max(1);
@@ -76,7 +76,7 @@ pub fn stations(host: &Host, work: &CpuWork) -> Vec<Station> {
 /// results per GHz of one core (spec.org): K8/NetBurst 1.6, Core 2 / K10 1.3, Nehalem 1.15,
 /// Haswell/Broadwell 0.9, Skylake and Zen 1-2 0.85, Ice Lake / Zen 3 0.75, Sapphire Rapids /
 /// Zen 4 and later 0.7.
-pub fn generation_factor(year: u32) -> f64 {
+pub(crate) fn generation_factor(year: u32) -> f64 {
     match year {
         0..=2006 => 1.6,
         2007..=2008 => 1.3,
@@ -90,24 +90,24 @@ pub fn generation_factor(year: u32) -> f64 {
 }
 
 /// Seconds one core of `cpu` takes for `cycles` reference cycles.
-pub fn seconds(cpu: &CpuModel, cycles: f64) -> f64 {
+pub(crate) fn seconds(cpu: &CpuModel, cycles: f64) -> f64 {
     cycles * generation_factor(cpu.year) / (cpu.ghz * 1e9)
 }
 
 /// Copying between an application's buffer and the ARC (uiomove, memcpy): ~7 GB/s on one 3.5
 /// GHz 2012 core (STREAM copy figures of the time), 0.5 cycles per byte.
-pub const COPY_BYTE: f64 = 0.5;
+pub(crate) const COPY_BYTE: f64 = 0.5;
 
 /// Entering and leaving the kernel for one system call that does no I/O (lseek, a cached
 /// fstat): ~0.3 us on a 2012 core (lmbench lat_syscall of the time), 1,000 cycles.
-pub const SYSCALL: f64 = 1_000.0;
+pub(crate) const SYSCALL: f64 = 1_000.0;
 
 /// Cycles per byte of the checksum a block gets, on the reference core: fletcher4 scalar 0.66,
 /// SSE2 0.29, AVX2 0.19, AVX-512 0.13 (OpenZFS fletcher_4_bench: 6.6 / 14.8 / 22.4 / 33.8 GB/s
 /// on a 2017 Xeon Platinum 8170 core near 3.7 GHz); fletcher2 half of fletcher4 scalar;
 /// SHA-256 7.8 (0.45 GB/s) or 1.9 with SHA-NI (1.6 GB/s); SHA-512 4.3; Skein 4.5; Edon-R 2.0;
 /// BLAKE3 0.6 (AVX2, ~5 GB/s).
-pub fn checksum_byte(checksum: Checksum, release: &Release, cpu: &CpuModel) -> f64 {
+pub(crate) fn checksum_byte(checksum: Checksum, release: &Release, cpu: &CpuModel) -> f64 {
     let simd = if release.simd_checksums {
         cpu.simd
     } else {
@@ -141,7 +141,7 @@ pub fn checksum_byte(checksum: Checksum, release: &Release, cpu: &CpuModel) -> f
 /// it: 418 MB/s with the same dd on a desktop of about 2020 (plus.diolinux.com.br): 7.2. The
 /// kernel is taken from the release: ZoL before 0.7 ran on the older kernels, later releases
 /// on 4.8 and after (RHEL 7's 3.10 is the exception). No figure for FreeBSD, illumos or Solaris.
-pub fn urandom_byte(release: &Release) -> Option<f64> {
+pub(crate) fn urandom_byte(release: &Release) -> Option<f64> {
     const REFERENCE_HZ: f64 = 3e9;
     match release.platform {
         Platform::Linux if release.zfs.at_least(0, 7) => Some(REFERENCE_HZ / 418e6),
@@ -156,7 +156,7 @@ pub fn urandom_byte(release: &Release) -> Option<f64> {
 /// aesni-gcm, OpenZFS 2.1) about 1 cycle per byte; with AES-NI and PCLMULQDQ alone about 3.5;
 /// AES-CCM with AES-NI about 4.5 (its CBC-MAC runs block after block); without AES-NI (x86
 /// before 2010) table-driven AES at about 25 (GCM) and 40 (CCM).
-pub fn encrypt_byte(encryption: Encryption, release: &Release, cpu: &CpuModel) -> f64 {
+pub(crate) fn encrypt_byte(encryption: Encryption, release: &Release, cpu: &CpuModel) -> f64 {
     let aes_ni = cpu.year >= 2010;
     let avx = release.simd_checksums && matches!(cpu.simd, Simd::Avx2 | Simd::Avx512);
     match encryption {
@@ -173,7 +173,7 @@ pub fn encrypt_byte(encryption: Encryption, release: &Release, cpu: &CpuModel) -
 /// P 0.4, PQ 0.9, PQR 1.6; AVX2 P 0.07, PQ 0.1, PQR 0.23 (OpenZFS vdev_raidz_bench: scalar gen
 /// P 9.1, PQR 2.3 GB/s, AVX2 gen P 52.7, PQ 36.3, PQR 16.3 GB/s near 3.7 GHz; scalar PQ taken
 /// between).
-pub fn parity_byte(parity: u32, release: &Release, cpu: &CpuModel) -> f64 {
+pub(crate) fn parity_byte(parity: u32, release: &Release, cpu: &CpuModel) -> f64 {
     let simd = release.simd_parity && cpu.simd >= Simd::Sse2;
     match (parity, simd) {
         (0, _) => 0.0,
@@ -188,7 +188,7 @@ pub fn parity_byte(parity: u32, release: &Release, cpu: &CpuModel) -> f64 {
 
 /// The algorithm `compression` names on `release`: `on` is lz4 with the feature (OpenZFS),
 /// lzjb before; not set is the release's default.
-pub fn algorithm(compression: Compression, release: &Release) -> Compression {
+pub(crate) fn algorithm(compression: Compression, release: &Release) -> Compression {
     match compression {
         Compression::Default if release.lz4_default => Compression::Lz4,
         Compression::Default => Compression::Off,
@@ -203,7 +203,7 @@ pub fn algorithm(compression: Compression, release: &Release) -> Compression {
 /// compression; gzip-6 100 / 13; zstd-3 12 / 4). Runs of zeros or a short pattern compress
 /// at memory speed, and lz4 gives up early on incompressible data (1.4): random data of a
 /// dataset whose `ratio` is 1.
-pub fn compress_byte(algorithm: Compression, data: Data, ratio: f64) -> (f64, f64) {
+pub(crate) fn compress_byte(algorithm: Compression, data: Data, ratio: f64) -> (f64, f64) {
     let text = match algorithm {
         Compression::Off | Compression::Default | Compression::On => return (0.0, 0.0),
         Compression::Lz4 => (6.3, 1.0),

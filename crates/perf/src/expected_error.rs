@@ -384,12 +384,12 @@ fn word<T: Serialize>(value: T) -> String {
 
 /// The expected |error| of a prediction of `class`, by the committed bands
 /// (`Bands::expected`).
-pub fn expected_error(class: ErrorClass) -> Expected {
+pub(crate) fn expected_error(class: ErrorClass) -> Expected {
     Bands::committed().expected(class)
 }
 
 /// The class in words, with what its band rests on and its p90.
-pub fn describe(class: ErrorClass) -> String {
+pub(crate) fn describe(class: ErrorClass) -> String {
     let e = expected_error(class);
     let p90 = e.p90_pct;
     match (e.sources, e.few) {

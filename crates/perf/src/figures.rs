@@ -76,7 +76,7 @@ pub struct Prediction {
 }
 
 /// The prediction at `x` jobs per second, from each resource's utilisation.
-pub fn prediction(
+pub(crate) fn prediction(
     (system, workload, release): (&System, &Workload, &Release),
     findings: &Findings,
     loads: &Loads,

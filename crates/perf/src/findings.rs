@@ -4,7 +4,7 @@
 
 /// What the stages found before the solve that the figures speak of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Findings {
+pub(crate) struct Findings {
     /// The data are zeros on a compressing dataset: every record became a hole
     /// (zio_write_compress), so no data reached the disks.
     pub holes: bool,

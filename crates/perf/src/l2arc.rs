@@ -24,11 +24,11 @@ use model::workload::{CacheState, Workload};
 use model::System;
 
 /// Bytes of ARC each block in the L2ARC costs: HDR_L2ONLY_SIZE on LP64 (arc_impl.h, 2.x).
-pub const HEADER_BYTES: f64 = 96.0;
+pub(crate) const HEADER_BYTES: f64 = 96.0;
 
 /// The leaves (indices into `system.disks`) that are cache devices: the last disks of the
 /// file, after the vdevs' and the spares' (docs/system-file.md).
-pub fn devices(system: &System) -> Vec<usize> {
+pub(crate) fn devices(system: &System) -> Vec<usize> {
     let n = system.disks.len();
     let cache = (system.pool.cache_devices as usize).min(n);
     (n - cache..n).collect()
@@ -38,7 +38,7 @@ pub fn devices(system: &System) -> Vec<usize> {
 /// data and cache devices of `l2_bytes` raw, blocks of `record` bytes stored as `psize`.
 /// `None` where the L2ARC serves nothing (no device, a cold cache, O_DIRECT past the ARC, a
 /// sequential pass): the ARC's own model holds.
-pub fn shares(
+pub(crate) fn shares(
     w: &Workload,
     release: &Release,
     arc_bytes: f64,

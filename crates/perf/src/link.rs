@@ -70,7 +70,7 @@ fn completion_bytes(gen: u32, max_payload: u32) -> u32 {
 /// Share of a PCIe link's raw (post-encoding) rate that carries data in packets of `payload`
 /// bytes under `header` bytes of TLP header, on a link of generation `gen`: PCIe 1.x-2.x as
 /// seed 000 measured it, 3.0 on from the specification.
-pub fn pcie_efficiency(gen: u32, payload: u32, header: f64) -> f64 {
+pub(crate) fn pcie_efficiency(gen: u32, payload: u32, header: f64) -> f64 {
     let p = f64::from(payload);
     if gen <= 2 {
         PCIE1_LINK_CEILING * p / (p + PCIE1_PACKET_OVERHEAD_BYTES)
@@ -82,13 +82,13 @@ pub fn pcie_efficiency(gen: u32, payload: u32, header: f64) -> f64 {
 /// Share of a parallel bus's (PCI, PCI-X) clocks that carry data: each burst of
 /// `PARALLEL_BUS_BURST_BYTES` costs arbitration, address and turnaround clocks on top of its
 /// data clocks, and a wider bus moves the same burst in fewer data clocks.
-pub fn parallel_bus_efficiency(bits: u32) -> f64 {
+pub(crate) fn parallel_bus_efficiency(bits: u32) -> f64 {
     let data_clocks = PARALLEL_BUS_BURST_BYTES / (f64::from(bits) / 8.0);
     data_clocks / (data_clocks + PARALLEL_BUS_OVERHEAD_CLOCKS)
 }
 
 /// Raw rate of a link, MB/s each way.
-pub fn raw_mb_s(kind: &LinkKind) -> f64 {
+pub(crate) fn raw_mb_s(kind: &LinkKind) -> f64 {
     match *kind {
         LinkKind::Pci { bits, mhz } | LinkKind::PciX { bits, mhz } => f64::from(bits) / 8.0 * mhz,
         LinkKind::Pcie { gen, lanes, .. } => pcie_lane_mb_s(gen) * f64::from(lanes),
@@ -97,7 +97,7 @@ pub fn raw_mb_s(kind: &LinkKind) -> f64 {
 }
 
 /// Usable rate of a link in one direction, B/s: `to_memory` for disk reads.
-pub fn usable_bytes_per_s(kind: &LinkKind, to_memory: bool) -> f64 {
+pub(crate) fn usable_bytes_per_s(kind: &LinkKind, to_memory: bool) -> f64 {
     let eff = match *kind {
         LinkKind::Pci { bits, .. } | LinkKind::PciX { bits, .. } => parallel_bus_efficiency(bits),
         LinkKind::Pcie {
@@ -120,7 +120,7 @@ pub fn usable_bytes_per_s(kind: &LinkKind, to_memory: bool) -> f64 {
 }
 
 /// A short description for reports: "PCI-X 64-bit/133 MHz".
-pub fn describe(kind: &LinkKind) -> String {
+pub(crate) fn describe(kind: &LinkKind) -> String {
     match *kind {
         LinkKind::Pci { bits, mhz } => format!("PCI {bits}-bit/{mhz:.0} MHz"),
         LinkKind::PciX { bits, mhz } => format!("PCI-X {bits}-bit/{mhz:.0} MHz"),

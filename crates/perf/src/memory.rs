@@ -11,7 +11,7 @@ use model::hardware::CpuModel;
 const MEMORY_STREAM_SHARE: f64 = 0.7;
 
 /// Memory's station, where the platform's bandwidth is known.
-pub fn station(cpu: &CpuModel, bytes_per_job: f64) -> Option<Station> {
+pub(crate) fn station(cpu: &CpuModel, bytes_per_job: f64) -> Option<Station> {
     let peak = cpu.memory_mb_s?;
     let rate = peak * 1e6 * MEMORY_STREAM_SHARE;
     let detail = format!("{:.1} GB/s usable of {:.1} peak", rate / 1e9, peak / 1e3);

@@ -9,7 +9,7 @@
 /// One service centre: its demand per job (seconds of service a job needs there in total,
 /// over all its visits) and its number of servers.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Centre {
+pub(crate) struct Centre {
     pub demand_s: f64,
     pub servers: u32,
     /// Demand when 1, 2, ... jobs are there, the last holding for more; empty: `demand_s` at
@@ -20,7 +20,7 @@ pub struct Centre {
 #[cfg(test)]
 impl Centre {
     /// A centre whose demand does not depend on its queue.
-    pub fn fixed(demand_s: f64, servers: u32) -> Centre {
+    pub(crate) fn fixed(demand_s: f64, servers: u32) -> Centre {
         Centre {
             demand_s,
             servers,
@@ -31,7 +31,7 @@ impl Centre {
 
 /// The network at its population.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Solution {
+pub(crate) struct Solution {
     /// Jobs per second.
     pub throughput: f64,
     /// Mean time of one job round the network.
@@ -51,7 +51,7 @@ struct State {
 
 /// Throughput, cycle time and mean demands of `n` jobs through `centres` plus a pure delay
 /// (think time) of `delay_s` per job.
-pub fn solve(centres: &[Centre], delay_s: f64, n: u32) -> Solution {
+pub(crate) fn solve(centres: &[Centre], delay_s: f64, n: u32) -> Solution {
     let fixed: f64 = delay_s
         + centres
             .iter()

@@ -10,7 +10,7 @@ const NIC_PAYLOAD_MB_S_PER_GBPS: f64 = 118.0;
 
 /// The stations of all the host's ports together, out and in; with no interface the demand
 /// is infinite (nothing can cross).
-pub fn stations(host: &Host, read_bytes: f64, write_bytes: f64) -> [Station; 2] {
+pub(crate) fn stations(host: &Host, read_bytes: f64, write_bytes: f64) -> [Station; 2] {
     let rate: f64 = host
         .nics
         .iter()

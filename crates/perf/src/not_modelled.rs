@@ -38,7 +38,7 @@ pub enum NotModelled {
 
 /// Each part of `system` or `w` the prediction leaves out, from what the stages found before
 /// the solve (`findings`), in the order the front ends list them.
-pub fn not_modelled(system: &System, w: &Workload, findings: &Findings) -> Vec<NotModelled> {
+pub(crate) fn not_modelled(system: &System, w: &Workload, findings: &Findings) -> Vec<NotModelled> {
     let has_class = |class| system.pool.vdevs.iter().any(|t| t.class == class);
     let implied = |prefix: &str| {
         system

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 /// A byte-carrying centre: a port, a controller chip or one direction of a link.
 #[derive(Debug, Clone)]
-pub struct Pipe {
+pub(crate) struct Pipe {
     pub name: String,
     pub kind: Kind,
     pub detail: String,
@@ -25,7 +25,7 @@ pub struct Pipe {
 
 /// The pipes each disk's bytes cross, by index into `Machine::pipes`.
 #[derive(Debug, Clone)]
-pub struct Machine {
+pub(crate) struct Machine {
     pub pipes: Vec<Pipe>,
     pub paths: Vec<Vec<usize>>,
 }
@@ -41,7 +41,7 @@ fn port_bytes_per_s(gbps: f64, interface: Interface) -> f64 {
 
 impl Machine {
     /// The pipes of `system` and the path of each of its disks.
-    pub fn new(system: &System) -> Result<Machine, PerfError> {
+    pub(crate) fn new(system: &System) -> Result<Machine, PerfError> {
         let mut wiring = Wiring {
             pipes: Vec::new(),
             links: HashMap::new(),
@@ -72,7 +72,7 @@ impl Machine {
     }
 
     /// Every pipe's station: the bytes the disks' work per job sends through it.
-    pub fn stations(&self, disks: &[DiskLoad]) -> Vec<Station> {
+    pub(crate) fn stations(&self, disks: &[DiskLoad]) -> Vec<Station> {
         let mut bytes = vec![0.0f64; self.pipes.len()];
         let mut demand = vec![0.0f64; self.pipes.len()];
         for (path, load) in self.paths.iter().zip(disks) {

@@ -16,7 +16,7 @@ const GIB: u64 = 1 << 30;
 
 /// The behaviour of one release, with the administrator's tunables applied.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Release {
+pub(crate) struct Release {
     pub zfs: ZfsRelease,
     pub era: Era,
     /// Largest aggregated I/O on rotating and on solid-state leaves, bytes.
@@ -83,7 +83,7 @@ impl Era {
 
 /// The write throttle.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Throttle {
+pub(crate) enum Throttle {
     /// The 2013 throttle (illumos 4045; ZoL 0.6.3, FreeBSD 10): writers run at full speed
     /// until dirty data passes `delay_share` of zfs_dirty_data_max = min(`share` x RAM, `max`).
     Dirty {
@@ -139,7 +139,7 @@ fn arc_max(zfs: ZfsRelease, line: (u8, u8)) -> (f64, u64) {
 
 impl Release {
     /// The behaviour of `zfs`, with `tunables` applied.
-    pub fn of(zfs: ZfsRelease, tunables: &Tunables) -> Release {
+    pub(crate) fn of(zfs: ZfsRelease, tunables: &Tunables) -> Release {
         let line = zfs.openzfs_line();
         let modern_queue = line >= (0, 6);
         // vdev_queue.c: 1 MiB aggregation on rotating leaves from 0.8 (128 KiB non-rotating);
@@ -191,18 +191,18 @@ impl Release {
 
     /// Whether `w`'s reads go past the ARC: O_DIRECT where the release honours it
     /// (zfs_vnops.c zfs_setup_direct; fio's block sizes are page-aligned).
-    pub fn direct_reads(&self, w: &Workload) -> bool {
+    pub(crate) fn direct_reads(&self, w: &Workload) -> bool {
         w.direct && self.direct_io
     }
 
     /// Whether `w`'s writes into records of `recordsize` go past the ARC: only writes of whole
     /// records do; a write of part of one is passed to the ARC (dmu.c dmu_write_uio_dnode).
-    pub fn direct_writes(&self, w: &Workload, recordsize: u64) -> bool {
+    pub(crate) fn direct_writes(&self, w: &Workload, recordsize: u64) -> bool {
         self.direct_reads(w) && w.block_size >= recordsize
     }
 
     /// Largest ARC on a host of `ram` bytes.
-    pub fn arc_max_bytes(&self, ram: u64) -> f64 {
+    pub(crate) fn arc_max_bytes(&self, ram: u64) -> f64 {
         if let Some(max) = self.arc_max_tunable {
             return max.min(ram) as f64;
         }
@@ -212,7 +212,7 @@ impl Release {
 
     /// Bytes of writes the application may run ahead of the disks before it is slowed to their
     /// pace, on a host of `ram` bytes.
-    pub fn write_buffer_bytes(&self, ram: u64) -> f64 {
+    pub(crate) fn write_buffer_bytes(&self, ram: u64) -> f64 {
         match self.throttle {
             Throttle::Dirty {
                 share,

@@ -67,7 +67,7 @@ impl Kind {
 /// jobs queued there where that matters (see `mva::Centre`), and whether it only bounds the
 /// rate (a pipe) or is part of each job's cycle.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Station {
+pub(crate) struct Station {
     pub resource: String,
     pub kind: Kind,
     pub detail: String,
@@ -84,7 +84,12 @@ pub struct Station {
 impl Station {
     /// A station of one server that moves no bytes of its own and whose demand does not
     /// depend on its queue; a pipe if its kind is one.
-    pub fn new(resource: impl Into<String>, kind: Kind, detail: String, demand_s: f64) -> Station {
+    pub(crate) fn new(
+        resource: impl Into<String>,
+        kind: Kind,
+        detail: String,
+        demand_s: f64,
+    ) -> Station {
         Station {
             resource: resource.into(),
             kind,
@@ -98,19 +103,19 @@ impl Station {
     }
 
     /// The bytes it moves per job.
-    pub fn moving(self, bytes_per_job: f64) -> Station {
+    pub(crate) fn moving(self, bytes_per_job: f64) -> Station {
         Station {
             bytes_per_job,
             ..self
         }
     }
 
-    pub fn servers(self, servers: u32) -> Station {
+    pub(crate) fn servers(self, servers: u32) -> Station {
         Station { servers, ..self }
     }
 
     /// Its demand by the jobs queued there; a table of one entry is the fixed demand.
-    pub fn queued(self, by_jobs_s: &[f64]) -> Station {
+    pub(crate) fn queued(self, by_jobs_s: &[f64]) -> Station {
         Station {
             by_jobs_s: if by_jobs_s.len() > 1 {
                 by_jobs_s.to_vec()
@@ -123,12 +128,12 @@ impl Station {
 
     /// Whether each job waits on it (it is part of the cycle) rather than only bounding
     /// the rate.
-    pub fn in_cycle(self, yes: bool) -> Station {
+    pub(crate) fn in_cycle(self, yes: bool) -> Station {
         Station { pipe: !yes, ..self }
     }
 
     /// Its share of the work at `x` jobs per second.
-    pub fn at(self, x: f64) -> Utilization {
+    pub(crate) fn at(self, x: f64) -> Utilization {
         Utilization {
             utilization: x * self.demand_s / f64::from(self.servers),
             max_jobs_per_s: f64::from(self.servers) / self.demand_s,

@@ -6,7 +6,7 @@ use model::system::{Attach, Controller, Disk, Host, System, Upstream, ZfsRelease
 use model::{Layout, Leaf, Pool};
 
 /// `n` disks of `outer` MB/s (inner half of it) on one controller on `link`, pooled as `layout`.
-pub fn system(layout: &str, n: usize, outer: f64, link: LinkKind) -> System {
+pub(crate) fn system(layout: &str, n: usize, outer: f64, link: LinkKind) -> System {
     let disk = hdd(outer, outer / 2.0, 7200);
     let leaf = Leaf {
         capacity_bytes: disk.capacity_bytes,
@@ -84,7 +84,7 @@ fn uncompressed(mut pool: Pool) -> Pool {
 }
 
 /// A PCIe 3.0 x8 link: far faster than a few disks.
-pub fn fast_link() -> LinkKind {
+pub(crate) fn fast_link() -> LinkKind {
     LinkKind::Pcie {
         gen: 3,
         lanes: 8,

@@ -16,13 +16,13 @@ const METADATA_COPIES: f64 = 2.0;
 
 /// Metadata bytes written per data byte of a stream: each block adds a block pointer to an
 /// indirect block, stored twice; higher levels add 1/1024 of that and are left out.
-pub fn metadata_per_data_byte(recordsize: u64) -> f64 {
+pub(crate) fn metadata_per_data_byte(recordsize: u64) -> f64 {
     BLKPTR_BYTES * METADATA_COPIES / recordsize as f64
 }
 
 /// Share of a leaf's media rate the txg's writes reach: the fitted share on hard disks, all of
 /// it on solid state (which has no head to move).
-pub fn write_efficiency(rotating: bool, constants: &Constants) -> f64 {
+pub(crate) fn write_efficiency(rotating: bool, constants: &Constants) -> f64 {
     if rotating {
         constants.hdd_write_efficiency()
     } else {
@@ -40,7 +40,7 @@ pub fn write_efficiency(rotating: bool, constants: &Constants) -> f64 {
 /// takes T with T = read + write + k c (write / T), k the turns and c each one's cost:
 /// T = (r + w + sqrt((r + w)^2 + 4 k c w)) / 2. A wide pool's disks write little per job, so
 /// its streams turn less often than a narrow pool's.
-pub fn switching_s(t: &DiskTiming, span: f64, turns: f64, read_s: f64, write_s: f64) -> f64 {
+pub(crate) fn switching_s(t: &DiskTiming, span: f64, turns: f64, read_s: f64, write_s: f64) -> f64 {
     let turn = t.seek_s(span, true) + t.revolution_s() / 2.0;
     let kc = turns * turn;
     let base = read_s + write_s;

@@ -11,7 +11,7 @@ use model::{System, VdevClass, VdevType};
 
 /// One top-level vdev.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Vdev {
+pub(crate) struct Vdev {
     pub vtype: VdevType,
     pub leaves: Vec<usize>,
     /// Share of the class's new blocks it receives: metaslab allocation follows free space
@@ -23,7 +23,7 @@ pub struct Vdev {
 
 /// The top-level vdevs of `class`, in the order the pool declares them; the disks of the
 /// classes before it come first in `system.disks`.
-pub fn vdevs(system: &System, class: VdevClass) -> Result<Vec<Vdev>, PerfError> {
+pub(crate) fn vdevs(system: &System, class: VdevClass) -> Result<Vec<Vdev>, PerfError> {
     let mut out = Vec::new();
     let mut next = 0usize;
     for tl in &system.pool.vdevs {
@@ -72,7 +72,7 @@ pub fn vdevs(system: &System, class: VdevClass) -> Result<Vec<Vdev>, PerfError> 
 
 /// A raidz or dRAID vdev serving small random blocks: every data disk at once.
 #[derive(Debug, Clone, PartialEq)]
-pub struct VdevLoad {
+pub(crate) struct VdevLoad {
     pub name: String,
     pub members: Vec<usize>,
     pub busy_s: f64,
@@ -119,7 +119,7 @@ fn spread(table: &[f64], groups: u32) -> Vec<f64> {
 }
 
 /// The stations of the vdevs whose disks work together.
-pub fn stations(system: &System, loads: &[VdevLoad]) -> Vec<Station> {
+pub(crate) fn stations(system: &System, loads: &[VdevLoad]) -> Vec<Station> {
     loads
         .iter()
         .map(|v| {

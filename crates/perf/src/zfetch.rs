@@ -8,7 +8,7 @@ const MIB: u64 = 1 << 20;
 
 /// A sequential reader's prefetch reach.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Prefetch {
+pub(crate) enum Prefetch {
     /// Up to this many bytes ahead, whatever the recordsize (dmu_zfetch of 2015 on:
     /// zfetch_max_distance).
     Bytes(u64),
@@ -22,7 +22,7 @@ pub enum Prefetch {
 impl Prefetch {
     /// The reach of the prefetcher of OpenZFS line `line` (`ZfsRelease::openzfs_line`), or
     /// none when the administrator set zfs_prefetch_disable.
-    pub fn of(line: (u8, u8), disabled: bool) -> Prefetch {
+    pub(crate) fn of(line: (u8, u8), disabled: bool) -> Prefetch {
         if disabled {
             Prefetch::Off
         } else if line >= (2, 1) {
@@ -36,7 +36,7 @@ impl Prefetch {
     }
 
     /// Blocks of `recordsize` a sequential reader has in flight at most.
-    pub fn blocks(self, recordsize: u64) -> u32 {
+    pub(crate) fn blocks(self, recordsize: u64) -> u32 {
         match self {
             Prefetch::Bytes(b) => (b / recordsize.max(1)).clamp(1, u64::from(u32::MAX)) as u32,
             Prefetch::Blocks(n) => n,
@@ -46,7 +46,7 @@ impl Prefetch {
 
     /// Records of `recordsize` a stream of `access` has issued ahead at most: the prefetch
     /// reach for a sequential reader; a writer's records are bounded by the txg, not here.
-    pub fn reach(self, access: Access, recordsize: u64) -> u32 {
+    pub(crate) fn reach(self, access: Access, recordsize: u64) -> u32 {
         if access == Access::SeqRead {
             self.blocks(recordsize)
         } else {

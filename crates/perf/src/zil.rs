@@ -24,7 +24,7 @@ const RECORD_HEADER: f64 = 192.0;
 
 /// What synchronous writing costs per application request.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SyncWrites {
+pub(crate) struct SyncWrites {
     /// Commits (log block writes with a cache flush) per write request.
     pub commits_per_write: f64,
     /// Bytes of each log block.
@@ -40,12 +40,12 @@ impl SyncWrites {
     /// writers that arrive queue their records (zil_commit_waiter), and the next thread to
     /// issue takes them all into the next lwb (zil_commit_writer, zil_get_commit_list), up to
     /// zil_maxblocksize.
-    pub fn most_batched(&self) -> u32 {
+    pub(crate) fn most_batched(&self) -> u32 {
         ((MAX_LWB / self.records_bytes).floor() as u32).clamp(1, 64)
     }
 
     /// The same commits `batch` at a time in one log block: fewer, larger blocks.
-    pub fn batched(&self, batch: u32) -> SyncWrites {
+    pub(crate) fn batched(&self, batch: u32) -> SyncWrites {
         let records = self.records_bytes * f64::from(batch);
         SyncWrites {
             commits_per_write: self.commits_per_write / f64::from(batch),
@@ -57,7 +57,7 @@ impl SyncWrites {
 
 /// The ZIL work of `w`'s writes on `dataset` under `release`, `slog` telling whether the pool
 /// has a log device; `None` when nothing of it is synchronous.
-pub fn sync_writes(
+pub(crate) fn sync_writes(
     w: &Workload,
     dataset: &Dataset,
     release: &Release,

@@ -16,7 +16,7 @@ use model::Dataset;
 /// The block size a job's records have on `ds`: the workload's zvol's, or the dataset's
 /// when it is a volume (its `volblocksize`: any workload on it is on the zvol), or the
 /// dataset's `recordsize`.
-pub fn block_size(w: &Workload, zfs: &ZfsRelease, ds: &Dataset) -> u64 {
+pub(crate) fn block_size(w: &Workload, zfs: &ZfsRelease, ds: &Dataset) -> u64 {
     match (w.target, ds.volblocksize) {
         (
             Target::Zvol {

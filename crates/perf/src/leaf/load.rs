@@ -8,7 +8,7 @@ use model::System;
 
 /// Work one disk does per job.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct DiskLoad {
+pub(crate) struct DiskLoad {
     pub read_bytes: f64,
     pub write_bytes: f64,
     pub read_ops: f64,
@@ -30,13 +30,13 @@ pub struct DiskLoad {
 
 impl DiskLoad {
     /// Notes that I/O of a class allowing `max_active` at once reaches this leaf.
-    pub fn allow(&mut self, max_active: u32) {
+    pub(crate) fn allow(&mut self, max_active: u32) {
         self.active = self.active.max(max_active);
     }
 
     /// Requests the leaf serves at once: the drive's parallelism, within the vdev queue's
     /// limit for the classes it serves.
-    pub fn servers(&self, parallelism: u32) -> u32 {
+    pub(crate) fn servers(&self, parallelism: u32) -> u32 {
         match self.active {
             0 => parallelism,
             active => parallelism.min(active),
@@ -44,7 +44,7 @@ impl DiskLoad {
     }
 
     /// Adds `fixed` seconds per job at any depth, and a queue-dependent table (per job).
-    pub fn add(&mut self, fixed: f64, table: &[f64]) {
+    pub(crate) fn add(&mut self, fixed: f64, table: &[f64]) {
         match (self.busy_queued_s.is_empty(), table.len()) {
             (_, 0) => {
                 self.busy_s += fixed;
@@ -65,7 +65,7 @@ impl DiskLoad {
 }
 
 /// Each disk's station and, for solid state, its media's, in the system's order.
-pub fn stations(system: &System, loads: &[DiskLoad], overhead_s: f64) -> Vec<Station> {
+pub(crate) fn stations(system: &System, loads: &[DiskLoad], overhead_s: f64) -> Vec<Station> {
     let mut out = Vec::new();
     for (d, load) in system.disks.iter().zip(loads) {
         let t = DiskTiming::new(&d.model, overhead_s);

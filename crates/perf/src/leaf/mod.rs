@@ -2,8 +2,8 @@
 //! Hard disks are timed mechanically (zoned media rate, seek curve, rotation, command
 //! overhead; `ncq` for how they reorder a queue); solid state by latency and IOPS.
 
-pub mod load;
-pub mod ncq;
+pub(crate) mod load;
+pub(crate) mod ncq;
 
 use model::hardware::{DiskModel, Medium};
 use ncq::Positioning;
@@ -60,7 +60,7 @@ const TYPICAL_SATA_SSD_READ_IOPS: f64 = 90_000.0;
 
 /// One disk's timing, from its catalog figures.
 #[derive(Debug, Clone)]
-pub struct DiskTiming<'a> {
+pub(crate) struct DiskTiming<'a> {
     model: &'a DiskModel,
     /// Per-command time no queue or cache hides (a fitted constant).
     overhead_s: f64,
@@ -71,7 +71,7 @@ pub struct DiskTiming<'a> {
 }
 
 impl<'a> DiskTiming<'a> {
-    pub fn new(model: &'a DiskModel, overhead_s: f64) -> DiskTiming<'a> {
+    pub(crate) fn new(model: &'a DiskModel, overhead_s: f64) -> DiskTiming<'a> {
         let rpm = match (model.medium, model.rpm) {
             (Medium::Hdd, None) => DEFAULT_RPM,
             (_, rpm) => rpm.unwrap_or(0),
@@ -102,12 +102,12 @@ impl<'a> DiskTiming<'a> {
         }
     }
 
-    pub fn is_rotating(&self) -> bool {
+    pub(crate) fn is_rotating(&self) -> bool {
         self.model.medium == Medium::Hdd
     }
 
     /// One revolution, seconds.
-    pub fn revolution_s(&self) -> f64 {
+    pub(crate) fn revolution_s(&self) -> f64 {
         self.rev_s
     }
 
@@ -115,7 +115,7 @@ impl<'a> DiskTiming<'a> {
     /// measured zones, straight lines between them; without, constant linear density: the rate
     /// goes with the radius r, and capacity below r with r^2, so
     /// rate(x) = outer * sqrt(1 - x (1 - k^2)) with k = inner / outer.
-    pub fn rate_at(&self, x: f64, write: bool) -> f64 {
+    pub(crate) fn rate_at(&self, x: f64, write: bool) -> f64 {
         let m = self.model;
         if let (true, Some(w)) = (write, m.seq_write_mb_s) {
             return w * 1e6;
@@ -148,7 +148,7 @@ impl<'a> DiskTiming<'a> {
 
     /// Time-weighted mean media rate over [from, from + span] (fractions of the capacity):
     /// the rate a stream over that region sees.
-    pub fn mean_rate(&self, from: f64, span: f64, write: bool) -> f64 {
+    pub(crate) fn mean_rate(&self, from: f64, span: f64, write: bool) -> f64 {
         const STEPS: usize = 16;
         if span <= 0.0 {
             return self.rate_at(from, write);
@@ -164,7 +164,7 @@ impl<'a> DiskTiming<'a> {
     /// Short seeks grow with the square root of the distance, seek(d) = track + k sqrt(d); the
     /// data sheet's average seek is the mean over the whole disk, where E[sqrt(d)] = 8/15 for
     /// the distance between two uniform points, so k = (average - track) 15/8.
-    pub fn positioning(&self, span: f64, write: bool) -> Positioning {
+    pub(crate) fn positioning(&self, span: f64, write: bool) -> Positioning {
         let avg = if write {
             self.seek_write_s
         } else {
@@ -179,7 +179,7 @@ impl<'a> DiskTiming<'a> {
 
     /// Mean seek of random requests spread over a fraction `span` of the stroke:
     /// track + (average - track) sqrt(span).
-    pub fn seek_s(&self, span: f64, write: bool) -> f64 {
+    pub(crate) fn seek_s(&self, span: f64, write: bool) -> f64 {
         self.positioning(span, write).mean_seek_s()
     }
 
@@ -188,7 +188,7 @@ impl<'a> DiskTiming<'a> {
     /// same sequence, so their heads seek alike (raidz and dRAID columns lie at the same
     /// offsets) and only the rotations differ: the expected largest of `fork` uniform
     /// rotational delays is fork / (fork + 1) of a revolution; for one request, half.
-    pub fn random_io_s(&self, bytes: f64, span: f64, fork: u32, write: bool) -> f64 {
+    pub(crate) fn random_io_s(&self, bytes: f64, span: f64, fork: u32, write: bool) -> f64 {
         if !self.is_rotating() {
             return self.flash_latency_s(write) + bytes / self.rate_at(0.0, write);
         }
@@ -203,7 +203,7 @@ impl<'a> DiskTiming<'a> {
     /// that reorders its queue serves whichever request it reaches first (queue.rs); the
     /// columns of a block then no longer move together, so a block waits for the slowest of
     /// `fork` disks each reaching the first of its queue. Solid state: the same at any depth.
-    pub fn random_io_queued_s(
+    pub(crate) fn random_io_queued_s(
         &self,
         bytes: f64,
         span: f64,
@@ -225,7 +225,7 @@ impl<'a> DiskTiming<'a> {
     /// What one command of a stream costs a leaf beyond its transfer: a solid-state disk's
     /// latency (its queue serves a few at once, `DiskLoad::servers`); a hard disk streams with
     /// none, its read-ahead and write cache hiding the commands between transfers.
-    pub fn command_latency_s(&self, write: bool) -> f64 {
+    pub(crate) fn command_latency_s(&self, write: bool) -> f64 {
         if self.is_rotating() {
             0.0
         } else {
@@ -258,7 +258,7 @@ impl<'a> DiskTiming<'a> {
 
     /// What a cache flush adds to a write: nothing on a drive with power-loss protection
     /// stated, the drive saving its cache otherwise (a hard disk's is its write-through wait).
-    pub fn flush_s(&self) -> f64 {
+    pub(crate) fn flush_s(&self) -> f64 {
         match (self.is_rotating(), self.model.power_loss_protection) {
             (true, _) | (false, Some(true)) => 0.0,
             (false, _) => FLUSH_WITHOUT_PLP_S,
@@ -268,7 +268,7 @@ impl<'a> DiskTiming<'a> {
     /// Service time of one sequential write with the write cache off and nothing queued
     /// behind it: the next sector has passed under the head by the time the next command
     /// arrives, so each request waits about one revolution (seed 004).
-    pub fn write_through_io_s(&self, bytes: f64, x: f64) -> f64 {
+    pub(crate) fn write_through_io_s(&self, bytes: f64, x: f64) -> f64 {
         self.overhead_s + self.rev_s + bytes / self.rate_at(x, true)
     }
 
@@ -276,7 +276,7 @@ impl<'a> DiskTiming<'a> {
     /// flush behind it (a ZIL commit): a hard disk positions (a seek over the data's `span`:
     /// log blocks are allocated beside the newest data) and waits for the sector to come round,
     /// a full turn as in a write-through write; flash takes its latency and the transfer.
-    pub fn sync_write_s(&self, bytes: f64, span: f64) -> f64 {
+    pub(crate) fn sync_write_s(&self, bytes: f64, span: f64) -> f64 {
         if !self.is_rotating() {
             return self.flash_latency_s(true) + bytes / self.rate_at(0.0, true) + self.flush_s();
         }
@@ -285,7 +285,7 @@ impl<'a> DiskTiming<'a> {
 
     /// Requests a solid-state disk serves at once: its full-depth IOPS times its QD1 latency
     /// (Little's law); 1 for a hard disk.
-    pub fn parallelism(&self) -> u32 {
+    pub(crate) fn parallelism(&self) -> u32 {
         let iops = match (self.model.medium, self.model.random_read_iops) {
             (Medium::Hdd, _) => return 1,
             (_, Some(iops)) => iops,
@@ -305,7 +305,7 @@ pub(crate) mod tests {
     const OVERHEAD: f64 = 0.1e-3;
 
     /// A 7200 rpm disk with the given outer and inner rates.
-    pub fn hdd(outer: f64, inner: f64, rpm: u32) -> DiskModel {
+    pub(crate) fn hdd(outer: f64, inner: f64, rpm: u32) -> DiskModel {
         DiskModel {
             id: "test".into(),
             vendor: "t".into(),
@@ -340,7 +340,7 @@ pub(crate) mod tests {
     }
 
     /// A solid-state disk of `mb_s` MB/s each way and `iops` random reads a second at depth.
-    pub fn flash(medium: Medium, mb_s: f64, iops: f64) -> DiskModel {
+    pub(crate) fn flash(medium: Medium, mb_s: f64, iops: f64) -> DiskModel {
         DiskModel {
             medium,
             rpm: None,

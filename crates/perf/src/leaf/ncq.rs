@@ -23,7 +23,7 @@ const STEPS: usize = 256;
 
 /// The distribution of one random request's positioning time on one disk, seconds.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Positioning {
+pub(crate) struct Positioning {
     /// The shortest seek (track-to-track, settling included).
     pub track_s: f64,
     /// Longest seek over the span, beyond track-to-track: k sqrt(span).
@@ -35,7 +35,7 @@ pub struct Positioning {
 impl Positioning {
     /// Mean seek: track + sqrt_s E[sqrt(d)], E[sqrt(d)] = 8/15 for the distance between two
     /// uniform points of the span.
-    pub fn mean_seek_s(&self) -> f64 {
+    pub(crate) fn mean_seek_s(&self) -> f64 {
         self.track_s + self.sqrt_s * 8.0 / 15.0
     }
 
@@ -66,7 +66,7 @@ impl Positioning {
     /// Expected time until every one of `columns` disks, each with `queued` requests of this
     /// distribution, has reached one of them: integral of 1 - (1 - S(t)^queued)^columns dt,
     /// for queued = 1..=depth. One column: the expected least of `queued` draws.
-    pub fn expected_by_queue(&self, columns: u32, depth: u32) -> Vec<f64> {
+    pub(crate) fn expected_by_queue(&self, columns: u32, depth: u32) -> Vec<f64> {
         let span = self.sqrt_s + self.rev_s;
         let h = span / STEPS as f64;
         // Simpson weights h/3 (1, 4, 2, 4, ..., 1) against the survival at each point.
@@ -99,7 +99,7 @@ impl Positioning {
 /// queue_depth), 1 behind a controller whose driver does no command queueing (seed 000's
 /// SiI3124), and no more than the issuer keeps active at the leaf (`issuer_cap`: ZFS's vdev
 /// queue, docs/zfs-internals.md §2).
-pub fn reorder_depth(system: &System, disk: usize, issuer_cap: u32) -> u32 {
+pub(crate) fn reorder_depth(system: &System, disk: usize, issuer_cap: u32) -> u32 {
     let d = &system.disks[disk];
     let controller_queues = match &d.attach {
         Attach::Controller(id) => system

@@ -10,7 +10,7 @@ use crate::zio::{fanout, Fanout, Op};
 
 /// Writes a writer waits for per job on one vdev (the ZIL's).
 #[derive(Debug, Clone, Default)]
-pub struct Waited {
+pub(super) struct Waited {
     /// Seconds per job: one leaf's service, the leaves working at once.
     pub seconds: f64,
     /// `seconds` with 1, 2, ... writers queued at the vdev, whose records share log blocks
@@ -28,7 +28,7 @@ impl Stages<'_> {
     /// place first. The leaves work at once, so the wait is one leaf's service. Without a log
     /// device the log blocks go to the pool's vdevs, and writers queued there share them as
     /// they would a log device's (zil_commit_writer takes every waiting writer's records).
-    pub fn waited(&self, v: &Vdev, writes: f64, log: bool) -> Waited {
+    pub(super) fn waited(&self, v: &Vdev, writes: f64, log: bool) -> Waited {
         let Some(sync) = self.sync else {
             return Waited::default();
         };
@@ -84,7 +84,7 @@ impl Stages<'_> {
     /// A separate log device's part of a job: the commits' log blocks on each of its leaves.
     /// With j writers queued there, their records share a log block (`batched_s`), so a
     /// leaf's seconds per job fall with its queue, as a disk's reordering does.
-    pub fn log_device(&self, work: &mut Work, v: &Vdev, writes: f64) {
+    pub(super) fn log_device(&self, work: &mut Work, v: &Vdev, writes: f64) {
         let Some(sync) = self.sync else {
             return;
         };

@@ -31,7 +31,7 @@ const MAX_POPULATION: u32 = 4096;
 
 /// Everything a job needs, and how many jobs are in circulation.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Loads {
+pub(crate) struct Loads {
     pub disks: Vec<DiskLoad>,
     /// The top-level vdev each disk belongs to (empty: unused).
     pub vdev_of_disk: Vec<String>,
@@ -57,7 +57,7 @@ pub struct Loads {
 }
 
 /// The loads of `w` on `system`.
-pub fn loads(
+pub(crate) fn loads(
     system: &System,
     w: &Workload,
     release: &Release,

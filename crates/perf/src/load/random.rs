@@ -32,7 +32,7 @@ impl Stages<'_> {
     /// back with up to async_write_max_active I/Os per leaf (vdev_queue.c), whatever the
     /// application's own depth. Only where no request waits on a disk otherwise: its writes
     /// are not synchronous and its reads (a partial record's, a mix's) find the ARC.
-    pub fn writeback_in_flight(&self, rec: &Records) -> u32 {
+    pub(super) fn writeback_in_flight(&self, rec: &Records) -> u32 {
         if rec.written <= 0.0 || self.sync.is_some() || rec.read > 1e-9 {
             return 0;
         }
@@ -42,7 +42,7 @@ impl Stages<'_> {
     }
 
     /// A random request's work on `s.v`, waiting for `wait` besides.
-    pub fn random(&self, work: &mut Work, s: &Share, rec: &Records, wait: &Waited) {
+    pub(super) fn random(&self, work: &mut Work, s: &Share, rec: &Records, wait: &Waited) {
         let v = s.v;
         let n = v.leaves.len() as u32;
         let visit = Visit::of_request(&s.fr, n, rec.per_request.max(1.0), v.share);
@@ -208,7 +208,7 @@ impl Visit {
 /// Random reads' service by queue depth (`DiskTiming::random_io_queued_s`), computed once for
 /// each disk model, size, span, columns and depth: identical vdevs share one.
 #[derive(Default)]
-pub struct ReadTables(Vec<(ReadKey, Vec<f64>)>);
+pub(super) struct ReadTables(Vec<(ReadKey, Vec<f64>)>);
 
 /// Model id, depth, columns, and the bits of the span and the size.
 type ReadKey = (String, u32, u32, u64, u64);

@@ -21,7 +21,12 @@ fn flushes_per_write(w: &Workload) -> f64 {
 }
 
 /// The loads of `w` on the system's first disk, its write cache on or off.
-pub fn loads(system: &System, w: &Workload, write_cache: bool, constants: &Constants) -> Loads {
+pub(super) fn loads(
+    system: &System,
+    w: &Workload,
+    write_cache: bool,
+    constants: &Constants,
+) -> Loads {
     let disk = &system.disks[0].model;
     let t = DiskTiming::new(disk, constants.disk_command_overhead_s());
     let bs = w.block_size as f64;

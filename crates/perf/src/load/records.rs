@@ -7,7 +7,7 @@ use model::workload::Access;
 
 /// Records a job reads and writes.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Records {
+pub(super) struct Records {
     pub read: f64,
     pub written: f64,
     /// Of `read`, those read to modify part of them (a partial-record write).
@@ -31,7 +31,7 @@ impl Records {
 impl Stages<'_> {
     /// Records a job reads and writes: a record for a stream (`seq`), a request's share of
     /// one for a stream that waits on each request, a request's records otherwise.
-    pub fn records(&self, seq: bool) -> Records {
+    pub(super) fn records(&self, seq: bool) -> Records {
         let per_job = self.records_per_job();
         if seq || !self.w.access.is_sequential() {
             per_job
@@ -41,7 +41,7 @@ impl Stages<'_> {
     }
 
     /// A random job's reads the cache devices serve: its reads, at the L2ARC's share.
-    pub fn cache_records(&self) -> Records {
+    pub(super) fn cache_records(&self) -> Records {
         Records {
             written: 0.0,
             ..self.records_at(self.l2hit)

@@ -26,7 +26,7 @@ use model::workload::{Access, Workload};
 use model::{System, VdevClass, VdevType};
 
 /// A workload on the pool, with what every stage decided about it.
-pub struct Stages<'a> {
+pub(super) struct Stages<'a> {
     pub system: &'a System,
     pub w: &'a Workload,
     pub release: &'a Release,
@@ -52,7 +52,7 @@ pub struct Stages<'a> {
 /// One top-level vdev's part of a job: how a record fans out over its children to be read
 /// and written, the part of its leaves' stroke the data lies on, and the records it reads
 /// and writes per job.
-pub struct Share<'v> {
+pub(super) struct Share<'v> {
     pub v: &'v Vdev,
     pub fr: Fanout,
     pub fw: Fanout,
@@ -62,7 +62,7 @@ pub struct Share<'v> {
 }
 
 impl<'a> Stages<'a> {
-    pub fn new(
+    pub(super) fn new(
         system: &'a System,
         w: &'a Workload,
         release: &'a Release,
@@ -114,7 +114,7 @@ impl<'a> Stages<'a> {
 
     /// A job's loads. A stream with synchronous writes waits on each request: it is served
     /// like random I/O, a job per request, its records the request's share of one.
-    pub fn loads(&self) -> Loads {
+    pub(super) fn loads(&self) -> Loads {
         let seq = self.w.access.is_sequential() && self.sync.is_none();
         let rec = self.records(seq);
         let calls = Calls::of_request(self.w, self.recordsize);
@@ -255,7 +255,7 @@ impl<'a> Stages<'a> {
     /// The fraction of each leaf's stroke the data lies on: from the outer edge (an empty pool
     /// allocates the outer metaslabs first) as far as the data set reaches; random requests
     /// over an unknown data set range over the whole disk.
-    pub fn span(&self, v: &Vdev, fw: &Fanout) -> f64 {
+    pub(super) fn span(&self, v: &Vdev, fw: &Fanout) -> f64 {
         let cap = self.system.disks[v.leaves[0]].model.capacity_bytes as f64;
         match self.w.total_bytes() {
             Some(d) => {
@@ -268,17 +268,17 @@ impl<'a> Stages<'a> {
     }
 
     /// Leaves of the vdevs that take the job's records.
-    pub fn data_leaves(&self) -> u32 {
+    pub(super) fn data_leaves(&self) -> u32 {
         self.vdevs.iter().map(|v| v.leaves.len() as u32).sum()
     }
 
     /// Requests the application keeps in flight at the file system.
-    pub fn outstanding(&self) -> u32 {
+    pub(super) fn outstanding(&self) -> u32 {
         app::outstanding(self.w, self.release, self.recordsize)
     }
 
     /// The largest I/O the vdev queue aggregates neighbours into on `v`'s leaves.
-    pub fn aggregation(&self, v: &Vdev) -> u64 {
+    pub(super) fn aggregation(&self, v: &Vdev) -> u64 {
         if v.rotating {
             self.release.aggregation_hdd
         } else {
@@ -286,7 +286,7 @@ impl<'a> Stages<'a> {
         }
     }
 
-    pub fn timing<'m>(&self, model: &'m DiskModel) -> DiskTiming<'m> {
+    pub(super) fn timing<'m>(&self, model: &'m DiskModel) -> DiskTiming<'m> {
         DiskTiming::new(model, self.constants.disk_command_overhead_s())
     }
 }

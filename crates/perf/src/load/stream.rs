@@ -13,7 +13,7 @@ use model::VdevType;
 
 impl Stages<'_> {
     /// A stream's per-record work on `s.v`'s leaves; returns the bytes its leaves' queues hold.
-    pub fn stream(&self, work: &mut Work, s: &Share) -> f64 {
+    pub(super) fn stream(&self, work: &mut Work, s: &Share) -> f64 {
         let v = s.v;
         let agg = self.aggregation(v) as f64;
         let n = v.leaves.len() as u32;
@@ -66,7 +66,7 @@ impl Stages<'_> {
 
     /// A leaf's share of the records the txg writes, metadata with them, as sequential
     /// writes (copy on write makes random record writes sequential too); returns its seconds.
-    pub fn txg_writes(&self, d: &mut DiskLoad, s: &Share, t: &DiskTiming) -> f64 {
+    pub(super) fn txg_writes(&self, d: &mut DiskLoad, s: &Share, t: &DiskTiming) -> f64 {
         let agg = self.aggregation(s.v) as f64;
         let efficiency = txg::write_efficiency(s.v.rotating, self.constants);
         let bytes = s.writes * s.fw.media_per_child * (1.0 + self.meta);
@@ -96,7 +96,7 @@ impl Stages<'_> {
 
     /// Records a stream keeps in flight: what the leaves' queues hold in aggregated I/Os, up
     /// to what prefetch (or the syncing txg) has issued, for each of the application's streams.
-    pub fn stream_population(&self, queued: f64, device_bytes: f64) -> u32 {
+    pub(super) fn stream_population(&self, queued: f64, device_bytes: f64) -> u32 {
         let blocks = ((queued / device_bytes.max(1.0)).round() as u32).max(1);
         let reach = self.release.prefetch.reach(self.w.access, self.recordsize);
         blocks

@@ -6,7 +6,7 @@ use crate::vdev::VdevLoad;
 use model::System;
 
 /// The per-job work being gathered.
-pub struct Work {
+pub(super) struct Work {
     pub disks: Vec<DiskLoad>,
     pub vdev_of_disk: Vec<String>,
     pub vdevs: Vec<VdevLoad>,
@@ -23,7 +23,7 @@ pub struct Work {
 }
 
 impl Work {
-    pub fn new(system: &System) -> Work {
+    pub(super) fn new(system: &System) -> Work {
         Work {
             disks: vec![DiskLoad::default(); system.disks.len()],
             vdev_of_disk: vec![String::new(); system.disks.len()],
@@ -37,14 +37,14 @@ impl Work {
     }
 
     /// Disk `leaf`'s load, noting the vdev it serves first.
-    pub fn disk(&mut self, leaf: usize, vdev: &str) -> &mut DiskLoad {
+    pub(super) fn disk(&mut self, leaf: usize, vdev: &str) -> &mut DiskLoad {
         if self.vdev_of_disk[leaf].is_empty() {
             self.vdev_of_disk[leaf] = vdev.to_string();
         }
         &mut self.disks[leaf]
     }
 
-    pub fn device_bytes(&self) -> f64 {
+    pub(super) fn device_bytes(&self) -> f64 {
         self.disks
             .iter()
             .map(|d| d.read_bytes + d.write_bytes)

@@ -24,7 +24,7 @@
 
 /// How a release alternates a mirror's sides under a sequential read.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum MirrorRuns {
+pub(crate) enum MirrorRuns {
     /// Fixed runs of this many bytes by offset.
     ByOffset(u64),
     /// Runs of this many bytes where loads tie, and streams settle on their own side.
@@ -34,7 +34,7 @@ pub enum MirrorRuns {
 /// The share of a stream's bytes whose time each of `n` sides spends (1 = the whole stream,
 /// 1/n = its own share only), at `rate` B/s, a skip of `skip_s`, and `streams` concurrent
 /// streams.
-pub fn passed_share(runs: MirrorRuns, n: u32, rate: f64, skip_s: f64, streams: u32) -> f64 {
+pub(crate) fn passed_share(runs: MirrorRuns, n: u32, rate: f64, skip_s: f64, streams: u32) -> f64 {
     let sides = f64::from(n.max(1));
     let run = match runs {
         MirrorRuns::ByOffset(bytes) | MirrorRuns::ByLoad(bytes) => bytes as f64,

@@ -1,7 +1,7 @@
 //! From a logical block to leaf I/O, as the ZFS I/O pipeline does it (docs/zfs-internals.md §2):
 //! the raidz map, mirror read balancing, dRAID rows; aggregation limits live in `release`.
 
-pub mod mirror;
+pub(crate) mod mirror;
 
 use model::geometry::{Draid, Raidz, Sectors};
 use model::VdevType;
@@ -10,7 +10,7 @@ use model::VdevType;
 /// of a raidz block rotates with its offset, and mirror reads are balanced over the sides,
 /// so over many blocks every child carries the same share.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Fanout {
+pub(crate) struct Fanout {
     /// Bytes each child moves per block, on average.
     pub bytes_per_child: f64,
     /// Bytes of platter each child passes under its head per block in a sequential pass: a
@@ -30,13 +30,13 @@ pub struct Fanout {
 
 /// Whether the block is read or written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Op {
+pub(crate) enum Op {
     Read,
     Write,
 }
 
 /// The fan-out of one block of `size` bytes on a top-level vdev of `children` leaves.
-pub fn fanout(vtype: VdevType, children: u32, size: u64, ashift: u8, op: Op) -> Fanout {
+pub(crate) fn fanout(vtype: VdevType, children: u32, size: u64, ashift: u8, op: Op) -> Fanout {
     let sector = 1u64 << ashift;
     let n = f64::from(children);
     match vtype {
