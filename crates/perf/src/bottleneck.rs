@@ -8,15 +8,20 @@ use serde::Serialize;
 /// The resource that limits the workload.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Bottleneck {
+    /// The busiest resource, as reports name it (`disk sda`, `slot1`).
     pub resource: String,
+    /// What kind of resource it is.
     pub kind: Kind,
+    /// Its busy fraction (0..=1), per server for the CPU.
     pub utilization: f64,
     /// What the pool could do if this resource were the only limit: bytes/s for streams,
     /// operations/s for random workloads.
     pub limit: f64,
+    /// The bottleneck in one plain sentence with its numbers.
     pub sentence: String,
-    /// The next limit: the second busiest resource and how much more it would allow (%).
+    /// The next limit: the second busiest resource.
     pub next_resource: Option<String>,
+    /// How much more the next limit would allow, percent.
     pub headroom_pct: Option<f64>,
 }
 

@@ -31,12 +31,18 @@ const FILE_HEADER: &str = "\
 /// logarithmic scale (a positive figure) or a linear one (a share that may be 0).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Param {
+    /// The name in the constants file.
     pub name: &'static str,
     /// What it stands for, for `validate --refit`'s listing.
     pub about: &'static str,
+    /// The value the fit starts from and is drawn toward: a documented approximation.
     pub prior: f64,
+    /// The lowest value the fit may give.
     pub min: f64,
+    /// The highest value the fit may give.
     pub max: f64,
+    /// Fitted on a logarithmic scale (a positive figure), else a linear one (a share that may be
+    /// 0).
     pub log_scale: bool,
 }
 
@@ -243,31 +249,31 @@ impl Constants {
         out
     }
 
-    pub fn disk_command_overhead_s(&self) -> f64 {
+    pub(crate) fn disk_command_overhead_s(&self) -> f64 {
         self.0[0]
     }
-    pub fn hdd_write_efficiency(&self) -> f64 {
+    pub(crate) fn hdd_write_efficiency(&self) -> f64 {
         self.0[1]
     }
-    pub fn arc_data_share(&self) -> f64 {
+    pub(crate) fn arc_data_share(&self) -> f64 {
         self.0[2]
     }
-    pub fn arc_scan_retention(&self) -> f64 {
+    pub(crate) fn arc_scan_retention(&self) -> f64 {
         self.0[3]
     }
-    pub fn read_call_cycles(&self, era: Era) -> f64 {
+    pub(crate) fn read_call_cycles(&self, era: Era) -> f64 {
         self.0[4 + era_index(era)]
     }
-    pub fn write_call_cycles(&self, era: Era) -> f64 {
+    pub(crate) fn write_call_cycles(&self, era: Era) -> f64 {
         self.0[7 + era_index(era)]
     }
-    pub fn overwrite_call_factor(&self) -> f64 {
+    pub(crate) fn overwrite_call_factor(&self) -> f64 {
         self.0[10]
     }
-    pub fn rewrite_records_in_flight(&self) -> f64 {
+    pub(crate) fn rewrite_records_in_flight(&self) -> f64 {
         self.0[11]
     }
-    pub fn zio_cycles(&self, era: Era) -> f64 {
+    pub(crate) fn zio_cycles(&self, era: Era) -> f64 {
         self.0[12 + era_index(era)]
     }
 }

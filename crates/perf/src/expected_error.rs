@@ -19,21 +19,30 @@ use std::sync::OnceLock;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Pattern {
+    /// dd or fio reading a file front to back.
     SequentialRead,
+    /// dd or fio writing a file front to back.
     SequentialWrite,
+    /// Each block read and written back in place (Bonnie's rewrite).
     Rewrite,
+    /// Random I/O, half or more of it reads.
     RandomRead,
+    /// Random I/O, mostly writes.
     RandomWrite,
+    /// Bonnie's random seeks.
     Seeks,
+    /// I/O on a raw disk, bypassing ZFS.
     RawDevice,
 }
 
 /// A pattern on a medium under a release era.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct ErrorClass {
+    /// What the workload does.
     pub pattern: Pattern,
     /// The medium of the pool's data disks (hard disks, SATA/SAS SSDs, NVMe).
     pub medium: Medium,
+    /// The release era of the host's ZFS.
     pub era: Era,
 }
 
@@ -104,8 +113,11 @@ pub fn era_words(era: Era) -> &'static str {
 /// pattern anywhere (`None`: any).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Scope {
+    /// The pattern, always stated.
     pub pattern: Pattern,
+    /// The medium; `None`: any.
     pub medium: Option<Medium>,
+    /// The release era; `None`: any.
     pub era: Option<Era>,
 }
 
@@ -163,14 +175,16 @@ impl std::fmt::Display for Scope {
 /// The cross-validated errors of the cases of one scope.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Band {
+    /// The cases it pools.
     pub scope: Scope,
     /// Median |error| of the scope's cases, each predicted with constants fitted without
     /// its source, percent.
     pub median_pct: f64,
     /// 90th percentile of the same, percent.
     pub p90_pct: f64,
-    /// Cases and sources behind it.
+    /// Cases behind it.
     pub cases: u32,
+    /// Sources those cases come from.
     pub sources: u32,
 }
 
@@ -198,15 +212,18 @@ pub const FEW_SOURCES: u32 = 3;
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Overall {
-    /// Median and 90th percentile |error|, percent, and the cases behind them.
+    /// Median |error| over every case, percent.
     pub median_pct: f64,
+    /// 90th percentile |error| over every case, percent.
     pub p90_pct: f64,
+    /// The cases behind them.
     pub cases: u32,
 }
 
 /// The bands of every scope the corpus measured, and the overall figures.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bands {
+    /// Median and 90th percentile over every case.
     pub overall: Overall,
     /// In the order `validate --cv` meets the scopes.
     pub bands: Vec<Band>,
@@ -216,12 +233,15 @@ pub struct Bands {
 /// stand behind them.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Expected {
+    /// Median |error| to expect, percent.
     pub median_pct: f64,
+    /// 90th percentile |error| to expect, percent.
     pub p90_pct: f64,
     /// The class has fewer than `FEW_SOURCES` sources: its band was widened.
     pub few: bool,
-    /// Cases and sources of the class itself.
+    /// Cases of the class itself.
     pub cases: u32,
+    /// Sources of the class itself.
     pub sources: u32,
 }
 

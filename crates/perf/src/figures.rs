@@ -18,11 +18,17 @@ use serde::Serialize;
 /// One disk's traffic, as `zpool iostat -v` and `iostat -x` show it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DeviceFigures {
+    /// The disk's name, as the system file gives it.
     pub name: String,
+    /// The top-level vdev it serves, as `zpool iostat -v` names it.
     pub vdev: String,
+    /// Read operations per second.
     pub read_ops_per_s: f64,
+    /// Write operations per second.
     pub write_ops_per_s: f64,
+    /// Bytes read per second.
     pub read_bytes_per_s: f64,
+    /// Bytes written per second.
     pub write_bytes_per_s: f64,
     /// Busy fraction, %b of iostat.
     pub utilization: f64,
@@ -31,24 +37,35 @@ pub struct DeviceFigures {
 /// One top-level vdev's traffic: the sum of its disks', as `zpool iostat -v` shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct VdevFigures {
+    /// The vdev's name, as `zpool iostat -v` prints it (`raidz2-0`).
     pub name: String,
+    /// Read operations per second.
     pub read_ops_per_s: f64,
+    /// Write operations per second.
     pub write_ops_per_s: f64,
+    /// Bytes read per second.
     pub read_bytes_per_s: f64,
+    /// Bytes written per second.
     pub write_bytes_per_s: f64,
 }
 
 /// What the pool will do under the workload.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Prediction {
+    /// The system's name.
     pub system: String,
+    /// The workload, as the model reads it.
     pub workload: String,
+    /// Application bytes per second.
     pub throughput_bytes_per_s: f64,
-    /// The application's reads and writes apart (their sum is the throughput, but for a
-    /// rewrite, which reports the bytes rewritten once).
+    /// The application's reads apart (with the writes, the throughput; but a rewrite reports
+    /// the bytes rewritten once).
     pub read_bytes_per_s: f64,
+    /// The application's writes apart.
     pub write_bytes_per_s: f64,
+    /// Application requests per second.
     pub iops: f64,
+    /// Mean time of one application request, seconds.
     pub mean_latency_s: f64,
     /// Jobs the model kept in flight.
     pub concurrency: u32,
@@ -61,10 +78,13 @@ pub struct Prediction {
     pub expected_error_p90_pct: f64,
     /// The class, in words, and how many published measurements it rests on.
     pub error_class: String,
+    /// The resource that limits the workload.
     pub bottleneck: Bottleneck,
     /// Every resource, busiest first.
     pub utilizations: Vec<Utilization>,
+    /// Each top-level vdev's traffic.
     pub vdevs: Vec<VdevFigures>,
+    /// Each disk's traffic.
     pub devices: Vec<DeviceFigures>,
     /// What of the system and workload the model does not capture, as facts: the front ends
     /// put them in words (the JSON's `not_modelled` sentences are request's).

@@ -23,7 +23,10 @@ pub enum NotModelled {
     ImpliedOnboardSata,
     /// Synchronous writes on this solid-state disk without stated power-loss protection: each
     /// ZIL commit waits a default cache flush.
-    CacheFlush { disk: String },
+    CacheFlush {
+        /// The disk's name.
+        disk: String,
+    },
     /// Several readers streaming from an all-flash pool: the ARC's eviction and locks.
     ArcUnderReaders,
     /// Writes of data from the kernel's random device on a platform without a measured rate.

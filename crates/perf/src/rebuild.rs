@@ -26,15 +26,18 @@ use serde::Serialize;
 pub struct SharedPath {
     /// The pipe and what it is: `slot1 (to memory) (PCIe 3.0 x8, ...)`.
     pub name: String,
+    /// Its rate, bytes per second.
     pub bytes_per_s: f64,
 }
 
 /// The rates a rebuild can reach on an otherwise idle pool.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RebuildPath {
-    /// Bytes/s the slowest pool leaf streams reading, and writing, over the filled span.
+    /// Bytes/s the slowest pool leaf streams reading, over the filled span.
     pub leaf_read_bytes_per_s: f64,
+    /// The same, writing.
     pub leaf_write_bytes_per_s: f64,
+    /// The slowest path every leaf shares, if there is one.
     pub shared: Option<SharedPath>,
     /// What each block of a resilver's scan costs (dsl_scan.c).
     pub per_block: BlockCosts,
@@ -57,8 +60,9 @@ pub struct BlockCosts {
     /// order among the sorted reads of a scan window (a short seek and the rotation), at the
     /// scrub class's 3 reads in flight on the slowest pool leaf.
     pub scattered_read_s: f64,
-    /// Seconds of one core per zio (the release's zio pipeline) and per byte checksummed.
+    /// Seconds of one core per zio (the release's zio pipeline).
     pub zio_cpu_s: f64,
+    /// Seconds of one core per byte checksummed.
     pub checksum_s_per_byte: f64,
     /// The host's cores.
     pub cores: f64,

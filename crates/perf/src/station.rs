@@ -10,19 +10,26 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
+    /// A disk serving requests: seeks, rotation, or flash latency.
     Disk,
     /// A solid-state disk's bandwidth: however many requests its flash serves at once, its
     /// bytes pass its controller and interface at its sequential rate.
     Media,
     /// A raidz or dRAID vdev serving a small random block: all its data disks at once.
     Vdev,
+    /// A disk's own port on its controller: the slower of the two ends' lines.
     Port,
+    /// A storage controller's chip.
     Controller,
     /// A SAS expander's wide link, shared by every disk behind it.
     Expander,
+    /// A bus or link toward memory (PCI, PCIe, a chipset uplink).
     Link,
+    /// Memory bandwidth.
     Memory,
+    /// The host's network interfaces.
     Network,
+    /// The CPU's cores running ZFS's work.
     Cpu,
     /// The application's threads, each copying its data on one core.
     Thread,
@@ -46,6 +53,7 @@ impl Kind {
         )
     }
 
+    /// The kind in one word, as reports print it.
     pub fn word(&self) -> &'static str {
         match self {
             Kind::Disk => "disk",
@@ -149,8 +157,11 @@ impl Station {
 /// One resource's share of the work.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Utilization {
+    /// The resource's name.
     pub resource: String,
+    /// What kind of resource it is.
     pub kind: Kind,
+    /// What it is and its rate, in a few words.
     pub detail: String,
     /// Busy fraction (0..=1), per server for the CPU.
     pub utilization: f64,

@@ -32,6 +32,7 @@ const MAX_SAMPLES: u32 = 1_000_000;
 /// One resource's share of a job's time.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StationShare {
+    /// The resource, as the simulation names its station.
     pub station: &'static str,
     /// Share of the mean completion time spent there, waiting and served (0..=1).
     pub share: f64,
@@ -40,18 +41,25 @@ pub struct StationShare {
 /// Completion-time percentiles of one workload's jobs, in seconds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Latency {
+    /// Median.
     pub p50: f64,
+    /// 90th percentile.
     pub p90: f64,
+    /// 99th percentile.
     pub p99: f64,
+    /// 99.9th percentile.
     pub p999: f64,
+    /// Mean.
     pub mean: f64,
+    /// Where the time goes: each resource's share of the mean.
     pub stations: Vec<StationShare>,
     /// The mean the MVA gives for the same network (jobs in flight over its throughput).
     #[serde(skip)]
     pub mva_mean: f64,
     /// The p99's 95% confidence half-width over its value, as the run ended.
     #[serde(skip)]
-    pub p99_precision: f64,
+    pub(crate) p99_precision: f64,
+    /// Events the run handled (the criterion bench's work per run).
     #[serde(skip)]
     pub events: u64,
 }
