@@ -1,6 +1,6 @@
-//! What a fresh clone meets before any command: no file naming one machine's folders,
-//! `scripts/test` running every test target whatever fails first, and Debian installs that
-//! keep apt-get's progress out of the test log unless they fail.
+//! What a fresh clone meets before any command: no file naming one machine's folders, every
+//! crate under the workspace lints, `scripts/test` running every test target whatever fails
+//! first, and Debian installs that keep apt-get's progress out of the test log unless they fail.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -44,6 +44,35 @@ fn no_file_names_an_absolute_path_of_one_machine() {
         .map(|f| f.strip_prefix(top()).unwrap().display().to_string())
         .collect();
     assert!(named.is_empty(), "{machine} is named in {named:?}");
+}
+
+/// Every crate's public items say what they are and nothing private is `pub`: each member
+/// opts in to the workspace's `missing_docs` and `unreachable_pub`, which `cargo clippy -D
+/// warnings` in scripts/test then enforces.
+#[test]
+fn every_crate_takes_the_workspace_lints() {
+    let mut crates: Vec<_> = std::fs::read_dir(top().join("crates"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path().join("Cargo.toml"))
+        .filter(|p| p.exists())
+        .collect();
+    crates.sort();
+    assert!(crates.len() >= 14, "{crates:?}");
+    let without: Vec<_> = crates
+        .iter()
+        .filter(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            let lines: Vec<&str> = text.lines().map(str::trim).collect();
+            !lines
+                .windows(2)
+                .any(|w| w == ["[lints]", "workspace = true"])
+        })
+        .collect();
+    assert!(
+        without.is_empty(),
+        "no `[lints] workspace = true` in {without:?}"
+    );
 }
 
 /// cargo stops at the first failing test target unless told not to, which hid about 60 of 68
