@@ -75,6 +75,72 @@ fn every_crate_takes_the_workspace_lints() {
     );
 }
 
+/// The workspace crates `dir`'s Cargo.toml depends on (not its dev-dependencies), by directory
+/// name; every member is named in the root Cargo.toml's `[workspace.dependencies]` by it.
+fn crate_dependencies(dir: &Path, members: &[String]) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    let mut section = "";
+    let mut deps: Vec<String> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line;
+        } else if section == "[dependencies]" {
+            let name = line.split(['.', ' ', '=']).next().unwrap_or("");
+            if members.iter().any(|m| m == name) {
+                deps.push(name.to_string());
+            }
+        }
+    }
+    deps.sort();
+    deps
+}
+
+/// README's dependency graph is the one the crates' Cargo.toml have: each line `crate -> a,
+/// b`, `model` with none, and `cli -> every crate above but parse`.
+#[test]
+fn readme_names_the_crates_and_their_edges_as_they_are() {
+    let mut members: Vec<String> = std::fs::read_dir(top().join("crates"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().join("Cargo.toml").exists())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    members.sort();
+    let readme = std::fs::read_to_string(top().join("README.md")).unwrap();
+    let (_, graph) = readme.split_once("The dependency graph").unwrap();
+    let block = graph.split("```").nth(1).unwrap();
+    let mut seen: Vec<String> = Vec::new();
+    for line in block.lines().filter(|l| !l.trim().is_empty()) {
+        let (names, edges) = line.split_once("->").unwrap_or((line, ""));
+        let names: Vec<String> = if line.starts_with("model ") {
+            vec!["model".to_string()]
+        } else {
+            names.split(',').map(|n| n.trim().to_string()).collect()
+        };
+        let mut want: Vec<String> = match edges.trim().strip_prefix("every crate above but ") {
+            Some(but) => seen.iter().filter(|c| *c != but).cloned().collect(),
+            None => edges.split(',').map(|e| e.trim().to_string()).collect(),
+        };
+        want.retain(|w| !w.is_empty());
+        want.sort();
+        want.dedup();
+        for name in names {
+            let got = crate_dependencies(&top().join("crates").join(&name), &members);
+            assert_eq!(got, want, "README's edges of {name}");
+            seen.push(name);
+        }
+    }
+    seen.sort();
+    assert_eq!(seen, members, "README's graph names every crate once");
+    let (_, layout) = readme.split_once("## Layout of the code").unwrap();
+    for m in &members {
+        assert!(
+            layout.contains(&format!("crates/{m} ")),
+            "README's layout has no crates/{m}"
+        );
+    }
+}
+
 /// cargo stops at the first failing test target unless told not to, which hid about 60 of 68
 /// targets behind one failing zfs-fuse test.
 #[test]
