@@ -15,12 +15,14 @@ fn request(disks: u32) -> Request {
     let (grown, _) = with_controllers_for(&default_system(), disk, disks).unwrap();
     Request {
         system: with_disks(&grown, disk, disks).unwrap(),
-        hot_spares: 0,
-        min_redundancy: 0,
-        needs: vec![],
-        settings: Settings::standard(0.8, 5.0),
-        rank: zpoolsim_plan::Rank::Usable,
-        consider_all: true,
+        terms: zpoolsim_plan::Terms {
+            hot_spares: 0,
+            min_redundancy: 0,
+            needs: vec![],
+            settings: Settings::standard(0.8, 5.0),
+            rank: zpoolsim_plan::Rank::Usable,
+            consider_all: true,
+        },
     }
 }
 

@@ -37,5 +37,5 @@ pub use raidz_expansion::{grow, within_policy, GrowthOption, GrowthStep};
 pub use recommend::{at_the_target, NearMiss, Recommendation, DEFAULT_LOSS_TARGET};
 pub use search::{
     check_work, own, plan, plan_cancellable, plan_disks, plan_disks_cancellable, DiskPlan,
-    DiskRequest, Own, Plan, Request, MAX_PLAN_WORK,
+    DiskRequest, Own, Plan, Request, Terms, MAX_PLAN_WORK,
 };

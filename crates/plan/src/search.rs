@@ -45,11 +45,18 @@ pub fn check_work(layouts: usize, disks: usize, settings: &Settings) -> Result<(
     .map_err(PlanError::OverBudget)
 }
 
-/// What to plan: the machine with its disks in place (`placement::with_disks`), and the rules.
+/// What to plan: the machine with its disks in place (`placement::with_disks`), and the terms.
 #[derive(Debug, Clone)]
 pub struct Request {
     /// The machine, its disks in place.
     pub system: System,
+    /// What the plan is held to.
+    pub terms: Terms,
+}
+
+/// What a plan is held to, whichever way its disks are given ([`Request`], [`DiskRequest`]).
+#[derive(Debug, Clone)]
+pub struct Terms {
     /// Hot spares set aside before layouts are built.
     pub hot_spares: u32,
     /// Leaf failures every vdev must survive.
@@ -104,9 +111,9 @@ pub fn own(request: &Request, plan: &Plan) -> Result<Option<Own>, PlanError> {
     let Some(candidate) = own_candidate(&request.system) else {
         return Ok(None);
     };
-    let evaluation = evaluate(&request.system, &candidate, &request.settings)?;
+    let evaluation = evaluate(&request.system, &candidate, &request.terms.settings)?;
     let pick = &plan.evaluations[plan.recommendation.index];
-    let standing = standing(&evaluation, pick, &request.needs);
+    let standing = standing(&evaluation, pick, &request.terms.needs);
     Ok(Some(Own {
         evaluation,
         standing,
@@ -157,19 +164,23 @@ fn kept_candidates(
     wanted: impl Fn(&Candidate) -> bool,
 ) -> Result<(Vec<Candidate>, Vec<RuledOut>), PlanError> {
     let draid = space::Profile::of(request.system.host.zfs).draid;
-    let all: Vec<_> = candidates(disks, request.hot_spares, request.min_redundancy)
-        .into_iter()
-        .filter(|c| {
-            draid
-                || !c
-                    .layout
-                    .groups
-                    .iter()
-                    .any(|g| matches!(g.vtype, VdevType::Draid { .. }))
-        })
-        .filter(|c| wanted(c))
-        .collect();
-    let (all, ruled_out) = if request.consider_all {
+    let all: Vec<_> = candidates(
+        disks,
+        request.terms.hot_spares,
+        request.terms.min_redundancy,
+    )
+    .into_iter()
+    .filter(|c| {
+        draid
+            || !c
+                .layout
+                .groups
+                .iter()
+                .any(|g| matches!(g.vtype, VdevType::Draid { .. }))
+    })
+    .filter(|c| wanted(c))
+    .collect();
+    let (all, ruled_out) = if request.terms.consider_all {
         (all, Vec::new())
     } else {
         rules::apply(all, disk_bytes(request))
@@ -177,8 +188,8 @@ fn kept_candidates(
     if all.is_empty() {
         return Err(PlanError::NoCandidates {
             disks,
-            hot_spares: request.hot_spares,
-            min_redundancy: request.min_redundancy,
+            hot_spares: request.terms.hot_spares,
+            min_redundancy: request.terms.min_redundancy,
         });
     }
     Ok((all, ruled_out))
@@ -216,30 +227,32 @@ fn plan_among(
         return Err(PlanError::TooManyDisks { disks });
     }
     let (all, ruled_out) = kept_candidates(request, disks, wanted)?;
-    check_work(all.len(), disks as usize, &request.settings)?;
+    check_work(all.len(), disks as usize, &request.terms.settings)?;
     let evaluated = all
         .iter()
         .map(|c| {
             cancel.check()?;
-            evaluate(&request.system, c, &request.settings)
+            evaluate(&request.system, c, &request.terms.settings)
         })
         .collect::<Result<Vec<_>, _>>()?;
     let considered = evaluated.len();
     let (passing, failing): (Vec<_>, Vec<_>) = evaluated
         .into_iter()
-        .partition(|e| meets(e, &request.needs));
-    let years = request.settings.years;
-    let Some(mut recommendation) = recommend(&passing, &request.needs, years, request.rank) else {
+        .partition(|e| meets(e, &request.terms.needs));
+    let years = request.terms.settings.years;
+    let Some(mut recommendation) =
+        recommend(&passing, &request.terms.needs, years, request.terms.rank)
+    else {
         return Err(PlanError::NothingMeetsNeeds {
             disks,
-            needs: request.needs.clone(),
-            closest: closest(&failing, &request.needs),
+            needs: request.terms.needs.clone(),
+            closest: closest(&failing, &request.terms.needs),
         });
     };
     let chosen = &passing[recommendation.index];
     let caveats = pick_caveats(request, &chosen.candidate);
     recommendation.caveats.splice(0..0, caveats);
-    let monte_carlo = monte_carlo(&request.system, chosen, &request.settings, cancel)?;
+    let monte_carlo = monte_carlo(&request.system, chosen, &request.terms.settings, cancel)?;
     let objectives: Vec<Vec<f64>> = passing.iter().map(Evaluation::objectives).collect();
     Ok(Plan {
         considered,
@@ -248,7 +261,7 @@ fn plan_among(
         evaluations: passing,
         recommendation,
         monte_carlo,
-        loss_bands: LossBands::of(&request.needs),
+        loss_bands: LossBands::of(&request.terms.needs),
         own: None,
     })
 }
@@ -258,18 +271,8 @@ fn plan_among(
 pub struct DiskRequest {
     /// The disk model, how many, and their price.
     pub disks: Disks,
-    /// Hot spares set aside before layouts are built.
-    pub hot_spares: u32,
-    /// Leaf failures every vdev must survive.
-    pub min_redundancy: u32,
-    /// Bounds every pick must meet (`--need`).
-    pub needs: Vec<Need>,
-    /// The workloads and fill every candidate is measured by.
-    pub settings: Settings,
-    /// How layouts under the loss target are ranked.
-    pub rank: Rank,
-    /// Keep the layouts the policy rules out.
-    pub consider_all: bool,
+    /// What the plan is held to.
+    pub terms: Terms,
     /// Only layouts raidz expansion can grow to this many disks within the policy
     /// (`--grow-to`).
     pub grow_to: Option<u32>,
@@ -312,12 +315,7 @@ pub fn plan_disks_cancellable(
     let assembled = assemble(&request.disks, catalog)?;
     let request_for_machine = Request {
         system: assembled.system.clone(),
-        hot_spares: request.hot_spares,
-        min_redundancy: request.min_redundancy,
-        needs: request.needs.clone(),
-        settings: request.settings.clone(),
-        rank: request.rank,
-        consider_all: request.consider_all,
+        terms: request.terms.clone(),
     };
     let bytes = disk_bytes(&request_for_machine);
     let mut result = plan_among(&request_for_machine, cancel, |c| {
@@ -332,8 +330,8 @@ pub fn plan_disks_cancellable(
         disk: machine.disks[0].model.id.clone(),
         disks: crate::placement::data_disks(&machine),
         assumed: assembled.assumed,
-        settings: request.settings.clone(),
-        needs: request.needs.clone(),
+        settings: request.terms.settings.clone(),
+        needs: request.terms.needs.clone(),
         plan: result,
         machine,
     })

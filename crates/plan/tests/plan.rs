@@ -26,13 +26,15 @@ fn evaluation<'a>(p: &'a Plan, name: &str) -> &'a Evaluation {
 fn request(disks: u32, needs: &str) -> Request {
     Request {
         system: machine(disks),
-        hot_spares: 0,
-        min_redundancy: 0,
-        needs: parse_needs(needs).unwrap(),
-        settings: Settings::standard(0.8, 5.0),
-        // The space ranking over every candidate: the checks below count and rank by hand.
-        rank: zpoolsim_plan::Rank::Space,
-        consider_all: true,
+        terms: zpoolsim_plan::Terms {
+            hot_spares: 0,
+            min_redundancy: 0,
+            needs: parse_needs(needs).unwrap(),
+            settings: Settings::standard(0.8, 5.0),
+            // The space ranking over every candidate: the checks below count and rank by hand.
+            rank: zpoolsim_plan::Rank::Space,
+            consider_all: true,
+        },
     }
 }
 
@@ -126,7 +128,7 @@ fn impossible_needs_name_the_closest_layouts() {
 #[test]
 fn unrecoverable_read_errors_lose_blocks_not_the_pool() {
     let mut r = request(24, "");
-    r.settings.afr_pct = Some(0.35);
+    r.terms.settings.afr_pct = Some(0.35);
     let p = plan(&r).unwrap();
     let find = |name: &str| evaluation(&p, name);
     // 12x mirror-2 of Exos X16 (--afr 0.35, the data sheet's), 80% full, no hot spare. MTBF =
@@ -181,7 +183,7 @@ fn draid_is_degraded_only_for_its_sequential_rebuild() {
 #[test]
 fn a_plan_past_its_work_budget_is_refused_before_any_evaluation() {
     let mut r = request(1000, "");
-    r.settings.extra = vec![zpoolsim_plan::LabelledWorkload::parse("bonnie-rewrite").unwrap()];
+    r.terms.settings.extra = vec![zpoolsim_plan::LabelledWorkload::parse("bonnie-rewrite").unwrap()];
     let Err(PlanError::OverBudget(e)) = plan(&r) else {
         panic!("planned")
     };
@@ -193,7 +195,7 @@ fn a_plan_past_its_work_budget_is_refused_before_any_evaluation() {
         "228 layouts of 1000 disks leave room for no workload beyond the standard three; use fewer layouts or disks"
     );
     let mut r = request(300, "");
-    r.settings.extra = vec![zpoolsim_plan::LabelledWorkload::parse("dd-read").unwrap(); 8];
+    r.terms.settings.extra = vec![zpoolsim_plan::LabelledWorkload::parse("dd-read").unwrap(); 8];
     let e = plan(&r).unwrap_err().to_string();
     assert!(
         e.ends_with("228 layouts of 300 disks take at most 7 workloads beyond the standard three"),
@@ -243,7 +245,7 @@ fn a_cancelled_plan_stops() {
 fn one_batch_raises_the_odds_by_the_batch_moments() {
     let independent = plan(&request(24, "")).unwrap();
     let mut r = request(24, "");
-    r.settings.same_batch = true;
+    r.terms.settings.same_batch = true;
     let batch = plan(&r).unwrap();
     for (name, pool, block) in [("4x raidz2-6", 1.875, 1.25), ("12x mirror-2", 1.25, 1.0)] {
         let (a, b) = (
@@ -263,7 +265,7 @@ fn one_batch_raises_the_odds_by_the_batch_moments() {
 fn an_iops_need_is_judged_at_eight_clients_of_sixteen() {
     let at = |random: &str| {
         let mut r = request(24, "iops>=2000");
-        r.settings.random = zpoolsim_plan::LabelledWorkload::parse(random).unwrap();
+        r.terms.settings.random = zpoolsim_plan::LabelledWorkload::parse(random).unwrap();
         plan(&r)
     };
     // One thread of 32 in flight: 1.3 reads queued per disk whatever the layout; the stripe

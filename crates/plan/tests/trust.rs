@@ -18,12 +18,14 @@ fn machine(model: &DiskModel, disks: u32) -> System {
 fn planned(model: &DiskModel, disks: u32, consider_all: bool) -> Plan {
     plan(&Request {
         system: machine(model, disks),
-        hot_spares: 0,
-        min_redundancy: 0,
-        needs: vec![],
-        settings: Settings::standard(0.8, 5.0),
-        rank: Rank::Usable,
-        consider_all,
+        terms: zpoolsim_plan::Terms {
+            hot_spares: 0,
+            min_redundancy: 0,
+            needs: vec![],
+            settings: Settings::standard(0.8, 5.0),
+            rank: Rank::Usable,
+            consider_all,
+        },
     })
     .unwrap()
 }
@@ -166,12 +168,14 @@ fn each_ranking_picks_its_best() {
     let with = |rank: Rank| {
         plan(&Request {
             system: machine(exos, 24),
-            hot_spares: 0,
-            min_redundancy: 0,
-            needs: vec![],
-            settings: Settings::standard(0.8, 5.0),
-            rank,
-            consider_all: false,
+            terms: zpoolsim_plan::Terms {
+                hot_spares: 0,
+                min_redundancy: 0,
+                needs: vec![],
+                settings: Settings::standard(0.8, 5.0),
+                rank,
+                consider_all: false,
+            },
         })
         .unwrap()
     };
@@ -227,12 +231,14 @@ fn small_mirrors_are_not_excluded_and_afr_moves_the_odds() {
         settings.afr_pct = Some(afr);
         let p = plan(&Request {
             system: machine(red, 4),
-            hot_spares: 0,
-            min_redundancy: 0,
-            needs: vec![],
-            settings,
-            rank: Rank::Usable,
-            consider_all: true,
+            terms: zpoolsim_plan::Terms {
+                hot_spares: 0,
+                min_redundancy: 0,
+                needs: vec![],
+                settings,
+                rank: Rank::Usable,
+                consider_all: true,
+            },
         })
         .unwrap();
         p.evaluations
@@ -261,12 +267,14 @@ fn nvme_disks_plan_on_links_of_their_own() {
             count: Some(4),
             price_usd: None,
         },
-        hot_spares: 0,
-        min_redundancy: 0,
-        needs: vec![],
-        settings: Settings::standard(0.8, 5.0),
-        rank: Rank::Usable,
-        consider_all: false,
+        terms: zpoolsim_plan::Terms {
+            hot_spares: 0,
+            min_redundancy: 0,
+            needs: vec![],
+            settings: Settings::standard(0.8, 5.0),
+            rank: Rank::Usable,
+            consider_all: false,
+        },
         grow_to: None,
     };
     let p = zpoolsim_plan::plan_disks(&request, Catalog::embedded()).unwrap();
@@ -300,12 +308,14 @@ fn the_planner_uses_the_loaded_resilver() {
         settings.load = load.map(|l| zpoolsim_plan::LabelledWorkload::parse(l).unwrap());
         let p = plan(&Request {
             system: machine(exos, 12),
-            hot_spares: 0,
-            min_redundancy: 0,
-            needs: vec![],
-            settings,
-            rank: Rank::Usable,
-            consider_all: false,
+            terms: zpoolsim_plan::Terms {
+                hot_spares: 0,
+                min_redundancy: 0,
+                needs: vec![],
+                settings,
+                rank: Rank::Usable,
+                consider_all: false,
+            },
         })
         .unwrap();
         p.evaluations
@@ -389,12 +399,14 @@ fn the_default_pick_buys_space_and_a_vm_host_gets_mirrors() {
         zpoolsim_plan::LabelledWorkload::parse(purpose.random_workload(false)).unwrap();
     let vm = plan(&Request {
         system: machine(exos, 12),
-        hot_spares: 0,
-        min_redundancy: 0,
-        needs: vec![],
-        settings,
-        rank: purpose.rank(),
-        consider_all: false,
+        terms: zpoolsim_plan::Terms {
+            hot_spares: 0,
+            min_redundancy: 0,
+            needs: vec![],
+            settings,
+            rank: purpose.rank(),
+            consider_all: false,
+        },
     })
     .unwrap();
     assert_eq!(vm.recommendation.layout, "6x mirror-2");
@@ -412,12 +424,14 @@ fn a_pool_that_will_grow_gets_a_layout_that_can() {
             count: Some(6),
             price_usd: None,
         },
-        hot_spares: 0,
-        min_redundancy: 0,
-        needs: vec![],
-        settings: Settings::standard(0.8, 5.0),
-        rank: Rank::Usable,
-        consider_all: false,
+        terms: zpoolsim_plan::Terms {
+            hot_spares: 0,
+            min_redundancy: 0,
+            needs: vec![],
+            settings: Settings::standard(0.8, 5.0),
+            rank: Rank::Usable,
+            consider_all: false,
+        },
         grow_to,
     };
     let pick = |grow_to| {

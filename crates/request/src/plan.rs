@@ -117,12 +117,14 @@ impl PlanRequest {
         }
         let request = DiskRequest {
             disks: self.disks.disks(inputs)?,
-            hot_spares: self.spares,
-            min_redundancy: self.min_redundancy,
-            needs,
-            settings,
-            rank: self.rank.unwrap_or(purpose.rank()),
-            consider_all: self.consider_all,
+            terms: ::plan::Terms {
+                hot_spares: self.spares,
+                min_redundancy: self.min_redundancy,
+                needs,
+                settings,
+                rank: self.rank.unwrap_or(purpose.rank()),
+                consider_all: self.consider_all,
+            },
             grow_to: self.grow_to,
         };
         let cancel = inputs.cancel();

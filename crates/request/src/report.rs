@@ -100,12 +100,14 @@ pub fn report(system: &System, afr_pct: Option<f64>) -> Result<Report, PlanError
         .min(1);
     let request = Request {
         system: system.clone(),
-        hot_spares: 0,
-        min_redundancy,
-        needs: Vec::new(),
-        settings,
-        rank: Rank::default(),
-        consider_all: false,
+        terms: ::plan::Terms {
+            hot_spares: 0,
+            min_redundancy,
+            needs: Vec::new(),
+            settings,
+            rank: Rank::default(),
+            consider_all: false,
+        },
     };
     let plan = plan(&request)?;
     let own = ::plan::own(&request, &plan)?;
