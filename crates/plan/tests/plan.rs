@@ -183,7 +183,8 @@ fn draid_is_degraded_only_for_its_sequential_rebuild() {
 #[test]
 fn a_plan_past_its_work_budget_is_refused_before_any_evaluation() {
     let mut r = request(1000, "");
-    r.terms.settings.extra = vec![zpoolsim_plan::LabelledWorkload::parse("bonnie-rewrite").unwrap()];
+    r.terms.settings.extra =
+        vec![zpoolsim_plan::LabelledWorkload::parse("bonnie-rewrite").unwrap()];
     let Err(PlanError::OverBudget(e)) = plan(&r) else {
         panic!("planned")
     };
