@@ -73,11 +73,11 @@ pub enum SyncPolicy {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Logbias {
-    /// Large synchronous writes go to the ZIL, on the log device where the pool has one (the
+    /// Synchronous writes go to the ZIL, on the log device where the pool has one (the
     /// default).
     Latency,
-    /// Large synchronous writes go straight to the main vdevs, the ZIL holding only their block
-    /// pointers (WR_INDIRECT).
+    /// Synchronous writes go straight to the main vdevs, the ZIL holding only their block
+    /// pointers (zil.c zil_write_state: WR_INDIRECT whatever their size).
     Throughput,
 }
 

@@ -33,13 +33,13 @@ pub struct Tunables {
     /// zfs_vdev_max_pending: the one queue depth per leaf of releases before the 2013 I/O
     /// scheduler (vfs.zfs.vdev.max_pending).
     pub vdev_max_pending: Option<u32>,
-    /// zfs_vdev_async_read_max_active: I/Os each leaf keeps active per class (so the next three).
+    /// zfs_vdev_async_read_max_active: asynchronous reads (prefetch) each leaf keeps active.
     pub async_read_max_active: Option<u32>,
-    /// zfs_vdev_async_write_max_active.
+    /// zfs_vdev_async_write_max_active: the txg's writes each leaf keeps active, at most.
     pub async_write_max_active: Option<u32>,
-    /// zfs_vdev_sync_read_max_active.
+    /// zfs_vdev_sync_read_max_active: synchronous reads each leaf keeps active.
     pub sync_read_max_active: Option<u32>,
-    /// zfs_vdev_sync_write_max_active.
+    /// zfs_vdev_sync_write_max_active: ZIL and O_SYNC writes each leaf keeps active.
     pub sync_write_max_active: Option<u32>,
     /// zfs_vdev_aggregation_limit, bytes.
     pub aggregation_limit: Option<u64>,
