@@ -73,8 +73,8 @@ pub enum SyncPolicy {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Logbias {
-    /// Synchronous writes go to the ZIL, on the log device where the pool has one (the
-    /// default).
+    /// Synchronous writes go whole into the ZIL on a log device; without one, those of at
+    /// least zfs_immediate_write_sz go to the main vdevs (zil_write_state). The default.
     Latency,
     /// Synchronous writes go straight to the main vdevs, the ZIL holding only their block
     /// pointers (zil.c zil_write_state: WR_INDIRECT whatever their size).
