@@ -98,6 +98,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/issue1705-2013-raidz2.toml"),
     ),
     (
+        "validation/louwrentius-2014-nas.toml",
+        include_str!("../../../validation/louwrentius-2014-nas.toml"),
+    ),
+    (
         "examples/aztorius-2023-encrypted.toml",
         include_str!("../../../examples/aztorius-2023-encrypted.toml"),
     ),
@@ -304,6 +308,10 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/issue1705-2013-4x-2tb.toml",
         include_str!("../../../examples/issue1705-2013-4x-2tb.toml"),
+    ),
+    (
+        "examples/louwrentius-2014-24x-hds724040.toml",
+        include_str!("../../../examples/louwrentius-2014-24x-hds724040.toml"),
     ),
     (
         "examples/seed-000-1320-box.toml",

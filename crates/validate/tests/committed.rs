@@ -102,6 +102,7 @@ const ISSUE_29_SOURCES: &[&str] = &[
     "issue345-2011-cheetah.toml",
     "issue419-2011-raidz1.toml",
     "issue1705-2013-raidz2.toml",
+    "louwrentius-2014-nas.toml",
 ];
 
 /// The leave-one-source-out median |error| when the bands were last committed (46.7%,
