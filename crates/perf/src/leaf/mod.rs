@@ -102,6 +102,18 @@ impl<'a> DiskTiming<'a> {
         }
     }
 
+    /// Per-command time no queue or cache hides (a fitted constant): what a flush costs a
+    /// hard disk beyond the writes it waits for.
+    pub fn overhead_s(&self) -> f64 {
+        self.overhead_s
+    }
+
+    /// The longest seek, across the whole stroke: track + (average - track) 15/8.
+    pub fn stroke_seek_s(&self, write: bool) -> f64 {
+        let p = self.positioning(1.0, write);
+        p.track_s + p.sqrt_s
+    }
+
     pub fn is_rotating(&self) -> bool {
         self.model.medium == Medium::Hdd
     }
