@@ -91,12 +91,13 @@ mod tests {
     #[test]
     fn the_commit_moves_the_head_to_both_ends() {
         // 7200 rpm, 8.5 ms average seek, 1 ms track to track: the stroke is
-        // 1 + 7.5 x 15/8 = 15.0625 ms; over the outer tenth, 1 + 7.5 x sqrt(0.1) x 8/15.
+        // 1 + 7.5 x 15/8 = 15.0625 ms; over the outer tenth, 1 + 7.5 x sqrt(0.1) (the mean of
+        // sqrt(d) between two uniform points is 8/15 of the longest, leaf/ncq.rs).
         let mut m = crate::leaf::tests::hdd(200.0, 100.0, 7200);
         m.avg_seek_read_ms = Some(8.5);
         m.track_to_track_ms = Some(1.0);
         let t = DiskTiming::new(&m, 0.1e-3);
-        let span_seek = 1e-3 + 7.5e-3 * 0.1f64.sqrt() * 8.0 / 15.0;
+        let span_seek = 1e-3 + 7.5e-3 * 0.1f64.sqrt();
         let want = 2.0 * 0.1e-3 + span_seek + 2.0 * 15.0625e-3 + 3.0 * (60.0 / 7200.0) / 2.0;
         assert!((commit_s(&t, 0.1) - want).abs() < 1e-12);
         // 128 MiB txgs (1 GiB of RAM before 2013) on 7 disks of a raidz1, 80 MB/s each:
