@@ -246,7 +246,7 @@ impl<'a> DiskTiming<'a> {
     }
 
     /// A solid-state disk's latency at queue depth 1: its data sheet's, else its kind's.
-    fn flash_latency_s(&self, write: bool) -> f64 {
+    pub fn flash_latency_s(&self, write: bool) -> f64 {
         let m = self.model;
         let (stated, nvme, sata) = if write {
             (
