@@ -25,32 +25,10 @@ pub fn loads(system: &System, w: &Workload, write_cache: bool, constants: &Const
     let disk = &system.disks[0].model;
     let t = DiskTiming::new(disk, constants.disk_command_overhead_s());
     let bs = w.block_size as f64;
-    let x = w.offset_bytes as f64 / disk.capacity_bytes as f64;
     let write = w.access.writes();
     let depth = w.outstanding();
     let flushes = if write { flushes_per_write(w) } else { 0.0 };
-    let through = !write_cache || (flushes > 0.0 && t.is_rotating());
-    let (mut busy_s, mut busy_queued_s) = match w.access {
-        Access::SeqWrite if through && depth == 1 => (t.write_through_io_s(bs, x), Vec::new()),
-        Access::SeqWrite | Access::SeqRead => (bs / t.rate_at(x, write), Vec::new()),
-        _ => {
-            let queued =
-                t.random_io_queued_s(bs, 1.0, 1, write, reorder_depth(system, 0, u32::MAX));
-            (queued[0], queued)
-        }
-    };
-    // Solid state without power-loss protection programs its cache at each flush; before it,
-    // the writer waits for its data to reach the drive: an O_DIRECT write at once, a buffered
-    // one when fsync or fdatasync writes the page cache back and waits for it
-    // (blkdev_fsync -> file_write_and_wait_range), which a stream's transfer time leaves out.
-    let waits = if w.direct { 1.0 } else { flushes };
-    let waited = match w.access {
-        Access::SeqWrite if !t.is_rotating() => waits * t.flash_latency_s(true),
-        _ => 0.0,
-    };
-    let flush = flushes * t.flush_s() + waited;
-    busy_s += flush;
-    busy_queued_s.iter_mut().for_each(|s| *s += flush);
+    let (busy_s, busy_queued_s) = service_s(system, &t, w, flushes, write_cache);
     let mut disks = vec![DiskLoad::default(); system.disks.len()];
     disks[0] = DiskLoad {
         read_bytes: if write { 0.0 } else { bs },
@@ -82,6 +60,44 @@ pub fn loads(system: &System, w: &Workload, write_cache: bool, constants: &Const
         random: !w.access.is_sequential(),
         arc_hit: 0.0,
     }
+}
+
+/// One request's service time at the device (and by queue depth where it reorders), with the
+/// waits and flushes `flushes` per write adds.
+fn service_s(
+    system: &System,
+    t: &DiskTiming,
+    w: &Workload,
+    flushes: f64,
+    write_cache: bool,
+) -> (f64, Vec<f64>) {
+    let bs = w.block_size as f64;
+    let x = w.offset_bytes as f64 / system.disks[0].model.capacity_bytes as f64;
+    let write = w.access.writes();
+    let depth = w.outstanding();
+    let through = !write_cache || (flushes > 0.0 && t.is_rotating());
+    let (mut busy_s, mut busy_queued_s) = match w.access {
+        Access::SeqWrite if through && depth == 1 => (t.write_through_io_s(bs, x), Vec::new()),
+        Access::SeqWrite | Access::SeqRead => (bs / t.rate_at(x, write), Vec::new()),
+        _ => {
+            let queued =
+                t.random_io_queued_s(bs, 1.0, 1, write, reorder_depth(system, 0, u32::MAX));
+            (queued[0], queued)
+        }
+    };
+    // Solid state without power-loss protection programs its cache at each flush; before it,
+    // the writer waits for its data to reach the drive: an O_DIRECT write at once, a buffered
+    // one when fsync or fdatasync writes the page cache back and waits for it
+    // (blkdev_fsync -> file_write_and_wait_range), which a stream's transfer time leaves out.
+    let waits = if w.direct { 1.0 } else { flushes };
+    let waited = match w.access {
+        Access::SeqWrite if !t.is_rotating() => waits * t.flash_latency_s(true),
+        _ => 0.0,
+    };
+    let flush = flushes * t.flush_s() + waited;
+    busy_s += flush;
+    busy_queued_s.iter_mut().for_each(|s| *s += flush);
+    (busy_s, busy_queued_s)
 }
 
 #[cfg(test)]
