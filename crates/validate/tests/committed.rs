@@ -104,6 +104,10 @@ const ISSUE_29_SOURCES: &[&str] = &[
     "duzlov-2023-fsync.toml",
     "aztorius-2023-issue15245.toml",
     "trenb-2017-issue6278.toml",
+    "issue345-2011-cheetah.toml",
+    "issue419-2011-raidz1.toml",
+    "issue1705-2013-raidz2.toml",
+    "louwrentius-2014-nas.toml",
 ];
 
 /// The sources of published latency percentiles (issue 28) whose latency cases one paragraph
