@@ -4,6 +4,7 @@
 //! disks never saw (the ARC), records much larger than the random requests.
 
 use model::{Access, Workload};
+use parse::fio_json::{clat_percentiles, Percentiles, SideClat};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -48,6 +49,10 @@ pub struct WorkloadComparison {
     pub measured_latency_s: f64,
     /// The model's mean latency, seconds.
     pub predicted_latency_s: f64,
+    /// fio's clat percentiles of each side that moved data, from the stored fio JSON.
+    pub measured_clat_s: Vec<SideClat>,
+    /// The simulation's percentiles (`predict --latency`), where the bench simulated them.
+    pub predicted_percentiles_s: Option<Percentiles>,
     /// Measured over predicted throughput.
     pub ratio: f64,
     /// What the model names as the limit, one sentence.
@@ -129,6 +134,8 @@ fn workload_row(run: &Run) -> WorkloadComparison {
         predicted_iops: number(p, "iops"),
         measured_latency_s: run.measured.mean_latency_s,
         predicted_latency_s: number(p, "mean_latency_s"),
+        measured_clat_s: clat_percentiles(&run.fio_json),
+        predicted_percentiles_s: predicted_percentiles(&p["latency_s"]),
         ratio: if predicted > 0.0 {
             measured / predicted
         } else {
@@ -139,6 +146,17 @@ fn workload_row(run: &Run) -> WorkloadComparison {
             .unwrap_or("")
             .to_string(),
     }
+}
+
+/// The simulated percentiles in a stored prediction's `latency_s`, if it has them.
+fn predicted_percentiles(l: &Value) -> Option<Percentiles> {
+    let at = |k: &str| l.get(k).and_then(Value::as_f64);
+    Some(Percentiles {
+        p50: at("p50")?,
+        p90: at("p90")?,
+        p99: at("p99")?,
+        p999: at("p999")?,
+    })
 }
 
 /// Each disk's mean over the run's seconds, beside what the model predicted for it.

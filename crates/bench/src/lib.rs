@@ -22,6 +22,7 @@ mod tests;
 pub use compare::{compare, BenchComparison, DiskComparison, DiskTraffic, WorkloadComparison};
 pub use discover::{MeasureError, Result};
 pub use interrupt::catch as stop_on_signals;
+pub use parse::fio_json::{Percentiles, SideClat};
 pub use run::{
     data_size, job_files, prepare, run as bench, with_size, Keep, Plan, Progress, Ready,
     DEFAULT_WORKLOADS,

@@ -190,9 +190,14 @@ pub fn data_size(text: &str) -> Result<u64> {
     Ok(bytes)
 }
 
+/// The prediction made before a run, with the simulated percentiles that `bench --compare`
+/// sets beside fio's.
 fn predict(system: &System, w: &Workload) -> Result<serde_json::Value> {
-    let p =
-        perf::predict(system, w).map_err(|e| MeasureError::Failed(format!("{}: {e}", w.kind)))?;
+    let fail = |e: perf::PerfError| MeasureError::Failed(format!("{}: {e}", w.kind));
+    let mut p = perf::predict(system, w).map_err(fail)?;
+    // A workload the simulation cannot run (one that moves no data) is still measured; its
+    // comparison then shows no simulated percentiles.
+    p.latency_s = perf::latency(system, w).ok();
     // Stored as `predict --json` prints it: what it leaves out in request's words.
     serde_json::to_value(request::WordedPrediction::from(p))
         .map_err(|e| MeasureError::Failed(e.to_string()))

@@ -111,6 +111,7 @@ fn bench() -> Bench {
     let prediction = serde_json::json!({
         "throughput_bytes_per_s": 300e6, "iops": 300.0, "mean_latency_s": 0.003,
         "bottleneck": {"sentence": "the disks limit the pool"},
+        "latency_s": {"p50": 0.002, "p90": 0.004, "p99": 0.009, "p999": 0.02, "mean": 0.003, "stations": []},
         "devices": [{"name": "sdc", "vdev": "raidz1-0", "read_ops_per_s": 0.0, "write_ops_per_s": 800.0,
                      "read_bytes_per_s": 0.0, "write_bytes_per_s": 150e6, "utilization": 0.7}],
     });
@@ -187,6 +188,40 @@ fn the_database_keeps_what_was_measured() {
         "no bench 7 in the results"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// fio's clat percentiles of each side, read from the stored fio JSON (the fixture's
+/// `clat_ns.percentile`), beside the simulated ones the prediction kept; the same in JSON.
+#[test]
+fn comparison_sets_fios_percentiles_beside_the_simulated() {
+    let c = compare::compare(&bench());
+    let w = &c.workloads[0];
+    let measured: Vec<(&str, f64, f64)> = w
+        .measured_clat_s
+        .iter()
+        .map(|s| (s.side, s.clat_s.p50, s.clat_s.p999))
+        .collect();
+    assert_eq!(
+        measured,
+        [
+            ("read", 34_048e-9, 700_416e-9),
+            ("write", 313_344e-9, 57_933_824e-9)
+        ]
+    );
+    let p = w.predicted_percentiles_s.expect("the prediction kept them");
+    assert_eq!([p.p50, p.p90, p.p99, p.p999], [0.002, 0.004, 0.009, 0.02]);
+    let json = serde_json::to_value(&c).unwrap();
+    let row = &json["workloads"][0];
+    assert_eq!(row["measured_clat_s"][1]["side"], "write");
+    assert_eq!(row["measured_clat_s"][1]["p99"], 2_146_304e-9);
+    assert_eq!(row["predicted_percentiles_s"]["p99"], 0.009);
+    // A bench stored before the simulation kept no percentiles: none predicted.
+    let mut old = bench();
+    old.runs[0].prediction["latency_s"] = serde_json::Value::Null;
+    assert_eq!(
+        compare::compare(&old).workloads[0].predicted_percentiles_s,
+        None
+    );
 }
 
 #[test]

@@ -6,7 +6,7 @@ use crate::args::{no_results_yet, Db};
 use crate::error::{CliError, CliResult};
 use crate::files::{catalog, print_json};
 use crate::render;
-use bench::{compare, BenchComparison, DiskTraffic, Plan, Progress};
+use bench::{compare, BenchComparison, DiskTraffic, Percentiles, Plan, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
 use model::input::escape_controls;
 use std::path::PathBuf;
@@ -127,6 +127,7 @@ fn show_comparison(c: &BenchComparison, json: bool) -> CliResult {
         escape_controls(&c.pool)
     );
     print_workloads(c);
+    print_percentiles(c);
     println!("\nper disk, mean of each second of zpool iostat (predicted after the slash):");
     print_disks(c);
     println!();
@@ -158,6 +159,42 @@ fn print_workloads(c: &BenchComparison) {
             w.measured_latency_s * 1e3,
             w.predicted_latency_s * 1e3
         );
+    }
+}
+
+/// fio's clat percentiles of each side beside the simulated ones (one distribution over both
+/// sides of a mix), in ms.
+fn print_percentiles(c: &BenchComparison) {
+    println!("\nlatency percentiles, ms (fio's clat/simulated):");
+    println!(
+        "{:<36} {:<5} {:>15} {:>15} {:>15} {:>15}",
+        "workload", "side", "p50", "p90", "p99", "p99.9"
+    );
+    for w in &c.workloads {
+        let pred = w.predicted_percentiles_s;
+        let ms = |v: Option<f64>| v.map(|s| s * 1e3);
+        let sides: Vec<(&str, Option<Percentiles>)> = if w.measured_clat_s.is_empty() {
+            vec![("-", None)]
+        } else {
+            w.measured_clat_s
+                .iter()
+                .map(|s| (s.side, Some(s.clat_s)))
+                .collect()
+        };
+        for (side, m) in sides {
+            let col = |f: fn(&Percentiles) -> f64| {
+                pair(ms(m.as_ref().map(f)), ms(pred.as_ref().map(f)), 3)
+            };
+            println!(
+                "{:<36} {:<5} {:>15} {:>15} {:>15} {:>15}",
+                escape_controls(&w.workload),
+                side,
+                col(|p| p.p50),
+                col(|p| p.p90),
+                col(|p| p.p99),
+                col(|p| p.p999)
+            );
+        }
     }
 }
 

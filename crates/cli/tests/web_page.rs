@@ -1,7 +1,8 @@
 //! The web page end to end, as a person uses it: `zpoolsim serve` on a free port, Debian's
 //! headless Chromium driven over the DevTools protocol (scripts/test-deps.sh installs it),
 //! disks and needs typed into the form, the plan's table and the chosen layout's figures read
-//! off the page and checked against `zpoolsim plan --json` for the same input; then the chart
+//! off the page and checked against `zpoolsim plan --json` for the same input (and its latency
+//! percentiles against `predict --latency --json` for its system); then the chart
 //! (every mark within 1 px of its values, the front of its two axes, each opened by a click,
 //! the CLI's loss bands as patterns), a phone's width, the answers and errors brought into view
 //! with the focus, the errors of each field, the keyboard, the table's sorting, CSV and links,
@@ -78,6 +79,8 @@ const READ_PAGE: &str = r##"(() => {
   const workloads = [...document.querySelectorAll("#speed .workload")].map((w) => ({
     workload: w.dataset.workload, bytes_per_s: Number(w.dataset.bytesPerS),
     bottleneck: w.querySelector(".bottleneck").textContent,
+    latency: (({ dataset: d, textContent: text }) => ({ text, p50: Number(d.p50),
+      p90: Number(d.p90), p99: Number(d.p99), p999: Number(d.p999) }))(w.querySelector(".latency")),
     bars: w.querySelectorAll(".bar-row").length }));
   return {
     rows, workloads,
@@ -222,6 +225,36 @@ fn check_against_plan(page: &Value, plan: &Value, chosen: usize) {
     );
 }
 
+/// Each workload's latency percentiles on the page (issue 28) are `predict --latency --json`'s
+/// for the system the page planned the layout with, and its text shows them in ms.
+fn check_latency(browser: &mut Browser, page: &Value) {
+    let scratch = common::Scratch::new("web-latency");
+    let system = scratch.path("system.toml");
+    let text = browser.eval("systemText");
+    std::fs::write(&system, text.as_str().expect("the page keeps its system")).unwrap();
+    for w in page["workloads"].as_array().unwrap() {
+        let workload = w["workload"].as_str().unwrap();
+        let cli = common::json(&["predict", &system, "-w", workload, "--latency", "--json"]);
+        let want = &cli["latency_s"];
+        let shown = &w["latency"];
+        let mut words = Vec::new();
+        for (key, name) in [
+            ("p50", "p50"),
+            ("p90", "p90"),
+            ("p99", "p99"),
+            ("p999", "p99.9"),
+        ] {
+            assert_eq!(shown[key], want[key], "{workload} {key}");
+            words.push(format!(
+                "{name} {:.2} ms",
+                want[key].as_f64().unwrap() * 1e3
+            ));
+        }
+        let line = format!("latency (simulated): {}", words.join(", "));
+        assert_eq!(shown["text"], json!(line), "{workload}");
+    }
+}
+
 /// Runs `check` at each width on the page opened at `query` once it has answered.
 fn at_each_width(test: &str, query: &str, mut check: impl FnMut(&mut Browser, &Served, u32)) {
     let Some((served, mut browser, _one)) = page(test) else {
@@ -262,6 +295,7 @@ fn plan_on_the_page_as_on_the_command_line() {
         browser.wait_until_ready();
         let page = browser.eval(READ_PAGE);
         check_against_plan(&page, &plan, pick);
+        check_latency(&mut browser, &page);
         let summary = page["summary"].as_str().unwrap();
         let meet = plan["evaluations"].as_array().unwrap().len();
         assert!(

@@ -85,6 +85,11 @@ pub struct DiskModel {
     /// write cache), which makes a cache flush cost nothing; `None`: not stated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power_loss_protection: Option<bool>,
+    /// Whether the drive has a volatile write cache (the NVMe Identify Controller's VWC bit):
+    /// `Some(false)` where its maker or a review states it keeps no DRAM cache, so a write is
+    /// on its media when acknowledged and a flush has nothing to save; `None`: not stated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub volatile_write_cache: Option<bool>,
     /// Whether the drive records shingled (drive-managed SMR), as its data sheet or maker
     /// states: rewrites of a band, a resilver's scattered writes among them, run far below
     /// the data sheet's rates once the drive's media cache fills; `None`: conventional (CMR)
@@ -107,6 +112,15 @@ pub struct DiskModel {
     pub zones: Vec<ZoneRate>,
     /// Where each figure comes from.
     pub sources: Sources,
+}
+
+impl DiskModel {
+    /// Whether a cache flush costs this drive nothing: its cache is saved by stated power-loss
+    /// protection, or it has no volatile cache at all (Linux then does not even send the
+    /// flush: blk_queue_write_cache; an NVMe drive without VWC completes it at once).
+    pub fn flush_is_free(&self) -> bool {
+        self.power_loss_protection == Some(true) || self.volatile_write_cache == Some(false)
+    }
 }
 
 /// A sequential rate measured at one offset of a disk.

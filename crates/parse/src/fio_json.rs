@@ -73,3 +73,56 @@ pub fn parse(json: &str) -> Result<Measured> {
     }
     Ok(m)
 }
+
+/// Four percentiles of a completion-time distribution, in seconds: fio's measured clat of one
+/// side of a run, or the simulation's prediction (`predict --latency`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Percentiles {
+    /// Median, seconds.
+    pub p50: f64,
+    /// 90th percentile, seconds.
+    pub p90: f64,
+    /// 99th percentile, seconds.
+    pub p99: f64,
+    /// 99.9th percentile, seconds.
+    pub p999: f64,
+}
+
+/// fio's completion-latency percentiles of one side of a run (`read` or `write`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SideClat {
+    /// `read` or `write`.
+    pub side: &'static str,
+    /// Its completion-latency percentiles.
+    #[serde(flatten)]
+    pub clat_s: Percentiles,
+}
+
+/// The clat percentiles (p50, p90, p99, p99.9) of each side of the run that moved data, as
+/// fio reports them with `group_reporting` (one job: `jobs[0]`, `clat_ns.percentile`, keys
+/// such as "99.900000"); none where fio printed no percentiles (`clat_percentiles=0`).
+pub fn clat_percentiles(json: &str) -> Vec<SideClat> {
+    let Ok(v) = document(json) else {
+        return Vec::new();
+    };
+    let Some(job) = v["jobs"].as_array().and_then(|j| j.first()) else {
+        return Vec::new();
+    };
+    ["read", "write"]
+        .into_iter()
+        .filter(|side| job[*side]["total_ios"].as_f64().unwrap_or(0.0) > 0.0)
+        .filter_map(|side| {
+            let p = &job[side]["clat_ns"]["percentile"];
+            let at = |key: &str| p[key].as_f64().map(|ns| ns / 1e9);
+            Some(SideClat {
+                side,
+                clat_s: Percentiles {
+                    p50: at("50.000000")?,
+                    p90: at("90.000000")?,
+                    p99: at("99.000000")?,
+                    p999: at("99.900000")?,
+                },
+            })
+        })
+        .collect()
+}

@@ -298,6 +298,31 @@ fn fio_json_sums_reads_and_writes() {
 }
 
 #[test]
+fn fio_json_gives_each_sides_clat_percentiles() {
+    // The fixture's clat_ns.percentile: read 34048 / 100864 / 292864 / 700416 ns, write
+    // 313344 / 501760 / 2146304 / 57933824 ns at 50, 90, 99 and 99.9.
+    let sides = fio_json::clat_percentiles(&fixture("fio/randrw-io_uring.json"));
+    let got: Vec<(&str, [f64; 4])> = sides
+        .iter()
+        .map(|s| {
+            let c = s.clat_s;
+            (s.side, [c.p50, c.p90, c.p99, c.p999])
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("read", [34_048e-9, 100_864e-9, 292_864e-9, 700_416e-9]),
+            (
+                "write",
+                [313_344e-9, 501_760e-9, 2_146_304e-9, 57_933_824e-9]
+            )
+        ]
+    );
+    assert!(fio_json::clat_percentiles("{\"jobs\": []}").is_empty());
+}
+
+#[test]
 fn releases_from_version_strings() {
     assert_eq!(
         release::from_version("zfs-2.2.2-0ubuntu9\nzfs-kmod-2.2.3-1\n")

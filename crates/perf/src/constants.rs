@@ -70,12 +70,14 @@ pub const PARAMS: [Param; 15] = [
         max: 1e-3,
         log_scale: true,
     },
-    // Share of a hard disk's media rate a txg's sequential writes reach: between the data the
-    // txg writes indirect blocks and their ditto copies, space maps and uberblocks with cache
-    // flushes around them. Prior 0.85: seed 004 (one disk, Solaris 2006) reached 56-60 of 66.
+    // Share of a hard disk's media rate a txg's sequential writes reach beyond each txg's
+    // commit (txg.rs commit_s, modelled apart): what no mechanism yet explains, such as the
+    // space maps and the MOS written in the sync's later passes, and ditto copies of indirect
+    // blocks placed away from the data. Prior 0.85: seed 004 (one disk, Solaris 2006) reached
+    // 56-60 of 66.
     Param {
         name: "hdd_write_efficiency",
-        about: "hard disk: share of the media rate a txg's writes reach",
+        about: "hard disk: share of the media rate a txg's writes reach beyond its commit",
         prior: 0.85,
         min: 0.3,
         max: 1.0,

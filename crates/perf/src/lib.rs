@@ -14,6 +14,7 @@
 //! bottleneck (`bottleneck`). Errors are `error`'s; fitted constants live in `constants`,
 //! what each release does differently in `release`.
 
+mod abd;
 mod app;
 mod arc;
 mod baseline;

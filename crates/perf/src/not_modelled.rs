@@ -92,13 +92,14 @@ fn sata_behind_expander(system: &System) -> bool {
     })
 }
 
-/// The first solid-state disk without stated power-loss protection: under synchronous writes
+/// The first solid-state disk whose flush is not free (no power-loss protection stated, a
+/// volatile cache not ruled out): under synchronous writes
 /// (the ZIL's own rule, zil::sync_writes) each commit waits for it to flush its cache.
 fn unprotected_flash(system: &System) -> Option<String> {
     system
         .disks
         .iter()
-        .find(|d| d.model.medium != Medium::Hdd && d.model.power_loss_protection != Some(true))
+        .find(|d| d.model.medium != Medium::Hdd && !d.model.flush_is_free())
         .map(|d| d.name.clone())
 }
 

@@ -1,10 +1,11 @@
 //! The transaction group's writes (docs/zfs-internals.md §2): the txg turns every dirty
 //! record, random or sequential, into a large sequential write to free space (copy on write,
-//! aggregated up to the release's limit), adds the metadata that points to the records, and on
-//! hard disks reaches a share of the media rate (a fitted constant: indirect blocks and their
-//! ditto copies, space maps and uberblocks with cache flushes around them interrupt the data).
-//! When a stream reads and the txg writes on the same disks (a rewrite), the heads go back and
-//! forth between the two.
+//! aggregated up to the release's limit), adds the metadata that points to the records, and
+//! ends with its commit: flushes and the uberblock at both ends of every disk it wrote
+//! (vdev_config_sync), time a hard disk's head spends away from the data once per txg. What
+//! else keeps a hard disk's txg writes below its media rate is a fitted share. When a stream
+//! reads and the txg writes on the same disks (a rewrite), the heads go back and forth between
+//! the two.
 
 use crate::constants::Constants;
 use crate::leaf::DiskTiming;
@@ -20,8 +21,34 @@ pub(crate) fn metadata_per_data_byte(recordsize: u64) -> f64 {
     BLKPTR_BYTES * METADATA_COPIES / recordsize as f64
 }
 
-/// Share of a leaf's media rate the txg's writes reach: the fitted share on hard disks, all of
-/// it on solid state (which has no head to move).
+/// zfs_txg_timeout: a txg is synced at most 5 s after the last one began (txg.c,
+/// txg_sync_thread), however little dirty data it holds.
+const TXG_TIMEOUT_S: f64 = 5.0;
+
+/// Seconds a hard disk spends once per txg committing it instead of writing data
+/// (spa_sync -> vdev_config_sync, vdev_label.c of OpenZFS 2.2.9): a flush of every vdev the
+/// txg wrote (zio_flush), the uberblock written into all four of the leaf's labels, two in its
+/// first 512 KiB and two in its last (vdev_uberblock_sync, vdev_label_offset), then a flush of
+/// those. The head goes from the data (an empty pool's outer `span`) to the front labels,
+/// across the whole stroke to the back ones and across again to the data, waiting half a turn
+/// for each write; each flush is one command. The labels' configuration is rewritten only when
+/// it changed (spa_config_dirty_list), not per txg.
+pub(crate) fn commit_s(t: &DiskTiming, span: f64) -> f64 {
+    let half_turn = t.revolution_s() / 2.0;
+    2.0 * t.overhead_s() + t.seek_s(span, true) + 2.0 * t.stroke_seek_s(true) + 3.0 * half_turn
+}
+
+/// Share of a hard disk's txg time spent writing data, when it writes `leaf_bytes` of each
+/// txg at `rate` B/s and the commit takes `commit_s`: a txg holds what the write throttle lets
+/// the application run ahead (`Release::write_buffer_bytes`), or what the disk writes in
+/// zfs_txg_timeout when that comes first.
+pub(crate) fn data_share(leaf_bytes: f64, rate: f64, commit_s: f64) -> f64 {
+    let data_s = (leaf_bytes / rate).min(TXG_TIMEOUT_S);
+    data_s / (data_s + commit_s)
+}
+
+/// Share of a leaf's media rate the txg's writes reach beyond the commit: the fitted share on
+/// hard disks, all of it on solid state (which has no head to move).
 pub(crate) fn write_efficiency(rotating: bool, constants: &Constants) -> f64 {
     if rotating {
         constants.hdd_write_efficiency()
@@ -59,5 +86,27 @@ mod tests {
         let c = Constants::priors();
         assert_eq!(write_efficiency(false, &c), 1.0);
         assert_eq!(write_efficiency(true, &c), c.hdd_write_efficiency());
+    }
+
+    #[test]
+    fn the_commit_moves_the_head_to_both_ends() {
+        // 7200 rpm, 8.5 ms average seek, 1 ms track to track: the stroke is
+        // 1 + 7.5 x 15/8 = 15.0625 ms; over the outer tenth, 1 + 7.5 x sqrt(0.1) (the mean of
+        // sqrt(d) between two uniform points is 8/15 of the longest, leaf/ncq.rs).
+        let mut m = crate::leaf::tests::hdd(200.0, 100.0, 7200);
+        m.avg_seek_read_ms = Some(8.5);
+        m.track_to_track_ms = Some(1.0);
+        let t = DiskTiming::new(&m, 0.1e-3);
+        let span_seek = 1e-3 + 7.5e-3 * 0.1f64.sqrt();
+        let want = 2.0 * 0.1e-3 + span_seek + 2.0 * 15.0625e-3 + 3.0 * (60.0 / 7200.0) / 2.0;
+        assert!((commit_s(&t, 0.1) - want).abs() < 1e-12);
+        // 128 MiB txgs (1 GiB of RAM before 2013) on 7 disks of a raidz1, 80 MB/s each:
+        // 22.4 MB per disk, 0.28 s of data against a ~50 ms commit.
+        let leaf = 128.0 * 1048576.0 / 6.0;
+        let share = data_share(leaf, 80e6, want);
+        assert!((share - (leaf / 80e6) / (leaf / 80e6 + want)).abs() < 1e-12);
+        assert!(share > 0.84 && share < 0.86, "{share}");
+        // A txg that the throttle would let grow past 5 s of writes is synced at 5 s.
+        assert!((data_share(1e12, 80e6, 0.05) - 5.0 / 5.05).abs() < 1e-12);
     }
 }

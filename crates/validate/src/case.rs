@@ -46,9 +46,9 @@ pub struct Case {
     /// `throughput` (bytes/s), `iops`, `device-throughput` (bytes/s per disk),
     /// `read-throughput` / `write-throughput` / `read-iops` / `write-iops` (one side of a mixed
     /// workload), or a percentile of fio's completion latency (`clat-p50`, `clat-p90`,
-    /// `clat-p99`, `clat-p999`).
+    /// `clat-p99`, `clat-p999`) or of its fsync/fdatasync latency (`sync-p50` ... `sync-p999`).
     pub metric: Metric,
-    /// `MB/s`, `MiB/s` or `ops/s`; `s`, `ms` or `us` for a latency.
+    /// `MB/s`, `MiB/s` or `ops/s`; `s`, `ms`, `us` or `ns` for a latency.
     pub unit: String,
     /// A value or a [low, high] range.
     pub measured: Measured,
@@ -112,6 +112,29 @@ pub enum Metric {
     ClatP99,
     /// The 99.9th percentile of fio's completion latency.
     ClatP999,
+    /// The median of fio's `sync percentiles` (the fsync/fdatasync calls of a job writing with
+    /// `fsync=N` or `fdatasync=N`), against the simulation's completion time of a write with its
+    /// sync.
+    SyncP50,
+    /// The 90th percentile of fio's `sync percentiles`.
+    SyncP90,
+    /// The 99th percentile of fio's `sync percentiles`.
+    SyncP99,
+    /// The 99.9th percentile of fio's `sync percentiles`.
+    SyncP999,
+}
+
+/// Which of the simulation's percentiles a latency metric is scored against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Percentile {
+    /// The median.
+    P50,
+    /// The 90th percentile.
+    P90,
+    /// The 99th percentile.
+    P99,
+    /// The 99.9th percentile.
+    P999,
 }
 
 impl Metric {
@@ -119,10 +142,18 @@ impl Metric {
     /// fitted constants do not steer through the mean-value model alone, so these cases are
     /// scored but neither refit nor cross-validated.
     pub fn is_latency(self) -> bool {
-        matches!(
-            self,
-            Metric::ClatP50 | Metric::ClatP90 | Metric::ClatP99 | Metric::ClatP999
-        )
+        self.percentile().is_some()
+    }
+
+    /// The simulated percentile a latency metric is scored against; `None` for a rate.
+    pub fn percentile(self) -> Option<Percentile> {
+        match self {
+            Metric::ClatP50 | Metric::SyncP50 => Some(Percentile::P50),
+            Metric::ClatP90 | Metric::SyncP90 => Some(Percentile::P90),
+            Metric::ClatP99 | Metric::SyncP99 => Some(Percentile::P99),
+            Metric::ClatP999 | Metric::SyncP999 => Some(Percentile::P999),
+            _ => None,
+        }
     }
 }
 
@@ -165,6 +196,8 @@ pub fn unit_scale(unit: &str) -> Option<f64> {
         "s" => Some(1.0),
         "ms" => Some(1e-3),
         "us" => Some(1e-6),
+        // fio's JSON gives its percentiles in nanoseconds (`clat_ns`).
+        "ns" => Some(1e-9),
         _ => None,
     }
 }
@@ -187,14 +220,14 @@ pub(crate) fn parse(name: &str, text: &str) -> Result<CaseFile, ValidateError> {
         }
         if unit_scale(&c.unit).is_none() {
             return Err(bad(format!(
-                "case {}: unknown unit '{}' (MB/s, MiB/s, 1000 KiB/s, ops/s; s, ms, us)",
+                "case {}: unknown unit '{}' (MB/s, MiB/s, 1000 KiB/s, ops/s; s, ms, us, ns)",
                 c.id, c.unit
             )));
         }
         // A latency in a rate's unit (or the reverse) would be scaled by a meaningless factor.
-        if c.metric.is_latency() != matches!(c.unit.as_str(), "s" | "ms" | "us") {
+        if c.metric.is_latency() != matches!(c.unit.as_str(), "s" | "ms" | "us" | "ns") {
             return Err(bad(format!(
-                "case {}: unit '{}' does not fit metric {:?} (latencies take s, ms or us)",
+                "case {}: unit '{}' does not fit metric {:?} (latencies take s, ms, us or ns)",
                 c.id, c.unit, c.metric
             )));
         }

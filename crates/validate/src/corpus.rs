@@ -86,6 +86,22 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/trenb-2017-issue6278.toml"),
     ),
     (
+        "validation/issue345-2011-cheetah.toml",
+        include_str!("../../../validation/issue345-2011-cheetah.toml"),
+    ),
+    (
+        "validation/issue419-2011-raidz1.toml",
+        include_str!("../../../validation/issue419-2011-raidz1.toml"),
+    ),
+    (
+        "validation/issue1705-2013-raidz2.toml",
+        include_str!("../../../validation/issue1705-2013-raidz2.toml"),
+    ),
+    (
+        "validation/louwrentius-2014-nas.toml",
+        include_str!("../../../validation/louwrentius-2014-nas.toml"),
+    ),
+    (
         "examples/aztorius-2023-encrypted.toml",
         include_str!("../../../examples/aztorius-2023-encrypted.toml"),
     ),
@@ -280,6 +296,22 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/issue14917-10x-hc550-sas.toml",
         include_str!("../../../examples/issue14917-10x-hc550-sas.toml"),
+    ),
+    (
+        "examples/issue345-2011-16x-cheetah.toml",
+        include_str!("../../../examples/issue345-2011-16x-cheetah.toml"),
+    ),
+    (
+        "examples/issue419-2011-3x-2tb.toml",
+        include_str!("../../../examples/issue419-2011-3x-2tb.toml"),
+    ),
+    (
+        "examples/issue1705-2013-4x-2tb.toml",
+        include_str!("../../../examples/issue1705-2013-4x-2tb.toml"),
+    ),
+    (
+        "examples/louwrentius-2014-24x-hds724040.toml",
+        include_str!("../../../examples/louwrentius-2014-24x-hds724040.toml"),
     ),
     (
         "examples/seed-000-1320-box.toml",

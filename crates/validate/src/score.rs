@@ -1,7 +1,7 @@
 //! How far a prediction lands from a published measurement, and the error statistics of the
 //! whole corpus beside the rule of thumb's.
 
-use crate::case::{unit_scale, Case, Excluded, Metric};
+use crate::case::{unit_scale, Case, Excluded, Metric, Percentile};
 use perf::{Kind, Prediction};
 use serde::Serialize;
 
@@ -72,7 +72,7 @@ pub struct CaseResult {
     pub bottleneck_agrees: Option<bool>,
     /// A calibration: shown, not counted in the statistics.
     pub calibration: bool,
-    /// A latency percentile (`clat-*`): reported per source, outside the rates' statistics.
+    /// A latency percentile (`clat-*`, `sync-*`): reported per source, outside the rates' statistics.
     pub latency: bool,
 }
 
@@ -107,7 +107,7 @@ pub(crate) fn latency_error(
             .collect()
     };
     let all = of(&|_| true);
-    let p99 = of(&|c| c.metric == Metric::ClatP99);
+    let p99 = of(&|c| c.metric.percentile() == Some(Percentile::P99));
     (!all.is_empty()).then(|| LatencyError {
         source: source.to_string(),
         p99_cases: p99.len(),
@@ -148,10 +148,13 @@ pub(crate) fn predicted_value(case: &Case, p: &Prediction) -> f64 {
             total / p.devices.len().max(1) as f64
         }
         // NaN (never inside a range, no error figure) when the prediction was not simulated.
-        Metric::ClatP50 => p.latency_s.as_ref().map_or(f64::NAN, |l| l.p50),
-        Metric::ClatP90 => p.latency_s.as_ref().map_or(f64::NAN, |l| l.p90),
-        Metric::ClatP99 => p.latency_s.as_ref().map_or(f64::NAN, |l| l.p99),
-        Metric::ClatP999 => p.latency_s.as_ref().map_or(f64::NAN, |l| l.p999),
+        m => match (m.percentile(), p.latency_s.as_ref()) {
+            (Some(Percentile::P50), Some(l)) => l.p50,
+            (Some(Percentile::P90), Some(l)) => l.p90,
+            (Some(Percentile::P99), Some(l)) => l.p99,
+            (Some(Percentile::P999), Some(l)) => l.p999,
+            _ => f64::NAN,
+        },
     };
     raw / scale
 }
@@ -278,7 +281,7 @@ mod tests {
             "source = \"x\"\n{}{}{}",
             text("clat-p50", "a"),
             text("clat-p99", "b"),
-            text("clat-p99", "c")
+            text("sync-p99", "c")
         );
         let cases = crate::case::parse("x.toml", &file).expect("parses").cases;
         let result = |error_pct: f64| CaseResult {

@@ -893,7 +893,7 @@ async function select(i, bring) {
       api("/api/capacity", { system: text }),
       api("/api/reliability", { system: text, fill: String(plan.settings.fill),
         years: plan.settings.years, trials: TRIALS }),
-      ...workloads.map((w) => api("/api/predict", { system: text, workload: w })),
+      ...workloads.map((w) => api("/api/predict", { system: text, workload: w, latency: true })),
     ]);
     if (selected !== i) return;
     systemText = text;
@@ -953,6 +953,7 @@ function drawSpeed(workloads, speeds) {
   el("h4", { text: `${workloads[k]}: ${rate(p.throughput_bytes_per_s)}, ${p.iops.toFixed(0)} IOPS, `
     + `${(p.mean_latency_s * 1e3).toFixed(2)} ms mean latency` }),
   el("p", { class: "bottleneck", text: p.bottleneck.sentence }),
+  latencyLine(p.latency_s),
   el("div", { class: "bars" }, p.utilizations.slice(0, 8).map((u) => {
     const fill = el("div", { class: "fill " + u.kind });
     fill.style.width = `${Math.min(100, u.utilization * 100)}%`;
@@ -961,6 +962,16 @@ function drawSpeed(workloads, speeds) {
       el("span", { class: "bar", role: "img", "aria-label": `${(u.utilization * 100).toFixed(0)}% busy` }, fill),
       el("span", { class: "num", text: `${(u.utilization * 100).toFixed(0)}%` }));
   })))));
+}
+
+// The simulated completion-time percentiles (predict --latency), each also in its data-*
+// attribute in seconds as the JSON gives it.
+function latencyLine(l) {
+  if (!l) return el("p", { class: "latency", text: "latency percentiles: not simulated" });
+  const keys = [["p50", "p50"], ["p90", "p90"], ["p99", "p99"], ["p999", "p99.9"]];
+  const attrs = Object.fromEntries(keys.map(([k]) => [`data-${k}`, l[k]]));
+  return el("p", { class: "latency", ...attrs,
+    text: "latency (simulated): " + keys.map(([k, name]) => `${name} ${(l[k] * 1e3).toFixed(2)} ms`).join(", ") });
 }
 
 // ---- growing a raidz: zpool attach, one disk per vdev a step (capacity --expand) ---------

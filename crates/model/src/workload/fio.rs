@@ -71,7 +71,6 @@ const PASSED_OVER: &[&str] = &[
     "clocksource",
     "random_generator",
     "randseed",
-    "filesize",
     "create_serialize",
     "ioscheduler",
     "cpumask",
@@ -114,6 +113,8 @@ struct Job {
     w: Workload,
     rw: Option<String>,
     read_pct: u32,
+    /// `filesize`: the size of the job's file, which its I/O covers when `size` is not given.
+    filesize: Option<u64>,
 }
 
 /// The one phase a fio job runs.
@@ -138,12 +139,16 @@ pub(super) fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
         },
         rw: None,
         read_pct: 50,
+        filesize: None,
     };
     for (name, value) in options(spec)? {
         job.set(&name, &value)?;
     }
     let rw = job.rw.unwrap_or_else(|| "read".to_string());
     let mut w = job.w;
+    // Without `size`, fio's job covers its file whole (fio's HOWTO: size defaults to the
+    // files' size).
+    w.data_bytes = w.data_bytes.or(job.filesize);
     w.access = access(&rw, job.read_pct)?;
     w.kind = format!("fio {rw}");
     w.check()?;
@@ -187,6 +192,9 @@ impl Job {
             "iodepth" => w.queue_depth = count(value, "fio iodepth")?,
             "numjobs" => w.threads = count(value, "fio numjobs")?,
             "size" => w.data_bytes = Some(size_in(value, 1, "fio size")?),
+            // A range (`1G-2G`) gives files of several sizes: left unstated.
+            "filesize" if value.contains('-') => {}
+            "filesize" => self.filesize = Some(size_in(value, 1, "fio filesize")?),
             "filename" => {
                 w.shared_file = true;
                 if super::is_zvol_path(value) {

@@ -183,6 +183,11 @@ fn fio_options_as_fio_reads_them() {
     let s = Workload::parse("fio --rw=randrw --rwmixread=30 --fsync=1 --filename=/tank/f").unwrap();
     assert_eq!(s.access, Access::Random { read_pct: 30 });
     assert_eq!((s.durability, s.shared_file), (Durability::Every(1), true));
+    // Without --size the job covers its file: --filesize; --size wins where both are given.
+    let f = |spec: &str| Workload::parse(spec).unwrap().data_bytes;
+    assert_eq!(f("fio --rw=read --filename=t --filesize=1G"), Some(GIB));
+    assert_eq!(f("fio --rw=read --filesize=1G --size=2G"), Some(2 * GIB));
+    assert_eq!(f("fio --rw=read --filesize=1G-2G"), None);
     assert!(Workload::parse("fio job.fio").is_err());
     assert!(Workload::parse("fio --rw=trim")
         .unwrap_err()

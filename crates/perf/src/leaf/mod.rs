@@ -102,6 +102,18 @@ impl<'a> DiskTiming<'a> {
         }
     }
 
+    /// Per-command time no queue or cache hides (a fitted constant): what a flush costs a
+    /// hard disk beyond the writes it waits for.
+    pub(crate) fn overhead_s(&self) -> f64 {
+        self.overhead_s
+    }
+
+    /// The longest seek, across the whole stroke: track + (average - track) 15/8.
+    pub(crate) fn stroke_seek_s(&self, write: bool) -> f64 {
+        let p = self.positioning(1.0, write);
+        p.track_s + p.sqrt_s
+    }
+
     pub(crate) fn is_rotating(&self) -> bool {
         self.model.medium == Medium::Hdd
     }
@@ -234,7 +246,7 @@ impl<'a> DiskTiming<'a> {
     }
 
     /// A solid-state disk's latency at queue depth 1: its data sheet's, else its kind's.
-    fn flash_latency_s(&self, write: bool) -> f64 {
+    pub(crate) fn flash_latency_s(&self, write: bool) -> f64 {
         let m = self.model;
         let (stated, nvme, sata) = if write {
             (
@@ -257,11 +269,13 @@ impl<'a> DiskTiming<'a> {
     }
 
     /// What a cache flush adds to a write: nothing on a drive with power-loss protection
-    /// stated, the drive saving its cache otherwise (a hard disk's is its write-through wait).
+    /// stated or without a volatile cache, the drive saving its cache otherwise (a hard disk's
+    /// is its write-through wait).
     pub(crate) fn flush_s(&self) -> f64 {
-        match (self.is_rotating(), self.model.power_loss_protection) {
-            (true, _) | (false, Some(true)) => 0.0,
-            (false, _) => FLUSH_WITHOUT_PLP_S,
+        if self.is_rotating() || self.model.flush_is_free() {
+            0.0
+        } else {
+            FLUSH_WITHOUT_PLP_S
         }
     }
 
@@ -328,6 +342,7 @@ pub(crate) mod tests {
             read_latency_us: None,
             write_latency_us: None,
             power_loss_protection: None,
+            volatile_write_cache: None,
             shingled: None,
             queue_depth: 32,
             uer_per_bit: None,
@@ -397,6 +412,18 @@ pub(crate) mod tests {
         m.power_loss_protection = Some(true);
         let protected = DiskTiming::new(&m, OVERHEAD).sync_write_s(4096.0, 0.0);
         assert!((protected - (27.8e-6 + 4096.0 / 500e6)).abs() < 1e-12);
+        // A drive without a volatile cache (Optane Memory: no DRAM) has nothing to save.
+        m.power_loss_protection = None;
+        m.volatile_write_cache = Some(false);
+        assert_eq!(
+            DiskTiming::new(&m, OVERHEAD).sync_write_s(4096.0, 0.0),
+            protected
+        );
+        m.volatile_write_cache = Some(true);
+        assert_eq!(
+            DiskTiming::new(&m, OVERHEAD).sync_write_s(4096.0, 0.0),
+            plain
+        );
         // A hard disk's flush is its write-through wait, counted in sync_write_s already.
         assert_eq!(
             DiskTiming::new(&hdd(100.0, 50.0, 7200), OVERHEAD).flush_s(),

@@ -32,7 +32,15 @@ impl Stages<'_> {
     /// Records a job reads and writes: a record for a stream (`seq`), a request's share of
     /// one for a stream that waits on each request, a request's records otherwise.
     pub(super) fn records(&self, seq: bool) -> Records {
-        let per_job = self.records_per_job();
+        self.per_job(self.records_per_job(), seq)
+    }
+
+    /// Records a job takes from the ARC (its hits), counted as `records` counts its reads.
+    pub(super) fn arc_records(&self, seq: bool) -> Records {
+        self.per_job(self.records_at(self.hit), seq)
+    }
+
+    fn per_job(&self, per_job: Records, seq: bool) -> Records {
         if seq || !self.w.access.is_sequential() {
             per_job
         } else {

@@ -6,11 +6,12 @@
 use super::records::Records;
 use super::work::Work;
 use super::{Loads, MAX_POPULATION};
+use crate::abd;
 use crate::app::{self, Calls};
 use crate::arc;
 use crate::compress::psize;
 use crate::constants::Constants;
-use crate::cpu::{self, CpuWork};
+use crate::cpu::{self, CpuWork, COPY_BYTE};
 use crate::l2arc;
 use crate::leaf::DiskTiming;
 use crate::release::Release;
@@ -45,6 +46,12 @@ pub(super) struct Stages<'a> {
     pub sync: Option<SyncWrites>,
     checksum_byte: f64,
     compress_byte: (f64, f64),
+    /// Bytes copied into a dbuf's buffer per byte of a record taken from the disks or the
+    /// ARC, and the share of the ARC's hits that take a new buffer (abd.rs).
+    fill: f64,
+    new_buffers: f64,
+    /// Cycles per byte to decrypt a record (0: not encrypted).
+    decrypt_byte: f64,
     /// Metadata bytes the txg writes per data byte.
     pub meta: f64,
 }
@@ -106,6 +113,13 @@ impl<'a> Stages<'a> {
             checksum_byte: cpu::checksum_byte(ds.checksum, release, &system.host.cpu)
                 + cpu::encrypt_byte(ds.encryption, release, &system.host.cpu),
             compress_byte: cpu::compress_byte(algorithm, w.data, ds.compression_ratio),
+            fill: abd::fill_copies(release, recordsize, psize),
+            new_buffers: abd::new_buffer_share(
+                release.arc_max_bytes(system.host.ram_bytes),
+                w.total_bytes(),
+                w.access.is_sequential(),
+            ),
+            decrypt_byte: cpu::encrypt_byte(ds.encryption, release, &system.host.cpu),
             meta: txg::metadata_per_data_byte(recordsize),
             vdevs: data_vdevs,
             logs,
@@ -131,8 +145,22 @@ impl<'a> Stages<'a> {
         let (compress, decompress) = self.compress_byte;
         let (psize, rs) = (self.psize as f64, self.recordsize as f64);
         work.cycles += rec.read * (psize * self.checksum_byte + rs * decompress);
+        self.dbuf_fills(&mut work, &rec, seq);
         work.txg_cycles += rec.written * (psize * self.checksum_byte + rs * compress);
         self.gather(work, &rec, &calls, seq)
+    }
+
+    /// What the records a job reads cost on their way into dbufs (abd.rs): each copied from
+    /// its scatter list, those from the disks and the ARC's hits that take a new buffer; and a
+    /// stream's such hits, records the run wrote, decrypted once from the header's encrypted
+    /// copy.
+    fn dbuf_fills(&self, work: &mut Work, rec: &Records, seq: bool) {
+        let taken = self.arc_records(seq).read * self.new_buffers;
+        let rs = self.recordsize as f64;
+        work.filled = (rec.read + taken) * rs * self.fill;
+        if seq && self.w.access == Access::SeqRead {
+            work.filled_cycles = taken * self.psize as f64 * self.decrypt_byte;
+        }
     }
 
     /// `v`'s part of a job: a stream's records or a random request's, and the zios and
@@ -206,11 +234,8 @@ impl<'a> Stages<'a> {
             let bs = w.block_size as f64;
             (calls.reads * bs, calls.writes * bs)
         };
-        let overwrites = matches!(
-            w.access,
-            Access::Rewrite | Access::Random { .. } | Access::Seeks { .. }
-        );
-        let app_cycles = requests * calls.cycles(self.release, self.constants, overwrites);
+        let (app_cycles, fill_kernel) =
+            self.app_cycles(calls, requests, (work.filled, work.filled_cycles), seq);
         let device_bytes = work.device_bytes();
         let population = if seq {
             self.stream_population(work.queued_bytes, device_bytes)
@@ -222,7 +247,7 @@ impl<'a> Stages<'a> {
             vdevs: work.vdevs,
             disks: work.disks,
             cpu: CpuWork {
-                cycles: work.cycles + app_cycles,
+                cycles: work.cycles + app_cycles + fill_kernel,
                 txg_cycles: work.txg_cycles,
                 app_cycles,
                 app_threads: w.threads,
@@ -238,6 +263,7 @@ impl<'a> Stages<'a> {
             user_write_bytes: user_write,
             memory_bytes: device_bytes
                 + 3.0 * (user_read + user_write)
+                + 2.0 * work.filled
                 + rec.written * self.psize as f64,
             requests,
             population: population.clamp(1, MAX_POPULATION),
@@ -249,6 +275,29 @@ impl<'a> Stages<'a> {
             loads
         } else {
             loads.split(work.parts)
+        }
+    }
+
+    /// Reference cycles per job on the application's threads (its calls, and for a stream the
+    /// dbuf buffers' fill: the reader copies each prefetched record itself, abd.rs), and the
+    /// fill the kernel does for a request that waits (arc_read_done, as its read completes).
+    fn app_cycles(
+        &self,
+        calls: &Calls,
+        requests: f64,
+        filled: (f64, f64),
+        seq: bool,
+    ) -> (f64, f64) {
+        let overwrites = matches!(
+            self.w.access,
+            Access::Rewrite | Access::Random { .. } | Access::Seeks { .. }
+        );
+        let own = requests * calls.cycles(self.release, self.constants, overwrites);
+        let fill = filled.0 * COPY_BYTE + filled.1;
+        if seq {
+            (own + fill, 0.0)
+        } else {
+            (own, fill)
         }
     }
 

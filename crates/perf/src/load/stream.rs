@@ -65,16 +65,25 @@ impl Stages<'_> {
     }
 
     /// A leaf's share of the records the txg writes, metadata with them, as sequential
-    /// writes (copy on write makes random record writes sequential too); returns its seconds.
+    /// writes (copy on write makes random record writes sequential too), and on a hard disk
+    /// its share of each txg's commit; returns its seconds.
     pub(super) fn txg_writes(&self, d: &mut DiskLoad, s: &Share, t: &DiskTiming) -> f64 {
         let agg = self.aggregation(s.v) as f64;
-        let efficiency = txg::write_efficiency(s.v.rotating, self.constants);
-        let bytes = s.writes * s.fw.media_per_child * (1.0 + self.meta);
+        let per_record = s.fw.media_per_child * (1.0 + self.meta);
+        let bytes = s.writes * per_record;
         let ops = bytes / (s.fw.bytes_per_child / s.fw.ios_per_child).max(agg);
         d.write_bytes += bytes;
         d.write_ops += ops;
         d.allow(self.release.async_write_active);
-        bytes / (t.mean_rate(0.0, s.span, true) * efficiency) + ops * t.command_latency_s(true)
+        let rate = t.mean_rate(0.0, s.span, true);
+        let mut efficiency = txg::write_efficiency(s.v.rotating, self.constants);
+        if s.v.rotating {
+            // The txg's records, the vdev's share of them, this leaf's bytes of each.
+            let txg = self.release.write_buffer_bytes(self.system.host.ram_bytes);
+            let leaf_bytes = txg / self.recordsize as f64 * s.v.share * per_record;
+            efficiency *= txg::data_share(leaf_bytes, rate, txg::commit_s(t, s.span));
+        }
+        bytes / (rate * efficiency) + ops * t.command_latency_s(true)
     }
 
     /// Reads each leaf keeps active for the application's streams: prefetch's async reads,

@@ -20,6 +20,11 @@ pub(super) struct Work {
     pub txg_cycles: f64,
     /// Bytes a stream's leaves' queues hold.
     pub queued_bytes: f64,
+    /// Bytes per job copied from the ARC's scatter lists into dbuf buffers (abd.rs).
+    pub filled: f64,
+    /// Reference cycles per job the fill spends beyond the copy (decrypting what the ARC
+    /// holds encrypted).
+    pub filled_cycles: f64,
 }
 
 impl Work {
@@ -33,6 +38,8 @@ impl Work {
             cycles: 0.0,
             txg_cycles: 0.0,
             queued_bytes: 0.0,
+            filled: 0.0,
+            filled_cycles: 0.0,
         }
     }
 

@@ -82,7 +82,7 @@ pub fn latency_seeded(
         ReleaseThrottle::Dirty { share, max, .. } => (ram * share).min(max as f64),
         ReleaseThrottle::WriteLimit { share } => ram * share,
     };
-    let built = pool::build(system, workload, &loads, stations, dirty_max);
+    let built = pool::build(system, workload, &release, &loads, stations, dirty_max);
     if built.network.stages.is_empty() || !built.mva_jobs_per_s.is_finite() {
         return Err(PerfError::Workload(
             "the workload moves no data on this system".into(),

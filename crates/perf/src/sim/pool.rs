@@ -11,9 +11,10 @@ use super::engine::{Centre, Group, Network, Shape, Source, Stage};
 use super::throttle::{Throttle, DELAY_MIN_DIRTY};
 use crate::leaf::DiskTiming;
 use crate::load::Loads;
+use crate::release::Release;
 use crate::station::{Kind, Station};
 use crate::vdev;
-use model::workload::{Durability, Workload};
+use model::workload::{Durability, Target, Workload};
 use model::{System, VdevClass};
 
 /// The labels a job's time is counted under, in the order they are reported.
@@ -42,27 +43,35 @@ pub(crate) struct Built {
     pub jobs: u32,
 }
 
-/// The simulation's network of `loads` and `stations` (as `predict::network` made them).
+/// The simulation's network of `loads` and `stations` (as `predict::network` made them), on
+/// `release`.
 pub(crate) fn build(
     system: &System,
     workload: &Workload,
+    release: &Release,
     loads: &Loads,
     stations: Vec<Station>,
     dirty_max: f64,
 ) -> Built {
     let mut solved = stations.clone();
     let x = crate::predict::solve(&mut solved, loads.population);
-    let buffered = buffered_writes(workload, loads);
+    let buffered = buffered_writes(system, workload, release, loads);
     let (centres, mut groups) = centres(system, loads, stations, buffered);
     groups.sort_by_key(|g| g.0);
     let mut stages: Vec<Stage> = Vec::new();
     let writes = loads.user_write_bytes > 0.0 && x.is_finite() && x > 0.0;
+    // dmu_tx_delay holds a writer before its copy (the CPU's visit); where the CPU is only a
+    // pipe (it bounds the rate, adds no queue), at the end of the cycle.
+    let cpu_visited = groups.iter().any(|g| g.0 == CPU);
     for (label, members, weights) in groups {
         if label == CPU && writes {
             stages.push(Stage::Throttle(THROTTLE));
         }
         let visits = weights.iter().sum::<f64>();
         stages.push(Stage::Visit(Group::new(members, &weights, visits)));
+    }
+    if writes && !cpu_visited {
+        stages.push(Stage::Throttle(THROTTLE));
     }
     // Buffered writers have only their own requests in flight; the population the MVA
     // circulates is then the txg's I/Os at the leaves.
@@ -133,12 +142,20 @@ fn centres(
 }
 
 /// Writes the application does not wait for: they return once copied into the ARC's dirty
-/// buffers (no O_SYNC, fsync or O_DIRECT), and the txg writes them later.
-fn buffered_writes(w: &Workload, loads: &Loads) -> bool {
+/// buffers (no O_SYNC or fsync, and no O_DIRECT the release honours: before 2.3, and for a
+/// write of part of a record, zfs_write copies O_DIRECT writes into the ARC as any other,
+/// as the MVA's `Release::direct_writes` says), and the txg writes them later. A raw device
+/// honours O_DIRECT always.
+fn buffered_writes(system: &System, w: &Workload, release: &Release, loads: &Loads) -> bool {
+    let raw = matches!(w.target, Target::RawDisk { .. });
+    let direct = w.direct
+        && (raw
+            || (system.pool.datasets.first())
+                .is_some_and(|d| release.direct_writes(w, d.recordsize)));
     loads.user_write_bytes > 0.0
         && loads.user_read_bytes <= 0.0
         && matches!(w.durability, Durability::None | Durability::AtEnd)
-        && !w.direct
+        && !direct
 }
 
 /// Each disk's vdev class (log, special, or data), by index into `system.disks`.

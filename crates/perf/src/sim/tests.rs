@@ -229,4 +229,32 @@ mod pool {
         let r = latency(&s, &w("fio-randread:bs=4K,qd=16,size=100G")).unwrap();
         assert!(r.stations.iter().all(|s| s.station != "write throttle"));
     }
+
+    /// O_DIRECT writes wait for the disks only where the release honours O_DIRECT (2.3 on,
+    /// whole records): before, zfs_write copies them into the ARC as buffered writes, and the
+    /// MVA says so too (`Release::direct_writes`); writers faster than the pool then wait in
+    /// the throttle.
+    #[test]
+    fn direct_writes_reach_the_disks_from_2_3_on() {
+        let shares = |zfs: &str| {
+            let mut s = system("raidz2-6", 6, 200.0, fast_link());
+            s.host.zfs = zfs.parse().unwrap();
+            let l = latency(
+                &s,
+                &w("fio-randwrite:bs=128K,direct=on,threads=4,size=100G"),
+            );
+            let l = l.unwrap();
+            let at = |name: &str| {
+                l.stations
+                    .iter()
+                    .find(|s| s.station == name)
+                    .map(|s| s.share)
+            };
+            let leaves = at("raidz/dRAID vdevs").or(at("data vdev leaves"));
+            (leaves.unwrap_or(0.0), at("write throttle").unwrap_or(0.0))
+        };
+        let (leaves, throttle) = shares("2.2");
+        assert!(leaves == 0.0 && throttle > 0.5, "{leaves} {throttle}");
+        assert!(shares("2.3").0 > 0.5);
+    }
 }
