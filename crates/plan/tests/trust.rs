@@ -4,7 +4,7 @@
 use model::hardware::DiskModel;
 use model::system_file::default_system;
 use model::{Catalog, System, VdevType};
-use zpoolsim_plan::{plan, with_controllers_for, with_disks, Plan, Rank, Request, Settings};
+use zpoolsim_plan::{plan, with_controllers_for, with_disks, Plan, Rank, Request, Settings, Terms};
 
 fn disk(id: &str) -> &'static DiskModel {
     Catalog::embedded().disk(id).unwrap()
@@ -15,16 +15,25 @@ fn machine(model: &DiskModel, disks: u32) -> System {
     with_disks(&grown, model, disks).unwrap()
 }
 
+/// The terms every test here starts from: no spares, no redundancy floor, no needs, the
+/// standard settings and ranking, the policy's rules applied.
+fn terms() -> Terms {
+    Terms {
+        hot_spares: 0,
+        min_redundancy: 0,
+        needs: vec![],
+        settings: Settings::standard(0.8, 5.0),
+        rank: Rank::Usable,
+        consider_all: false,
+    }
+}
+
 fn planned(model: &DiskModel, disks: u32, consider_all: bool) -> Plan {
     plan(&Request {
         system: machine(model, disks),
-        terms: zpoolsim_plan::Terms {
-            hot_spares: 0,
-            min_redundancy: 0,
-            needs: vec![],
-            settings: Settings::standard(0.8, 5.0),
-            rank: Rank::Usable,
+        terms: Terms {
             consider_all,
+            ..terms()
         },
     })
     .unwrap()
@@ -168,14 +177,7 @@ fn each_ranking_picks_its_best() {
     let with = |rank: Rank| {
         plan(&Request {
             system: machine(exos, 24),
-            terms: zpoolsim_plan::Terms {
-                hot_spares: 0,
-                min_redundancy: 0,
-                needs: vec![],
-                settings: Settings::standard(0.8, 5.0),
-                rank,
-                consider_all: false,
-            },
+            terms: Terms { rank, ..terms() },
         })
         .unwrap()
     };
@@ -231,13 +233,10 @@ fn small_mirrors_are_not_excluded_and_afr_moves_the_odds() {
         settings.afr_pct = Some(afr);
         let p = plan(&Request {
             system: machine(red, 4),
-            terms: zpoolsim_plan::Terms {
-                hot_spares: 0,
-                min_redundancy: 0,
-                needs: vec![],
+            terms: Terms {
                 settings,
-                rank: Rank::Usable,
                 consider_all: true,
+                ..terms()
             },
         })
         .unwrap();
@@ -267,14 +266,7 @@ fn nvme_disks_plan_on_links_of_their_own() {
             count: Some(4),
             price_usd: None,
         },
-        terms: zpoolsim_plan::Terms {
-            hot_spares: 0,
-            min_redundancy: 0,
-            needs: vec![],
-            settings: Settings::standard(0.8, 5.0),
-            rank: Rank::Usable,
-            consider_all: false,
-        },
+        terms: terms(),
         grow_to: None,
     };
     let p = zpoolsim_plan::plan_disks(&request, Catalog::embedded()).unwrap();
@@ -308,13 +300,9 @@ fn the_planner_uses_the_loaded_resilver() {
         settings.load = load.map(|l| zpoolsim_plan::LabelledWorkload::parse(l).unwrap());
         let p = plan(&Request {
             system: machine(exos, 12),
-            terms: zpoolsim_plan::Terms {
-                hot_spares: 0,
-                min_redundancy: 0,
-                needs: vec![],
+            terms: Terms {
                 settings,
-                rank: Rank::Usable,
-                consider_all: false,
+                ..terms()
             },
         })
         .unwrap();
@@ -399,13 +387,10 @@ fn the_default_pick_buys_space_and_a_vm_host_gets_mirrors() {
         zpoolsim_plan::LabelledWorkload::parse(purpose.random_workload(false)).unwrap();
     let vm = plan(&Request {
         system: machine(exos, 12),
-        terms: zpoolsim_plan::Terms {
-            hot_spares: 0,
-            min_redundancy: 0,
-            needs: vec![],
+        terms: Terms {
             settings,
             rank: purpose.rank(),
-            consider_all: false,
+            ..terms()
         },
     })
     .unwrap();
@@ -424,14 +409,7 @@ fn a_pool_that_will_grow_gets_a_layout_that_can() {
             count: Some(6),
             price_usd: None,
         },
-        terms: zpoolsim_plan::Terms {
-            hot_spares: 0,
-            min_redundancy: 0,
-            needs: vec![],
-            settings: Settings::standard(0.8, 5.0),
-            rank: Rank::Usable,
-            consider_all: false,
-        },
+        terms: terms(),
         grow_to,
     };
     let pick = |grow_to| {
