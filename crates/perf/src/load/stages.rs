@@ -11,6 +11,7 @@ use crate::arc;
 use crate::compress::psize;
 use crate::constants::Constants;
 use crate::cpu::{self, CpuWork};
+use crate::icp;
 use crate::l2arc;
 use crate::leaf::DiskTiming;
 use crate::release::Release;
@@ -104,7 +105,7 @@ impl<'a> Stages<'a> {
             sync: zil::sync_writes(w, ds, release, !logs.is_empty()),
             // Encryption authenticates and ciphers every block's bytes, like its checksum.
             checksum_byte: cpu::checksum_byte(ds.checksum, release, &system.host.cpu)
-                + cpu::encrypt_byte(ds.encryption, release, &system.host.cpu),
+                + icp::cipher_byte(ds.encryption, release, &system.host.cpu),
             compress_byte: cpu::compress_byte(algorithm, w.data, ds.compression_ratio),
             meta: txg::metadata_per_data_byte(recordsize),
             vdevs: data_vdevs,
