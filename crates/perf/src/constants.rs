@@ -52,7 +52,7 @@ const fn cost(name: &'static str, about: &'static str, prior: f64) -> Param {
 }
 
 /// The fitted constants, in the order `Constants` reads them.
-pub const PARAMS: [Param; 15] = [
+pub const PARAMS: [Param; 16] = [
     // Per-command time a disk spends that a queue or a cache cannot hide (decode, setup,
     // completion). Prior 0.1 ms: seed 004's write-through requests take 6.1 ms + size / media
     // rate at 10000 rpm, of which one revolution is 6.0 ms.
@@ -117,6 +117,18 @@ pub const PARAMS: [Param; 15] = [
         "read_call_cycles_modern",
         "application: cycles of a read call (modern)",
         8_000.0,
+    ),
+    // Cycles glibc's POSIX AIO adds to each request (fio's posixaio engine): aio_write queues
+    // the request for a helper thread and wakes it (aio_misc.c __aio_enqueue_request), the
+    // helper makes the call, and the submitter sleeps in aio_suspend until the helper wakes it:
+    // two thread switches per request on the request's path. Prior 7,800: two switches of
+    // ~1.3 us measured by a mutex and condition-variable ping-pong (albertnetymk.github.io,
+    // "Context Switch on Linux", 2022; its CPU not stated, a 3 GHz core taken), on one core,
+    // without the wake-up of an idle core.
+    cost(
+        "posixaio_request_cycles",
+        "application: cycles of POSIX AIO's hand-off of one request to its thread and back",
+        7_800.0,
     ),
     cost(
         "write_call_cycles_early",
@@ -258,17 +270,20 @@ impl Constants {
     pub fn read_call_cycles(&self, era: Era) -> f64 {
         self.0[4 + era_index(era)]
     }
+    pub fn posixaio_request_cycles(&self) -> f64 {
+        self.0[7]
+    }
     pub fn write_call_cycles(&self, era: Era) -> f64 {
-        self.0[7 + era_index(era)]
+        self.0[8 + era_index(era)]
     }
     pub fn overwrite_call_factor(&self) -> f64 {
-        self.0[10]
-    }
-    pub fn rewrite_records_in_flight(&self) -> f64 {
         self.0[11]
     }
+    pub fn rewrite_records_in_flight(&self) -> f64 {
+        self.0[12]
+    }
     pub fn zio_cycles(&self, era: Era) -> f64 {
-        self.0[12 + era_index(era)]
+        self.0[13 + era_index(era)]
     }
 }
 
