@@ -216,6 +216,20 @@ pub fn check_disk(d: &DiskModel) -> Result<(), Bad> {
             "seq_inner_mb_s is above seq_outer_mb_s: inner tracks read slower",
         ));
     }
+    if let Some(sustained) = d.sustained_write_mb_s {
+        if d.medium == Medium::Hdd {
+            return Err(Bad::at(
+                "sustained_write_mb_s",
+                "sustained_write_mb_s is a flash drive's rate past its write cache: not a hard disk's",
+            ));
+        }
+        if sustained > d.seq_write_mb_s.unwrap_or(d.seq_outer_mb_s) {
+            return Err(Bad::at(
+                "sustained_write_mb_s",
+                "sustained_write_mb_s is above the drive's sequential write rate",
+            ));
+        }
+    }
     if d.uer_per_bit.is_some_and(|u| u >= 1.0) {
         return Err(Bad::at(
             "uer_per_bit",
