@@ -48,7 +48,7 @@ pub struct Calls {
     /// transaction.
     pub chunks_per_write: f64,
     /// Requests handed to another thread and waited for: glibc's POSIX AIO makes each call on
-    /// a helper thread (constants.rs, `posixaio_request_cycles`).
+    /// a helper thread (constants.rs, `posixaio_handoff_s`).
     pub handoffs: f64,
 }
 
@@ -95,6 +95,12 @@ impl Calls {
         }
     }
 
+    /// Seconds the application's thread waits on other threads for these calls, beyond its
+    /// own cycles: POSIX AIO's hand-offs.
+    pub fn wait_s(&self, constants: &Constants) -> f64 {
+        self.handoffs * constants.posixaio_handoff_s()
+    }
+
     /// The reference cycles on the application's thread; `overwrites` when its writes land
     /// in records that exist (a rewrite, a random write, a seek's update).
     pub fn cycles(&self, release: &Release, constants: &Constants, overwrites: bool) -> f64 {
@@ -108,7 +114,6 @@ impl Calls {
         self.reads * constants.read_call_cycles(era)
             + self.writes * self.chunks_per_write * write
             + self.others * SYSCALL
-            + self.handoffs * constants.posixaio_request_cycles()
             + self.bytes * COPY_BYTE
             + self.generated * (cpu::urandom_byte(release).unwrap_or(0.0) + COPY_BYTE)
     }

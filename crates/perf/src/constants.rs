@@ -118,17 +118,17 @@ pub const PARAMS: [Param; 16] = [
         "application: cycles of a read call (modern)",
         8_000.0,
     ),
-    // Cycles glibc's POSIX AIO adds to each request (fio's posixaio engine): aio_write queues
-    // the request for a helper thread and wakes it (aio_misc.c __aio_enqueue_request), the
-    // helper makes the call, and the submitter sleeps in aio_suspend until the helper wakes it:
-    // two thread switches per request on the request's path. Prior 7,800: two switches of
-    // ~1.3 us measured by a mutex and condition-variable ping-pong (albertnetymk.github.io,
-    // "Context Switch on Linux", 2022; its CPU not stated, a 3 GHz core taken), on one core,
-    // without the wake-up of an idle core.
+    // Seconds glibc's POSIX AIO adds to each request (fio's posixaio engine): aio_write
+    // queues the request for a helper thread and wakes it (aio_misc.c __aio_enqueue_request),
+    // the helper makes the call, and the submitter sleeps in aio_suspend until the helper
+    // wakes it: two thread switches on the request's path, time the submitting thread waits
+    // rather than cycles it spends. Prior 2.6 us: two switches of ~1.3 us measured by a mutex
+    // and condition-variable ping-pong on one core (albertnetymk.github.io, "Context Switch on
+    // Linux", 2022), without the wake-up of an idle core.
     cost(
-        "posixaio_request_cycles",
-        "application: cycles of POSIX AIO's hand-off of one request to its thread and back",
-        7_800.0,
+        "posixaio_handoff_s",
+        "application: seconds of POSIX AIO's hand-off of one request to its thread and back",
+        2.6e-6,
     ),
     cost(
         "write_call_cycles_early",
@@ -270,7 +270,7 @@ impl Constants {
     pub fn read_call_cycles(&self, era: Era) -> f64 {
         self.0[4 + era_index(era)]
     }
-    pub fn posixaio_request_cycles(&self) -> f64 {
+    pub fn posixaio_handoff_s(&self) -> f64 {
         self.0[7]
     }
     pub fn write_call_cycles(&self, era: Era) -> f64 {

@@ -24,6 +24,9 @@ pub struct CpuWork {
     /// Of which the application's own threads spend, and how many threads there are.
     pub app_cycles: f64,
     pub app_threads: u32,
+    /// Seconds per job the application's threads wait on other threads besides their cycles
+    /// (POSIX AIO's hand-off): time on their station, no core's.
+    pub app_wait_s: f64,
     /// Whether the application waits on each job (random I/O, synchronous writes): its threads
     /// are then part of the cycle; for a stream, prefetch and the txg decouple them.
     pub app_in_cycle: bool,
@@ -46,7 +49,7 @@ pub fn stations(host: &Host, work: &CpuWork) -> Vec<Station> {
         "application threads",
         Kind::Thread,
         detail,
-        seconds(cpu, work.app_cycles),
+        seconds(cpu, work.app_cycles) + work.app_wait_s,
     )
     .servers(threads)
     .in_cycle(work.app_in_cycle);

@@ -227,6 +227,7 @@ impl<'a> Stages<'a> {
                 txg_cycles: work.txg_cycles,
                 app_cycles,
                 app_threads: w.threads,
+                app_wait_s: requests * calls.wait_s(self.constants),
                 app_in_cycle: !seq,
             },
             // Bonnie reports a rewrite by the bytes rewritten, each read once and written once.
