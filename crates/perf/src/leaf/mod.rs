@@ -418,7 +418,10 @@ pub(crate) mod tests {
         assert_eq!(rated, 6300e6);
         m.sustained_write_mb_s = Some(2331.0);
         let t = DiskTiming::new(&m, OVERHEAD);
-        assert_eq!((t.rate_at(0.5, true), t.rate_at(0.5, false)), (2331e6, 7300e6));
+        assert_eq!(
+            (t.rate_at(0.5, true), t.rate_at(0.5, false)),
+            (2331e6, 7300e6)
+        );
     }
 
     #[test]
