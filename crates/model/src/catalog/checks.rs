@@ -206,6 +206,33 @@ pub fn check_disk(d: &DiskModel) -> Result<(), Bad> {
             ),
         ));
     }
+    check_rates(d)?;
+    if d.uer_per_bit.is_some_and(|u| u >= 1.0) {
+        return Err(Bad::at(
+            "uer_per_bit",
+            "uer_per_bit is a probability per bit, below 1",
+        ));
+    }
+    let mut previous = None;
+    for zone in &d.zones {
+        if zone.offset_bytes >= d.capacity_bytes || previous.is_some_and(|p| zone.offset_bytes <= p)
+        {
+            return Err(Bad::at(
+                "zones",
+                "zones must be at increasing offsets inside the disk",
+            ));
+        }
+        crate::range::MB_S
+            .check_as("a zone's mb_s", zone.mb_s)
+            .map_err(|e| Bad::at("zones", e.to_string()))?;
+        previous = Some(zone.offset_bytes);
+    }
+    Ok(())
+}
+
+/// A disk's rates against its medium: rpm and zoned inner rates are a hard disk's, the rate
+/// past an SLC cache a flash drive's, below its own write rate.
+fn check_rates(d: &DiskModel) -> Result<(), Bad> {
     // A hard disk may lack its rpm where the source does not give it (seed 001).
     if d.medium != Medium::Hdd && d.rpm.is_some() {
         return Err(Bad::at("rpm", "solid state has no rpm"));
@@ -229,26 +256,6 @@ pub fn check_disk(d: &DiskModel) -> Result<(), Bad> {
                 "sustained_write_mb_s is above the drive's sequential write rate",
             ));
         }
-    }
-    if d.uer_per_bit.is_some_and(|u| u >= 1.0) {
-        return Err(Bad::at(
-            "uer_per_bit",
-            "uer_per_bit is a probability per bit, below 1",
-        ));
-    }
-    let mut previous = None;
-    for zone in &d.zones {
-        if zone.offset_bytes >= d.capacity_bytes || previous.is_some_and(|p| zone.offset_bytes <= p)
-        {
-            return Err(Bad::at(
-                "zones",
-                "zones must be at increasing offsets inside the disk",
-            ));
-        }
-        crate::range::MB_S
-            .check_as("a zone's mb_s", zone.mb_s)
-            .map_err(|e| Bad::at("zones", e.to_string()))?;
-        previous = Some(zone.offset_bytes);
     }
     Ok(())
 }
