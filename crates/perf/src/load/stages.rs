@@ -45,6 +45,8 @@ pub struct Stages<'a> {
     pub cache: Vec<Vdev>,
     pub sync: Option<SyncWrites>,
     checksum_byte: f64,
+    /// Cycles per byte native encryption adds to each block written and read (icp.rs).
+    cipher_byte: f64,
     compress_byte: (f64, f64),
     /// Metadata bytes the txg writes per data byte.
     pub meta: f64,
@@ -103,9 +105,8 @@ impl<'a> Stages<'a> {
             l2hit,
             cache: cache_vdevs(system),
             sync: zil::sync_writes(w, ds, release, !logs.is_empty()),
-            // Encryption authenticates and ciphers every block's bytes, like its checksum.
-            checksum_byte: cpu::checksum_byte(ds.checksum, release, &system.host.cpu)
-                + icp::cipher_byte(ds.encryption, release, &system.host.cpu),
+            checksum_byte: cpu::checksum_byte(ds.checksum, release, &system.host.cpu),
+            cipher_byte: icp::cipher_byte(ds.encryption, release, &system.host.cpu),
             compress_byte: cpu::compress_byte(algorithm, w.data, ds.compression_ratio),
             meta: txg::metadata_per_data_byte(recordsize),
             vdevs: data_vdevs,
@@ -132,7 +133,12 @@ impl<'a> Stages<'a> {
         let (compress, decompress) = self.compress_byte;
         let (psize, rs) = (self.psize as f64, self.recordsize as f64);
         work.cycles += rec.read * (psize * self.checksum_byte + rs * decompress);
-        work.txg_cycles += rec.written * (psize * self.checksum_byte + rs * compress);
+        // A block read from the disks stays encrypted in the ARC until a reader asks for it:
+        // arc_read's hit path (a prefetched block) builds the reader's buffer on the reader's
+        // thread, and arc_buf_fill -> arc_fill_hdr_crypt decrypts it there (arc.c).
+        work.reader_cycles += rec.read * psize * self.cipher_byte;
+        work.txg_cycles +=
+            rec.written * (psize * (self.checksum_byte + self.cipher_byte) + rs * compress);
         self.gather(work, &rec, &calls, seq)
     }
 
@@ -211,7 +217,8 @@ impl<'a> Stages<'a> {
             w.access,
             Access::Rewrite | Access::Random { .. } | Access::Seeks { .. }
         );
-        let app_cycles = requests * calls.cycles(self.release, self.constants, overwrites);
+        let app_cycles =
+            requests * calls.cycles(self.release, self.constants, overwrites) + work.reader_cycles;
         let device_bytes = work.device_bytes();
         let population = if seq {
             self.stream_population(work.queued_bytes, device_bytes)
