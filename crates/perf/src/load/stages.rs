@@ -197,6 +197,20 @@ impl<'a> Stages<'a> {
         work.parts = pool_parts * (1.0 - to_l2) + work.parts * to_l2;
     }
 
+    /// The application's bytes read and written per job: a stream's record, or a request's.
+    fn user_bytes(&self, calls: &Calls, seq: bool) -> (f64, f64) {
+        let rs = self.recordsize as f64;
+        if seq {
+            (
+                if calls.reads > 0.0 { rs } else { 0.0 },
+                if calls.writes > 0.0 { rs } else { 0.0 },
+            )
+        } else {
+            let bs = self.w.block_size as f64;
+            (calls.reads * bs, calls.writes * bs)
+        }
+    }
+
     /// The loads from the work gathered: the application's bytes, requests and cycles, the
     /// bytes crossing memory and the jobs in flight.
     fn gather(&self, work: Work, rec: &Records, calls: &Calls, seq: bool) -> Loads {
@@ -204,15 +218,7 @@ impl<'a> Stages<'a> {
         let rs = self.recordsize as f64;
         // A stream's job is a record: recordsize / bs requests of it; otherwise a request.
         let requests = if seq { rs / w.block_size as f64 } else { 1.0 };
-        let (user_read, user_write) = if seq {
-            (
-                if calls.reads > 0.0 { rs } else { 0.0 },
-                if calls.writes > 0.0 { rs } else { 0.0 },
-            )
-        } else {
-            let bs = w.block_size as f64;
-            (calls.reads * bs, calls.writes * bs)
-        };
+        let (user_read, user_write) = self.user_bytes(calls, seq);
         let overwrites = matches!(
             w.access,
             Access::Rewrite | Access::Random { .. } | Access::Seeks { .. }
