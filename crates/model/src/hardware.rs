@@ -64,6 +64,12 @@ pub struct DiskModel {
     pub seq_inner_mb_s: f64,
     /// Sustained sequential write, MB/s, where the maker gives it apart from reads (solid state).
     pub seq_write_mb_s: Option<f64>,
+    /// The write rate a flash drive holds once a long write has filled its fast cache (the
+    /// share of its TLC or QLC cells written as SLC), MB/s, where its data sheet or a review
+    /// states it, or the default a drive whose model is not stated takes (docs/assumptions.md);
+    /// absent: it writes at `seq_write_mb_s` throughout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sustained_write_mb_s: Option<f64>,
     /// Average seek of a read, ms (HDD).
     pub avg_seek_read_ms: Option<f64>,
     /// Average seek of a write, ms (HDD).

@@ -47,6 +47,9 @@ pub(crate) struct Calls {
     /// the record in record-sized chunks, each assigned, filled and committed as its own
     /// transaction.
     pub chunks_per_write: f64,
+    /// Requests handed to another thread and waited for: glibc's POSIX AIO makes each call on
+    /// a helper thread (constants.rs, `posixaio_handoff_s`).
+    pub handoffs: f64,
 }
 
 impl Calls {
@@ -84,7 +87,18 @@ impl Calls {
                 0.0
             },
             chunks_per_write: w.block_size.div_ceil(recordsize.max(1)) as f64,
+            handoffs: if w.engine == Engine::PosixAio {
+                reads + writes
+            } else {
+                0.0
+            },
         }
+    }
+
+    /// Seconds the application's thread waits on other threads for these calls, beyond its
+    /// own cycles: POSIX AIO's hand-offs.
+    pub(crate) fn wait_s(&self, constants: &Constants) -> f64 {
+        self.handoffs * constants.posixaio_handoff_s()
     }
 
     /// The reference cycles on the application's thread; `overwrites` when its writes land
@@ -160,5 +174,11 @@ mod tests {
         let dd = Calls::of_request(&Workload::parse("dd-write").unwrap(), rs);
         assert_eq!((dd.writes, dd.chunks_per_write), (1.0, 8.0));
         assert_eq!(bonnie.chunks_per_write, 1.0);
+        // fio's posixaio hands every request to glibc's helper thread; psync makes its own.
+        let fio = |engine: &str| {
+            let w = Workload::parse(&format!("fio-randwrite:bs=4K,engine={engine}")).unwrap();
+            Calls::of_request(&w, rs).handoffs
+        };
+        assert_eq!((fio("posixaio"), fio("psync")), (1.0, 0.0));
     }
 }

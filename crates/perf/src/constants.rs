@@ -58,7 +58,7 @@ const fn cost(name: &'static str, about: &'static str, prior: f64) -> Param {
 }
 
 /// The fitted constants, in the order `Constants` reads them.
-pub const PARAMS: [Param; 15] = [
+pub const PARAMS: [Param; 16] = [
     // Per-command time a disk spends that a queue or a cache cannot hide (decode, setup,
     // completion). Prior 0.1 ms: seed 004's write-through requests take 6.1 ms + size / media
     // rate at 10000 rpm, of which one revolution is 6.0 ms.
@@ -125,6 +125,18 @@ pub const PARAMS: [Param; 15] = [
         "read_call_cycles_modern",
         "application: cycles of a read call (modern)",
         8_000.0,
+    ),
+    // Seconds glibc's POSIX AIO adds to each request (fio's posixaio engine): aio_write
+    // queues the request for a helper thread and wakes it (aio_misc.c __aio_enqueue_request),
+    // the helper makes the call, and the submitter sleeps in aio_suspend until the helper
+    // wakes it: two thread switches on the request's path, time the submitting thread waits
+    // rather than cycles it spends. Prior 2.6 us: two switches of ~1.3 us measured by a mutex
+    // and condition-variable ping-pong on one core (albertnetymk.github.io, "Context Switch on
+    // Linux", 2022), without the wake-up of an idle core.
+    cost(
+        "posixaio_handoff_s",
+        "application: seconds of POSIX AIO's hand-off of one request to its thread and back",
+        2.6e-6,
     ),
     cost(
         "write_call_cycles_early",
@@ -266,17 +278,20 @@ impl Constants {
     pub(crate) fn read_call_cycles(&self, era: Era) -> f64 {
         self.0[4 + era_index(era)]
     }
+    pub(crate) fn posixaio_handoff_s(&self) -> f64 {
+        self.0[7]
+    }
     pub(crate) fn write_call_cycles(&self, era: Era) -> f64 {
-        self.0[7 + era_index(era)]
+        self.0[8 + era_index(era)]
     }
     pub(crate) fn overwrite_call_factor(&self) -> f64 {
-        self.0[10]
-    }
-    pub(crate) fn rewrite_records_in_flight(&self) -> f64 {
         self.0[11]
     }
+    pub(crate) fn rewrite_records_in_flight(&self) -> f64 {
+        self.0[12]
+    }
     pub(crate) fn zio_cycles(&self, era: Era) -> f64 {
-        self.0[12 + era_index(era)]
+        self.0[13 + era_index(era)]
     }
 }
 

@@ -6,7 +6,7 @@
 
 use crate::release::Release;
 use crate::station::{Kind, Station};
-use model::dataset::{Checksum, Compression, Encryption};
+use model::dataset::{Checksum, Compression};
 use model::hardware::{CpuModel, Simd};
 use model::release::Platform;
 use model::system::Host;
@@ -24,6 +24,9 @@ pub(crate) struct CpuWork {
     /// Of which the application's own threads spend, and how many threads there are.
     pub app_cycles: f64,
     pub app_threads: u32,
+    /// Seconds per job the application's threads wait on other threads besides their cycles
+    /// (POSIX AIO's hand-off): time on their station, no core's.
+    pub app_wait_s: f64,
     /// Whether the application waits on each job (random I/O, synchronous writes): its threads
     /// are then part of the cycle; for a stream, prefetch and the txg decouple them.
     pub app_in_cycle: bool,
@@ -46,7 +49,7 @@ pub(crate) fn stations(host: &Host, work: &CpuWork) -> Vec<Station> {
         "application threads",
         Kind::Thread,
         detail,
-        seconds(cpu, work.app_cycles),
+        seconds(cpu, work.app_cycles) + work.app_wait_s,
     )
     .servers(threads)
     .in_cycle(work.app_in_cycle);
@@ -150,25 +153,6 @@ pub(crate) fn urandom_byte(release: &Release) -> Option<f64> {
     }
 }
 
-/// Cycles per byte of block data to encrypt (or decrypt) and authenticate with the dataset's
-/// `encryption`, on the reference core. APPROXIMATION from published figures of the kernels
-/// OpenZFS's ICP carries: AES-GCM with AES-NI and AVX (the gcm_avx code from BoringSSL's
-/// aesni-gcm, OpenZFS 2.1) about 1 cycle per byte; with AES-NI and PCLMULQDQ alone about 3.5;
-/// AES-CCM with AES-NI about 4.5 (its CBC-MAC runs block after block); without AES-NI (x86
-/// before 2010) table-driven AES at about 25 (GCM) and 40 (CCM).
-pub(crate) fn encrypt_byte(encryption: Encryption, release: &Release, cpu: &CpuModel) -> f64 {
-    let aes_ni = cpu.year >= 2010;
-    let avx = release.simd_checksums && matches!(cpu.simd, Simd::Avx2 | Simd::Avx512);
-    match encryption {
-        Encryption::Off => 0.0,
-        Encryption::Gcm { .. } if aes_ni && avx => 1.0,
-        Encryption::Gcm { .. } if aes_ni => 3.5,
-        Encryption::Gcm { .. } => 25.0,
-        Encryption::Ccm { .. } if aes_ni => 4.5,
-        Encryption::Ccm { .. } => 40.0,
-    }
-}
-
 /// Cycles per byte of data to generate `parity` parity columns, on the reference core: scalar
 /// P 0.4, PQ 0.9, PQR 1.6; AVX2 P 0.07, PQ 0.1, PQR 0.23 (OpenZFS vdev_raidz_bench: scalar gen
 /// P 9.1, PQR 2.3 GB/s, AVX2 gen P 52.7, PQ 36.3, PQR 16.3 GB/s near 3.7 GHz; scalar PQ taken
@@ -255,21 +239,6 @@ mod tests {
 
     fn release(text: &str) -> Release {
         Release::of(text.parse().unwrap(), &Tunables::default())
-    }
-
-    #[test]
-    fn encryption_by_cipher_and_cpu() {
-        let r = release("2.2");
-        let e = |text: &str, simd, year| encrypt_byte(text.parse().unwrap(), &r, &cpu(simd, year));
-        assert_eq!(e("off", Simd::Avx2, 2020), 0.0);
-        assert_eq!(e("aes-256-gcm", Simd::Avx2, 2020), 1.0);
-        assert_eq!(e("aes-256-gcm", Simd::Sse2, 2021), 3.5);
-        assert_eq!(e("aes-128-ccm", Simd::Avx2, 2020), 4.5);
-        assert_eq!(e("on", Simd::Sse2, 2008), 25.0);
-        // A release without SIMD kernels takes the AES-NI path.
-        let old = release("freebsd-10.2");
-        let gcm = "aes-256-gcm".parse().unwrap();
-        assert_eq!(encrypt_byte(gcm, &old, &cpu(Simd::Avx2, 2015)), 3.5);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! the ZIL (`zil`), compression (`compress`), the records' fan-out over raidz, dRAID and
 //! mirror vdevs (`zio`, `vdev`), the leaves' service times and command queueing (`leaf`),
 //! the paths from the disks to memory (`path`, `link`), memory (`memory`), the network (`nic`)
-//! and the CPU's costs by part (`cpu`).
+//! and the CPU's costs by part (`cpu`; native encryption's by code path, `icp`).
 //!
 //! A prediction (`predict`) is a pipeline read top to bottom: `load` gathers each resource's
 //! work per job, stage by stage; each resource's module makes it a `station`; `mva` solves the
@@ -26,6 +26,7 @@ mod error;
 mod expected_error;
 mod figures;
 mod findings;
+mod icp;
 mod l2arc;
 mod leaf;
 mod link;

@@ -206,16 +206,7 @@ pub(crate) fn check_disk(d: &DiskModel) -> Result<(), Bad> {
             ),
         ));
     }
-    // A hard disk may lack its rpm where the source does not give it (seed 001).
-    if d.medium != Medium::Hdd && d.rpm.is_some() {
-        return Err(Bad::at("rpm", "solid state has no rpm"));
-    }
-    if d.medium == Medium::Hdd && d.seq_inner_mb_s > d.seq_outer_mb_s {
-        return Err(Bad::at(
-            "seq_inner_mb_s",
-            "seq_inner_mb_s is above seq_outer_mb_s: inner tracks read slower",
-        ));
-    }
+    check_rates(d)?;
     if d.uer_per_bit.is_some_and(|u| u >= 1.0) {
         return Err(Bad::at(
             "uer_per_bit",
@@ -235,6 +226,36 @@ pub(crate) fn check_disk(d: &DiskModel) -> Result<(), Bad> {
             .check_as("a zone's mb_s", zone.mb_s)
             .map_err(|e| Bad::at("zones", e.to_string()))?;
         previous = Some(zone.offset_bytes);
+    }
+    Ok(())
+}
+
+/// A disk's rates against its medium: rpm and zoned inner rates are a hard disk's, the rate
+/// past an SLC cache a flash drive's, below its own write rate.
+fn check_rates(d: &DiskModel) -> Result<(), Bad> {
+    // A hard disk may lack its rpm where the source does not give it (seed 001).
+    if d.medium != Medium::Hdd && d.rpm.is_some() {
+        return Err(Bad::at("rpm", "solid state has no rpm"));
+    }
+    if d.medium == Medium::Hdd && d.seq_inner_mb_s > d.seq_outer_mb_s {
+        return Err(Bad::at(
+            "seq_inner_mb_s",
+            "seq_inner_mb_s is above seq_outer_mb_s: inner tracks read slower",
+        ));
+    }
+    if let Some(sustained) = d.sustained_write_mb_s {
+        if d.medium == Medium::Hdd {
+            return Err(Bad::at(
+                "sustained_write_mb_s",
+                "sustained_write_mb_s is a flash drive's rate past its write cache: not a hard disk's",
+            ));
+        }
+        if sustained > d.seq_write_mb_s.unwrap_or(d.seq_outer_mb_s) {
+            return Err(Bad::at(
+                "sustained_write_mb_s",
+                "sustained_write_mb_s is above the drive's sequential write rate",
+            ));
+        }
     }
     Ok(())
 }

@@ -397,6 +397,15 @@ fn user_file_errors_are_located() {
     // A source key that names no figure.
     let e = merge_error(&USER_DISK.replace("sources = {", "sources = { rmp = \"x\", "));
     assert!(e.contains("sources.rmp names no figure"), "{e}");
+    // The rate past an SLC cache is flash's, and not above the drive's own write rate.
+    let past = "queue_depth = 32\nsustained_write_mb_s = 150.0";
+    let e = merge_error(&USER_DISK.replace("queue_depth = 32", past));
+    assert!(e.contains("not a hard disk's"), "{e}");
+    let flash = USER_DISK
+        .replace("medium = \"hdd\"", "medium = \"ssd\"")
+        .replace("rpm = 7200\n", "seq_write_mb_s = 100.0\n");
+    let e = merge_error(&flash.replace("queue_depth = 32", past));
+    assert!(e.contains("above the drive's sequential write rate"), "{e}");
 }
 
 /// A disk entry that states only what identifies it and its sequential rate takes its

@@ -12,6 +12,7 @@ use crate::arc;
 use crate::compress::psize;
 use crate::constants::Constants;
 use crate::cpu::{self, CpuWork, COPY_BYTE};
+use crate::icp;
 use crate::l2arc;
 use crate::leaf::DiskTiming;
 use crate::release::Release;
@@ -45,13 +46,13 @@ pub(super) struct Stages<'a> {
     pub cache: Vec<Vdev>,
     pub sync: Option<SyncWrites>,
     checksum_byte: f64,
+    /// Cycles per byte native encryption adds to each block written and read (icp.rs).
+    cipher_byte: f64,
     compress_byte: (f64, f64),
     /// Bytes copied into a dbuf's buffer per byte of a record taken from the disks or the
     /// ARC, and the share of the ARC's hits that take a new buffer (abd.rs).
     fill: f64,
     new_buffers: f64,
-    /// Cycles per byte to decrypt a record (0: not encrypted).
-    decrypt_byte: f64,
     /// Metadata bytes the txg writes per data byte.
     pub meta: f64,
 }
@@ -109,9 +110,8 @@ impl<'a> Stages<'a> {
             l2hit,
             cache: cache_vdevs(system),
             sync: zil::sync_writes(w, ds, release, !logs.is_empty()),
-            // Encryption authenticates and ciphers every block's bytes, like its checksum.
-            checksum_byte: cpu::checksum_byte(ds.checksum, release, &system.host.cpu)
-                + cpu::encrypt_byte(ds.encryption, release, &system.host.cpu),
+            checksum_byte: cpu::checksum_byte(ds.checksum, release, &system.host.cpu),
+            cipher_byte: icp::cipher_byte(ds.encryption, release, &system.host.cpu),
             compress_byte: cpu::compress_byte(algorithm, w.data, ds.compression_ratio),
             fill: abd::fill_copies(release, recordsize, psize),
             new_buffers: abd::new_buffer_share(
@@ -119,7 +119,6 @@ impl<'a> Stages<'a> {
                 w.total_bytes(),
                 w.access.is_sequential(),
             ),
-            decrypt_byte: cpu::encrypt_byte(ds.encryption, release, &system.host.cpu),
             meta: txg::metadata_per_data_byte(recordsize),
             vdevs: data_vdevs,
             logs,
@@ -146,7 +145,12 @@ impl<'a> Stages<'a> {
         let (psize, rs) = (self.psize as f64, self.recordsize as f64);
         work.cycles += rec.read * (psize * self.checksum_byte + rs * decompress);
         self.dbuf_fills(&mut work, &rec, seq);
-        work.txg_cycles += rec.written * (psize * self.checksum_byte + rs * compress);
+        // A block read from the disks stays encrypted in the ARC until a reader asks for it:
+        // arc_read's hit path (a prefetched block) builds the reader's buffer on the reader's
+        // thread, and arc_buf_fill -> arc_fill_hdr_crypt decrypts it there (arc.c).
+        work.reader_cycles += rec.read * psize * self.cipher_byte;
+        work.txg_cycles +=
+            rec.written * (psize * (self.checksum_byte + self.cipher_byte) + rs * compress);
         self.gather(work, &rec, &calls, seq)
     }
 
@@ -159,7 +163,7 @@ impl<'a> Stages<'a> {
         let rs = self.recordsize as f64;
         work.filled = (rec.read + taken) * rs * self.fill;
         if seq && self.w.access == Access::SeqRead {
-            work.filled_cycles = taken * self.psize as f64 * self.decrypt_byte;
+            work.filled_cycles = taken * self.psize as f64 * self.cipher_byte;
         }
     }
 
@@ -218,6 +222,20 @@ impl<'a> Stages<'a> {
         work.parts = pool_parts * (1.0 - to_l2) + work.parts * to_l2;
     }
 
+    /// The application's bytes read and written per job: a stream's record, or a request's.
+    fn user_bytes(&self, calls: &Calls, seq: bool) -> (f64, f64) {
+        let rs = self.recordsize as f64;
+        if seq {
+            (
+                if calls.reads > 0.0 { rs } else { 0.0 },
+                if calls.writes > 0.0 { rs } else { 0.0 },
+            )
+        } else {
+            let bs = self.w.block_size as f64;
+            (calls.reads * bs, calls.writes * bs)
+        }
+    }
+
     /// The loads from the work gathered: the application's bytes, requests and cycles, the
     /// bytes crossing memory and the jobs in flight.
     fn gather(&self, work: Work, rec: &Records, calls: &Calls, seq: bool) -> Loads {
@@ -225,17 +243,11 @@ impl<'a> Stages<'a> {
         let rs = self.recordsize as f64;
         // A stream's job is a record: recordsize / bs requests of it; otherwise a request.
         let requests = if seq { rs / w.block_size as f64 } else { 1.0 };
-        let (user_read, user_write) = if seq {
-            (
-                if calls.reads > 0.0 { rs } else { 0.0 },
-                if calls.writes > 0.0 { rs } else { 0.0 },
-            )
-        } else {
-            let bs = w.block_size as f64;
-            (calls.reads * bs, calls.writes * bs)
-        };
-        let (app_cycles, fill_kernel) =
+        let (user_read, user_write) = self.user_bytes(calls, seq);
+        let (own_cycles, fill_kernel) =
             self.app_cycles(calls, requests, (work.filled, work.filled_cycles), seq);
+        // Decryption of what the job read from the disks runs on the reader's thread.
+        let app_cycles = own_cycles + work.reader_cycles;
         let device_bytes = work.device_bytes();
         let population = if seq {
             self.stream_population(work.queued_bytes, device_bytes)
@@ -251,6 +263,7 @@ impl<'a> Stages<'a> {
                 txg_cycles: work.txg_cycles,
                 app_cycles,
                 app_threads: w.threads,
+                app_wait_s: requests * calls.wait_s(self.constants),
                 app_in_cycle: !seq,
             },
             // Bonnie reports a rewrite by the bytes rewritten, each read once and written once.

@@ -15,6 +15,9 @@ pub(super) struct Work {
     pub parts: f64,
     /// Reference cycles per job the kernel spends so far while a request is under way.
     pub cycles: f64,
+    /// Reference cycles per job spent on the reader's own thread by the kernel (decrypting
+    /// what it reads), apart from `cycles`.
+    pub reader_cycles: f64,
     /// Reference cycles per job of the txg's writeback: compressing, checksumming and
     /// protecting the dirty records and issuing their write zios (spa_sync's pipeline).
     pub txg_cycles: f64,
@@ -36,6 +39,7 @@ impl Work {
             tables: ReadTables::default(),
             parts: 0.0,
             cycles: 0.0,
+            reader_cycles: 0.0,
             txg_cycles: 0.0,
             queued_bytes: 0.0,
             filled: 0.0,
