@@ -26,6 +26,7 @@ mod error;
 mod expected_error;
 mod figures;
 mod findings;
+mod indirect;
 mod l2arc;
 mod leaf;
 mod link;

@@ -12,6 +12,7 @@ use crate::arc;
 use crate::compress::psize;
 use crate::constants::Constants;
 use crate::cpu::{self, CpuWork, COPY_BYTE};
+use crate::indirect;
 use crate::l2arc;
 use crate::leaf::DiskTiming;
 use crate::release::Release;
@@ -68,6 +69,21 @@ pub struct Share<'v> {
     pub writes: f64,
 }
 
+/// Metadata the txg writes per data byte: a stream's block pointers, or, for records written
+/// at random over a span the workload states, the level-1 blocks a txg's records dirty
+/// (indirect.rs). A txg holds the records of what the write throttle lets the application run
+/// ahead (dbuf_dirty counts each dirty record whole). Without a stated span (a zvol or file
+/// whose size fio takes from the device) the stream's share stands.
+fn metadata_per_data_byte(system: &System, w: &Workload, release: &Release, rs: u64) -> f64 {
+    match w.total_bytes() {
+        Some(span) if w.access.writes() && !w.access.is_sequential() => {
+            let per_txg = release.write_buffer_bytes(system.host.ram_bytes) / rs as f64;
+            indirect::random_metadata_per_data_byte(span as f64, rs, per_txg)
+        }
+        _ => txg::metadata_per_data_byte(rs),
+    }
+}
+
 impl<'a> Stages<'a> {
     pub fn new(
         system: &'a System,
@@ -120,7 +136,7 @@ impl<'a> Stages<'a> {
                 w.access.is_sequential(),
             ),
             decrypt_byte: cpu::encrypt_byte(ds.encryption, release, &system.host.cpu),
-            meta: txg::metadata_per_data_byte(recordsize),
+            meta: metadata_per_data_byte(system, w, release, recordsize),
             vdevs: data_vdevs,
             logs,
         })
