@@ -124,7 +124,7 @@ impl<'a> Stages<'a> {
             hit,
             l2hit,
             cache: cache_vdevs(system),
-            sync: zil::sync_writes(w, ds, release, !logs.is_empty()),
+            sync: zil::sync_writes(w, ds, recordsize, release, !logs.is_empty()),
             // Encryption authenticates and ciphers every block's bytes, like its checksum.
             checksum_byte: cpu::checksum_byte(ds.checksum, release, &system.host.cpu)
                 + cpu::encrypt_byte(ds.encryption, release, &system.host.cpu),
