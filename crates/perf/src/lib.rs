@@ -27,6 +27,7 @@ mod expected_error;
 mod figures;
 mod findings;
 mod icp;
+mod indirect;
 mod l2arc;
 mod leaf;
 mod link;

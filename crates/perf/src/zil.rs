@@ -9,8 +9,9 @@
 //! the txg.
 
 use crate::release::Release;
+use crate::zvol;
 use model::dataset::{Logbias, SyncPolicy};
-use model::workload::{Durability, Workload};
+use model::workload::{Durability, Target, Workload};
 use model::Dataset;
 
 /// zfs_immediate_write_sz (zil.c): 32 KiB.
@@ -55,11 +56,13 @@ impl SyncWrites {
     }
 }
 
-/// The ZIL work of `w`'s writes on `dataset` under `release`, `slog` telling whether the pool
-/// has a log device; `None` when nothing of it is synchronous.
+/// The ZIL work of `w`'s writes on `dataset` (its records, or a zvol's blocks, of `blocksize`
+/// bytes) under `release`, `slog` telling whether the pool has a log device; `None` when
+/// nothing of it is synchronous.
 pub(crate) fn sync_writes(
     w: &Workload,
     dataset: &Dataset,
+    blocksize: u64,
     release: &Release,
     slog: bool,
 ) -> Option<SyncWrites> {
@@ -75,10 +78,17 @@ pub(crate) fn sync_writes(
     // Committed at once: each write (O_SYNC, sync=always); fsync every n writes lets the
     // others wait uncommitted.
     let at_once = per_commit == 1.0;
-    let large = w.block_size >= IMMEDIATE_WRITE_SZ
-        && (!release.zil_half_record || !at_once || 2 * w.block_size >= dataset.recordsize);
+    let zvol = matches!(w.target, Target::Zvol { .. });
+    let large = if zvol && !release.zil_half_record {
+        zvol::logs_in_place(w.block_size, blocksize)
+    } else {
+        w.block_size >= IMMEDIATE_WRITE_SZ
+            && (!release.zil_half_record || !at_once || 2 * w.block_size >= blocksize)
+    };
+    // A zvol's O_DIRECT is the block layer's: its bios reach the DMU like any other
+    // (zil_write_state's o_direct is B_FALSE for zvols, zvol_log_write of 2.4.4).
     let indirect = dataset.logbias == Logbias::Throughput
-        || release.direct_writes(w, dataset.recordsize)
+        || (!zvol && release.direct_writes(w, blocksize))
         || (!slog && large);
     let carried = if indirect { 0.0 } else { w.block_size as f64 };
     let records = per_commit * (RECORD_HEADER + carried);
@@ -103,7 +113,8 @@ mod tests {
         let ds = Dataset::named("tank");
         let w = |spec: &str| Workload::parse(spec).unwrap();
         let r = release("2.3");
-        let sync_writes = |w: &Workload, ds: &Dataset, slog| sync_writes(w, ds, &r, slog);
+        let sync_writes =
+            |w: &Workload, ds: &Dataset, slog| sync_writes(w, ds, ds.recordsize, &r, slog);
         let small = sync_writes(&w("fio-randwrite:bs=8K,sync=on"), &ds, false).unwrap();
         assert_eq!((small.commits_per_write, small.indirect), (1.0, false));
         assert_eq!(small.lwb_bytes, 12288.0);
@@ -127,7 +138,7 @@ mod tests {
     fn writers_queued_at_the_log_share_a_log_block_up_to_zil_maxblocksize() {
         let ds = Dataset::named("tank");
         let w = Workload::parse("fio-randwrite:bs=4K,sync=on").unwrap();
-        let one = sync_writes(&w, &ds, &release("2.3"), true).unwrap();
+        let one = sync_writes(&w, &ds, ds.recordsize, &release("2.3"), true).unwrap();
         // 4,096 + 192 bytes a record: 30 fit in 128 KiB.
         assert_eq!(one.most_batched(), 30);
         let all = one.batched(30);
@@ -135,7 +146,7 @@ mod tests {
         assert!((all.commits_per_write - 1.0 / 30.0).abs() < 1e-12);
         // A 128 KiB write's record fills a block alone.
         let big = Workload::parse("fio-randwrite:bs=128K,sync=on").unwrap();
-        let big = sync_writes(&big, &ds, &release("2.3"), true).unwrap();
+        let big = sync_writes(&big, &ds, ds.recordsize, &release("2.3"), true).unwrap();
         assert_eq!(big.most_batched(), 1);
     }
 
@@ -144,7 +155,7 @@ mod tests {
         let ds = Dataset::named("tank");
         let w = |spec: &str| Workload::parse(spec).unwrap();
         let indirect = |spec: &str, r: &str| {
-            sync_writes(&w(spec), &ds, &release(r), false)
+            sync_writes(&w(spec), &ds, ds.recordsize, &release(r), false)
                 .unwrap()
                 .indirect
         };
@@ -159,5 +170,23 @@ mod tests {
         assert!(indirect("fio-randwrite:bs=128K,sync=on,direct=on", "2.3"));
         assert!(!indirect("fio-randwrite:bs=4K,sync=on,direct=on", "2.3"));
         assert!(!indirect("fio-randwrite:bs=4K,sync=on,direct=on", "2.2"));
+    }
+
+    #[test]
+    fn a_zvols_sync_writes_follow_zvol_log_write_before_2_4() {
+        let ds = Dataset::named("tank");
+        let w = Workload::parse("fio-randwrite:bs=64K,sync=on,volblocksize=16K").unwrap();
+        let indirect = |r: &str| {
+            sync_writes(&w, &ds, 16 << 10, &release(r), false)
+                .unwrap()
+                .indirect
+        };
+        // 64 KiB into 16 KiB volblocks: copied into the log (volblocks of 32 KiB or less)
+        // before 2.4; in place from 2.4, as a file's (zil_write_state).
+        assert!(!indirect("2.3"));
+        assert!(indirect("2.4"));
+        let copied = sync_writes(&w, &ds, 16 << 10, &release("2.3"), false).unwrap();
+        // One record: 192 bytes of header and the 64 KiB, in a 68 KiB log block.
+        assert_eq!(copied.lwb_bytes, 69632.0);
     }
 }

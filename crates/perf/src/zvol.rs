@@ -41,6 +41,19 @@ fn default_volblocksize(zfs: &ZfsRelease) -> u64 {
     }
 }
 
+/// zvol_immediate_write_sz (zvol.c before OpenZFS 2.4): 32 KiB.
+const IMMEDIATE_WRITE_SZ: u64 = 32 << 10;
+
+/// Whether a synchronous zvol write of `size` bytes into blocks of `volblocksize` goes to its
+/// place in the pool first (WR_INDIRECT) rather than into the log block (WR_COPIED) on a pool
+/// without a log device, before OpenZFS 2.4 (zvol_log_write, zvol.c of 2.2.9): only a write
+/// covering a whole block, of blocks larger than zvol_immediate_write_sz. So the default 8 and
+/// 16 KiB volblocks copy every synchronous write into the log. From 2.4 zvols and files share
+/// zil_write_state (zil.rs).
+pub(crate) fn logs_in_place(size: u64, volblocksize: u64) -> bool {
+    size >= volblocksize && volblocksize > IMMEDIATE_WRITE_SZ
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,5 +83,15 @@ mod tests {
         assert_eq!(dd.target, Target::Zvol { volblocksize: None });
         assert!(Workload::parse("fio-randread:volblocksize=3K").is_err());
         assert!(Workload::parse("raw-read:volblocksize=16K").is_err());
+    }
+
+    #[test]
+    fn a_zvols_sync_writes_go_in_place_only_for_whole_blocks_over_32k() {
+        // The default volblocks copy even 1 MiB writes into the log; a file's 32 KiB write
+        // would go in place (zfs_log_write's size rule).
+        assert!(!logs_in_place(1 << 20, 16 << 10));
+        assert!(!logs_in_place(32 << 10, 32 << 10));
+        assert!(logs_in_place(64 << 10, 64 << 10));
+        assert!(!logs_in_place(32 << 10, 64 << 10));
     }
 }

@@ -13,6 +13,7 @@ use crate::compress::psize;
 use crate::constants::Constants;
 use crate::cpu::{self, CpuWork, COPY_BYTE};
 use crate::icp;
+use crate::indirect;
 use crate::l2arc;
 use crate::leaf::DiskTiming;
 use crate::release::Release;
@@ -69,6 +70,21 @@ pub(super) struct Share<'v> {
     pub writes: f64,
 }
 
+/// Metadata the txg writes per data byte: a stream's block pointers, or, for records written
+/// at random over a span the workload states, the level-1 blocks a txg's records dirty
+/// (indirect.rs). A txg holds the records of what the write throttle lets the application run
+/// ahead (dbuf_dirty counts each dirty record whole). Without a stated span (a zvol or file
+/// whose size fio takes from the device) the stream's share stands.
+fn metadata_per_data_byte(system: &System, w: &Workload, release: &Release, rs: u64) -> f64 {
+    match w.total_bytes() {
+        Some(span) if w.access.writes() && !w.access.is_sequential() => {
+            let per_txg = release.write_buffer_bytes(system.host.ram_bytes) / rs as f64;
+            indirect::random_metadata_per_data_byte(span as f64, rs, per_txg)
+        }
+        _ => txg::metadata_per_data_byte(rs),
+    }
+}
+
 impl<'a> Stages<'a> {
     pub(super) fn new(
         system: &'a System,
@@ -109,7 +125,7 @@ impl<'a> Stages<'a> {
             hit,
             l2hit,
             cache: cache_vdevs(system),
-            sync: zil::sync_writes(w, ds, release, !logs.is_empty()),
+            sync: zil::sync_writes(w, ds, recordsize, release, !logs.is_empty()),
             checksum_byte: cpu::checksum_byte(ds.checksum, release, &system.host.cpu),
             cipher_byte: icp::cipher_byte(ds.encryption, release, &system.host.cpu),
             compress_byte: cpu::compress_byte(algorithm, w.data, ds.compression_ratio),
@@ -119,7 +135,7 @@ impl<'a> Stages<'a> {
                 w.total_bytes(),
                 w.access.is_sequential(),
             ),
-            meta: txg::metadata_per_data_byte(recordsize),
+            meta: metadata_per_data_byte(system, w, release, recordsize),
             vdevs: data_vdevs,
             logs,
         })

@@ -76,7 +76,7 @@ pub(crate) fn network(
 /// What the stages know that the figures will speak of, asked once before the solve so that
 /// nothing after it climbs back to them.
 fn findings(system: &System, workload: &Workload, release: &Release) -> Findings {
-    let sync = |ds| zil::sync_writes(workload, ds, release, false).is_some();
+    let sync = |ds| zil::sync_writes(workload, ds, ds.recordsize, release, false).is_some();
     Findings {
         holes: compress::writes_holes(system, workload, release),
         sync_writes: system.pool.datasets.first().is_some_and(sync),

@@ -1,0 +1,65 @@
+//! The level-1 indirect blocks a txg's random writes dirty. Dirtying a record dirties the
+//! indirect block that points to it (dbuf_dirty -> dbuf_dirty of the parent, dbuf.c), and the
+//! txg writes every dirty indirect block whole. An indirect block is 1 << 17 bytes for files
+//! (zfs_default_ibs = DN_MAX_INDBLKSHIFT, dnode.c) and for zvols (zvol_create_cb claims the
+//! object with ibs 0, which dnode_allocate turns into the same default), and holds 1024 block
+//! pointers of 128 bytes; metadata is stored with one copy more than data (dmu_write_policy,
+//! redundant_metadata=all). A stream's records share their indirect blocks (txg.rs); records
+//! written at random over an object far larger than a txg's writes each dirty their own.
+//! Indirect blocks are compressed (dmu_write_policy's ZIO_COMPRESS_ON); by how much a block
+//! of pointers shrinks is not modelled: they are counted whole.
+
+use crate::txg;
+
+/// Bytes of an indirect block: 1 << DN_MAX_INDBLKSHIFT (include/sys/dnode.h).
+const INDIRECT_BYTES: f64 = 131072.0;
+/// Block pointers an indirect block holds (blkptr_t is 128 bytes, SPA_BLKPTRSHIFT 7).
+const POINTERS: f64 = INDIRECT_BYTES / 128.0;
+/// Copies of an indirect block: the data's one plus one (dmu_write_policy).
+const COPIES: f64 = 2.0;
+
+/// Metadata bytes the txg writes per data byte when `per_txg` records of `recordsize` bytes
+/// fall at random over `span` bytes of one object: of its N level-1 blocks, N(1 - e^(-W/N))
+/// are dirty after W records (each record lands in one of N at random), each written whole
+/// and twice; never less than a stream's share, whose records fill their indirect blocks.
+pub(crate) fn random_metadata_per_data_byte(span: f64, recordsize: u64, per_txg: f64) -> f64 {
+    let rs = recordsize as f64;
+    let l1s = (span / (rs * POINTERS)).ceil().max(1.0);
+    let w = per_txg.max(1.0);
+    // N(1 - e^(-W/N)), written with exp_m1 for accuracy when W is small beside N.
+    let dirty = -l1s * (-w / l1s).exp_m1();
+    (COPIES * INDIRECT_BYTES * dirty / (w * rs)).max(txg::metadata_per_data_byte(recordsize))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GIB: f64 = (1u64 << 30) as f64;
+
+    #[test]
+    fn random_writes_over_a_large_object_write_an_indirect_block_each() {
+        // issue #10145's zvol: 1200 GiB of 8 KiB blocks is 153,600 level-1 blocks (8 MiB
+        // each). One record a txg dirties one of them: 2 x 128 KiB per 8 KiB written (less
+        // the chance, 1/2N, that the expected count N(1 - e^(-1/N)) leaves out).
+        let n: f64 = 153_600.0;
+        let one = random_metadata_per_data_byte(1200.0 * GIB, 8192, 1.0);
+        assert!(
+            (one - 32.0 * n * (1.0 - (-1.0 / n).exp())).abs() < 1e-6,
+            "{one}"
+        );
+        assert!((one - 32.0).abs() < 1e-3, "{one}");
+        // 153,600 records: 1 - 1/e of the level-1 blocks are dirty.
+        let many = random_metadata_per_data_byte(1200.0 * GIB, 8192, n);
+        let expected = 32.0 * (1.0 - (-1.0f64).exp());
+        assert!((many - expected).abs() < 1e-9, "{many} against {expected}");
+        // A 1 GiB file of 128 KiB records has 8 level-1 blocks: a txg of 1,000 random records
+        // dirties all 8, 2 MiB of metadata for 125 MiB of data.
+        let small = random_metadata_per_data_byte(GIB, 128 << 10, 1000.0);
+        let all8 = 2.0 * 8.0 * 131072.0 / (1000.0 * 131072.0);
+        assert!((small - all8).abs() < 1e-6, "{small} against {all8}");
+        // Every record of the file rewritten: the stream's share, a pointer per record, twice.
+        let dense = random_metadata_per_data_byte(GIB, 128 << 10, 1e9);
+        assert_eq!(dense, txg::metadata_per_data_byte(128 << 10));
+    }
+}
