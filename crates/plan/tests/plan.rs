@@ -270,15 +270,15 @@ fn an_iops_need_is_judged_at_eight_clients_of_sixteen() {
         plan(&r)
     };
     // One thread of 32 in flight: 1.3 reads queued per disk whatever the layout; the stripe
-    // and the mirrors tie at 1,358-1,360/s (1,354-1,356 before the refit of issue 29's flash
-    // mechanisms lowered the modern zio cost).
+    // and the mirrors tie at 1,357-1,360/s (the refit moves it by a few reads a second: the
+    // disks' seeks decide, the CPU's per-zio cost only the last digits).
     let Err(PlanError::NothingMeetsNeeds { closest, .. }) = at("fio-randread:qd=32") else {
         panic!("met at one thread of 32")
     };
     let names: Vec<&str> = closest.iter().map(|m| m.layout.as_str()).collect();
     assert_eq!(names, ["stripe-24", "12x mirror-2", "8x mirror-3"]);
     for miss in &closest {
-        assert!((1358.0..1361.0).contains(&miss.misses[0].value), "{miss:?}");
+        assert!((1357.0..1361.0).contains(&miss.misses[0].value), "{miss:?}");
     }
     // 8 clients of 16: 5.3 queued per disk, each disk's queue reorders: 2,567/s, and only
     // layouts whose reads land on one disk each (no raidz, no dRAID) reach 2,000.
