@@ -142,14 +142,15 @@ fn validate_meets_the_issue_s_bar() {
     let all = v["cases"].as_array().unwrap();
     assert!(all.len() >= 1054, "{}", all.len());
     // The constants are fitted over the whole corpus (issue 29). In sample, the whole corpus's
-    // median and the earlier sources' stand where validation/README.md states them (42.7% and
+    // median and the earlier sources' stand where validation/README.md states them (36.1% and
     // 14.9%), held as floors; the rule of thumb does far worse.
     let whole = v["median_abs_error_pct"].as_f64().unwrap();
-    assert!(whole <= 43.0, "{whole}");
+    assert!(whole <= 36.5, "{whole}");
     let earlier = |id: &str| EARLIER_PREFIXES.iter().any(|p| id.starts_with(p));
     let cases: Vec<&serde_json::Value> = all
         .iter()
-        .filter(|c| earlier(c["id"].as_str().unwrap()))
+        // Throughput cases: clemtibs's latency percentiles (issue 28) are scored apart.
+        .filter(|c| earlier(c["id"].as_str().unwrap()) && c["latency"] == false)
         .collect();
     assert_eq!(
         cases.len(),
