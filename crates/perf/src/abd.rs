@@ -67,11 +67,7 @@ pub(crate) fn new_buffer_share(arc_bytes: f64, data: Option<u64>, scan: bool) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use model::system::Tunables;
-
-    fn release(text: &str) -> Release {
-        Release::of(text.parse().unwrap(), &Tunables::default())
-    }
+    use crate::testkit::release;
 
     #[test]
     fn scatter_lists_by_release_and_size() {

@@ -122,11 +122,7 @@ impl Calls {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use model::system::Tunables;
-
-    fn release(text: &str) -> Release {
-        Release::of(text.parse().unwrap(), &Tunables::default())
-    }
+    use crate::testkit::release;
 
     #[test]
     fn the_engine_decides_the_depth_that_reaches_zfs() {

@@ -220,26 +220,7 @@ pub(crate) fn compress_byte(algorithm: Compression, data: Data, ratio: f64) -> (
 #[cfg(test)]
 mod tests {
     use super::*;
-    use model::system::Tunables;
-
-    fn cpu(simd: Simd, year: u32) -> CpuModel {
-        CpuModel {
-            id: "c".into(),
-            name: "c".into(),
-            cores: 4,
-            threads: 4,
-            ghz: 2.5,
-            simd,
-            sha_ni: false,
-            year,
-            memory_mb_s: None,
-            sources: Default::default(),
-        }
-    }
-
-    fn release(text: &str) -> Release {
-        Release::of(text.parse().unwrap(), &Tunables::default())
-    }
+    use crate::testkit::{cpu, release};
 
     #[test]
     fn simd_only_where_the_release_has_it() {

@@ -87,26 +87,7 @@ pub(crate) fn cipher_byte(encryption: Encryption, release: &Release, cpu: &CpuMo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use model::system::Tunables;
-
-    fn cpu(simd: Simd, year: u32) -> CpuModel {
-        CpuModel {
-            id: "c".into(),
-            name: "c".into(),
-            cores: 8,
-            threads: 16,
-            ghz: 3.8,
-            simd,
-            sha_ni: true,
-            year,
-            memory_mb_s: None,
-            sources: Default::default(),
-        }
-    }
-
-    fn release(text: &str) -> Release {
-        Release::of(text.parse().unwrap(), &Tunables::default())
-    }
+    use crate::testkit::{cpu, release};
 
     fn byte(enc: &str, zfs: &str, simd: Simd, year: u32) -> f64 {
         cipher_byte(enc.parse().unwrap(), &release(zfs), &cpu(simd, year))

@@ -1,8 +1,9 @@
 //! Systems built by hand for unit tests: one controller on one link, identical disks.
 
 use crate::leaf::tests::hdd;
+use crate::release::Release;
 use model::hardware::{ControllerModel, CpuModel, Interface, Link, LinkKind, Simd};
-use model::system::{Attach, Controller, Disk, Host, System, Upstream, ZfsRelease};
+use model::system::{Attach, Controller, Disk, Host, System, Tunables, Upstream, ZfsRelease};
 use model::{Layout, Leaf, Pool};
 
 /// `n` disks of `outer` MB/s (inner half of it) on one controller on `link`, pooled as `layout`.
@@ -89,5 +90,27 @@ pub(crate) fn fast_link() -> LinkKind {
         gen: 3,
         lanes: 8,
         max_payload: 256,
+    }
+}
+
+/// A release as OpenZFS names it ("2.2.9", "0.8.3"), with default tunables.
+pub(crate) fn release(text: &str) -> Release {
+    Release::of(text.parse().unwrap(), &Tunables::default())
+}
+
+/// A 4-core, 2.5 GHz CPU without SHA extensions, of `simd` and `year`: what the per-byte and
+/// per-cycle rules read (cpu.rs, icp.rs).
+pub(crate) fn cpu(simd: Simd, year: u32) -> CpuModel {
+    CpuModel {
+        id: "c".into(),
+        name: "c".into(),
+        cores: 4,
+        threads: 4,
+        ghz: 2.5,
+        simd,
+        sha_ni: false,
+        year,
+        memory_mb_s: None,
+        sources: Default::default(),
     }
 }

@@ -103,10 +103,7 @@ pub(crate) fn sync_writes(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn release(text: &str) -> Release {
-        Release::of(text.parse().unwrap(), &model::system::Tunables::default())
-    }
+    use crate::testkit::release;
 
     #[test]
     fn copied_or_indirect_by_size_and_log_device() {
