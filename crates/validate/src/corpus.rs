@@ -102,6 +102,42 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/louwrentius-2014-nas.toml"),
     ),
     (
+        "validation/issue3780-2015-raidz2-18.toml",
+        include_str!("../../../validation/issue3780-2015-raidz2-18.toml"),
+    ),
+    (
+        "validation/issue2431-2014-r720xd.toml",
+        include_str!("../../../validation/issue2431-2014-r720xd.toml"),
+    ),
+    (
+        "validation/issue8561-2019-3x-mirror.toml",
+        include_str!("../../../validation/issue8561-2019-3x-mirror.toml"),
+    ),
+    (
+        "validation/issue6453-2019-raidz2-10.toml",
+        include_str!("../../../validation/issue6453-2019-raidz2-10.toml"),
+    ),
+    (
+        "validation/issue8560-2019-raidz2-10.toml",
+        include_str!("../../../validation/issue8560-2019-raidz2-10.toml"),
+    ),
+    (
+        "validation/issue9375-2022-raidz2-6.toml",
+        include_str!("../../../validation/issue9375-2022-raidz2-6.toml"),
+    ),
+    (
+        "validation/issue361-2011-dd-rewrite.toml",
+        include_str!("../../../validation/issue361-2011-dd-rewrite.toml"),
+    ),
+    (
+        "validation/issue3950-2015-raidz2-9.toml",
+        include_str!("../../../validation/issue3950-2015-raidz2-9.toml"),
+    ),
+    (
+        "validation/ewwhite-2017-zfs-ha.toml",
+        include_str!("../../../validation/ewwhite-2017-zfs-ha.toml"),
+    ),
+    (
         "examples/aztorius-2023-encrypted.toml",
         include_str!("../../../examples/aztorius-2023-encrypted.toml"),
     ),
@@ -352,6 +388,70 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/trenb-2017-zol-0.7.0.toml",
         include_str!("../../../examples/trenb-2017-zol-0.7.0.toml"),
+    ),
+    (
+        "examples/issue3780-2015-18x-raidz2.toml",
+        include_str!("../../../examples/issue3780-2015-18x-raidz2.toml"),
+    ),
+    (
+        "examples/issue2431-2014-r720xd-zol.toml",
+        include_str!("../../../examples/issue2431-2014-r720xd-zol.toml"),
+    ),
+    (
+        "examples/issue2431-2014-r720xd-freebsd.toml",
+        include_str!("../../../examples/issue2431-2014-r720xd-freebsd.toml"),
+    ),
+    (
+        "examples/issue8561-2019-3x-mirror-4tb.toml",
+        include_str!("../../../examples/issue8561-2019-3x-mirror-4tb.toml"),
+    ),
+    (
+        "examples/issue6453-2019-raidz2-10-zol-0.6.toml",
+        include_str!("../../../examples/issue6453-2019-raidz2-10-zol-0.6.toml"),
+    ),
+    (
+        "examples/issue6453-2019-raidz2-10-zol-0.7.toml",
+        include_str!("../../../examples/issue6453-2019-raidz2-10-zol-0.7.toml"),
+    ),
+    (
+        "examples/issue8560-2019-raidz2-10-zol-0.6-prefetch.toml",
+        include_str!("../../../examples/issue8560-2019-raidz2-10-zol-0.6-prefetch.toml"),
+    ),
+    (
+        "examples/issue8560-2019-raidz2-10-zol-0.6-noprefetch.toml",
+        include_str!("../../../examples/issue8560-2019-raidz2-10-zol-0.6-noprefetch.toml"),
+    ),
+    (
+        "examples/issue8560-2019-raidz2-10-zol-0.7-prefetch.toml",
+        include_str!("../../../examples/issue8560-2019-raidz2-10-zol-0.7-prefetch.toml"),
+    ),
+    (
+        "examples/issue8560-2019-raidz2-10-zol-0.7-noprefetch.toml",
+        include_str!("../../../examples/issue8560-2019-raidz2-10-zol-0.7-noprefetch.toml"),
+    ),
+    (
+        "examples/issue8560-2019-raidz2-10-zol-0.8-prefetch.toml",
+        include_str!("../../../examples/issue8560-2019-raidz2-10-zol-0.8-prefetch.toml"),
+    ),
+    (
+        "examples/issue8560-2019-raidz2-10-zol-0.8-noprefetch.toml",
+        include_str!("../../../examples/issue8560-2019-raidz2-10-zol-0.8-noprefetch.toml"),
+    ),
+    (
+        "examples/issue9375-2022-6x-exos-x16.toml",
+        include_str!("../../../examples/issue9375-2022-6x-exos-x16.toml"),
+    ),
+    (
+        "examples/issue361-2011-4x-stripe.toml",
+        include_str!("../../../examples/issue361-2011-4x-stripe.toml"),
+    ),
+    (
+        "examples/issue3950-2015-raidz2-9.toml",
+        include_str!("../../../examples/issue3950-2015-raidz2-9.toml"),
+    ),
+    (
+        "examples/ewwhite-zfs-ha-2017-20x-raidz1.toml",
+        include_str!("../../../examples/ewwhite-zfs-ha-2017-20x-raidz1.toml"),
     ),
 ];
 
