@@ -109,6 +109,15 @@ const ISSUE_29_SOURCES: &[&str] = &[
     "issue419-2011-raidz1.toml",
     "issue1705-2013-raidz2.toml",
     "louwrentius-2014-nas.toml",
+    "issue3780-2015-raidz2-18.toml",
+    "issue2431-2014-r720xd.toml",
+    "issue8561-2019-3x-mirror.toml",
+    "issue6453-2019-raidz2-10.toml",
+    "issue8560-2019-raidz2-10.toml",
+    "issue9375-2022-raidz2-6.toml",
+    "issue361-2011-dd-rewrite.toml",
+    "issue3950-2015-raidz2-9.toml",
+    "ewwhite-2017-zfs-ha.toml",
 ];
 
 /// The sources of published latency percentiles (issue 28) whose latency cases one paragraph
