@@ -143,7 +143,7 @@ fn validate_meets_the_issue_s_bar() {
     assert!(all.len() >= 1080, "{}", all.len());
     // The constants are fitted over the whole corpus (issue 29). In sample, the whole corpus's
     // median and the earlier sources' stand where validation/README.md states them (36.1% and
-    // 14.9%), held as floors; the rule of thumb does far worse. The eight hard-disk issue
+    // 14.9%), held as floors; the rule of thumb does far worse. The nine hard-disk issue
     // threads of the second search (26 cases the model misses by a median of 81%, each file's
     // paragraph in validation/README.md says why) raised the whole corpus's median to 37.4%
     // with the constants fitted before them.

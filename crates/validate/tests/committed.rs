@@ -130,7 +130,7 @@ const LATENCY_SOURCES: &[&str] = &["clemtibs-2025-n6005.toml", "duzlov-2023-fsyn
 /// 89.8% when the zvol's indirect blocks (crates/perf/src/indirect.rs) let the modern zio
 /// cost come back to its prior (11,800 cycles from 87,700): the inflated cost had been
 /// covering duzlov's sync writes through a log device, now 95-146% too fast. A guard against
-/// falling further, not the target. The eight hard-disk issue threads of the second search
+/// falling further, not the target. The nine hard-disk issue threads of the second search
 /// (26 cases, validation/README.md) took the held-out median to 39.5% and the p90 band's
 /// coverage to 82.1% in a `--cv` run before the refit that takes them in.
 const CV_MEDIAN_PCT: f64 = 40.0;
