@@ -54,6 +54,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/tnbench-2026-samples.toml"),
     ),
     (
+        "validation/tnbenchhist-2025-readme.toml",
+        include_str!("../../../validation/tnbenchhist-2025-readme.toml"),
+    ),
+    (
         "validation/eirik-2023-pve-mirror.toml",
         include_str!("../../../validation/eirik-2023-pve-mirror.toml"),
     ),
@@ -284,6 +288,14 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/eirik-pve-2x-dc1500m.toml",
         include_str!("../../../examples/eirik-pve-2x-dc1500m.toml"),
+    ),
+    (
+        "examples/tnbenchhist-5600g-5x-905p.toml",
+        include_str!("../../../examples/tnbenchhist-5600g-5x-905p.toml"),
+    ),
+    (
+        "examples/tnbenchhist-5600g-pm9a1.toml",
+        include_str!("../../../examples/tnbenchhist-5600g-pm9a1.toml"),
     ),
     (
         "examples/tnbench-m50-raidz1-4.toml",
