@@ -58,6 +58,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/tnbenchhist-2025-readme.toml"),
     ),
     (
+        "validation/issue10066-2020-pm983.toml",
+        include_str!("../../../validation/issue10066-2020-pm983.toml"),
+    ),
+    (
         "validation/eirik-2023-pve-mirror.toml",
         include_str!("../../../validation/eirik-2023-pve-mirror.toml"),
     ),
@@ -296,6 +300,10 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/tnbenchhist-5600g-pm9a1.toml",
         include_str!("../../../examples/tnbenchhist-5600g-pm9a1.toml"),
+    ),
+    (
+        "examples/issue10066-6x-pm983-raidz1.toml",
+        include_str!("../../../examples/issue10066-6x-pm983-raidz1.toml"),
     ),
     (
         "examples/tnbench-m50-raidz1-4.toml",
