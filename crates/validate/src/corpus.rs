@@ -62,6 +62,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/issue10066-2020-pm983.toml"),
     ),
     (
+        "validation/issue17940-2025-nvme.toml",
+        include_str!("../../../validation/issue17940-2025-nvme.toml"),
+    ),
+    (
         "validation/eirik-2023-pve-mirror.toml",
         include_str!("../../../validation/eirik-2023-pve-mirror.toml"),
     ),
@@ -304,6 +308,14 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/issue10066-6x-pm983-raidz1.toml",
         include_str!("../../../examples/issue10066-6x-pm983-raidz1.toml"),
+    ),
+    (
+        "examples/issue17940-2025-4x-nvme-zfs228.toml",
+        include_str!("../../../examples/issue17940-2025-4x-nvme-zfs228.toml"),
+    ),
+    (
+        "examples/issue17940-2025-4x-nvme-zfs234.toml",
+        include_str!("../../../examples/issue17940-2025-4x-nvme-zfs234.toml"),
     ),
     (
         "examples/tnbench-m50-raidz1-4.toml",
