@@ -66,6 +66,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/issue17940-2025-nvme.toml"),
     ),
     (
+        "validation/issue9786-2019-970-evo-plus.toml",
+        include_str!("../../../validation/issue9786-2019-970-evo-plus.toml"),
+    ),
+    (
         "validation/eirik-2023-pve-mirror.toml",
         include_str!("../../../validation/eirik-2023-pve-mirror.toml"),
     ),
@@ -316,6 +320,14 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/issue17940-2025-4x-nvme-zfs234.toml",
         include_str!("../../../examples/issue17940-2025-4x-nvme-zfs234.toml"),
+    ),
+    (
+        "examples/issue9786-2019-970-evo-plus-500gb.toml",
+        include_str!("../../../examples/issue9786-2019-970-evo-plus-500gb.toml"),
+    ),
+    (
+        "examples/issue9786-2020-970-evo-plus-1tb.toml",
+        include_str!("../../../examples/issue9786-2020-970-evo-plus-1tb.toml"),
     ),
     (
         "examples/tnbench-m50-raidz1-4.toml",
