@@ -109,6 +109,10 @@ const ISSUE_29_SOURCES: &[&str] = &[
     "issue419-2011-raidz1.toml",
     "issue1705-2013-raidz2.toml",
     "louwrentius-2014-nas.toml",
+    "tnbenchhist-2025-readme.toml",
+    "issue10066-2020-pm983.toml",
+    "issue17940-2025-nvme.toml",
+    "issue9786-2019-970-evo-plus.toml",
 ];
 
 /// The sources of published latency percentiles (issue 28) whose latency cases one paragraph
