@@ -54,6 +54,18 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/tnbench-2026-samples.toml"),
     ),
     (
+        "validation/issue10066-2020-pm983.toml",
+        include_str!("../../../validation/issue10066-2020-pm983.toml"),
+    ),
+    (
+        "validation/issue17940-2025-nvme.toml",
+        include_str!("../../../validation/issue17940-2025-nvme.toml"),
+    ),
+    (
+        "validation/issue9786-2019-970-evo-plus.toml",
+        include_str!("../../../validation/issue9786-2019-970-evo-plus.toml"),
+    ),
+    (
         "validation/eirik-2023-pve-mirror.toml",
         include_str!("../../../validation/eirik-2023-pve-mirror.toml"),
     ),
@@ -320,6 +332,34 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/eirik-pve-2x-dc1500m.toml",
         include_str!("../../../examples/eirik-pve-2x-dc1500m.toml"),
+    ),
+    (
+        "examples/tnbenchhist-5600g-5x-905p.toml",
+        include_str!("../../../examples/tnbenchhist-5600g-5x-905p.toml"),
+    ),
+    (
+        "examples/tnbenchhist-5600g-pm9a1.toml",
+        include_str!("../../../examples/tnbenchhist-5600g-pm9a1.toml"),
+    ),
+    (
+        "examples/issue10066-6x-pm983-raidz1.toml",
+        include_str!("../../../examples/issue10066-6x-pm983-raidz1.toml"),
+    ),
+    (
+        "examples/issue17940-2025-4x-nvme-zfs228.toml",
+        include_str!("../../../examples/issue17940-2025-4x-nvme-zfs228.toml"),
+    ),
+    (
+        "examples/issue17940-2025-4x-nvme-zfs234.toml",
+        include_str!("../../../examples/issue17940-2025-4x-nvme-zfs234.toml"),
+    ),
+    (
+        "examples/issue9786-2019-970-evo-plus-500gb.toml",
+        include_str!("../../../examples/issue9786-2019-970-evo-plus-500gb.toml"),
+    ),
+    (
+        "examples/issue9786-2020-970-evo-plus-1tb.toml",
+        include_str!("../../../examples/issue9786-2020-970-evo-plus-1tb.toml"),
     ),
     (
         "examples/tnbench-m50-raidz1-4.toml",
