@@ -316,7 +316,7 @@ impl<'a> Stages<'a> {
     /// not counted here.
     fn arc_admitted(&self, work: &Work, rec: &Records) -> f64 {
         let capacity = arc::data_capacity(self.system, self.release, self.constants);
-        let full = self.w.total_bytes().map_or(true, |d| d as f64 > capacity);
+        let full = self.w.total_bytes().is_none_or(|d| d as f64 > capacity);
         if !full || !arc_evict::applies(self.release) || self.psize == 0 {
             return 0.0;
         }
