@@ -70,6 +70,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/kmova-2020-gcp-nvme.toml"),
     ),
     (
+        "validation/microuser-2019-zfs-tune-bench.toml",
+        include_str!("../../../validation/microuser-2019-zfs-tune-bench.toml"),
+    ),
+    (
         "validation/eirik-2023-pve-mirror.toml",
         include_str!("../../../validation/eirik-2023-pve-mirror.toml"),
     ),
@@ -380,6 +384,10 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/kmova-gcp-6vcpu-30gb.toml",
         include_str!("../../../examples/kmova-gcp-6vcpu-30gb.toml"),
+    ),
+    (
+        "examples/microuser-2019-six8tb.toml",
+        include_str!("../../../examples/microuser-2019-six8tb.toml"),
     ),
     (
         "examples/tnbench-m50-raidz1-4.toml",
