@@ -66,6 +66,14 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/issue9786-2019-970-evo-plus.toml"),
     ),
     (
+        "validation/kmova-2020-gcp-nvme.toml",
+        include_str!("../../../validation/kmova-2020-gcp-nvme.toml"),
+    ),
+    (
+        "validation/microuser-2019-zfs-tune-bench.toml",
+        include_str!("../../../validation/microuser-2019-zfs-tune-bench.toml"),
+    ),
+    (
         "validation/eirik-2023-pve-mirror.toml",
         include_str!("../../../validation/eirik-2023-pve-mirror.toml"),
     ),
@@ -360,6 +368,26 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/issue9786-2020-970-evo-plus-1tb.toml",
         include_str!("../../../examples/issue9786-2020-970-evo-plus-1tb.toml"),
+    ),
+    (
+        "examples/kmova-gcp-4vcpu.toml",
+        include_str!("../../../examples/kmova-gcp-4vcpu.toml"),
+    ),
+    (
+        "examples/kmova-gcp-16vcpu-60gb.toml",
+        include_str!("../../../examples/kmova-gcp-16vcpu-60gb.toml"),
+    ),
+    (
+        "examples/kmova-gcp-16vcpu-30gb.toml",
+        include_str!("../../../examples/kmova-gcp-16vcpu-30gb.toml"),
+    ),
+    (
+        "examples/kmova-gcp-6vcpu-30gb.toml",
+        include_str!("../../../examples/kmova-gcp-6vcpu-30gb.toml"),
+    ),
+    (
+        "examples/microuser-2019-six8tb.toml",
+        include_str!("../../../examples/microuser-2019-six8tb.toml"),
     ),
     (
         "examples/tnbench-m50-raidz1-4.toml",

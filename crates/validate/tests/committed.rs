@@ -121,6 +121,8 @@ const ISSUE_29_SOURCES: &[&str] = &[
     "issue10066-2020-pm983.toml",
     "issue17940-2025-nvme.toml",
     "issue9786-2019-970-evo-plus.toml",
+    "kmova-2020-gcp-nvme.toml",
+    "microuser-2019-zfs-tune-bench.toml",
 ];
 
 /// The sources of published latency percentiles (issue 28) whose latency cases one paragraph
