@@ -118,6 +118,7 @@ const ISSUE_29_SOURCES: &[&str] = &[
     "issue361-2011-dd-rewrite.toml",
     "issue3950-2015-raidz2-9.toml",
     "ewwhite-2017-zfs-ha.toml",
+    "tnbench-2026-samples.toml",
     "issue10066-2020-pm983.toml",
     "issue17940-2025-nvme.toml",
     "issue9786-2019-970-evo-plus.toml",
