@@ -38,9 +38,10 @@ impl FromStr for Appliance {
             "freenas-9.3" => "freebsd-9.3",
             "freenas-9.10" => "freebsd-10.3",
             "freenas-11" | "freenas-11.1" | "freenas-11.2" | "freenas-11.3" => "freebsd-11.3",
-            // TrueNAS CORE 12 moved to OpenZFS 2.0; 13 ships 2.1.
-            "truenas-core-12" => "openzfs-2.0",
-            "truenas-core-13" | "truenas-core" => "openzfs-2.1",
+            // TrueNAS CORE runs FreeBSD: 12 (FreeBSD 12.2) with OpenZFS 2.0, the line FreeBSD
+            // 13.0 ships; 13 on FreeBSD 13.1 with its OpenZFS 2.1.
+            "truenas-core-12" => "freebsd-13.0",
+            "truenas-core-13" | "truenas-core" => "freebsd-13.1",
             "truenas-scale-22.12" => "openzfs-2.1",
             "truenas-scale-23.10" | "truenas-scale-24.04" | "truenas-scale-24.10" => "openzfs-2.2",
             "truenas-scale-25.04" | "truenas-scale" | "truenas" => "openzfs-2.3",
@@ -68,6 +69,10 @@ mod tests {
         assert_eq!(a.zfs, "openzfs-2.2".parse().unwrap());
         let f: Appliance = "freenas-9.10".parse().unwrap();
         assert_eq!(f.zfs, "freebsd-10.3".parse().unwrap());
+        // CORE is FreeBSD: its kernel, not Linux's, with the OpenZFS line it ships.
+        let core: Appliance = "truenas-core-13".parse().unwrap();
+        assert_eq!(core.zfs.platform(), crate::release::Platform::FreeBsd);
+        assert_eq!(core.zfs.openzfs_line(), (2, 1));
         assert!("unraid".parse::<Appliance>().is_err());
     }
 }

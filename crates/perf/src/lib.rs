@@ -49,6 +49,7 @@ mod txg;
 mod vdev;
 mod zfetch;
 mod zil;
+mod zil_commit;
 mod zio;
 mod zvol;
 

@@ -38,6 +38,36 @@ pub(crate) fn commit_s(t: &DiskTiming, span: f64) -> f64 {
     2.0 * t.overhead_s() + t.seek_s(span, true) + 2.0 * t.stroke_seek_s(true) + 3.0 * half_turn
 }
 
+/// Sync passes every txg that writes data takes at least: pass 1 writes the records and their
+/// metadata, and its allocations dirty the metaslabs' space maps, which vdev_sync writes into
+/// the MOS; the MOS being dirty, spa_sync runs pass 2 (its loop `while
+/// (dmu_objset_is_dirty(mos, txg))`), which rewrites those blocks in place
+/// (zfs_sync_pass_rewrite 2). Each pass waits for its writes before the next.
+const SYNC_PASSES: f64 = 2.0;
+
+/// Whether the release places a metadata block's ditto copy on the same top-level vdev far from
+/// the others: metaslab_alloc_dva asks at least vdev_asize >> ditto_same_vdev_distance_shift (3),
+/// an eighth of the vdev, to ZFS on Linux 0.7 and the illumos and FreeBSD code of its line
+/// (metaslab.c of 0.6.0 to 0.7.13); from 0.8 any other metaslab will do (metaslab_is_unique).
+pub(crate) fn ditto_far(line: (u8, u8)) -> bool {
+    line <= (0, 7)
+}
+
+/// Seconds a hard disk's head spends per txg on the far ditto copies of a one-vdev pool's
+/// metadata (`ditto_far`): in an empty pool the metaslab found is empty, for which
+/// metaslab_group_alloc asks half the distance more, so the dataset's indirect blocks (two
+/// copies) have their second 3/16 of the vdev from the data and the pool's own metadata (the
+/// MOS, three copies) its third 3/16 further. In each sync pass the head goes out to both
+/// regions and back, half a turn at each.
+pub(crate) fn far_copies_s(t: &DiskTiming) -> f64 {
+    let seek = |distance: f64| {
+        let p = t.positioning(distance, true);
+        p.track_s + p.sqrt_s
+    };
+    let half_turn = t.revolution_s() / 2.0;
+    SYNC_PASSES * (2.0 * seek(3.0 / 16.0) + seek(6.0 / 16.0) + 2.0 * half_turn)
+}
+
 /// Share of a hard disk's txg time spent writing data, when it writes `leaf_bytes` of each
 /// txg at `rate` B/s and the commit takes `commit_s`: a txg holds what the write throttle lets
 /// the application run ahead (`Release::write_buffer_bytes`), or what the disk writes in
@@ -106,6 +136,15 @@ mod tests {
         let share = data_share(leaf, 80e6, want);
         assert!((share - (leaf / 80e6) / (leaf / 80e6 + want)).abs() < 1e-12);
         assert!(share > 0.84 && share < 0.86, "{share}");
+        // The far copies: twice out 3/16 and 3/16 more, back 6/16, half a turn at each end:
+        // 2 x (2 x (1 + 14.0625 sqrt(3/16)) + (1 + 14.0625 sqrt(6/16)) + 8.33) ms = 64.2 ms.
+        let far = 2.0
+            * (2.0 * (1e-3 + 14.0625e-3 * (3.0f64 / 16.0).sqrt())
+                + (1e-3 + 14.0625e-3 * (6.0f64 / 16.0).sqrt())
+                + 60.0 / 7200.0);
+        assert!((far_copies_s(&t) - far).abs() < 1e-12);
+        assert!((far - 64.2e-3).abs() < 0.1e-3, "{far}");
+        assert!(ditto_far((0, 7)) && !ditto_far((0, 8)));
         // A txg that the throttle would let grow past 5 s of writes is synced at 5 s.
         assert!((data_share(1e12, 80e6, 0.05) - 5.0 / 5.05).abs() < 1e-12);
     }

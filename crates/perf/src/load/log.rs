@@ -6,6 +6,7 @@ use super::stages::Stages;
 use super::work::Work;
 use crate::vdev::Vdev;
 use crate::zil::SyncWrites;
+use crate::zil_commit;
 use crate::zio::{fanout, Fanout, Op};
 
 /// Writes a writer waits for per job on one vdev (the ZIL's).
@@ -79,6 +80,23 @@ impl Stages<'_> {
             });
         }
         out
+    }
+
+    /// Seconds a writer waits per write request on the threads of its commits' path
+    /// (zil_commit.rs), given the log block's write and flush on the log device, else on the
+    /// pool's first vdev (zl_last_lwb_latency).
+    pub(super) fn commit_wait_s(&self) -> f64 {
+        let Some(sync) = self.sync else {
+            return 0.0;
+        };
+        let v = self.logs.first().unwrap_or(&self.vdevs[0]);
+        let n = v.leaves.len() as u32;
+        let ashift = self.system.pool.ashift;
+        let lead = self.timing(&self.system.disks[v.leaves[0]].model);
+        let span = self.span(v, &fanout(v.vtype, n, self.psize.max(1), ashift, Op::Write));
+        let lwb = fanout(v.vtype, n, sync.lwb_bytes as u64, ashift, Op::Write);
+        let lwb_s = lead.sync_write_s(lwb.bytes_per_child / lwb.ios_per_child.max(1e-9), span);
+        sync.commits_per_write * zil_commit::wait_s(self.release, lwb_s)
     }
 
     /// A separate log device's part of a job: the commits' log blocks on each of its leaves.

@@ -109,6 +109,7 @@ impl Loads {
             &mut self.cpu.cycles,
             &mut self.cpu.txg_cycles,
             &mut self.cpu.app_cycles,
+            &mut self.cpu.app_wait_s,
             &mut self.user_bytes,
             &mut self.user_read_bytes,
             &mut self.user_write_bytes,

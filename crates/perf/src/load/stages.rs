@@ -281,7 +281,8 @@ impl<'a> Stages<'a> {
                 txg_cycles: work.txg_cycles,
                 app_cycles,
                 app_threads: w.threads,
-                app_wait_s: requests * calls.wait_s(self.constants),
+                app_wait_s: requests * calls.wait_s(self.constants)
+                    + calls.writes * self.commit_wait_s(),
                 app_in_cycle: !seq,
             },
             // Bonnie reports a rewrite by the bytes rewritten, each read once and written once.

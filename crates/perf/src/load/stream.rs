@@ -81,9 +81,16 @@ impl Stages<'_> {
             // The txg's records, the vdev's share of them, this leaf's bytes of each.
             let txg = self.release.write_buffer_bytes(self.system.host.ram_bytes);
             let leaf_bytes = txg / self.recordsize as f64 * s.v.share * per_record;
-            efficiency *= txg::data_share(leaf_bytes, rate, txg::commit_s(t, s.span));
+            efficiency *= txg::data_share(leaf_bytes, rate, self.txg_commit_s(t, s.span));
         }
         bytes / (rate * efficiency) + ops * t.command_latency_s(true)
+    }
+
+    /// Seconds a hard disk spends once per txg away from the data: its commit, and on a
+    /// one-vdev pool of a release that places ditto copies far apart, the trips to them.
+    fn txg_commit_s(&self, t: &DiskTiming, span: f64) -> f64 {
+        let far = self.vdevs.len() == 1 && txg::ditto_far(self.release.zfs.openzfs_line());
+        txg::commit_s(t, span) + if far { txg::far_copies_s(t) } else { 0.0 }
     }
 
     /// Reads each leaf keeps active for the application's streams: prefetch's async reads,
