@@ -161,26 +161,26 @@ impl<'a> Stages<'a> {
         let (psize, rs) = (self.psize as f64, self.recordsize as f64);
         work.cycles += rec.read * (psize * self.checksum_byte + rs * decompress);
         self.dbuf_fills(&mut work, &rec, seq);
-        // A block read from the disks stays encrypted in the ARC until a reader asks for it:
-        // arc_read's hit path (a prefetched block) builds the reader's buffer on the reader's
-        // thread, and arc_buf_fill -> arc_fill_hdr_crypt decrypts it there (arc.c).
-        work.reader_cycles += rec.read * psize * self.cipher_byte;
         work.txg_cycles +=
             rec.written * (psize * (self.checksum_byte + self.cipher_byte) + rs * compress);
         self.gather(work, &rec, &calls, seq)
     }
 
     /// What the records a job reads cost on their way into dbufs (abd.rs): each copied from
-    /// its scatter list, those from the disks and the ARC's hits that take a new buffer; and a
-    /// stream's such hits, records the run wrote, decrypted once from the header's encrypted
-    /// copy.
+    /// its scatter list, those from the disks and the ARC's hits that take a new buffer; each
+    /// block from the disks decrypted as its buffer is made (arc_buf_fill ->
+    /// arc_fill_hdr_crypt, arc.c), and a stream's such hits, records the run wrote, decrypted
+    /// once from the header's encrypted copy. Whose thread that is, `app_cycles` decides.
     fn dbuf_fills(&self, work: &mut Work, rec: &Records, seq: bool) {
         let taken = self.arc_records(seq).read * self.new_buffers;
         let rs = self.recordsize as f64;
         work.filled = (rec.read + taken) * rs * self.fill;
-        if seq && self.w.access == Access::SeqRead {
-            work.filled_cycles = taken * self.psize as f64 * self.cipher_byte;
-        }
+        let decrypted = if seq && self.w.access == Access::SeqRead {
+            rec.read + taken
+        } else {
+            rec.read
+        };
+        work.filled_cycles = decrypted * self.psize as f64 * self.cipher_byte;
     }
 
     /// `v`'s part of a job: a stream's records or a random request's, and the zios and
@@ -260,10 +260,8 @@ impl<'a> Stages<'a> {
         // A stream's job is a record: recordsize / bs requests of it; otherwise a request.
         let requests = if seq { rs / w.block_size as f64 } else { 1.0 };
         let (user_read, user_write) = self.user_bytes(calls, seq);
-        let (own_cycles, fill_kernel) =
+        let (app_cycles, fill_kernel) =
             self.app_cycles(calls, requests, (work.filled, work.filled_cycles), seq);
-        // Decryption of what the job read from the disks runs on the reader's thread.
-        let app_cycles = own_cycles + work.reader_cycles;
         let device_bytes = work.device_bytes();
         let population = if seq {
             self.stream_population(work.queued_bytes, device_bytes)
@@ -308,8 +306,11 @@ impl<'a> Stages<'a> {
     }
 
     /// Reference cycles per job on the application's threads (its calls, and for a stream the
-    /// dbuf buffers' fill: the reader copies each prefetched record itself, abd.rs), and the
-    /// fill the kernel does for a request that waits (arc_read_done, as its read completes).
+    /// dbuf buffers' fill), and the fill the kernel does for a request that waits. One rule for
+    /// the copy and the decryption alike, whoever makes the buffer: a prefetched block is read
+    /// with ARC_FLAG_NO_BUF (dbuf_issue_final_prefetch, dbuf.c), so the reader's arc_read hit
+    /// fills it on the reader's thread; a demand miss's buffer is made by arc_read_done ->
+    /// arc_buf_alloc_impl -> arc_buf_fill on the zio's completion thread (arc.c).
     fn app_cycles(
         &self,
         calls: &Calls,
@@ -421,4 +422,51 @@ fn classes(
         normal
     };
     Ok((data, logs))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::constants::Constants;
+    use crate::cpu::CpuWork;
+    use crate::icp;
+    use crate::load::loads;
+    use crate::testkit::{fast_link, release, system};
+    use model::workload::Workload;
+
+    /// The CPU work per job of `workload` on a stripe of four, its dataset encrypted with
+    /// `encryption`, and the share of block reads the ARC served.
+    fn cpu_work(encryption: &str, workload: &str) -> (CpuWork, f64) {
+        let mut s = system("stripe-4", 4, 150.0, fast_link());
+        s.pool.datasets[0].encryption = encryption.parse().unwrap();
+        let w = Workload::parse(workload).unwrap();
+        let l = loads(&s, &w, &release("2.2.9"), &Constants::priors()).unwrap();
+        (l.cpu, l.arc_hit)
+    }
+
+    /// One rule for the decryption of a block read from the disks: it runs where the block's
+    /// buffer is made. A random reader's demand miss is decrypted by arc_read_done on the
+    /// zio's completion thread: the reader's own cycles do not change, the kernel's grow by
+    /// the cipher over every record that missed the ARC. A stream's prefetched records are
+    /// decrypted by the reader that takes them: all of it on the reader's thread.
+    #[test]
+    fn decryption_runs_where_the_buffer_is_made() {
+        let cipher = icp::PER_BLOCK_BYTE * f64::from(128u32 << 10);
+        let random = "fio-randread:bs=128K,size=1T,qd=32";
+        let (plain, _) = cpu_work("off", random);
+        let (ccm, hit) = cpu_work("aes-256-ccm", random);
+        assert!(hit < 0.1, "{hit}");
+        assert_eq!(ccm.app_cycles, plain.app_cycles);
+        let kernel = ccm.cycles - plain.cycles;
+        assert!(
+            (kernel - (1.0 - hit) * cipher).abs() < 1e-6 * cipher,
+            "{kernel}"
+        );
+
+        let stream = "fio-read:bs=1M,size=1T,cache=cold";
+        let (plain, _) = cpu_work("off", stream);
+        let (ccm, _) = cpu_work("aes-256-ccm", stream);
+        let reader = ccm.app_cycles - plain.app_cycles;
+        assert!((reader - cipher).abs() < 1e-6 * cipher, "{reader}");
+        assert!((ccm.cycles - plain.cycles - reader).abs() < 1e-6 * cipher);
+    }
 }

@@ -15,9 +15,6 @@ pub(super) struct Work {
     pub parts: f64,
     /// Reference cycles per job the kernel spends so far while a request is under way.
     pub cycles: f64,
-    /// Reference cycles per job spent on the reader's own thread by the kernel (decrypting
-    /// what it reads), apart from `cycles`.
-    pub reader_cycles: f64,
     /// Reference cycles per job of the txg's writeback: compressing, checksumming and
     /// protecting the dirty records and issuing their write zios (spa_sync's pipeline).
     pub txg_cycles: f64,
@@ -25,8 +22,8 @@ pub(super) struct Work {
     pub queued_bytes: f64,
     /// Bytes per job copied from the ARC's scatter lists into dbuf buffers (abd.rs).
     pub filled: f64,
-    /// Reference cycles per job the fill spends beyond the copy (decrypting what the ARC
-    /// holds encrypted).
+    /// Reference cycles per job the fill spends beyond the copy (decrypting the blocks it
+    /// takes encrypted, from the disks or the ARC).
     pub filled_cycles: f64,
 }
 
@@ -39,7 +36,6 @@ impl Work {
             tables: ReadTables::default(),
             parts: 0.0,
             cycles: 0.0,
-            reader_cycles: 0.0,
             txg_cycles: 0.0,
             queued_bytes: 0.0,
             filled: 0.0,
