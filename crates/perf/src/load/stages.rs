@@ -166,21 +166,37 @@ impl<'a> Stages<'a> {
         self.gather(work, &rec, &calls, seq)
     }
 
-    /// What the records a job reads cost on their way into dbufs (abd.rs): each copied from
-    /// its scatter list, those from the disks and the ARC's hits that take a new buffer; each
-    /// block from the disks decrypted as its buffer is made (arc_buf_fill ->
-    /// arc_fill_hdr_crypt, arc.c), and a stream's such hits, records the run wrote, decrypted
-    /// once from the header's encrypted copy. Whose thread that is, `app_cycles` decides.
+    /// What the records a job reads cost on their way into dbufs (abd.rs), on whichever
+    /// thread makes the buffer: each copied from its scatter list, those from the disks and
+    /// the ARC's hits that take a new buffer, and each decrypted as its buffer is made
+    /// (arc_buf_fill -> arc_fill_hdr_crypt, arc.c) where the header holds it encrypted: every
+    /// block from the disks, and of the hits the records the run wrote (arc_write_ready keeps
+    /// the encrypted copy alone): a stream reading them back, a partial write's read of the
+    /// record it changes (dbuf_will_dirty -> dbuf_read), which also decompresses it.
     fn dbuf_fills(&self, work: &mut Work, rec: &Records, seq: bool) {
-        let taken = self.arc_records(seq).read * self.new_buffers;
-        let rs = self.recordsize as f64;
+        let hits = self.arc_records(seq);
+        let taken = hits.read * self.new_buffers;
+        let (rs, psize) = (self.recordsize as f64, self.psize as f64);
         work.filled = (rec.read + taken) * rs * self.fill;
-        let decrypted = if seq && self.w.access == Access::SeqRead {
-            rec.read + taken
+        let copy = rs * self.fill * COPY_BYTE;
+        let cipher = psize * self.cipher_byte;
+        let from_disks = rec.read * (copy + cipher);
+        let written = if seq && self.w.access == Access::SeqRead {
+            taken
         } else {
-            rec.read
+            hits.rmw * self.new_buffers
         };
-        work.filled_cycles = decrypted * self.psize as f64 * self.cipher_byte;
+        let modified = if psize > 0.0 {
+            hits.rmw * self.new_buffers
+        } else {
+            0.0
+        };
+        let from_arc = taken * copy + written * cipher + modified * rs * self.compress_byte.1;
+        work.fill_cycles = if seq {
+            (from_disks + from_arc, 0.0)
+        } else {
+            (from_arc, from_disks)
+        };
     }
 
     /// `v`'s part of a job: a stream's records or a random request's, and the zios and
@@ -260,8 +276,8 @@ impl<'a> Stages<'a> {
         // A stream's job is a record: recordsize / bs requests of it; otherwise a request.
         let requests = if seq { rs / w.block_size as f64 } else { 1.0 };
         let (user_read, user_write) = self.user_bytes(calls, seq);
-        let (app_cycles, fill_kernel) =
-            self.app_cycles(calls, requests, (work.filled, work.filled_cycles), seq);
+        let (own_cycles, fill_kernel) = work.fill_cycles;
+        let app_cycles = own_cycles + self.call_cycles(calls, requests);
         let device_bytes = work.device_bytes();
         let population = if seq {
             self.stream_population(work.queued_bytes, device_bytes)
@@ -305,30 +321,13 @@ impl<'a> Stages<'a> {
         }
     }
 
-    /// Reference cycles per job on the application's threads (its calls, and for a stream the
-    /// dbuf buffers' fill), and the fill the kernel does for a request that waits. One rule for
-    /// the copy and the decryption alike, whoever makes the buffer: a prefetched block is read
-    /// with ARC_FLAG_NO_BUF (dbuf_issue_final_prefetch, dbuf.c), so the reader's arc_read hit
-    /// fills it on the reader's thread; a demand miss's buffer is made by arc_read_done ->
-    /// arc_buf_alloc_impl -> arc_buf_fill on the zio's completion thread (arc.c).
-    fn app_cycles(
-        &self,
-        calls: &Calls,
-        requests: f64,
-        filled: (f64, f64),
-        seq: bool,
-    ) -> (f64, f64) {
+    /// Reference cycles per job the application's threads spend in their calls.
+    fn call_cycles(&self, calls: &Calls, requests: f64) -> f64 {
         let overwrites = matches!(
             self.w.access,
             Access::Rewrite | Access::Random { .. } | Access::Seeks { .. }
         );
-        let own = requests * calls.cycles(self.release, self.constants, overwrites);
-        let fill = filled.0 * COPY_BYTE + filled.1;
-        if seq {
-            (own + fill, 0.0)
-        } else {
-            (own, fill)
-        }
+        requests * calls.cycles(self.release, self.constants, overwrites)
     }
 
     /// The fraction of each leaf's stroke the data lies on: from the outer edge (an empty pool
@@ -426,6 +425,7 @@ fn classes(
 
 #[cfg(test)]
 mod tests {
+    use crate::abd;
     use crate::constants::Constants;
     use crate::cpu::CpuWork;
     use crate::icp;
@@ -468,5 +468,26 @@ mod tests {
         let reader = ccm.app_cycles - plain.app_cycles;
         assert!((reader - cipher).abs() < 1e-6 * cipher, "{reader}");
         assert!((ccm.cycles - plain.cycles - reader).abs() < 1e-6 * cipher);
+    }
+
+    /// A 4 KiB write into a 128 KiB record the run wrote reads the record first
+    /// (dbuf_will_dirty -> dbuf_read): a 4 GiB file stays in the ARC, held encrypted, so each
+    /// write whose dbuf left the dbuf cache (a 32nd of the ARC) decrypts the whole record on
+    /// the writer's thread as arc_read's hit makes its buffer.
+    #[test]
+    fn a_partial_write_decrypts_its_record_on_the_writers_thread() {
+        let w = "fio-randwrite:bs=4K,size=4G";
+        let (plain, _) = cpu_work("off", w);
+        let (ccm, hit) = cpu_work("aes-256-ccm", w);
+        assert_eq!(hit, 1.0);
+        let arc = release("2.2.9").arc_max_bytes(64 << 30);
+        let taken = abd::new_buffer_share(arc, Some(4 << 30), false);
+        assert_eq!(
+            taken, 0.75,
+            "1 GiB of the 4 GiB file stays in the dbuf cache"
+        );
+        let cipher = icp::PER_BLOCK_BYTE * f64::from(128u32 << 10);
+        let writer = ccm.app_cycles - plain.app_cycles;
+        assert!((writer - taken * cipher).abs() < 1e-6 * cipher, "{writer}");
     }
 }

@@ -22,9 +22,13 @@ pub(super) struct Work {
     pub queued_bytes: f64,
     /// Bytes per job copied from the ARC's scatter lists into dbuf buffers (abd.rs).
     pub filled: f64,
-    /// Reference cycles per job the fill spends beyond the copy (decrypting the blocks it
-    /// takes encrypted, from the disks or the ARC).
-    pub filled_cycles: f64,
+    /// Reference cycles per job of the dbuf buffers' fill (copy, decryption, decompression),
+    /// on the application's threads and on the reads' completions. One rule, whoever makes
+    /// the buffer: an arc_read that hits fills it on its caller's thread, as a prefetched
+    /// block is read with ARC_FLAG_NO_BUF (dbuf.c dbuf_issue_final_prefetch) for its reader's
+    /// hit to fill; a demand miss is filled by arc_read_done -> arc_buf_alloc_impl ->
+    /// arc_buf_fill on the zio's completion thread (arc.c).
+    pub fill_cycles: (f64, f64),
 }
 
 impl Work {
@@ -39,7 +43,7 @@ impl Work {
             txg_cycles: 0.0,
             queued_bytes: 0.0,
             filled: 0.0,
-            filled_cycles: 0.0,
+            fill_cycles: (0.0, 0.0),
         }
     }
 
