@@ -32,25 +32,6 @@ pub(crate) fn outstanding(w: &Workload, release: &Release, recordsize: u64) -> u
         .max(1)
 }
 
-/// Transactions zfs_write (zfs_vnops.c) takes for one write call of `w`. Before OpenZFS 2.2 a
-/// call larger than the record goes in record-sized chunks, each created, assigned, filled and
-/// committed as its own transaction. From 2.2 (PR #14964, "Use big transactions for small
-/// recordsize writes") only an append of whole records borrows an ARC buffer per record, for
-/// records of 128 KiB and more or a call under four records; any other call, a rewrite within
-/// the file among them, goes in transactions of up to 32 MiB (DMU_MAX_ACCESS / 2), as a
-/// zvol's writes always have (zvol_os.c zvol_write).
-fn transactions_per_write(w: &Workload, release: &Release, recordsize: u64) -> f64 {
-    const BIG: u64 = 32 << 20;
-    let rs = recordsize.max(1);
-    let borrows = w.access == Access::SeqWrite && (rs >= 128 << 10 || w.block_size < 4 * rs);
-    let one_per_record = match w.target {
-        Target::Zvol { .. } => false,
-        _ => !release.zfs.at_least(2, 2) || borrows,
-    };
-    let chunk = if one_per_record { rs } else { BIG };
-    w.block_size.div_ceil(chunk).max(1) as f64
-}
-
 /// Reference cycles the application's threads spend on `requests` calls moving `bytes`:
 /// per call the system call and ZFS's per-call work, per byte the copy; a read-write pair
 /// (a rewrite, a seek's update) pays both and an lseek between.
@@ -62,8 +43,10 @@ pub(crate) struct Calls {
     pub bytes: f64,
     /// Bytes read from the kernel's random device before the writes (`dd if=/dev/urandom`).
     pub generated: f64,
-    /// Transactions each write call takes (`transactions_per_write`).
-    pub transactions_per_write: f64,
+    /// Transactions each write call takes: zfs_write (zfs_vnops.c) writes a call larger than
+    /// the record in record-sized chunks, each assigned, filled and committed as its own
+    /// transaction.
+    pub chunks_per_write: f64,
     /// Requests handed to another thread and waited for: glibc's POSIX AIO makes each call on
     /// a helper thread (constants.rs, `posixaio_handoff_s`).
     pub handoffs: f64,
@@ -73,7 +56,7 @@ impl Calls {
     /// The calls of one request of `w` on records of `recordsize` bytes: a read or a write of
     /// `block_size` bytes, in the mix its access pattern gives, with the lseeks and fsyncs it
     /// makes.
-    pub(crate) fn of_request(w: &Workload, release: &Release, recordsize: u64) -> Calls {
+    pub(crate) fn of_request(w: &Workload, recordsize: u64) -> Calls {
         let bs = w.block_size as f64;
         let (reads, writes, others) = match w.access {
             Access::SeqRead => (1.0, 0.0, 0.0),
@@ -103,7 +86,7 @@ impl Calls {
             } else {
                 0.0
             },
-            transactions_per_write: transactions_per_write(w, release, recordsize),
+            chunks_per_write: w.block_size.div_ceil(recordsize.max(1)) as f64,
             handoffs: if w.engine == Engine::PosixAio {
                 reads + writes
             } else {
@@ -128,9 +111,8 @@ impl Calls {
             } else {
                 1.0
             };
-        let further = (self.transactions_per_write - 1.0) * constants.write_tx_cycles(era);
         self.reads * constants.read_call_cycles(era)
-            + self.writes * (write + further)
+            + self.writes * self.chunks_per_write * write
             + self.others * SYSCALL
             + self.bytes * COPY_BYTE
             + self.generated * (cpu::urandom_byte(release).unwrap_or(0.0) + COPY_BYTE)
@@ -175,51 +157,24 @@ mod tests {
     #[test]
     fn calls_of_each_pattern() {
         let rs = 128 << 10;
-        let r22 = release("2.2");
-        let bonnie = Calls::of_request(&Workload::parse("bonnie-rewrite").unwrap(), &r22, rs);
+        let bonnie = Calls::of_request(&Workload::parse("bonnie-rewrite").unwrap(), rs);
         assert_eq!(
             (bonnie.reads, bonnie.writes, bonnie.others),
             (1.0, 1.0, 1.0)
         );
         assert_eq!(bonnie.bytes, 16384.0);
         let seeks = Workload::parse("bonnie++ -s 1g -f -b @seeks").unwrap();
-        let c = Calls::of_request(&seeks, &r22, rs);
+        let c = Calls::of_request(&seeks, rs);
         assert!((c.writes - 0.1).abs() < 1e-12 && (c.others - 1.2).abs() < 1e-12);
         // A 1 MiB write into 128 KiB records: eight transactions; a 4 KiB one: one.
-        let dd = Calls::of_request(&Workload::parse("dd-write").unwrap(), &r22, rs);
-        assert_eq!((dd.writes, dd.transactions_per_write), (1.0, 8.0));
-        assert_eq!(bonnie.transactions_per_write, 1.0);
+        let dd = Calls::of_request(&Workload::parse("dd-write").unwrap(), rs);
+        assert_eq!((dd.writes, dd.chunks_per_write), (1.0, 8.0));
+        assert_eq!(bonnie.chunks_per_write, 1.0);
         // fio's posixaio hands every request to glibc's helper thread; psync makes its own.
         let fio = |engine: &str| {
             let w = Workload::parse(&format!("fio-randwrite:bs=4K,engine={engine}")).unwrap();
-            Calls::of_request(&w, &r22, rs).handoffs
+            Calls::of_request(&w, rs).handoffs
         };
         assert_eq!((fio("posixaio"), fio("psync")), (1.0, 0.0));
-    }
-
-    /// zfs_write's transactions by release (PR #14964, OpenZFS 2.2).
-    #[test]
-    fn transactions_of_a_write_call() {
-        let tx = |spec: &str, zfs: &str, rs: u64| {
-            transactions_per_write(&Workload::parse(spec).unwrap(), &release(zfs), rs)
-        };
-        let k = 1 << 10;
-        // pajkastare's 1 MiB random writes into 4 KiB records on 2.1: one per record.
-        let random = "fio-randwrite:bs=1M,size=16G";
-        assert_eq!(tx(random, "2.1", 4 * k), 256.0);
-        // From 2.2 a write within the file is one transaction of up to 32 MiB.
-        assert_eq!(tx(random, "2.2", 4 * k), 1.0);
-        assert_eq!(tx("fio-randwrite:bs=64M,size=16G", "2.2", 4 * k), 2.0);
-        // An append of whole 128 KiB records still borrows a buffer per record...
-        assert_eq!(tx("dd-write", "2.2", 128 * k), 8.0);
-        // ... and of smaller records only when the call is under four of them.
-        assert_eq!(tx("dd-write", "2.2", 32 * k), 1.0);
-        assert_eq!(tx("dd-write:bs=64K", "2.2", 32 * k), 2.0);
-        assert_eq!(tx("dd-write", "0.8.3", 32 * k), 32.0);
-        // A zvol's writes: one transaction up to 32 MiB, on every release.
-        assert_eq!(
-            tx("fio-randwrite:bs=1M,volblocksize=16K", "2.1", 16 * k),
-            1.0
-        );
     }
 }

@@ -58,7 +58,7 @@ const fn cost(name: &'static str, about: &'static str, prior: f64) -> Param {
 }
 
 /// The fitted constants, in the order `Constants` reads them.
-pub const PARAMS: [Param; 19] = [
+pub const PARAMS: [Param; 16] = [
     // Per-command time a disk spends that a queue or a cache cannot hide (decode, setup,
     // completion). Prior 0.1 ms: seed 004's write-through requests take 6.1 ms + size / media
     // rate at 10000 rpm, of which one revolution is 6.0 ms.
@@ -196,26 +196,6 @@ pub const PARAMS: [Param; 19] = [
         "CPU: cycles of one zio (modern)",
         15_000.0,
     ),
-    // Cycles of each transaction a write call takes beyond its first (app.rs,
-    // `transactions_per_write`), by era: zfs_write's loop creates, holds, assigns and commits
-    // one per chunk, fills the chunk's dbufs and logs it (zfs_vnops.c). Priors, APPROXIMATIONS:
-    // two thirds of each era's write call prior, the call's own entry, range lock and hand-off
-    // aside.
-    cost(
-        "write_tx_cycles_early",
-        "application: cycles of each further transaction of a write call (Solaris era)",
-        20_000.0,
-    ),
-    cost(
-        "write_tx_cycles_middle",
-        "application: cycles of each further transaction of a write call (illumos era)",
-        17_000.0,
-    ),
-    cost(
-        "write_tx_cycles_modern",
-        "application: cycles of each further transaction of a write call (modern)",
-        10_000.0,
-    ),
 ];
 
 /// Values of the constants, in the order of [`PARAMS`].
@@ -312,9 +292,6 @@ impl Constants {
     }
     pub(crate) fn zio_cycles(&self, era: Era) -> f64 {
         self.0[13 + era_index(era)]
-    }
-    pub(crate) fn write_tx_cycles(&self, era: Era) -> f64 {
-        self.0[16 + era_index(era)]
     }
 }
 
