@@ -21,7 +21,10 @@
 //! An encrypted record the run wrote is held by its header in its encrypted form only
 //! (arc_write_ready copies the zio's data into b_rabd), so the first read of it from the ARC
 //! decrypts it into the header (arc_fill_hdr_crypt -> arc_hdr_decrypt) before the copy: a
-//! pass reading back what the run wrote pays the cipher on every record, in the ARC or not.
+//! pass reading back what the run wrote pays the cipher on every record, in the ARC or not,
+//! and so does a write of part of a record the run wrote, which reads the record first
+//! (dbuf_will_dirty -> dbuf_read) and, its dbuf gone from the dbuf cache, takes it from the
+//! ARC decrypted and decompressed on the writer's thread.
 
 use crate::release::Release;
 use model::release::Platform;

@@ -162,26 +162,42 @@ impl<'a> Stages<'a> {
         let (psize, rs) = (self.psize as f64, self.recordsize as f64);
         work.cycles += rec.read * (psize * self.checksum_byte + rs * decompress);
         self.dbuf_fills(&mut work, &rec, seq);
-        // A block read from the disks stays encrypted in the ARC until a reader asks for it:
-        // arc_read's hit path (a prefetched block) builds the reader's buffer on the reader's
-        // thread, and arc_buf_fill -> arc_fill_hdr_crypt decrypts it there (arc.c).
-        work.reader_cycles += rec.read * psize * self.cipher_byte;
         work.txg_cycles +=
             rec.written * (psize * (self.checksum_byte + self.cipher_byte) + rs * compress);
         self.gather(work, &rec, &calls, seq)
     }
 
-    /// What the records a job reads cost on their way into dbufs (abd.rs): each copied from
-    /// its scatter list, those from the disks and the ARC's hits that take a new buffer; and a
-    /// stream's such hits, records the run wrote, decrypted once from the header's encrypted
-    /// copy.
+    /// What the records a job reads cost on their way into dbufs (abd.rs), on whichever
+    /// thread makes the buffer: each copied from its scatter list, those from the disks and
+    /// the ARC's hits that take a new buffer, and each decrypted as its buffer is made
+    /// (arc_buf_fill -> arc_fill_hdr_crypt, arc.c) where the header holds it encrypted: every
+    /// block from the disks, and of the hits the records the run wrote (arc_write_ready keeps
+    /// the encrypted copy alone): a stream reading them back, a partial write's read of the
+    /// record it changes (dbuf_will_dirty -> dbuf_read), which also decompresses it.
     fn dbuf_fills(&self, work: &mut Work, rec: &Records, seq: bool) {
-        let taken = self.arc_records(seq).read * self.new_buffers;
-        let rs = self.recordsize as f64;
+        let hits = self.arc_records(seq);
+        let taken = hits.read * self.new_buffers;
+        let (rs, psize) = (self.recordsize as f64, self.psize as f64);
         work.filled = (rec.read + taken) * rs * self.fill;
-        if seq && self.w.access == Access::SeqRead {
-            work.filled_cycles = taken * self.psize as f64 * self.cipher_byte;
-        }
+        let copy = rs * self.fill * COPY_BYTE;
+        let cipher = psize * self.cipher_byte;
+        let from_disks = rec.read * (copy + cipher);
+        let written = if seq && self.w.access == Access::SeqRead {
+            taken
+        } else {
+            hits.rmw * self.new_buffers
+        };
+        let modified = if psize > 0.0 {
+            hits.rmw * self.new_buffers
+        } else {
+            0.0
+        };
+        let from_arc = taken * copy + written * cipher + modified * rs * self.compress_byte.1;
+        work.fill_cycles = if seq {
+            (from_disks + from_arc, 0.0)
+        } else {
+            (from_arc, from_disks)
+        };
     }
 
     /// `v`'s part of a job: a stream's records or a random request's, and the zios and
@@ -261,10 +277,8 @@ impl<'a> Stages<'a> {
         // A stream's job is a record: recordsize / bs requests of it; otherwise a request.
         let requests = if seq { rs / w.block_size as f64 } else { 1.0 };
         let (user_read, user_write) = self.user_bytes(calls, seq);
-        let (own_cycles, fill_kernel) =
-            self.app_cycles(calls, requests, (work.filled, work.filled_cycles), seq);
-        // Decryption of what the job read from the disks runs on the reader's thread.
-        let app_cycles = own_cycles + work.reader_cycles;
+        let (own_cycles, fill_kernel) = work.fill_cycles;
+        let app_cycles = own_cycles + self.call_cycles(calls, requests);
         let device_bytes = work.device_bytes();
         let admitted = self.arc_admitted(&work, rec);
         let population = if seq {
@@ -328,27 +342,13 @@ impl<'a> Stages<'a> {
         cached * (rec.read * self.psize as f64 + work.filled)
     }
 
-    /// Reference cycles per job on the application's threads (its calls, and for a stream the
-    /// dbuf buffers' fill: the reader copies each prefetched record itself, abd.rs), and the
-    /// fill the kernel does for a request that waits (arc_read_done, as its read completes).
-    fn app_cycles(
-        &self,
-        calls: &Calls,
-        requests: f64,
-        filled: (f64, f64),
-        seq: bool,
-    ) -> (f64, f64) {
+    /// Reference cycles per job the application's threads spend in their calls.
+    fn call_cycles(&self, calls: &Calls, requests: f64) -> f64 {
         let overwrites = matches!(
             self.w.access,
             Access::Rewrite | Access::Random { .. } | Access::Seeks { .. }
         );
-        let own = requests * calls.cycles(self.release, self.constants, overwrites);
-        let fill = filled.0 * COPY_BYTE + filled.1;
-        if seq {
-            (own + fill, 0.0)
-        } else {
-            (own, fill)
-        }
+        requests * calls.cycles(self.release, self.constants, overwrites)
     }
 
     /// The fraction of each leaf's stroke the data lies on: from the outer edge (an empty pool
@@ -442,4 +442,73 @@ fn classes(
         normal
     };
     Ok((data, logs))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::abd;
+    use crate::constants::Constants;
+    use crate::cpu::CpuWork;
+    use crate::icp;
+    use crate::load::loads;
+    use crate::testkit::{fast_link, release, system};
+    use model::workload::Workload;
+
+    /// The CPU work per job of `workload` on a stripe of four, its dataset encrypted with
+    /// `encryption`, and the share of block reads the ARC served.
+    fn cpu_work(encryption: &str, workload: &str) -> (CpuWork, f64) {
+        let mut s = system("stripe-4", 4, 150.0, fast_link());
+        s.pool.datasets[0].encryption = encryption.parse().unwrap();
+        let w = Workload::parse(workload).unwrap();
+        let l = loads(&s, &w, &release("2.2.9"), &Constants::priors()).unwrap();
+        (l.cpu, l.arc_hit)
+    }
+
+    /// One rule for the decryption of a block read from the disks: it runs where the block's
+    /// buffer is made. A random reader's demand miss is decrypted by arc_read_done on the
+    /// zio's completion thread: the reader's own cycles do not change, the kernel's grow by
+    /// the cipher over every record that missed the ARC. A stream's prefetched records are
+    /// decrypted by the reader that takes them: all of it on the reader's thread.
+    #[test]
+    fn decryption_runs_where_the_buffer_is_made() {
+        let cipher = icp::PER_BLOCK_BYTE * f64::from(128u32 << 10);
+        let random = "fio-randread:bs=128K,size=1T,qd=32";
+        let (plain, _) = cpu_work("off", random);
+        let (ccm, hit) = cpu_work("aes-256-ccm", random);
+        assert!(hit < 0.1, "{hit}");
+        assert_eq!(ccm.app_cycles, plain.app_cycles);
+        let kernel = ccm.cycles - plain.cycles;
+        assert!(
+            (kernel - (1.0 - hit) * cipher).abs() < 1e-6 * cipher,
+            "{kernel}"
+        );
+
+        let stream = "fio-read:bs=1M,size=1T,cache=cold";
+        let (plain, _) = cpu_work("off", stream);
+        let (ccm, _) = cpu_work("aes-256-ccm", stream);
+        let reader = ccm.app_cycles - plain.app_cycles;
+        assert!((reader - cipher).abs() < 1e-6 * cipher, "{reader}");
+        assert!((ccm.cycles - plain.cycles - reader).abs() < 1e-6 * cipher);
+    }
+
+    /// A 4 KiB write into a 128 KiB record the run wrote reads the record first
+    /// (dbuf_will_dirty -> dbuf_read): a 4 GiB file stays in the ARC, held encrypted, so each
+    /// write whose dbuf left the dbuf cache (a 32nd of the ARC) decrypts the whole record on
+    /// the writer's thread as arc_read's hit makes its buffer.
+    #[test]
+    fn a_partial_write_decrypts_its_record_on_the_writers_thread() {
+        let w = "fio-randwrite:bs=4K,size=4G";
+        let (plain, _) = cpu_work("off", w);
+        let (ccm, hit) = cpu_work("aes-256-ccm", w);
+        assert_eq!(hit, 1.0);
+        let arc = release("2.2.9").arc_max_bytes(64 << 30);
+        let taken = abd::new_buffer_share(arc, Some(4 << 30), false);
+        assert_eq!(
+            taken, 0.75,
+            "1 GiB of the 4 GiB file stays in the dbuf cache"
+        );
+        let cipher = icp::PER_BLOCK_BYTE * f64::from(128u32 << 10);
+        let writer = ccm.app_cycles - plain.app_cycles;
+        assert!((writer - taken * cipher).abs() < 1e-6 * cipher, "{writer}");
+    }
 }

@@ -15,9 +15,6 @@ pub(super) struct Work {
     pub parts: f64,
     /// Reference cycles per job the kernel spends so far while a request is under way.
     pub cycles: f64,
-    /// Reference cycles per job spent on the reader's own thread by the kernel (decrypting
-    /// what it reads), apart from `cycles`.
-    pub reader_cycles: f64,
     /// Reference cycles per job of the txg's writeback: compressing, checksumming and
     /// protecting the dirty records and issuing their write zios (spa_sync's pipeline).
     pub txg_cycles: f64,
@@ -25,9 +22,13 @@ pub(super) struct Work {
     pub queued_bytes: f64,
     /// Bytes per job copied from the ARC's scatter lists into dbuf buffers (abd.rs).
     pub filled: f64,
-    /// Reference cycles per job the fill spends beyond the copy (decrypting what the ARC
-    /// holds encrypted).
-    pub filled_cycles: f64,
+    /// Reference cycles per job of the dbuf buffers' fill (copy, decryption, decompression),
+    /// on the application's threads and on the reads' completions. One rule, whoever makes
+    /// the buffer: an arc_read that hits fills it on its caller's thread, as a prefetched
+    /// block is read with ARC_FLAG_NO_BUF (dbuf.c dbuf_issue_final_prefetch) for its reader's
+    /// hit to fill; a demand miss is filled by arc_read_done -> arc_buf_alloc_impl ->
+    /// arc_buf_fill on the zio's completion thread (arc.c).
+    pub fill_cycles: (f64, f64),
 }
 
 impl Work {
@@ -39,11 +40,10 @@ impl Work {
             tables: ReadTables::default(),
             parts: 0.0,
             cycles: 0.0,
-            reader_cycles: 0.0,
             txg_cycles: 0.0,
             queued_bytes: 0.0,
             filled: 0.0,
-            filled_cycles: 0.0,
+            fill_cycles: (0.0, 0.0),
         }
     }
 
