@@ -5,6 +5,9 @@
 //!   a scan is all first accesses), but for the share of the ARC a repeated pass keeps in the
 //!   MFU list (a fitted constant, 0 for a plain LRU).
 //! - A pass over a data set the run just wrote or read, and that fits, finds everything.
+//! - A rewrite is such a pass: it reads each record before it dirties it, and what the run
+//!   wrote last is the end of the file, which the pass's own reads and writes evict before
+//!   it gets there.
 //! - Random reads over a data set find the ARC's share of it: the ARC holds C of its D bytes
 //!   and a uniform request hits with probability C / D.
 //! - Cold data (a fresh import) finds nothing; O_DIRECT on OpenZFS 2.3+ bypasses the ARC.
@@ -14,7 +17,7 @@
 
 use crate::constants::Constants;
 use crate::release::Release;
-use model::workload::{Access, CacheState, Workload};
+use model::workload::{CacheState, Workload};
 use model::System;
 
 /// Bytes of file data the ARC holds in steady state.
@@ -37,7 +40,7 @@ pub(crate) fn hit_ratio(
         return 0.0;
     };
     let fits = capacity / data as f64;
-    if w.access.is_sequential() && w.access != Access::Rewrite {
+    if w.access.is_sequential() {
         if fits >= 1.0 {
             1.0
         } else {
@@ -74,6 +77,10 @@ mod tests {
         let kept = hit_ratio(&read("dd-read:size=16G"), &r, 10.0 * gib, 1.0 / 3.0);
         assert!((kept - 10.0 / 48.0).abs() < 1e-12, "{kept}");
         assert_eq!(hit_ratio(&read("dd-read"), &r, 10.0 * gib, 0.0), 0.0);
+        // bonnie++'s rewrite pass: all of an 8 GiB file, none of a 16 GiB one.
+        let rewrite = |s: &str| Workload::parse(&format!("bonnie++ -s {s} -f @rewrite")).unwrap();
+        assert_eq!(hit_ratio(&rewrite("8192"), &r, 10.0 * gib, 0.0), 1.0);
+        assert_eq!(hit_ratio(&rewrite("16384"), &r, 10.0 * gib, 0.0), 0.0);
         let random = read("fio-randread:size=40G");
         assert!((hit_ratio(&random, &r, 10.0 * gib, 0.0) - 0.25).abs() < 1e-12);
         // Four jobs of 10 GiB each: 40 GiB in all.

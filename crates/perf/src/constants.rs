@@ -58,7 +58,7 @@ const fn cost(name: &'static str, about: &'static str, prior: f64) -> Param {
 }
 
 /// The fitted constants, in the order `Constants` reads them.
-pub const PARAMS: [Param; 17] = [
+pub const PARAMS: [Param; 18] = [
     // Per-command time a disk spends that a queue or a cache cannot hide (decode, setup,
     // completion). Prior 0.1 ms: seed 004's write-through requests take 6.1 ms + size / media
     // rate at 10000 rpm, of which one revolution is 6.0 ms.
@@ -204,6 +204,21 @@ pub const PARAMS: [Param; 17] = [
         "ARC: cycles of the eviction thread per byte evicted from a full ARC",
         0.25,
     ),
+    // Share of a write call's cycles spent on the first write into a record in its txg:
+    // dbuf_dirty's full pass (the dirty record, the dnode's and the dataset's space
+    // accounting, the parent indirect dirtied), which a later write into the same dirty
+    // record skips (dbuf_dirty returns the txg's record at once). A call that appends part
+    // of a record pays it for its share of the record. Prior 0.5, an APPROXIMATION: half of
+    // zfs_write's per-call path (the range lock, dmu_tx_assign, the itx and the copy are
+    // paid by every call).
+    Param {
+        name: "record_dirty_share",
+        about: "application: share of a write call's cycles that dirty a record anew",
+        prior: 0.5,
+        min: 0.0,
+        max: 0.95,
+        log_scale: false,
+    },
 ];
 
 /// Values of the constants, in the order of [`PARAMS`].
@@ -303,6 +318,9 @@ impl Constants {
     }
     pub(crate) fn arc_evict_cycles_per_byte(&self) -> f64 {
         self.0[16]
+    }
+    pub(crate) fn record_dirty_share(&self) -> f64 {
+        self.0[17]
     }
 }
 

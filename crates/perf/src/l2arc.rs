@@ -11,20 +11,28 @@
 //!   bytes come out of the ARC's data.
 //! - The L2ARC stores blocks as the ARC does, compressed (OpenZFS 2.0+, compressed ARC), so a
 //!   device holds its bytes times the compression ratio of data.
-//! - Hits take a warm L2ARC: the feed writes at most `l2arc_write_max` (32 MiB) per device each
-//!   `l2arc_feed_secs` (1 s), plus `l2arc_write_boost` (32 MiB) until the ARC is warm, and every
-//!   200 ms (`l2arc_feed_min_ms`) while each write fills more than half its quota: filling a
-//!   cache device of N GiB takes N x 32 s or more. A run shorter than that finds less: not
-//!   modelled (the prediction says so).
+//! - The feed is a rate, not a copy of all the ARC loses (l2arc_feed_thread,
+//!   l2arc_write_interval): each feed writes at most `l2arc_write_max` (8 MiB to OpenZFS 2.1,
+//!   32 MiB in 2.2.9's arc.c) to one device in turn, and while a feed fills more than half its
+//!   quota (`l2arc_feed_again`) the next comes `l2arc_feed_min_ms` (200 ms) later: at most
+//!   five quotas a second for the whole pool, however many cache devices it has. A data set
+//!   the run wrote faster than that passed the ARC's tail faster than the feed took it, and
+//!   the L2ARC holds the feed's share of it. Which run that was: bonnie++'s rewrite before
+//!   its seeks (its read pass is prefetched, not fed, and the rewrite's copy on write freed
+//!   the blocks the write pass left, and arc_freed their L2ARC copies with them), a
+//!   sequential write of the data set (fio's layout) before any other random reads.
 //!
 //! A cache-device read is a random read on that device; `load` places it there.
 
 use crate::release::Release;
-use model::workload::{CacheState, Workload};
+use model::workload::{Access, CacheState, Durability, Engine, Target, Workload};
 use model::System;
 
 /// Bytes of ARC each block in the L2ARC costs: HDR_L2ONLY_SIZE on LP64 (arc_impl.h, 2.x).
 pub(crate) const HEADER_BYTES: f64 = 96.0;
+
+/// l2arc_write_interval's short interval, `l2arc_feed_min_ms`: five feeds a second.
+const FEEDS_PER_S: f64 = 1000.0 / 200.0;
 
 /// The leaves (indices into `system.disks`) that are cache devices: the last disks of the
 /// file, after the vdevs' and the spares' (docs/system-file.md).
@@ -34,16 +42,57 @@ pub(crate) fn devices(system: &System) -> Vec<usize> {
     (n - cache..n).collect()
 }
 
+/// The run that last wrote `w`'s data set before `w`'s timing began, where cache devices
+/// may hold part of it (random reads of a file on a pool with cache devices): bonnie++'s
+/// rewrite before its seeks, a sequential write of the data set (fio's layout) otherwise.
+pub(crate) fn layout(system: &System, w: &Workload) -> Option<Workload> {
+    if system.pool.cache_devices == 0
+        || w.access.is_sequential()
+        || w.target != Target::Pool
+        || w.data_bytes.is_none()
+    {
+        return None;
+    }
+    // bonnie++'s rewrite is its one process's loop; fio lays out each job's file.
+    let (kind, access, threads) = match w.access {
+        Access::Seeks { .. } => ("bonnie++ rewrite", Access::Rewrite, 1),
+        _ => ("layout", Access::SeqWrite, w.threads),
+    };
+    Some(Workload {
+        kind: kind.into(),
+        access,
+        threads,
+        queue_depth: 1,
+        engine: Engine::Sync,
+        durability: Durability::AtEnd,
+        direct: false,
+        cache: CacheState::Warm,
+        ..w.clone()
+    })
+}
+
+/// Share of a data set written at `written_bytes_per_s` that the feed copied to the cache
+/// devices: its five quotas a second against the rate the data passed the ARC's tail.
+pub(crate) fn fed_share(release: &Release, written_bytes_per_s: f64) -> f64 {
+    let feed = release.l2arc_write_max as f64 * FEEDS_PER_S;
+    if written_bytes_per_s > feed {
+        feed / written_bytes_per_s
+    } else {
+        1.0
+    }
+}
+
 /// The ARC's and the L2ARC's shares of `w`'s block reads, for an ARC holding `arc_bytes` of
-/// data and cache devices of `l2_bytes` raw, blocks of `record` bytes stored as `psize`.
+/// data and cache devices of `l2_bytes` raw, blocks of `record` bytes stored as `psize`, of
+/// which the feed copied `fed` (`fed_share`) while the data set was written.
 /// `None` where the L2ARC serves nothing (no device, a cold cache, O_DIRECT past the ARC, a
 /// sequential pass): the ARC's own model holds.
 pub(crate) fn shares(
     w: &Workload,
     release: &Release,
-    arc_bytes: f64,
-    l2_bytes: f64,
+    (arc_bytes, l2_bytes): (f64, f64),
     (record, psize): (u64, u64),
+    fed: f64,
 ) -> Option<(f64, f64)> {
     if l2_bytes <= 0.0
         || psize == 0
@@ -54,10 +103,11 @@ pub(crate) fn shares(
         return None;
     }
     let data = w.total_bytes()? as f64;
-    // Logical bytes the devices hold, and the blocks beyond the ARC that they take.
+    // Logical bytes the devices hold, and the blocks beyond the ARC that they take: the
+    // feed's share of those, as many as fit.
     let l2_logical = l2_bytes * record as f64 / psize as f64;
     let beyond = (data - arc_bytes).max(0.0);
-    let held = l2_logical.min(beyond);
+    let held = l2_logical.min(beyond * fed.clamp(0.0, 1.0));
     let headers = held / record as f64 * HEADER_BYTES;
     let arc = (arc_bytes - headers).max(0.0);
     let arc_hit = (arc / data).min(1.0);
@@ -82,7 +132,7 @@ mod tests {
         let rec = (128 << 10, 128 << 10);
         // 100 GiB of ARC, a 200 GiB cache device: 200 GiB of the 300 beyond the ARC are held,
         // 1.6 M blocks of 128 KiB whose headers take 1,638,400 x 96 B = 150 MiB of the ARC.
-        let (arc, l2) = shares(&w, &release(), 100.0 * GIB, 200.0 * GIB, rec).unwrap();
+        let (arc, l2) = shares(&w, &release(), (100.0 * GIB, 200.0 * GIB), rec, 1.0).unwrap();
         let headers = 200.0 * 8192.0 * 96.0;
         assert!(
             (arc - (100.0 * GIB - headers) / (400.0 * GIB)).abs() < 1e-12,
@@ -90,22 +140,73 @@ mod tests {
         );
         assert!((l2 - 0.5).abs() < 1e-12, "{l2}");
         // 4K records: 32x the headers, 4.7 GiB of the ARC.
-        let (arc4, _) = shares(&w, &release(), 100.0 * GIB, 200.0 * GIB, (4096, 4096)).unwrap();
+        let (arc4, _) = shares(
+            &w,
+            &release(),
+            (100.0 * GIB, 200.0 * GIB),
+            (4096, 4096),
+            1.0,
+        )
+        .unwrap();
         assert!((arc4 - (100.0 * GIB - 200.0 * GIB / 4096.0 * 96.0) / (400.0 * GIB)).abs() < 1e-12);
         // Compressed 2:1, the device holds 400 GiB of the data: all beyond the ARC's.
         let (_, l2z) = shares(
             &w,
             &release(),
-            100.0 * GIB,
-            200.0 * GIB,
+            (100.0 * GIB, 200.0 * GIB),
             (128 << 10, 64 << 10),
+            1.0,
         )
         .unwrap();
         assert!((l2z - 0.75).abs() < 1e-3, "{l2z}");
         // A scan is prefetched and not fed (l2arc_noprefetch); a cold cache finds nothing.
         let scan = Workload::parse("fio-read:size=400G,bs=1M").unwrap();
-        assert!(shares(&scan, &release(), 100.0 * GIB, 200.0 * GIB, rec).is_none());
+        assert!(shares(&scan, &release(), (100.0 * GIB, 200.0 * GIB), rec, 1.0).is_none());
         let cold = Workload::parse("fio-randread:size=400G,cache=cold").unwrap();
-        assert!(shares(&cold, &release(), 100.0 * GIB, 200.0 * GIB, rec).is_none());
+        assert!(shares(&cold, &release(), (100.0 * GIB, 200.0 * GIB), rec, 1.0).is_none());
+    }
+
+    #[test]
+    fn the_feed_takes_five_quotas_a_second_of_what_the_run_wrote() {
+        // ZoL 0.6.5: 8 MiB a feed, five feeds a second = 41.9 MB/s; a data set written at
+        // 83.9 MB/s is half fed, one written at 20 MB/s all of it. 2.2.9: 32 MiB a feed.
+        let r065 = Release::of("zol-0.6.5".parse().unwrap(), &Tunables::default());
+        let feed = 5.0 * 8.0 * 1048576.0;
+        assert!((fed_share(&r065, 2.0 * feed) - 0.5).abs() < 1e-12);
+        assert_eq!(fed_share(&r065, 20e6), 1.0);
+        assert!((fed_share(&release(), 8.0 * feed) - 0.5).abs() < 1e-12);
+        // 40 GiB of random reads, 4 GiB of ARC, a 200 GiB device fed half the data: the
+        // device holds half of the 36 GiB beyond the ARC, 18 GiB, whose headers take
+        // 147,456 x 96 B from the ARC.
+        let w = Workload::parse("fio-randread:size=40G,bs=128k").unwrap();
+        let rec = (128 << 10, 128 << 10);
+        let (arc, l2) = shares(&w, &r065, (4.0 * GIB, 200.0 * GIB), rec, 0.5).unwrap();
+        assert!((l2 - 18.0 / 40.0).abs() < 1e-12, "{l2}");
+        let headers = 18.0 * 8192.0 * 96.0;
+        assert!(
+            (arc - (4.0 * GIB - headers) / (40.0 * GIB)).abs() < 1e-12,
+            "{arc}"
+        );
+    }
+
+    #[test]
+    fn bonnie_seeks_find_what_its_rewrite_left_fio_what_its_layout_wrote() {
+        let mut s = crate::testkit::system("mirror-2", 2, 200.0, crate::testkit::fast_link());
+        let seeks = Workload::parse("bonnie++ -s 4096 -f @seeks").unwrap();
+        assert!(layout(&s, &seeks).is_none(), "no cache device, no layout");
+        s.pool.cache_devices = 1;
+        let l = layout(&s, &seeks).unwrap();
+        assert_eq!(
+            (l.access, l.block_size, l.threads),
+            (Access::Rewrite, 8192, 1)
+        );
+        let fio = Workload::parse("fio-randread:size=10G,bs=4k,qd=32,threads=4").unwrap();
+        let l = layout(&s, &fio).unwrap();
+        assert_eq!(
+            (l.access, l.queue_depth, l.threads),
+            (Access::SeqWrite, 1, 4)
+        );
+        let scan = Workload::parse("fio-read:size=10G").unwrap();
+        assert!(layout(&s, &scan).is_none());
     }
 }

@@ -15,7 +15,8 @@ pub enum NotModelled {
     SpecialVdev,
     /// A dedup vdev: the dedup table it would hold.
     DedupVdev,
-    /// Cache devices: the L2ARC is taken as warm, `secondarycache` as `all`.
+    /// Cache devices: the L2ARC holds what its feed took while the run wrote the data set,
+    /// `secondarycache` is taken as `all`.
     L2arcWarmup,
     /// Controllers and links the system file does not name: the default system's stand in.
     ImpliedLinks,

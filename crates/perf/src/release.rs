@@ -54,6 +54,8 @@ pub(crate) struct Release {
     pub zil_half_record: bool,
     /// The kernel the application's system calls enter.
     pub platform: Platform,
+    /// Bytes the L2ARC's feed writes at most each time (l2arc.rs).
+    pub l2arc_write_max: u64,
 }
 
 /// The era of a release's data path: what its system calls and zio pipeline cost
@@ -186,6 +188,9 @@ impl Release {
             direct_io: line >= (2, 3) && zfs.platform() == Platform::Linux,
             zil_half_record: line >= (2, 4),
             platform: zfs.platform(),
+            // arc.c L2ARC_WRITE_SIZE: 8 MiB in ZoL and OpenZFS to 2.1; 32 MiB in 2.2.9 (OpenZFS
+            // pull request 15457, 2023, also raised the headroom).
+            l2arc_write_max: if line >= (2, 2) { 32 * MIB } else { 8 * MIB },
         }
     }
 

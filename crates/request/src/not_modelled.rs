@@ -44,9 +44,11 @@ pub fn sentence(fact: &NotModelled) -> String {
         }
         NotModelled::DedupVdev => "the dedup vdev: the dedup table it would hold is not modelled",
         NotModelled::L2arcWarmup => {
-            "the L2ARC's warm-up: random reads find it full of the data beyond the ARC (its \
-             feed, 32 MiB a second per device by default, fills it in N x 32 s for N GiB); \
-             `secondarycache` is taken as `all`"
+            "the L2ARC's history beyond the run: random reads find what its feed took of the \
+             data set while the run wrote it (at most five l2arc_write_max a second: 40 MiB/s \
+             to OpenZFS 2.1, 160 MiB/s from 2.2), up to its size; a cache device added later, \
+             or data written before the run, is not modelled; `secondarycache` is taken as \
+             `all`"
         }
         NotModelled::ImpliedLinks => {
             "the disks' controllers and links, which the system file does not name: the \
@@ -102,11 +104,11 @@ mod tests {
         let worded = WordedPrediction::from(perf::predict(&system, &w).unwrap());
         let text = serde_json::to_string(&worded).unwrap();
         assert!(text.starts_with(r#"{"system":"#), "{text}");
-        let words = r#","not_modelled":["the L2ARC's warm-up: random reads find it full"#;
+        let words = r#","not_modelled":["the L2ARC's history beyond the run: random reads"#;
         let at = text.find(words).unwrap();
         // Nothing follows the sentences.
         assert!(text[at..].ends_with(
-            r#"by default, fills it in N x 32 s for N GiB); `secondarycache` is taken as `all`"]}"#
+            r#"data written before the run, is not modelled; `secondarycache` is taken as `all`"]}"#
         ));
     }
 

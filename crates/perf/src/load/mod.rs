@@ -59,11 +59,12 @@ pub(crate) struct Loads {
     pub arc_admitted_bytes: f64,
 }
 
-/// The loads of `w` on `system`.
+/// The loads of `w` on `system`, the cache devices holding `l2_fed` of what they could
+/// (l2arc.rs `fed_share`).
 pub(crate) fn loads(
     system: &System,
     w: &Workload,
-    release: &Release,
+    (release, l2_fed): (&Release, f64),
     constants: &Constants,
 ) -> Result<Loads, PerfError> {
     if system.disks.is_empty() {
@@ -72,7 +73,7 @@ pub(crate) fn loads(
     match w.target {
         Target::RawDisk { write_cache } => Ok(raw::loads(system, w, write_cache, constants)),
         Target::Pool | Target::Zvol { .. } => {
-            Ok(Stages::new(system, w, release, constants)?.loads())
+            Ok(Stages::new(system, w, release, constants, l2_fed)?.loads())
         }
     }
 }

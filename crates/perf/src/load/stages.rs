@@ -92,6 +92,7 @@ impl<'a> Stages<'a> {
         w: &'a Workload,
         release: &'a Release,
         constants: &'a Constants,
+        l2_fed: f64,
     ) -> Result<Stages<'a>, PerfError> {
         let ds = system
             .pool
@@ -108,8 +109,8 @@ impl<'a> Stages<'a> {
         // L2ARC, fed from the ARC, none either.
         let (hit, l2hit) = match ds.primarycache {
             PrimaryCache::All => {
-                let l2 = cache_bytes(system);
-                l2arc::shares(w, release, capacity, l2, (recordsize, psize)).unwrap_or((
+                let sizes = (capacity, cache_bytes(system));
+                l2arc::shares(w, release, sizes, (recordsize, psize), l2_fed).unwrap_or((
                     arc::hit_ratio(w, release, capacity, constants.arc_scan_retention()),
                     0.0,
                 ))

@@ -23,7 +23,7 @@ use crate::mva::{self, Centre};
 use crate::path::Machine;
 use crate::release::Release;
 use crate::station::Station;
-use crate::{arc_evict, compress, cpu, leaf, memory, nic, vdev, zil, PerfError};
+use crate::{arc_evict, compress, cpu, l2arc, leaf, memory, nic, vdev, zil, PerfError};
 use model::system::System;
 use model::workload::Workload;
 
@@ -68,7 +68,16 @@ pub(crate) fn network(
     constants: &Constants,
 ) -> Result<(Release, Loads, Vec<Station>), PerfError> {
     let release = Release::of(system.host.zfs, &system.host.tunables);
-    let loads = load::loads(system, workload, &release, constants)?;
+    // The cache devices hold what the feed took of the data set while it was written: the
+    // rate of that write is its own prediction (a stream, which has no layout of its own).
+    let l2_fed = match l2arc::layout(system, workload) {
+        Some(layout) => {
+            let written = predict_with(system, &layout, constants)?.throughput_bytes_per_s;
+            l2arc::fed_share(&release, written)
+        }
+        None => 1.0,
+    };
+    let loads = load::loads(system, workload, (&release, l2_fed), constants)?;
     let stations = stations(system, (workload, &release), &loads, constants)?;
     Ok((release, loads, stations))
 }

@@ -169,7 +169,7 @@ fn a_raidz_disk_is_one_server_for_reads_and_writes() {
     // the mean rate of the whole disk.
     let c = Constants::priors();
     let release = Release::of(s.host.zfs, &s.host.tunables);
-    let loads = crate::load::loads(&s, &w, &release, &c).unwrap();
+    let loads = crate::load::loads(&s, &w, (&release, 1.0), &c).unwrap();
     let t = DiskTiming::new(&s.disks[0].model, c.disk_command_overhead_s());
     let per_record = 44.0 * 4096.0 / 4.0 * (1.0 + 256.0 / 131072.0);
     let media = t.mean_rate(0.0, 1.0, true);
