@@ -178,7 +178,7 @@ impl<'a> Stages<'a> {
         let taken = self.arc_records(seq).read * self.new_buffers;
         let rs = self.recordsize as f64;
         work.filled = (rec.read + taken) * rs * self.fill;
-        if seq && self.w.access == Access::SeqRead {
+        if seq && self.w.access.reads_stream() {
             work.filled_cycles = taken * self.psize as f64 * self.cipher_byte;
         }
     }
@@ -238,14 +238,12 @@ impl<'a> Stages<'a> {
         work.parts = pool_parts * (1.0 - to_l2) + work.parts * to_l2;
     }
 
-    /// The application's bytes read and written per job: a stream's record, or a request's.
+    /// The application's bytes read and written per job: a stream's record (a mix's shared
+    /// between its read and write streams as its calls are), or a request's.
     fn user_bytes(&self, calls: &Calls, seq: bool) -> (f64, f64) {
         let rs = self.recordsize as f64;
         if seq {
-            (
-                if calls.reads > 0.0 { rs } else { 0.0 },
-                if calls.writes > 0.0 { rs } else { 0.0 },
-            )
+            (calls.reads * rs, calls.writes * rs)
         } else {
             let bs = self.w.block_size as f64;
             (calls.reads * bs, calls.writes * bs)
@@ -317,9 +315,11 @@ impl<'a> Stages<'a> {
         filled: (f64, f64),
         seq: bool,
     ) -> (f64, f64) {
+        // A mix's writes land in its file as laid out: fio writes the file whole before a job
+        // that reads (filesetup.c, extend_file).
         let overwrites = matches!(
             self.w.access,
-            Access::Rewrite | Access::Random { .. } | Access::Seeks { .. }
+            Access::Rewrite | Access::Random { .. } | Access::Seeks { .. } | Access::SeqMix { .. }
         );
         let own = requests * calls.cycles(self.release, self.constants, overwrites);
         let fill = filled.0 * COPY_BYTE + filled.1;
