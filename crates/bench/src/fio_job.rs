@@ -53,16 +53,12 @@ fn on_the_pool(w: &Workload) -> Result<()> {
 /// fio's `rw=` (with `rwmixread=` for a mix) and the bytes of each job's file.
 fn access(w: &Workload, data_bytes: u64) -> Result<(String, u64)> {
     match w.access {
-        Access::SeqWrite | Access::SeqRead | Access::SeqMix { .. } => {
+        Access::SeqWrite | Access::SeqRead => {
             if w.queue_depth > 1 {
                 return MeasureError::refuse(format!("{}: a sequential workload runs one request at a time per thread; qd is for fio-rand*", w.kind));
             }
-            let rw = match w.access {
-                Access::SeqRead => "read".to_string(),
-                Access::SeqMix { read_pct } => format!("rw\nrwmixread={read_pct}"),
-                _ => "write".to_string(),
-            };
-            Ok((rw, data_bytes / u64::from(w.threads)))
+            let rw = if w.access == Access::SeqRead { "read" } else { "write" };
+            Ok((rw.to_string(), data_bytes / u64::from(w.threads)))
         }
         Access::Random { read_pct } => {
             let rw = match read_pct {
@@ -72,8 +68,9 @@ fn access(w: &Workload, data_bytes: u64) -> Result<(String, u64)> {
             };
             Ok((rw, data_bytes))
         }
-        Access::Rewrite | Access::Seeks { .. } => MeasureError::refuse(format!(
-            "{}: bench runs the dd-*, iozone-* and fio-rand* workloads (Bonnie's rewrite and seeks are not fio jobs)",
+        // No preset is a sequential mix: fio's rw=rw comes only from a command line.
+        Access::Rewrite | Access::Seeks { .. } | Access::SeqMix { .. } => MeasureError::refuse(format!(
+            "{}: bench runs the dd-*, iozone-* and fio-rand* workloads (Bonnie's rewrite and seeks and fio's rw=rw are not among them)",
             w.kind
         )),
     }
