@@ -68,8 +68,9 @@ fn access(w: &Workload, data_bytes: u64) -> Result<(String, u64)> {
             };
             Ok((rw, data_bytes))
         }
-        Access::Rewrite | Access::Seeks { .. } => MeasureError::refuse(format!(
-            "{}: bench runs the dd-*, iozone-* and fio-rand* workloads (Bonnie's rewrite and seeks are not fio jobs)",
+        // No preset is a sequential mix: fio's rw=rw comes only from a command line.
+        Access::Rewrite | Access::Seeks { .. } | Access::SeqMix { .. } => MeasureError::refuse(format!(
+            "{}: bench runs the dd-*, iozone-* and fio-rand* workloads (Bonnie's rewrite and seeks and fio's rw=rw are not among them)",
             w.kind
         )),
     }

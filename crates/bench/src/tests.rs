@@ -62,7 +62,8 @@ fn job_files_are_the_models_workloads() {
     };
     assert!(refuse("raw-read").contains("calibrate --raw"));
     assert!(refuse("fio-randread:volblocksize=16K").contains("never on a device"));
-    assert!(refuse("bonnie-rewrite").contains("not fio jobs"));
+    assert!(refuse("bonnie-rewrite").contains("are not among them"));
+    assert!(refuse("fio --rw=rw --bs=1M").contains("fio's rw=rw"));
     assert!(refuse("dd-read:qd=4").contains("qd is for fio-rand*"));
     // Issue #18: stored as engine=libaio,direct=1, run as psync with direct=0.
     assert_eq!(

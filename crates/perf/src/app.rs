@@ -66,7 +66,7 @@ impl Calls {
             Access::SeqRead => (1.0, 0.0, 0.0),
             Access::SeqWrite => (0.0, 1.0, 0.0),
             Access::Rewrite => (1.0, 1.0, 1.0),
-            Access::Random { read_pct } => {
+            Access::Random { read_pct } | Access::SeqMix { read_pct } => {
                 let r = f64::from(read_pct) / 100.0;
                 (r, 1.0 - r, 0.0)
             }

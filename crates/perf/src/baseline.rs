@@ -60,6 +60,10 @@ pub fn rule_of_thumb(system: &System, w: &Workload) -> Option<f64> {
         Access::SeqRead => read_bw,
         Access::SeqWrite => write_bw,
         Access::Rewrite => both(read_bw, write_bw),
+        Access::SeqMix { read_pct } => {
+            let r = read_pct as f64 / 100.0;
+            1.0 / (r / read_bw + (1.0 - r) / write_bw)
+        }
         Access::Random { read_pct } => {
             let r = read_pct as f64 / 100.0;
             1.0 / (r / read_iops + (1.0 - r) / write_iops)

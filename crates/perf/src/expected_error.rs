@@ -56,6 +56,9 @@ impl ErrorClass {
             (_, Access::Rewrite) => Pattern::Rewrite,
             (_, Access::Random { read_pct }) if read_pct >= 50 => Pattern::RandomRead,
             (_, Access::Random { .. }) => Pattern::RandomWrite,
+            // A sequential mix is classed by its larger side, as a random one is.
+            (_, Access::SeqMix { read_pct }) if read_pct >= 50 => Pattern::SequentialRead,
+            (_, Access::SeqMix { .. }) => Pattern::SequentialWrite,
             (_, Access::Seeks { .. }) => Pattern::Seeks,
         };
         ErrorClass {

@@ -45,9 +45,10 @@ impl Prefetch {
     }
 
     /// Records of `recordsize` a stream of `access` has issued ahead at most: the prefetch
-    /// reach for a sequential reader; a writer's records are bounded by the txg, not here.
+    /// reach for a sequential reader (a mix's read stream too, which keeps the pair of
+    /// streams within it); a writer's records are bounded by the txg, not here.
     pub(crate) fn reach(self, access: Access, recordsize: u64) -> u32 {
-        if access == Access::SeqRead {
+        if access.reads_stream() {
             self.blocks(recordsize)
         } else {
             u32::MAX

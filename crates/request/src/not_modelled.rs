@@ -86,6 +86,11 @@ pub fn sentence(fact: &NotModelled) -> String {
             "the file-sharing protocol (NFS, SMB, iSCSI): only the network's bandwidth is \
              counted"
         }
+        NotModelled::MixedStreams => {
+            "how close the mix's read and write streams run (fio keeps a position for each): \
+             reads of records just written, which the ARC holds, count as the file's, and a \
+             hard disk's seeks between the two are left out"
+        }
     };
     text.to_string()
 }

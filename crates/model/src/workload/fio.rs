@@ -240,18 +240,20 @@ fn fio_engine(value: &str) -> Result<Engine, WorkloadError> {
     })
 }
 
-/// fio's `rw`: `rw`/`readwrite` is a sequential mix, read here as a mix of `bs` requests at
-/// random offsets (the model has no sequential mix: docs/assumptions.md, Workloads).
+/// fio's `rw`: `rw`/`readwrite` is a sequential mix, a read stream and a write stream with
+/// a position each (fio's io_u.c: `last_pos[ddir]`), the direction of each request drawn at
+/// `rwmixread` odds (get_rand_ddir).
 fn access(rw: &str, read_pct: u32) -> Result<Access, WorkloadError> {
     Ok(match rw {
         "read" => Access::SeqRead,
         "write" => Access::SeqWrite,
         "randread" => Access::Random { read_pct: 100 },
         "randwrite" => Access::Random { read_pct: 0 },
-        "randrw" | "rw" | "readwrite" => Access::Random { read_pct },
+        "randrw" => Access::Random { read_pct },
+        "rw" | "readwrite" => Access::SeqMix { read_pct },
         other => {
             return Err(WorkloadError(format!(
-                "fio rw={}: not modelled (read, write, randread, randwrite, randrw, rw)",
+                "fio rw={}: not modelled (read, write, randread, randwrite, randrw, rw, readwrite)",
                 clip(other, 20)
             )))
         }

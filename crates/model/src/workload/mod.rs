@@ -38,6 +38,13 @@ pub enum Access {
         /// Percent of requests that are reads, 0 to 100.
         read_pct: u32,
     },
+    /// A sequential mix (fio rw=rw): a read stream and a write stream through the same file,
+    /// each from its own offset (fio keeps one position per direction, `last_pos[ddir]`),
+    /// each request drawn a read with `read_pct` percent odds.
+    SeqMix {
+        /// Percent of requests that are reads, 0 to 100.
+        read_pct: u32,
+    },
     /// Bonnie's random seeks: a random read of one block; `write_pct` percent of them are
     /// dirtied and written back.
     Seeks {
@@ -49,7 +56,20 @@ pub enum Access {
 impl Access {
     /// Whether successive requests follow each other on disk.
     pub fn is_sequential(&self) -> bool {
-        matches!(self, Access::SeqWrite | Access::SeqRead | Access::Rewrite)
+        matches!(
+            self,
+            Access::SeqWrite | Access::SeqRead | Access::Rewrite | Access::SeqMix { .. }
+        )
+    }
+
+    /// Whether a sequential read stream runs (a plain read or a mix's read side): the
+    /// stream zfetch follows.
+    pub fn reads_stream(&self) -> bool {
+        match self {
+            Access::SeqRead => true,
+            Access::SeqMix { read_pct } => *read_pct > 0,
+            _ => false,
+        }
     }
 
     /// Whether the application writes at all.
@@ -57,7 +77,7 @@ impl Access {
         match self {
             Access::SeqWrite | Access::Rewrite => true,
             Access::SeqRead => false,
-            Access::Random { read_pct } => *read_pct < 100,
+            Access::Random { read_pct } | Access::SeqMix { read_pct } => *read_pct < 100,
             Access::Seeks { write_pct } => *write_pct > 0,
         }
     }

@@ -304,7 +304,13 @@ fn fio_as_a_2025_nas_benchmark_runs_it() {
         "fio --name=m --rw=rw --rwmixread=70 --bs=1M --runtime=30 --buffer_compress_percentage=50",
     )
     .unwrap();
-    assert_eq!(mixed.access, Access::Random { read_pct: 70 });
+    assert_eq!(mixed.access, Access::SeqMix { read_pct: 70 });
+    assert!(mixed.access.is_sequential() && mixed.access.writes() && mixed.access.reads_stream());
+    let rand = Workload::parse("fio --rw=randrw --rwmixwrite=30").unwrap();
+    assert_eq!(rand.access, Access::Random { read_pct: 70 });
+    assert!(!rand.access.reads_stream());
+    let all_writes = Workload::parse("fio --rw=readwrite --rwmixread=0").unwrap();
+    assert!(!all_writes.access.reads_stream());
     assert_eq!(mixed.data, Data::Compressible { percent: 50 });
     assert_eq!(mixed.kind, "fio rw");
     let psync = Workload::parse("fio --rw=write --ioengine=psync --bs=128k --sync=1").unwrap();

@@ -72,6 +72,16 @@ impl Stages<'_> {
                 written: 1.0,
                 ..Records::default()
             },
+            // A record of each stream in proportion: the reads' behind the prefetcher, the
+            // writes' whole records filled in the txg (sequential writes, no read first).
+            Access::SeqMix { read_pct } => {
+                let r = f64::from(read_pct) / 100.0;
+                Records {
+                    read: r * miss,
+                    written: 1.0 - r,
+                    ..Records::default()
+                }
+            }
             Access::Rewrite => Records {
                 read: miss,
                 written: 1.0,

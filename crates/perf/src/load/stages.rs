@@ -183,7 +183,7 @@ impl<'a> Stages<'a> {
         let copy = rs * self.fill * COPY_BYTE;
         let cipher = psize * self.cipher_byte;
         let from_disks = rec.read * (copy + cipher);
-        let written = if seq && self.w.access == Access::SeqRead {
+        let written = if seq && self.w.access.reads_stream() {
             taken
         } else {
             hits.rmw * self.new_buffers
@@ -256,14 +256,12 @@ impl<'a> Stages<'a> {
         work.parts = pool_parts * (1.0 - to_l2) + work.parts * to_l2;
     }
 
-    /// The application's bytes read and written per job: a stream's record, or a request's.
+    /// The application's bytes read and written per job: a stream's record (a mix's shared
+    /// between its read and write streams as its calls are), or a request's.
     fn user_bytes(&self, calls: &Calls, seq: bool) -> (f64, f64) {
         let rs = self.recordsize as f64;
         if seq {
-            (
-                if calls.reads > 0.0 { rs } else { 0.0 },
-                if calls.writes > 0.0 { rs } else { 0.0 },
-            )
+            (calls.reads * rs, calls.writes * rs)
         } else {
             let bs = self.w.block_size as f64;
             (calls.reads * bs, calls.writes * bs)
@@ -345,9 +343,11 @@ impl<'a> Stages<'a> {
 
     /// Reference cycles per job the application's threads spend in their calls.
     fn call_cycles(&self, calls: &Calls, requests: f64) -> f64 {
+        // A mix's writes land in its file as laid out: fio writes the file whole before a job
+        // that reads (filesetup.c, extend_file).
         let overwrites = matches!(
             self.w.access,
-            Access::Rewrite | Access::Random { .. } | Access::Seeks { .. }
+            Access::Rewrite | Access::Random { .. } | Access::Seeks { .. } | Access::SeqMix { .. }
         );
         requests * calls.cycles(self.release, self.constants, overwrites)
     }
@@ -461,7 +461,7 @@ mod tests {
         let mut s = system("stripe-4", 4, 150.0, fast_link());
         s.pool.datasets[0].encryption = encryption.parse().unwrap();
         let w = Workload::parse(workload).unwrap();
-        let l = loads(&s, &w, &release("2.2.9"), &Constants::priors()).unwrap();
+        let l = loads(&s, &w, (&release("2.2.9"), 1.0), &Constants::priors()).unwrap();
         (l.cpu, l.arc_hit)
     }
 

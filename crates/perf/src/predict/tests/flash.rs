@@ -51,6 +51,15 @@ fn a_raidz_of_flash_serves_random_blocks_concurrently() {
     );
 }
 
+/// A raidz1-4 of SATA flash of 500 MB/s.
+fn flash_raidz1_4() -> model::System {
+    let mut s = system("raidz1-4", 4, 500.0, fast_link());
+    for d in &mut s.disks {
+        d.model = flash(Medium::Ssd, 500.0, 90_000.0);
+    }
+    s
+}
+
 #[test]
 fn flash_streams_at_its_sequential_rate() {
     // Four disks of 500 MB/s in a raidz1-4 at ashift 12: a 128 KiB record is 32 data
@@ -58,10 +67,7 @@ fn flash_streams_at_its_sequential_rate() {
     // 1.375 bytes per byte. Its indirect block pointer (128 of 131,072 bytes) is written
     // twice (metadata's ditto copy): x (1 + 2/1024). The pool writes
     // 4 x 500 / 1.375 / (1 + 2/1024) = 1451.71 MB/s.
-    let mut s = system("raidz1-4", 4, 500.0, fast_link());
-    for d in &mut s.disks {
-        d.model = flash(Medium::Ssd, 500.0, 90_000.0);
-    }
+    let s = flash_raidz1_4();
     let p = predict(&s, &Workload::parse("dd-write:size=100G").unwrap()).unwrap();
     assert_eq!(p.bottleneck.kind.word(), "media");
     let bound = 2000.0 / 1.375 / (1.0 + 2.0 / 1024.0);
@@ -190,4 +196,38 @@ fn readers_of_a_pool_larger_than_the_arc_wait_for_its_eviction_thread() {
     s.host.zfs = "0.8".parse().unwrap();
     let old = predict(&s, &big).unwrap();
     assert_ne!(old.bottleneck.resource, crate::arc_evict::STATION);
+}
+
+#[test]
+fn a_sequential_mix_shares_the_disks_between_its_streams() {
+    // fio rw=rw on a raidz1-4 of flash, the data set beyond the ARC: a read stream behind
+    // the prefetcher and a write stream of whole records, each job a record's worth of
+    // both at fio's odds. Where the flash bounds all three, a mixed record takes the disks
+    // r x a read record's time + (1 - r) x a written one's: 1 / (r / R + (1 - r) / W).
+    let s = flash_raidz1_4();
+    let run = |rw: &str| {
+        let spec = format!("cache=cold fio --rw={rw} --bs=128k --size=100G");
+        predict(&s, &Workload::parse(&spec).unwrap()).unwrap()
+    };
+    let (read, write) = (run("read"), run("write"));
+    for (mix, r) in [
+        ("rw --rwmixread=50", 0.5),
+        ("readwrite --rwmixread=70", 0.7),
+    ] {
+        let p = run(mix);
+        for q in [&read, &write, &p] {
+            assert_eq!(q.bottleneck.kind.word(), "media", "{:?}", q.bottleneck);
+        }
+        let (rl, wl) = (read.bottleneck.limit, write.bottleneck.limit);
+        let bound = 1.0 / (r / rl + (1.0 - r) / wl);
+        let got = p.bottleneck.limit;
+        assert!(
+            (got - bound).abs() / bound < 1e-9,
+            "{mix}: {got} vs {bound}"
+        );
+        // The read side is r of the bytes the application moves.
+        let share = p.read_bytes_per_s / p.throughput_bytes_per_s;
+        assert!((share - r).abs() < 1e-12, "{mix}: {share}");
+        assert!((p.read_bytes_per_s + p.write_bytes_per_s - p.throughput_bytes_per_s).abs() < 1e-3);
+    }
 }

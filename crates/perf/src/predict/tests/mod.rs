@@ -555,6 +555,12 @@ fn what_the_model_cannot_see_is_named() {
     let zvol = Workload::parse("fio --name=z --rw=read --filename=/dev/zvol/tank/v").unwrap();
     let notes = predict(&s, &zvol).unwrap().not_modelled;
     assert_eq!(notes, [L2arcWarmup, ImpliedOnboardSata, ZvolPath]);
+    // fio's sequential mix: how close its two streams run; a mix all one way is a stream.
+    let mix = |pct| Workload::parse(&format!("fio --rw=rw --rwmixread={pct}")).unwrap();
+    let notes = predict(&s, &mix(50)).unwrap().not_modelled;
+    assert_eq!(notes, [L2arcWarmup, ImpliedOnboardSata, MixedStreams]);
+    let notes = predict(&s, &mix(100)).unwrap().not_modelled;
+    assert_eq!(notes, [L2arcWarmup, ImpliedOnboardSata]);
 }
 
 #[test]
