@@ -198,7 +198,7 @@ fn expected_error(p: &Prediction) -> String {
     let [low, high] = p.expected_range_pct;
     let [low90, high90] = p.expected_range_p90_pct;
     format!(
-        "measured typically {low:+.0}% to {high:+.0}% of this, 9 in 10 {low90:+.0}% to {high90:+.0}%, for {}",
+        "measured typically {low:+.0}% to {high:+.0}% around this figure, 9 in 10 {low90:+.0}% to {high90:+.0}%, for {}",
         p.error_class
     )
 }

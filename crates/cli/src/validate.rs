@@ -236,12 +236,25 @@ fn cross_validate(corpus: &Corpus, args: &Args) -> CliResult {
         cv.p90_abs_error_pct,
         cv.cases.len()
     );
-    let c = &cv.band_coverage;
+    print_coverage(&cv.band_coverage);
+    match file {
+        Some(file) => println!("\nwrote {file}"),
+        None => println!("\n-o crates/perf/data/bands.toml --force writes the bands for the model"),
+    }
+    Ok(())
+}
+
+/// How often the bands hold out of sample, over every case and by source, medium and grade.
+fn print_coverage(c: &validate::Coverage) {
     println!(
         "band coverage out of sample (each case's band made without its source): {:.1}% within the median band, {:.1}% within the p90 band",
         c.p50_pct, c.p90_pct
     );
-    for (by, groups) in [("source", &c.by_source), ("medium", &c.by_medium), ("grade", &c.by_grade)] {
+    for (by, groups) in [
+        ("source", &c.by_source),
+        ("medium", &c.by_medium),
+        ("grade", &c.by_grade),
+    ] {
         println!("  by {by}:");
         for g in groups {
             println!(
@@ -250,11 +263,6 @@ fn cross_validate(corpus: &Corpus, args: &Args) -> CliResult {
             );
         }
     }
-    match file {
-        Some(file) => println!("\nwrote {file}"),
-        None => println!("\n-o crates/perf/data/bands.toml --force writes the bands for the model"),
-    }
-    Ok(())
 }
 
 /// A band's range of signed errors, whole percent.
