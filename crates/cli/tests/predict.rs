@@ -54,10 +54,18 @@ fn a_benchmark_command_line_predicts_every_timed_phase() {
     // the median band within the p90 band, and the +/- that holds each.
     for p in phases {
         let range = |key: &str| -> Vec<f64> {
-            p[key].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect()
+            p[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap())
+                .collect()
         };
         let (p50, p90) = (range("expected_range_pct"), range("expected_range_p90_pct"));
-        assert!(p90[0] <= p50[0] && p50[0] < p50[1] && p50[1] <= p90[1], "{p50:?} {p90:?}");
+        assert!(
+            p90[0] <= p50[0] && p50[0] < p50[1] && p50[1] <= p90[1],
+            "{p50:?} {p90:?}"
+        );
         let reach = p["expected_error_pct"].as_f64().unwrap();
         assert_eq!(reach, p50[0].abs().max(p50[1].abs()));
         assert!(p["expected_error_p90_pct"].as_f64().unwrap() >= reach);

@@ -604,7 +604,10 @@ mod tests {
         assert_eq!(m.low_pct, 100.0 / 1.5 - 100.0);
         assert_eq!((m.high_pct, m.reach()), (100.0, 100.0));
         // A prediction of nothing: a measurement past any bound, stated as the bound.
-        assert_eq!(Interval::from([-100.0, 0.0]).of_measured().high_pct, MAX_PCT);
+        assert_eq!(
+            Interval::from([-100.0, 0.0]).of_measured().high_pct,
+            MAX_PCT
+        );
         assert!(Interval::from([-5.0, 5.0]).holds(5.0) && !Interval::from([-5.0, 5.0]).holds(5.1));
     }
 }

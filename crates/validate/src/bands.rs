@@ -250,9 +250,17 @@ mod tests {
     #[test]
     fn the_widening_is_the_t_prediction_interval_over_the_normal() {
         // t(2) at 0.95 is 2.919986 (any t table), z 1.644854: 2.919986 * sqrt(4/3) / 1.644854.
-        assert!((widening(3, 0.95) - 2.049855).abs() < 1e-5, "{}", widening(3, 0.95));
+        assert!(
+            (widening(3, 0.95) - 2.049855).abs() < 1e-5,
+            "{}",
+            widening(3, 0.95)
+        );
         // t(2) at 0.75 is 0.816497 = 1/sqrt(1.5), z 0.674490.
-        assert!((widening(3, 0.75) - 1.397811).abs() < 1e-5, "{}", widening(3, 0.75));
+        assert!(
+            (widening(3, 0.75) - 1.397811).abs() < 1e-5,
+            "{}",
+            widening(3, 0.75)
+        );
         // Many sources: the normal's own interval.
         assert!((widening(10_000, 0.95) - 1.0).abs() < 1e-3);
     }

@@ -10,9 +10,9 @@ mod refit;
 mod refitted;
 mod score;
 
+pub use bands::{Coverage, Held};
 pub use case::{unit_scale, Case, Excluded, Grade, Measured, Metric, Percentile};
 pub use corpus::{Corpus, Loaded, Source};
-pub use bands::{Coverage, Held};
 pub use cross_validation::{cross_validate, CrossValidation, Group, HeldOut};
 pub use refit::{all_sources, fit};
 pub use refitted::{refit, Refit, Refitted};
