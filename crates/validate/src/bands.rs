@@ -11,7 +11,7 @@
 //! each side of the pooled median of the log errors. One source says nothing of the next: its
 //! band is everything.
 
-use crate::cross_validation::{by_key, grade_words, HeldOut};
+use crate::held_out::{by_key, grade_words, sources, HeldOut};
 use perf::{Band, Bands, Interval, Overall, Scope};
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
@@ -156,13 +156,6 @@ fn percent(log: f64) -> f64 {
 
 /// The largest error a band states, percent (perf's bands file takes no more).
 const MAX_PCT: f64 = 10_000.0;
-
-fn sources(members: &[&HeldOut]) -> usize {
-    let mut sources: Vec<&str> = members.iter().map(|h| h.source.as_str()).collect();
-    sources.sort_unstable();
-    sources.dedup();
-    sources.len()
-}
 
 /// The share of `cases` within their bands, each band made from the other sources' cases
 /// alone (`Bands::expected`, as a prediction states it): out of sample; over every case and

@@ -5,25 +5,11 @@
 use crate::bands::{bands_of, coverage, overall, Coverage};
 use crate::case::Grade;
 use crate::corpus::{Corpus, Source};
+use crate::held_out::{by_key, grade_words, of_source, sources, HeldOut};
 use crate::refit::fit;
-use crate::score::{error_pct, median_abs, percentile_abs};
-use perf::{Band, Bands, Constants, ErrorClass};
+use crate::score::{median_abs, percentile_abs};
+use perf::{Band, Bands};
 use serde::Serialize;
-
-/// One held-out prediction.
-#[derive(Debug, Clone, Serialize)]
-pub struct HeldOut {
-    /// The case's id.
-    pub id: String,
-    /// The case file it comes from.
-    pub source: String,
-    /// Its source's grade.
-    pub grade: Option<Grade>,
-    /// The error class its band is made for.
-    pub class: ErrorClass,
-    /// Signed error of the held-out prediction, percent.
-    pub error_pct: f64,
-}
 
 /// The held-out errors of a group of cases.
 #[derive(Debug, Clone, Serialize)]
@@ -108,7 +94,7 @@ fn leave_out(corpus: &Corpus, source: &Source) -> Vec<HeldOut> {
         .iter()
         .filter(|s| s.file != source.file)
         .collect();
-    held_out(source, &fit(&others))
+    of_source(source, &fit(&others))
 }
 
 /// The figures of the held-out `cases`.
@@ -135,31 +121,12 @@ fn summarize(cases: Vec<HeldOut>) -> CrossValidation {
     }
 }
 
-/// A held-out case's grade in words.
-pub(crate) fn grade_words(h: &HeldOut) -> String {
-    h.grade
-        .map_or("ungraded".to_string(), |g| format!("grade {g:?}"))
-}
-
 /// The held-out errors of `cases` grouped by `key`.
 fn groups(cases: &[&HeldOut], key: impl Fn(&HeldOut) -> String) -> Vec<Group> {
     by_key(cases, |h| key(h))
         .into_iter()
         .map(|(name, members)| group(name, &members.into_iter().copied().collect::<Vec<_>>()))
         .collect()
-}
-
-/// `items` grouped by `key`, in the order the keys first appear.
-pub(crate) fn by_key<T>(items: &[T], key: impl Fn(&T) -> String) -> Vec<(String, Vec<&T>)> {
-    let mut out: Vec<(String, Vec<&T>)> = Vec::new();
-    for item in items {
-        let k = key(item);
-        match out.iter_mut().find(|(name, _)| *name == k) {
-            Some((_, members)) => members.push(item),
-            None => out.push((k, vec![item])),
-        }
-    }
-    out
 }
 
 /// The figures of `members` under `name`.
@@ -170,33 +137,6 @@ fn group(name: String, members: &[&HeldOut]) -> Group {
         median_pct: median_abs(&errors),
         p90_pct: percentile_abs(&errors, 0.9),
         cases: errors.len() as u32,
-        sources: count_sources(members),
+        sources: sources(members) as u32,
     }
-}
-
-fn count_sources(members: &[&HeldOut]) -> u32 {
-    let mut sources: Vec<&str> = members.iter().map(|h| h.source.as_str()).collect();
-    sources.sort_unstable();
-    sources.dedup();
-    sources.len() as u32
-}
-
-/// The cases of `source` the fit counts (`Case::in_fit`) predicted with `constants`.
-fn held_out(source: &Source, constants: &Constants) -> Vec<HeldOut> {
-    source
-        .cases
-        .iter()
-        .filter(|c| c.case.in_fit())
-        .filter_map(|c| {
-            let p = perf::predict_with(&c.system, &c.workload, constants).ok()?;
-            let predicted = crate::score::predicted_value(&c.case, &p);
-            Some(HeldOut {
-                id: c.case.id.clone(),
-                source: source.file.clone(),
-                grade: source.grade,
-                class: ErrorClass::of(&c.system, &c.workload),
-                error_pct: error_pct(predicted, c.case.measured.bounds()),
-            })
-        })
-        .collect()
 }
