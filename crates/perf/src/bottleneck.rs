@@ -1,5 +1,6 @@
 //! The bottleneck in one plain sentence with its numbers, and the headroom to the next limit.
 
+use crate::arc_evict;
 use crate::load::Loads;
 use crate::station::{Kind, Utilization};
 use model::system::System;
@@ -60,6 +61,11 @@ pub(crate) fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bot
     }
     let (limit, limit_text) = amount(loads, top.max_jobs_per_s);
     let sentence = match top.kind {
+        Kind::Cpu if top.resource == arc_evict::STATION => format!(
+            "the ARC's eviction limits the pool ({}): every buffer a read brings into the \
+             full ARC waits until as much is evicted: {limit_text}",
+            top.detail
+        ),
         Kind::Cpu => cpu_sentence(loads, system, &limit_text),
         Kind::Thread => format!(
             "the application's threads limit the pool ({}): each copies its data between its \

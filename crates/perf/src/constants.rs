@@ -58,7 +58,7 @@ const fn cost(name: &'static str, about: &'static str, prior: f64) -> Param {
 }
 
 /// The fitted constants, in the order `Constants` reads them.
-pub const PARAMS: [Param; 16] = [
+pub const PARAMS: [Param; 17] = [
     // Per-command time a disk spends that a queue or a cache cannot hide (decode, setup,
     // completion). Prior 0.1 ms: seed 004's write-through requests take 6.1 ms + size / media
     // rate at 10000 rpm, of which one revolution is 6.0 ms.
@@ -196,6 +196,14 @@ pub const PARAMS: [Param; 16] = [
         "CPU: cycles of one zio (modern)",
         15_000.0,
     ),
+    // Cycles the ARC's eviction thread spends per byte it evicts from a full ARC
+    // (arc_evict.rs): each header's hash lock, list removal and the free of its pages. Prior
+    // 0.25, an approximation: about 1,000 cycles, a system call's worth, per 4 KiB page.
+    cost(
+        "arc_evict_cycles_per_byte",
+        "ARC: cycles of the eviction thread per byte evicted from a full ARC",
+        0.25,
+    ),
 ];
 
 /// Values of the constants, in the order of [`PARAMS`].
@@ -292,6 +300,9 @@ impl Constants {
     }
     pub(crate) fn zio_cycles(&self, era: Era) -> f64 {
         self.0[13 + era_index(era)]
+    }
+    pub(crate) fn arc_evict_cycles_per_byte(&self) -> f64 {
+        self.0[16]
     }
 }
 

@@ -17,6 +17,7 @@
 mod abd;
 mod app;
 mod arc;
+mod arc_evict;
 mod baseline;
 mod bottleneck;
 mod compress;

@@ -27,7 +27,8 @@ pub enum NotModelled {
         /// The disk's name.
         disk: String,
     },
-    /// Several readers streaming from an all-flash pool: the ARC's eviction and locks.
+    /// Several readers streaming from an all-flash pool: the ARC's locks, and its eviction
+    /// thread's clock.
     ArcUnderReaders,
     /// Writes of data from the kernel's random device on a platform without a measured rate.
     RandomDevice,

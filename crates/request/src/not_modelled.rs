@@ -65,8 +65,9 @@ pub fn sentence(fact: &NotModelled) -> String {
             )
         }
         NotModelled::ArcUnderReaders => {
-            "the ARC under several readers of a fast pool: its eviction of what they stream \
-             through and their lock traffic; each reader copies at its core's rate"
+            "the ARC under several readers of a fast pool: their lock traffic, and its \
+             eviction thread taken at the CPU's base clock (a fitted cost per byte); each \
+             reader copies at its core's rate"
         }
         NotModelled::RandomDevice => {
             "the kernel's random device on this platform: no measured rate, so generating the \

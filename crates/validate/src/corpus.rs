@@ -54,6 +54,26 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../validation/tnbench-2026-samples.toml"),
     ),
     (
+        "validation/issue10066-2020-pm983.toml",
+        include_str!("../../../validation/issue10066-2020-pm983.toml"),
+    ),
+    (
+        "validation/issue17940-2025-nvme.toml",
+        include_str!("../../../validation/issue17940-2025-nvme.toml"),
+    ),
+    (
+        "validation/issue9786-2019-970-evo-plus.toml",
+        include_str!("../../../validation/issue9786-2019-970-evo-plus.toml"),
+    ),
+    (
+        "validation/kmova-2020-gcp-nvme.toml",
+        include_str!("../../../validation/kmova-2020-gcp-nvme.toml"),
+    ),
+    (
+        "validation/microuser-2019-zfs-tune-bench.toml",
+        include_str!("../../../validation/microuser-2019-zfs-tune-bench.toml"),
+    ),
+    (
         "validation/eirik-2023-pve-mirror.toml",
         include_str!("../../../validation/eirik-2023-pve-mirror.toml"),
     ),
@@ -100,6 +120,42 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "validation/louwrentius-2014-nas.toml",
         include_str!("../../../validation/louwrentius-2014-nas.toml"),
+    ),
+    (
+        "validation/issue3780-2015-raidz2-18.toml",
+        include_str!("../../../validation/issue3780-2015-raidz2-18.toml"),
+    ),
+    (
+        "validation/issue2431-2014-r720xd.toml",
+        include_str!("../../../validation/issue2431-2014-r720xd.toml"),
+    ),
+    (
+        "validation/issue8561-2019-3x-mirror.toml",
+        include_str!("../../../validation/issue8561-2019-3x-mirror.toml"),
+    ),
+    (
+        "validation/issue6453-2019-raidz2-10.toml",
+        include_str!("../../../validation/issue6453-2019-raidz2-10.toml"),
+    ),
+    (
+        "validation/issue8560-2019-raidz2-10.toml",
+        include_str!("../../../validation/issue8560-2019-raidz2-10.toml"),
+    ),
+    (
+        "validation/issue9375-2022-raidz2-6.toml",
+        include_str!("../../../validation/issue9375-2022-raidz2-6.toml"),
+    ),
+    (
+        "validation/issue361-2011-dd-rewrite.toml",
+        include_str!("../../../validation/issue361-2011-dd-rewrite.toml"),
+    ),
+    (
+        "validation/issue3950-2015-raidz2-9.toml",
+        include_str!("../../../validation/issue3950-2015-raidz2-9.toml"),
+    ),
+    (
+        "validation/ewwhite-2017-zfs-ha.toml",
+        include_str!("../../../validation/ewwhite-2017-zfs-ha.toml"),
     ),
     (
         "examples/aztorius-2023-encrypted.toml",
@@ -286,6 +342,54 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../examples/eirik-pve-2x-dc1500m.toml"),
     ),
     (
+        "examples/tnbenchhist-5600g-5x-905p.toml",
+        include_str!("../../../examples/tnbenchhist-5600g-5x-905p.toml"),
+    ),
+    (
+        "examples/tnbenchhist-5600g-pm9a1.toml",
+        include_str!("../../../examples/tnbenchhist-5600g-pm9a1.toml"),
+    ),
+    (
+        "examples/issue10066-6x-pm983-raidz1.toml",
+        include_str!("../../../examples/issue10066-6x-pm983-raidz1.toml"),
+    ),
+    (
+        "examples/issue17940-2025-4x-nvme-zfs228.toml",
+        include_str!("../../../examples/issue17940-2025-4x-nvme-zfs228.toml"),
+    ),
+    (
+        "examples/issue17940-2025-4x-nvme-zfs234.toml",
+        include_str!("../../../examples/issue17940-2025-4x-nvme-zfs234.toml"),
+    ),
+    (
+        "examples/issue9786-2019-970-evo-plus-500gb.toml",
+        include_str!("../../../examples/issue9786-2019-970-evo-plus-500gb.toml"),
+    ),
+    (
+        "examples/issue9786-2020-970-evo-plus-1tb.toml",
+        include_str!("../../../examples/issue9786-2020-970-evo-plus-1tb.toml"),
+    ),
+    (
+        "examples/kmova-gcp-4vcpu.toml",
+        include_str!("../../../examples/kmova-gcp-4vcpu.toml"),
+    ),
+    (
+        "examples/kmova-gcp-16vcpu-60gb.toml",
+        include_str!("../../../examples/kmova-gcp-16vcpu-60gb.toml"),
+    ),
+    (
+        "examples/kmova-gcp-16vcpu-30gb.toml",
+        include_str!("../../../examples/kmova-gcp-16vcpu-30gb.toml"),
+    ),
+    (
+        "examples/kmova-gcp-6vcpu-30gb.toml",
+        include_str!("../../../examples/kmova-gcp-6vcpu-30gb.toml"),
+    ),
+    (
+        "examples/microuser-2019-six8tb.toml",
+        include_str!("../../../examples/microuser-2019-six8tb.toml"),
+    ),
+    (
         "examples/tnbench-m50-raidz1-4.toml",
         include_str!("../../../examples/tnbench-m50-raidz1-4.toml"),
     ),
@@ -352,6 +456,70 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "examples/trenb-2017-zol-0.7.0.toml",
         include_str!("../../../examples/trenb-2017-zol-0.7.0.toml"),
+    ),
+    (
+        "examples/issue3780-2015-18x-raidz2.toml",
+        include_str!("../../../examples/issue3780-2015-18x-raidz2.toml"),
+    ),
+    (
+        "examples/issue2431-2014-r720xd-zol.toml",
+        include_str!("../../../examples/issue2431-2014-r720xd-zol.toml"),
+    ),
+    (
+        "examples/issue2431-2014-r720xd-freebsd.toml",
+        include_str!("../../../examples/issue2431-2014-r720xd-freebsd.toml"),
+    ),
+    (
+        "examples/issue8561-2019-3x-mirror-4tb.toml",
+        include_str!("../../../examples/issue8561-2019-3x-mirror-4tb.toml"),
+    ),
+    (
+        "examples/issue6453-2019-raidz2-10-zol-0.6.toml",
+        include_str!("../../../examples/issue6453-2019-raidz2-10-zol-0.6.toml"),
+    ),
+    (
+        "examples/issue6453-2019-raidz2-10-zol-0.7.toml",
+        include_str!("../../../examples/issue6453-2019-raidz2-10-zol-0.7.toml"),
+    ),
+    (
+        "examples/issue8560-2019-raidz2-10-zol-0.6-prefetch.toml",
+        include_str!("../../../examples/issue8560-2019-raidz2-10-zol-0.6-prefetch.toml"),
+    ),
+    (
+        "examples/issue8560-2019-raidz2-10-zol-0.6-noprefetch.toml",
+        include_str!("../../../examples/issue8560-2019-raidz2-10-zol-0.6-noprefetch.toml"),
+    ),
+    (
+        "examples/issue8560-2019-raidz2-10-zol-0.7-prefetch.toml",
+        include_str!("../../../examples/issue8560-2019-raidz2-10-zol-0.7-prefetch.toml"),
+    ),
+    (
+        "examples/issue8560-2019-raidz2-10-zol-0.7-noprefetch.toml",
+        include_str!("../../../examples/issue8560-2019-raidz2-10-zol-0.7-noprefetch.toml"),
+    ),
+    (
+        "examples/issue8560-2019-raidz2-10-zol-0.8-prefetch.toml",
+        include_str!("../../../examples/issue8560-2019-raidz2-10-zol-0.8-prefetch.toml"),
+    ),
+    (
+        "examples/issue8560-2019-raidz2-10-zol-0.8-noprefetch.toml",
+        include_str!("../../../examples/issue8560-2019-raidz2-10-zol-0.8-noprefetch.toml"),
+    ),
+    (
+        "examples/issue9375-2022-6x-exos-x16.toml",
+        include_str!("../../../examples/issue9375-2022-6x-exos-x16.toml"),
+    ),
+    (
+        "examples/issue361-2011-4x-stripe.toml",
+        include_str!("../../../examples/issue361-2011-4x-stripe.toml"),
+    ),
+    (
+        "examples/issue3950-2015-raidz2-9.toml",
+        include_str!("../../../examples/issue3950-2015-raidz2-9.toml"),
+    ),
+    (
+        "examples/ewwhite-zfs-ha-2017-20x-raidz1.toml",
+        include_str!("../../../examples/ewwhite-zfs-ha-2017-20x-raidz1.toml"),
     ),
 ];
 

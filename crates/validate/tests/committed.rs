@@ -108,6 +108,21 @@ const ISSUE_29_SOURCES: &[&str] = &[
     "issue419-2011-raidz1.toml",
     "issue1705-2013-raidz2.toml",
     "louwrentius-2014-nas.toml",
+    "issue3780-2015-raidz2-18.toml",
+    "issue2431-2014-r720xd.toml",
+    "issue8561-2019-3x-mirror.toml",
+    "issue6453-2019-raidz2-10.toml",
+    "issue8560-2019-raidz2-10.toml",
+    "issue9375-2022-raidz2-6.toml",
+    "issue361-2011-dd-rewrite.toml",
+    "issue3950-2015-raidz2-9.toml",
+    "ewwhite-2017-zfs-ha.toml",
+    "tnbench-2026-samples.toml",
+    "issue10066-2020-pm983.toml",
+    "issue17940-2025-nvme.toml",
+    "issue9786-2019-970-evo-plus.toml",
+    "kmova-2020-gcp-nvme.toml",
+    "microuser-2019-zfs-tune-bench.toml",
 ];
 
 /// The sources of published latency percentiles (issue 28) whose latency cases one paragraph
@@ -116,5 +131,7 @@ const LATENCY_SOURCES: &[&str] = &["clemtibs-2025-n6005.toml", "duzlov-2023-fsyn
 
 /// The leave-one-source-out median |error| when the bands were last committed (38.6%,
 /// validation/README.md), rounded up; issue 29's bar is 25%, not met yet. A guard against
-/// falling further, not the target.
-const CV_MEDIAN_PCT: f64 = 39.0;
+/// falling further, not the target. The nine hard-disk issue threads of the second search
+/// (26 cases, validation/README.md) took the held-out median to 39.5% in a `--cv` run before
+/// the refit that takes them in.
+const CV_MEDIAN_PCT: f64 = 40.0;

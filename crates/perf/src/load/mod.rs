@@ -54,6 +54,9 @@ pub(crate) struct Loads {
     pub random: bool,
     /// Share of the block reads the ARC served.
     pub arc_hit: f64,
+    /// Bytes per job the ARC admits while full, each waiting for as much to be evicted
+    /// (arc_evict.rs).
+    pub arc_admitted_bytes: f64,
 }
 
 /// The loads of `w` on `system`.
@@ -111,6 +114,7 @@ impl Loads {
             &mut self.user_write_bytes,
             &mut self.memory_bytes,
             &mut self.requests,
+            &mut self.arc_admitted_bytes,
         ] {
             each(v);
         }

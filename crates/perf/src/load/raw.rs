@@ -64,6 +64,8 @@ pub(super) fn loads(
         outstanding: depth.max(1),
         random: !w.access.is_sequential(),
         arc_hit: 0.0,
+        // No ARC between the benchmark and the device.
+        arc_admitted_bytes: 0.0,
     }
 }
 

@@ -9,6 +9,7 @@ use super::{Loads, MAX_POPULATION};
 use crate::abd;
 use crate::app::{self, Calls};
 use crate::arc;
+use crate::arc_evict;
 use crate::compress::psize;
 use crate::constants::Constants;
 use crate::cpu::{self, CpuWork, COPY_BYTE};
@@ -265,6 +266,7 @@ impl<'a> Stages<'a> {
         // Decryption of what the job read from the disks runs on the reader's thread.
         let app_cycles = own_cycles + work.reader_cycles;
         let device_bytes = work.device_bytes();
+        let admitted = self.arc_admitted(&work, rec);
         let population = if seq {
             self.stream_population(work.queued_bytes, device_bytes)
         } else {
@@ -299,12 +301,30 @@ impl<'a> Stages<'a> {
             outstanding: self.outstanding(),
             random: !w.access.is_sequential(),
             arc_hit: self.hit,
+            arc_admitted_bytes: admitted,
         };
         if seq {
             loads
         } else {
             loads.split(work.parts)
         }
+    }
+
+    /// Bytes per job a full ARC admits for reads (arc_evict.rs): the header's data of each
+    /// record read from the disks and each new dbuf buffer. The ARC is full when the data set
+    /// exceeds what it holds, or is not stated (the default: larger than memory); writes are
+    /// not counted here.
+    fn arc_admitted(&self, work: &Work, rec: &Records) -> f64 {
+        let capacity = arc::data_capacity(self.system, self.release, self.constants);
+        let full = self.w.total_bytes().is_none_or(|d| d as f64 > capacity);
+        if !full || !arc_evict::applies(self.release) || self.psize == 0 {
+            return 0.0;
+        }
+        let cached = match self.system.pool.datasets.first().map(|d| d.primarycache) {
+            Some(PrimaryCache::All) => 1.0,
+            _ => 0.0,
+        };
+        cached * (rec.read * self.psize as f64 + work.filled)
     }
 
     /// Reference cycles per job on the application's threads (its calls, and for a stream the

@@ -23,7 +23,7 @@ use crate::mva::{self, Centre};
 use crate::path::Machine;
 use crate::release::Release;
 use crate::station::Station;
-use crate::{compress, cpu, leaf, memory, nic, vdev, zil, PerfError};
+use crate::{arc_evict, compress, cpu, leaf, memory, nic, vdev, zil, PerfError};
 use model::system::System;
 use model::workload::Workload;
 
@@ -69,7 +69,7 @@ pub(crate) fn network(
 ) -> Result<(Release, Loads, Vec<Station>), PerfError> {
     let release = Release::of(system.host.zfs, &system.host.tunables);
     let loads = load::loads(system, workload, &release, constants)?;
-    let stations = stations(system, workload, &loads, constants)?;
+    let stations = stations(system, (workload, &release), &loads, constants)?;
     Ok((release, loads, stations))
 }
 
@@ -86,10 +86,10 @@ fn findings(system: &System, workload: &Workload, release: &Release) -> Findings
 
 /// Every resource with work to do, in a fixed order: the disks (and their media), the vdevs
 /// whose disks work together, the pipes from the disks to memory, memory, the network, the
-/// application's threads and the CPU.
+/// application's threads, the CPU and the ARC's eviction threads.
 fn stations(
     system: &System,
-    workload: &Workload,
+    (workload, release): (&Workload, &Release),
     loads: &Loads,
     constants: &Constants,
 ) -> Result<Vec<Station>, PerfError> {
@@ -104,6 +104,14 @@ fn stations(
         all.extend(nic::stations(&system.host, read, write));
     }
     all.extend(cpu::stations(&system.host, &loads.cpu));
+    let per_byte = constants.arc_evict_cycles_per_byte();
+    let admitted = loads.arc_admitted_bytes;
+    all.extend(arc_evict::station(
+        &system.host,
+        release,
+        admitted,
+        per_byte,
+    ));
     all.retain(|s| s.demand_s > 0.0);
     Ok(all)
 }
