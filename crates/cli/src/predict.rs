@@ -192,11 +192,14 @@ fn print_devices(p: &Prediction) {
     println!("{line}");
 }
 
-/// The error to expect, from the cross-validated errors of the prediction's class.
+/// The error to expect, from the cross-validated errors of the prediction's class: where the
+/// measured value typically lies around the prediction, and where nine in ten lie.
 fn expected_error(p: &Prediction) -> String {
+    let [low, high] = p.expected_range_pct;
+    let [low90, high90] = p.expected_range_p90_pct;
     format!(
-        "typically within +/-{:.0}% for {}",
-        p.expected_error_pct, p.error_class
+        "measured typically {low:+.0}% to {high:+.0}% around this figure, 9 in 10 {low90:+.0}% to {high90:+.0}%, for {}",
+        p.error_class
     )
 }
 
@@ -205,16 +208,17 @@ fn print_phases(all: &[WordedPrediction]) {
     println!("system: {}", all[0].system);
     println!();
     println!(
-        "{:<22} {:>12} {:>10} {:>6}  bottleneck",
-        "phase", "MB/s", "IOPS", "+/-"
+        "{:<22} {:>12} {:>10} {:>11}  bottleneck",
+        "phase", "MB/s", "IOPS", "typically"
     );
     for p in all {
+        let [low, high] = p.expected_range_pct;
         println!(
-            "{:<22} {:>12.1} {:>10.0} {:>5.0}%  {} ({:.0}% busy)",
+            "{:<22} {:>12.1} {:>10.0} {:>11}  {} ({:.0}% busy)",
             p.workload,
             p.throughput_bytes_per_s / 1e6,
             p.iops,
-            p.expected_error_pct,
+            format!("{low:+.0}/{high:+.0}%"),
             p.bottleneck.named(),
             p.bottleneck.utilization * 100.0
         );
@@ -231,7 +235,7 @@ fn print_phases(all: &[WordedPrediction]) {
         }
     }
     println!();
-    println!("+/-: the error to expect, from the cross-validated errors of each phase's class; add @PHASE to the command line for one phase's full report");
+    println!("typically: where the measured value typically lies around the prediction, from the cross-validated errors of each phase's class; add @PHASE to the command line for one phase's full report");
 }
 
 fn print_sweep(param: &str, values: &[String], points: &[WordedPrediction]) {

@@ -219,13 +219,13 @@ fn cross_validate(corpus: &Corpus, args: &Args) -> CliResult {
         "apart from grade C",
         std::slice::from_ref(&cv.without_grade_c),
     );
-    println!("bands (class; pattern on a medium, any release; pattern):");
+    println!("bands (class; pattern on a medium, any release; pattern), as signed errors, (predicted - measured) / measured:");
     for b in &cv.by_class {
         println!(
-            "  {:<66} median |error| {:.1}%, p90 {:.1}% over {} cases from {} source(s)",
+            "  {:<66} median band {}, p90 band {} over {} cases from {} source(s)",
             b.scope.to_string(),
-            b.median_pct,
-            b.p90_pct,
+            range(b.p50),
+            range(b.p90),
             b.cases,
             b.sources
         );
@@ -236,13 +236,36 @@ fn cross_validate(corpus: &Corpus, args: &Args) -> CliResult {
         cv.p90_abs_error_pct,
         cv.cases.len()
     );
-    println!(
-        "band coverage out of sample (each case's band made without its source): {:.1}% within the median band, {:.1}% within the p90 band",
-        cv.band_coverage.p50_pct, cv.band_coverage.p90_pct
-    );
+    print_coverage(&cv.band_coverage);
     match file {
         Some(file) => println!("\nwrote {file}"),
         None => println!("\n-o crates/perf/data/bands.toml --force writes the bands for the model"),
     }
     Ok(())
+}
+
+/// How often the bands hold out of sample, over every case and by source, medium and grade.
+fn print_coverage(c: &validate::Coverage) {
+    println!(
+        "band coverage out of sample (each case's band made without its source): {:.1}% within the median band, {:.1}% within the p90 band",
+        c.p50_pct, c.p90_pct
+    );
+    for (by, groups) in [
+        ("source", &c.by_source),
+        ("medium", &c.by_medium),
+        ("grade", &c.by_grade),
+    ] {
+        println!("  by {by}:");
+        for g in groups {
+            println!(
+                "    {:<40} {:5.1}% within the median band, {:5.1}% within the p90 band, of {} cases",
+                g.name, g.p50_pct, g.p90_pct, g.cases
+            );
+        }
+    }
+}
+
+/// A band's range of signed errors, whole percent.
+fn range(i: perf::Interval) -> String {
+    format!("[{:+.0}%, {:+.0}%]", i.low_pct, i.high_pct)
 }

@@ -1,10 +1,13 @@
 //! The error to expect of a prediction: the errors of its class (workload pattern, the pool's
 //! medium, the release's era) when each source of the validation corpus is predicted by a
-//! model refitted without it (`zpoolsim validate --cv`), as its median (p50) and its 90th
-//! percentile (p90). The bands are what that run gives on the committed corpus, kept in the data
+//! model refitted without it (`zpoolsim validate --cv`), as signed ranges: the central half
+//! (the median band) and the central nine tenths (the p90 band) of those errors, each source
+//! weighing alike and each range widened for the few sources it rests on (crates/validate says
+//! how). A model that is mostly too fast for a kind of workload gets a band that says so, not a
+//! symmetric one. The bands are what that run gives on the committed corpus, kept in the data
 //! file crates/perf/data/bands.toml, which `validate --cv -o` writes; a test in crates/validate
-//! checks it. A band is at least as wide as every scope around its class that three sources or
-//! more measured (its pattern on its medium under any release, its pattern anywhere; every case
+//! checks it. A band spans every scope around its class that three sources or more measured
+//! (the class, its pattern on its medium under any release, its pattern anywhere; every case
 //! where none has); a class fewer than three sources measured says "few measurements like this
 //! one": one or two machines' errors do not say what the next machine's will be.
 
@@ -175,16 +178,72 @@ impl std::fmt::Display for Scope {
     }
 }
 
+/// A range of signed errors of a prediction, (predicted - measured) / measured, percent: a
+/// positive error is a prediction faster than the machine measured. The bands file and the
+/// JSON write it as `[low, high]`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(from = "[f64; 2]", into = "[f64; 2]")]
+pub struct Interval {
+    /// Its lowest error (a prediction too slow by this much, where negative).
+    pub low_pct: f64,
+    /// Its highest.
+    pub high_pct: f64,
+}
+
+impl From<[f64; 2]> for Interval {
+    fn from([low_pct, high_pct]: [f64; 2]) -> Interval {
+        Interval { low_pct, high_pct }
+    }
+}
+
+impl From<Interval> for [f64; 2] {
+    fn from(i: Interval) -> [f64; 2] {
+        [i.low_pct, i.high_pct]
+    }
+}
+
+impl Interval {
+    /// Whether the signed error `error_pct` falls within it.
+    pub fn holds(&self, error_pct: f64) -> bool {
+        (self.low_pct..=self.high_pct).contains(&error_pct)
+    }
+
+    /// The smallest range holding both.
+    pub fn hull(self, other: Interval) -> Interval {
+        Interval {
+            low_pct: self.low_pct.min(other.low_pct),
+            high_pct: self.high_pct.max(other.high_pct),
+        }
+    }
+
+    /// The same range as the measured value relative to the prediction, percent, up to
+    /// `MAX_PCT`: an error e is a measurement of prediction / (1 + e), so the ends swap and
+    /// stretch (a prediction 50% too fast is a measurement 33% below it; one 50% too slow, a
+    /// measurement 100% above it).
+    pub fn of_measured(&self) -> Interval {
+        let measured = |e: f64| (100.0 / (1.0 + e / 100.0) - 100.0).min(MAX_PCT);
+        Interval {
+            low_pct: measured(self.high_pct),
+            high_pct: measured(self.low_pct),
+        }
+    }
+
+    /// How far its farther end lies from 0: the range within +/- this.
+    pub fn reach(&self) -> f64 {
+        self.low_pct.abs().max(self.high_pct.abs())
+    }
+}
+
 /// The cross-validated errors of the cases of one scope.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Band {
     /// The cases it pools.
     pub scope: Scope,
-    /// Median |error| of the scope's cases, each predicted with constants fitted without
-    /// its source, percent.
-    pub median_pct: f64,
-    /// 90th percentile of the same, percent.
-    pub p90_pct: f64,
+    /// The median band: the central half of the scope's held-out errors, each source weighing
+    /// alike, widened for the sources it rests on.
+    pub p50: Interval,
+    /// The p90 band: their central nine tenths, so widened.
+    pub p90: Interval,
     /// Cases behind it.
     pub cases: u32,
     /// Sources those cases come from.
@@ -197,28 +256,32 @@ const COMMITTED_FILE: &str = include_str!("../data/bands.toml");
 /// The bands file's first lines.
 const FILE_HEADER: &str = "\
 # The error bands of the performance model's predictions: what `zpoolsim validate --cv` gives
-# on the committed validation corpus (percent; crates/perf/src/expected_error.rs says how they are
-# used). A band without `era` pools its pattern on its medium under every release; without
-# `medium` too, its pattern everywhere. Rewritten by
+# on the committed validation corpus (crates/perf/src/expected_error.rs says how they are used).
+# Each is a range [low, high] of signed errors, (predicted - measured) / measured in percent:
+# p50 the central half of its scope's held-out errors, p90 their central nine tenths, each
+# source weighing alike, widened for the sources behind it (crates/validate/src/bands.rs). A
+# band without `era` pools its pattern on its medium under every release; without `medium`
+# too, its pattern everywhere. Rewritten by
 #   zpoolsim validate --cv -o crates/perf/data/bands.toml --force
 # and checked by crates/validate/tests/committed.rs; review the diff.
 ";
 
-/// The largest |error| a band may state, percent: a p90 past it says the model has no answer.
+/// The largest error a band may state, percent: past it the model has no answer.
 const MAX_PCT: f64 = 10_000.0;
 
 /// Sources a scope's band must rest on to widen the bands within it; a class with fewer says
 /// so (issue 29: one or two machines' errors do not say what the next machine's will be).
 pub const FEW_SOURCES: u32 = 3;
 
-/// The figures over every cross-validated case.
+/// The band of every cross-validated case, which a class no scope around it of
+/// `FEW_SOURCES` sources covers takes.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Overall {
-    /// Median |error| over every case, percent.
-    pub median_pct: f64,
-    /// 90th percentile |error| over every case, percent.
-    pub p90_pct: f64,
+    /// The median band over every case.
+    pub p50: Interval,
+    /// The p90 band over every case.
+    pub p90: Interval,
     /// The cases behind them.
     pub cases: u32,
 }
@@ -226,21 +289,21 @@ pub struct Overall {
 /// The bands of every scope the corpus measured, and the overall figures.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bands {
-    /// Median and 90th percentile over every case.
+    /// The bands over every case.
     pub overall: Overall,
     /// In the order `validate --cv` meets the scopes.
     pub bands: Vec<Band>,
 }
 
-/// The error to expect of one prediction: the band's figures and whether few measurements
-/// stand behind them.
+/// The error to expect of one prediction: its bands and whether few measurements stand
+/// behind them.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Expected {
-    /// Median |error| to expect, percent.
-    pub median_pct: f64,
-    /// 90th percentile |error| to expect, percent.
-    pub p90_pct: f64,
-    /// The class has fewer than `FEW_SOURCES` sources: its band was widened.
+    /// Where its error typically lies: the median band.
+    pub p50: Interval,
+    /// Where nine in ten lie: the p90 band.
+    pub p90: Interval,
+    /// The class has fewer than `FEW_SOURCES` sources: it took the bands around it.
     pub few: bool,
     /// Cases of the class itself.
     pub cases: u32,
@@ -255,8 +318,8 @@ struct Row {
     pattern: Pattern,
     medium: Option<Medium>,
     era: Option<Era>,
-    median_pct: f64,
-    p90_pct: f64,
+    p50: Interval,
+    p90: Interval,
     cases: u32,
     sources: u32,
 }
@@ -279,11 +342,12 @@ impl Bands {
         })
     }
 
-    /// Reads a bands file: known scopes, each once, with 0 <= p50 <= p90 <= 10,000% and
-    /// 1 <= sources <= cases, whose classes' cases add up to the overall figures'.
+    /// Reads a bands file: known scopes, each once, with -100 <= p90 low <= p50 low <= p50
+    /// high <= p90 high <= 10,000% and 1 <= sources <= cases, whose classes' cases add up to
+    /// the overall figures'.
     pub fn from_toml(text: &str) -> Result<Bands, String> {
         let file: File = toml::from_str(text).map_err(|e| e.to_string())?;
-        check_figures("overall", file.overall.median_pct, file.overall.p90_pct)?;
+        check_band("overall", file.overall.p50, file.overall.p90)?;
         let mut bands: Vec<Band> = Vec::new();
         for r in file.band {
             let scope = Scope {
@@ -292,7 +356,7 @@ impl Bands {
                 era: r.era,
             };
             let name = scope.to_string();
-            check_figures(&name, r.median_pct, r.p90_pct)?;
+            check_band(&name, r.p50, r.p90)?;
             if r.sources == 0 || r.sources > r.cases {
                 return Err(format!(
                     "{name}: {} sources of {} cases: expected 1..=cases",
@@ -304,8 +368,8 @@ impl Bands {
             }
             bands.push(Band {
                 scope,
-                median_pct: r.median_pct,
-                p90_pct: r.p90_pct,
+                p50: r.p50,
+                p90: r.p90,
                 cases: r.cases,
                 sources: r.sources,
             });
@@ -333,8 +397,9 @@ impl Bands {
     pub fn to_toml(&self) -> String {
         let o = &self.overall;
         let mut out = format!(
-            "{FILE_HEADER}\n[overall]\nmedian_pct = {:.1}\np90_pct = {:.1}\ncases = {}\n",
-            o.median_pct, o.p90_pct, o.cases
+            "{FILE_HEADER}\n[overall]\n{}cases = {}\n",
+            figures(o.p50, o.p90),
+            o.cases
         );
         for b in &self.bands {
             out += &format!("\n[[band]]\npattern = {}\n", word(b.scope.pattern));
@@ -345,37 +410,35 @@ impl Bands {
                 out += &format!("era = {}\n", word(e));
             }
             out += &format!(
-                "median_pct = {:.1}\np90_pct = {:.1}\ncases = {}\nsources = {}\n",
-                b.median_pct, b.p90_pct, b.cases, b.sources
+                "{}cases = {}\nsources = {}\n",
+                figures(b.p50, b.p90),
+                b.cases,
+                b.sources
             );
         }
         out
     }
 
-    /// The expected |error| of a prediction of `class`: the widest figures of the scopes
-    /// around it that `FEW_SOURCES` sources or more measured (the class itself, its pattern on
-    /// its medium under any release, its pattern anywhere), or of every case where none has;
-    /// never narrower than the class's own. A class's figures from a handful of machines can be
-    /// narrow by luck; those of the workloads around it rest on more.
+    /// The error to expect of a prediction of `class`: the bands of the scopes around it that
+    /// `FEW_SOURCES` sources or more measured (the class itself, its pattern on its medium
+    /// under any release, its pattern anywhere), each end the farthest of theirs, or every
+    /// case's where none has. A class's errors from a handful of machines can be narrow by
+    /// luck; those of the workloads around it rest on more.
     pub fn expected(&self, class: ErrorClass) -> Expected {
-        let own = self.band(Scope::of(class));
-        let (cases, sources) = own.map_or((0, 0), |b| (b.cases, b.sources));
-        let around: Vec<&Band> = Scope::around(class)
+        let (cases, sources) = self
+            .band(Scope::of(class))
+            .map_or((0, 0), |b| (b.cases, b.sources));
+        let o = &self.overall;
+        let (p50, p90) = Scope::around(class)
             .iter()
             .filter_map(|s| self.band(*s))
             .filter(|b| b.sources >= FEW_SOURCES)
-            .collect();
-        let o = &self.overall;
-        let wide = match around.is_empty() {
-            true => (o.median_pct, o.p90_pct),
-            false => around.iter().fold((0.0f64, 0.0f64), |(m, p), b| {
-                (m.max(b.median_pct), p.max(b.p90_pct))
-            }),
-        };
-        let (m, p) = own.map_or((0.0, 0.0), |b| (b.median_pct, b.p90_pct));
+            .map(|b| (b.p50, b.p90))
+            .reduce(|(a50, a90), (b50, b90)| (a50.hull(b50), a90.hull(b90)))
+            .unwrap_or((o.p50, o.p90));
         Expected {
-            median_pct: m.max(wide.0),
-            p90_pct: p.max(wide.1),
+            p50,
+            p90,
             few: sources < FEW_SOURCES,
             cases,
             sources,
@@ -387,13 +450,24 @@ impl Bands {
     }
 }
 
-/// A percentile pair within 0 <= p50 <= p90 <= `MAX_PCT`.
-fn check_figures(what: &str, median: f64, p90: f64) -> Result<(), String> {
-    if (0.0..=p90).contains(&median) && p90 <= MAX_PCT {
+/// A band's two ranges as the file writes them.
+fn figures(p50: Interval, p90: Interval) -> String {
+    format!(
+        "p50 = [{:.1}, {:.1}]\np90 = [{:.1}, {:.1}]\n",
+        p50.low_pct, p50.high_pct, p90.low_pct, p90.high_pct
+    )
+}
+
+/// A median band within its p90 band, within -100% (a prediction of nothing) and `MAX_PCT`.
+fn check_band(what: &str, p50: Interval, p90: Interval) -> Result<(), String> {
+    let ends = [p90.low_pct, p50.low_pct, p50.high_pct, p90.high_pct];
+    if -100.0 <= ends[0] && ends.windows(2).all(|w| w[0] <= w[1]) && ends[3] <= MAX_PCT {
         Ok(())
     } else {
         Err(format!(
-            "{what}: median {median}%, p90 {p90}%: expected 0 <= median <= p90 <= {MAX_PCT}"
+            "{what}: p50 {:?}, p90 {:?}: expected -100 <= p90 low <= p50 low <= p50 high <= p90 high <= {MAX_PCT}",
+            <[f64; 2]>::from(p50),
+            <[f64; 2]>::from(p90)
         ))
     }
 }
@@ -411,20 +485,19 @@ pub(crate) fn expected_error(class: ErrorClass) -> Expected {
     Bands::committed().expected(class)
 }
 
-/// The class in words, with what its band rests on and its p90.
+/// The class in words, with what its bands rest on.
 pub(crate) fn describe(class: ErrorClass) -> String {
     let e = expected_error(class);
-    let p90 = e.p90_pct;
     match (e.sources, e.few) {
         (0, _) => format!(
-            "{class} (few measurements like this one: none in the corpus; the errors of the kinds around it, 9 in 10 within +/-{p90:.0}%)"
+            "{class} (few measurements like this one: none in the corpus, so the errors of the kinds around it)"
         ),
         (_, true) => format!(
-            "{class} (few measurements like this one: {} from {} source(s), so at least the errors of the kinds around it that {FEW_SOURCES} or more sources measured; 9 in 10 within +/-{p90:.0}%)",
+            "{class} (few measurements like this one: {} from {} source(s), so the errors of the kinds around it that {FEW_SOURCES} or more sources measured)",
             e.cases, e.sources
         ),
         _ => format!(
-            "{class} ({} published measurements from {} sources, cross-validated, and at least the errors of the kinds around it; 9 in 10 within +/-{p90:.0}%)",
+            "{class} ({} published measurements from {} sources, cross-validated, and the kinds around it)",
             e.cases, e.sources
         ),
     }
@@ -462,20 +535,26 @@ mod tests {
         assert!(Bands::from_toml(&extra)
             .unwrap_err()
             .contains("unknown field `weight`"));
+        // A median band reaching past its p90 band is no band.
+        let loose = "band = []\n[overall]\np50 = [-10.0, 10.0]\np90 = [-5.0, 50.0]\ncases = 0\n";
+        assert_eq!(
+            Bands::from_toml(loose),
+            Err("overall: p50 [-10.0, 10.0], p90 [-5.0, 50.0]: expected -100 <= p90 low <= p50 low <= p50 high <= p90 high <= 10000".into())
+        );
     }
 
-    fn band(scope: Scope, median_pct: f64, p90_pct: f64, cases: u32, sources: u32) -> Band {
+    fn band(scope: Scope, p50: [f64; 2], p90: [f64; 2], sources: u32) -> Band {
         Band {
             scope,
-            median_pct,
-            p90_pct,
-            cases,
+            p50: p50.into(),
+            p90: p90.into(),
+            cases: 10 * sources,
             sources,
         }
     }
 
     #[test]
-    fn a_band_is_as_wide_as_the_well_measured_scopes_around_it() {
+    fn a_band_spans_the_well_measured_scopes_around_it() {
         let class = ErrorClass {
             pattern: Pattern::RandomRead,
             medium: Medium::Nvme,
@@ -484,39 +563,54 @@ mod tests {
         let [exact, medium, pattern] = Scope::around(class);
         let bands = Bands {
             overall: Overall {
-                median_pct: 20.0,
-                p90_pct: 60.0,
+                p50: [-20.0, 20.0].into(),
+                p90: [-60.0, 150.0].into(),
                 cases: 30,
             },
             bands: vec![
-                band(exact, 5.0, 70.0, 10, 2),
-                band(medium, 30.0, 50.0, 20, 2),
-                band(pattern, 25.0, 80.0, 30, 4),
+                band(exact, [5.0, 40.0], [-10.0, 300.0], 2),
+                band(medium, [-30.0, 10.0], [-50.0, 50.0], 2),
+                band(pattern, [-25.0, 15.0], [-70.0, 80.0], 4),
             ],
         };
-        // Two sources: at least the pattern's figures (the medium's has two sources too).
+        // Two sources: the pattern's bands alone (the medium's has two sources too).
         let e = bands.expected(class);
-        assert_eq!((e.median_pct, e.p90_pct, e.few), (25.0, 80.0, true));
-        // Three sources: no longer few, and still at least its pattern's figures; its own
-        // where they are the wider.
+        assert_eq!(e.p50, Interval::from([-25.0, 15.0]));
+        assert_eq!((e.p90, e.few), (Interval::from([-70.0, 80.0]), true));
+        // Three sources: no longer few, and each end the farther of its own and its
+        // pattern's; a model too fast here keeps a band reaching up.
         let mut enough = bands.clone();
         enough.bands[0].sources = 3;
         let e = enough.expected(class);
-        assert_eq!((e.median_pct, e.p90_pct, e.few), (25.0, 80.0, false));
-        enough.bands[0].p90_pct = 95.0;
-        assert_eq!(enough.expected(class).p90_pct, 95.0);
+        assert_eq!(e.p50, Interval::from([-25.0, 40.0]));
+        assert_eq!((e.p90, e.few), (Interval::from([-70.0, 300.0]), false));
         // A class nobody measured on another medium: the pattern's, and it says so.
         let sata = ErrorClass {
             medium: Medium::Ssd,
             ..class
         };
         let e = bands.expected(sata);
-        assert_eq!((e.median_pct, e.p90_pct, e.sources), (25.0, 80.0, 0));
-        // A pattern nobody measured: every case's figures.
+        assert_eq!((e.p90, e.sources), (Interval::from([-70.0, 80.0]), 0));
+        // A pattern nobody measured: every case's bands.
         let raw = ErrorClass {
             pattern: Pattern::RawDevice,
             ..class
         };
-        assert_eq!(bands.expected(raw).p90_pct, 60.0);
+        assert_eq!(bands.expected(raw).p90, Interval::from([-60.0, 150.0]));
+    }
+
+    #[test]
+    fn an_error_range_as_the_measured_value_around_the_prediction() {
+        // Predictions 50% too fast to 100% too slow: measurements from 1/1.5 to 1/0.5 of the
+        // prediction, -33.3% to +100%.
+        let m = Interval::from([-50.0, 50.0]).of_measured();
+        assert_eq!(m.low_pct, 100.0 / 1.5 - 100.0);
+        assert_eq!((m.high_pct, m.reach()), (100.0, 100.0));
+        // A prediction of nothing: a measurement past any bound, stated as the bound.
+        assert_eq!(
+            Interval::from([-100.0, 0.0]).of_measured().high_pct,
+            MAX_PCT
+        );
+        assert!(Interval::from([-5.0, 5.0]).holds(5.0) && !Interval::from([-5.0, 5.0]).holds(5.1));
     }
 }

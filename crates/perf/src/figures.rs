@@ -71,11 +71,18 @@ pub struct Prediction {
     pub concurrency: u32,
     /// Share of the block reads the ARC served.
     pub arc_hit_ratio: f64,
-    /// How far off a prediction of this kind typically lands: the median error of its class
-    /// under leave-one-source-out cross-validation (`zpoolsim validate --cv`), percent.
+    /// How far off a prediction of this kind typically lands, as the measured value relative
+    /// to it: within +/- this percent holds the median band of its class under
+    /// leave-one-source-out cross-validation (`zpoolsim validate --cv`), `expected_range_pct`.
     pub expected_error_pct: f64,
-    /// The 90th percentile of the same: nine predictions in ten of this class land within it.
+    /// The same of the p90 band: nine predictions in ten of this class land within it.
     pub expected_error_p90_pct: f64,
+    /// The median band as the measured value relative to the prediction, [low, high] percent:
+    /// half the machines of this class measure within it (signed, so a class the model
+    /// predicts too fast reaches further below the prediction than above).
+    pub expected_range_pct: [f64; 2],
+    /// The p90 band so: nine machines in ten of this class measure within it.
+    pub expected_range_p90_pct: [f64; 2],
     /// The class, in words, and how many published measurements it rests on.
     pub error_class: String,
     /// The resource that limits the workload.
@@ -137,8 +144,10 @@ pub(crate) fn prediction(
         mean_latency_s: outstanding / iops,
         concurrency: loads.population,
         arc_hit_ratio: loads.arc_hit,
-        expected_error_pct: expected.median_pct,
-        expected_error_p90_pct: expected.p90_pct,
+        expected_error_pct: expected.p50.of_measured().reach(),
+        expected_error_p90_pct: expected.p90.of_measured().reach(),
+        expected_range_pct: expected.p50.of_measured().into(),
+        expected_range_p90_pct: expected.p90.of_measured().into(),
         error_class: expected_error::describe(class),
         bottleneck,
         utilizations,

@@ -58,13 +58,14 @@ pub use bottleneck::{named, Bottleneck};
 pub use constants::{Constants, Param, PARAMS};
 pub use error::PerfError;
 pub use expected_error::{
-    era_words, medium_words, pattern_words, Band, Bands, ErrorClass, Expected, Overall, Pattern,
-    Scope, FEW_SOURCES,
+    era_words, medium_words, pattern_words, Band, Bands, ErrorClass, Expected, Interval, Overall,
+    Pattern, Scope, FEW_SOURCES,
 };
 pub use figures::{DeviceFigures, Prediction, VdevFigures};
 pub use not_modelled::NotModelled;
 pub use predict::{predict, predict_with, sweep, MAX_SWEEP_WORK};
 pub use rebuild::{rebuild_path, BlockCosts, RebuildPath, SharedPath};
+pub use release::Era;
 pub use sim::{
     latency, latency_seeded, Latency, StationShare, DEFAULT_SEED, MAX_EVENTS, P99_PRECISION,
 };

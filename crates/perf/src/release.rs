@@ -73,6 +73,7 @@ pub enum Era {
 }
 
 impl Era {
+    /// The era of `zfs`'s data path.
     pub fn of(zfs: ZfsRelease) -> Era {
         match zfs {
             ZfsRelease::Solaris { .. } | ZfsRelease::ZfsFuse => Era::Early,

@@ -2,27 +2,14 @@
 //! give, its errors by source, medium, era, workload pattern and grade; the error bands they
 //! make; and how often those bands hold for a source they were not made from.
 
+use crate::bands::{bands_of, coverage, overall, Coverage};
 use crate::case::Grade;
 use crate::corpus::{Corpus, Source};
+use crate::held_out::{by_key, grade_words, of_source, sources, HeldOut};
 use crate::refit::fit;
-use crate::score::{error_pct, median_abs, percentile_abs};
-use perf::{Band, Bands, Constants, ErrorClass, Overall, Scope};
+use crate::score::{median_abs, percentile_abs};
+use perf::{Band, Bands};
 use serde::Serialize;
-
-/// One held-out prediction.
-#[derive(Debug, Clone, Serialize)]
-pub struct HeldOut {
-    /// The case's id.
-    pub id: String,
-    /// The case file it comes from.
-    pub source: String,
-    /// Its source's grade.
-    pub grade: Option<Grade>,
-    /// The error class its band is made for.
-    pub class: ErrorClass,
-    /// Signed error of the held-out prediction, percent.
-    pub error_pct: f64,
-}
 
 /// The held-out errors of a group of cases.
 #[derive(Debug, Clone, Serialize)]
@@ -37,16 +24,6 @@ pub struct Group {
     pub cases: u32,
     /// Sources those cases come from.
     pub sources: u32,
-}
-
-/// How often the bands hold out of sample: the share of held-out cases within the median
-/// band and within the p90 band, each band made without the case's own source.
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct Coverage {
-    /// Share of held-out cases within the median band, percent.
-    pub p50_pct: f64,
-    /// Share within the p90 band, percent.
-    pub p90_pct: f64,
 }
 
 /// Leave-one-source-out cross-validation: for each source, the constants refitted on the
@@ -82,11 +59,7 @@ impl CrossValidation {
     /// (crates/perf/data/bands.toml, which `--cv -o FILE` writes) holds them.
     pub fn bands(&self) -> Bands {
         Bands {
-            overall: Overall {
-                median_pct: self.median_abs_error_pct,
-                p90_pct: self.p90_abs_error_pct,
-                cases: self.cases.len() as u32,
-            },
+            overall: overall(&self.cases.iter().collect::<Vec<_>>()),
             bands: self.by_class.clone(),
         }
     }
@@ -121,17 +94,13 @@ fn leave_out(corpus: &Corpus, source: &Source) -> Vec<HeldOut> {
         .iter()
         .filter(|s| s.file != source.file)
         .collect();
-    held_out(source, &fit(&others))
+    of_source(source, &fit(&others))
 }
 
 /// The figures of the held-out `cases`.
 fn summarize(cases: Vec<HeldOut>) -> CrossValidation {
     let all: Vec<&HeldOut> = cases.iter().collect();
     let errors: Vec<f64> = cases.iter().map(|h| h.error_pct).collect();
-    let grade = |h: &HeldOut| {
-        h.grade
-            .map_or("ungraded".to_string(), |g| format!("grade {g:?}"))
-    };
     let not_c: Vec<&HeldOut> = all
         .iter()
         .copied()
@@ -144,7 +113,7 @@ fn summarize(cases: Vec<HeldOut>) -> CrossValidation {
         by_medium: groups(&all, |h| perf::medium_words(h.class.medium).to_string()),
         by_era: groups(&all, |h| perf::era_words(h.class.era).to_string()),
         by_pattern: groups(&all, |h| perf::pattern_words(h.class.pattern).to_string()),
-        by_grade: groups(&all, grade),
+        by_grade: groups(&all, grade_words),
         without_grade_c: group("every source but grade C".into(), &not_c),
         by_class: bands_of(&all),
         band_coverage: coverage(&all),
@@ -152,21 +121,11 @@ fn summarize(cases: Vec<HeldOut>) -> CrossValidation {
     }
 }
 
-/// The cases grouped by `key`, in the order the keys first appear.
+/// The held-out errors of `cases` grouped by `key`.
 fn groups(cases: &[&HeldOut], key: impl Fn(&HeldOut) -> String) -> Vec<Group> {
-    let mut names: Vec<String> = Vec::new();
-    for h in cases {
-        let k = key(h);
-        if !names.contains(&k) {
-            names.push(k);
-        }
-    }
-    names
+    by_key(cases, |h| key(h))
         .into_iter()
-        .map(|name| {
-            let members: Vec<&HeldOut> = cases.iter().copied().filter(|h| key(h) == name).collect();
-            group(name, &members)
-        })
+        .map(|(name, members)| group(name, &members.into_iter().copied().collect::<Vec<_>>()))
         .collect()
 }
 
@@ -178,95 +137,6 @@ fn group(name: String, members: &[&HeldOut]) -> Group {
         median_pct: median_abs(&errors),
         p90_pct: percentile_abs(&errors, 0.9),
         cases: errors.len() as u32,
-        sources: count_sources(members),
+        sources: sources(members) as u32,
     }
-}
-
-fn count_sources(members: &[&HeldOut]) -> u32 {
-    let mut sources: Vec<&str> = members.iter().map(|h| h.source.as_str()).collect();
-    sources.sort_unstable();
-    sources.dedup();
-    sources.len() as u32
-}
-
-/// The bands of every scope the cases meet (`Scope::around` each case's class), in the order
-/// they meet them.
-fn bands_of(cases: &[&HeldOut]) -> Vec<Band> {
-    let mut out: Vec<Band> = Vec::new();
-    for h in cases {
-        for scope in Scope::around(h.class) {
-            if out.iter().any(|b| b.scope == scope) {
-                continue;
-            }
-            let members: Vec<&HeldOut> = cases
-                .iter()
-                .copied()
-                .filter(|o| scope.holds(o.class))
-                .collect();
-            let g = group(String::new(), &members);
-            out.push(Band {
-                scope,
-                median_pct: g.median_pct,
-                p90_pct: g.p90_pct,
-                cases: g.cases,
-                sources: g.sources,
-            });
-        }
-    }
-    out
-}
-
-/// The share of `cases` within their bands, each band made from the other sources' cases
-/// alone (`Bands::expected`, as a prediction states it): out of sample.
-fn coverage(cases: &[&HeldOut]) -> Coverage {
-    let (mut p50, mut p90) = (0usize, 0usize);
-    let mut sources: Vec<&str> = cases.iter().map(|h| h.source.as_str()).collect();
-    sources.sort_unstable();
-    sources.dedup();
-    for source in sources {
-        let others: Vec<&HeldOut> = cases
-            .iter()
-            .copied()
-            .filter(|h| h.source != source)
-            .collect();
-        let errors: Vec<f64> = others.iter().map(|h| h.error_pct).collect();
-        let bands = Bands {
-            overall: Overall {
-                median_pct: median_abs(&errors),
-                p90_pct: percentile_abs(&errors, 0.9),
-                cases: errors.len() as u32,
-            },
-            bands: bands_of(&others),
-        };
-        for h in cases.iter().filter(|h| h.source == source) {
-            let e = bands.expected(h.class);
-            p50 += usize::from(h.error_pct.abs() <= e.median_pct);
-            p90 += usize::from(h.error_pct.abs() <= e.p90_pct);
-        }
-    }
-    let share = |n: usize| 100.0 * n as f64 / cases.len().max(1) as f64;
-    Coverage {
-        p50_pct: share(p50),
-        p90_pct: share(p90),
-    }
-}
-
-/// The cases of `source` the fit counts (`Case::in_fit`) predicted with `constants`.
-fn held_out(source: &Source, constants: &Constants) -> Vec<HeldOut> {
-    source
-        .cases
-        .iter()
-        .filter(|c| c.case.in_fit())
-        .filter_map(|c| {
-            let p = perf::predict_with(&c.system, &c.workload, constants).ok()?;
-            let predicted = crate::score::predicted_value(&c.case, &p);
-            Some(HeldOut {
-                id: c.case.id.clone(),
-                source: source.file.clone(),
-                grade: source.grade,
-                class: ErrorClass::of(&c.system, &c.workload),
-                error_pct: error_pct(predicted, c.case.measured.bounds()),
-            })
-        })
-        .collect()
 }

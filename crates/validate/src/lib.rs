@@ -2,16 +2,20 @@
 //! the system and workload that produced it (`corpus`, `case`), scored against the model's
 //! prediction and the rule of thumb (`score`).
 
+mod bands;
 mod case;
 mod corpus;
 mod cross_validation;
+mod held_out;
 mod refit;
 mod refitted;
 mod score;
 
+pub use bands::{Coverage, Held};
 pub use case::{unit_scale, Case, Excluded, Grade, Measured, Metric, Percentile};
 pub use corpus::{Corpus, Loaded, Source};
-pub use cross_validation::{cross_validate, Coverage, CrossValidation, Group, HeldOut};
+pub use cross_validation::{cross_validate, CrossValidation, Group};
+pub use held_out::HeldOut;
 pub use refit::{all_sources, fit};
 pub use refitted::{refit, Refit, Refitted};
 pub use score::{error_pct, median_abs, percentile_abs, CaseResult, LatencyError, Summary};
