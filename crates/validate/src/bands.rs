@@ -15,7 +15,6 @@ use crate::held_out::{by_key, grade_words, sources, HeldOut};
 use perf::{Band, Bands, Interval, Overall, Scope};
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
-use std::collections::BTreeMap;
 
 /// How often the bands hold out of sample: the share of held-out cases within the median
 /// band and within the p90 band, each band made without the case's own source.
@@ -102,19 +101,16 @@ fn band(members: &[&HeldOut]) -> (Interval, Interval) {
     (range(0.75), range(0.95))
 }
 
-/// Each member's log error, ln(1 + e), and its weight, 1 / its source's cases here (every
-/// source weighs 1), in order of error. A prediction of nothing counts as 1,000 times too slow.
+/// Each member's log error, ln(1 + e), and its weight, in order of error. Every case weighs 1:
+/// the bands promise a share of cases (issue 29 counts coverage by case), and weighing each
+/// source alike instead let a few two-case threads with errors of +800% to +1,400% stretch every
+/// band (held out: 65.2% within the median band and 96.8% within the p90 band, against 49.8% and
+/// 94.4% by case; validation/README.md). The source count still widens a band (`widening`).
+/// A prediction of nothing counts as 1,000 times too slow.
 fn pooled(members: &[&HeldOut]) -> Vec<(f64, f64)> {
-    let mut of_source: BTreeMap<&str, f64> = BTreeMap::new();
-    for h in members {
-        *of_source.entry(h.source.as_str()).or_default() += 1.0;
-    }
     let mut points: Vec<(f64, f64)> = members
         .iter()
-        .map(|h| {
-            let log = (1.0 + h.error_pct / 100.0).max(1e-3).ln();
-            (log, 1.0 / of_source[h.source.as_str()])
-        })
+        .map(|h| ((1.0 + h.error_pct / 100.0).max(1e-3).ln(), 1.0))
         .collect();
     points.sort_by(|a, b| a.0.total_cmp(&b.0));
     points
@@ -259,20 +255,24 @@ mod tests {
     }
 
     #[test]
-    fn each_source_weighs_alike_and_a_band_keeps_its_sign() {
+    fn each_case_weighs_alike_and_a_band_keeps_its_sign() {
         // Forty cases 50% too fast from one lab, one 10% too slow and one 20% too slow from
-        // two others: weighed alike, the three labs put the median at the middle lab's -10%,
-        // not at the +50% of the big lab's 40 cases in 42.
+        // two others: each case weighs 1, so the median is the big lab's +50%, and so is the
+        // central half (the 11th to the 32nd of 42); the band is not symmetric about zero.
         let mut cases: Vec<HeldOut> = (0..40).map(|_| case("big", 50.0)).collect();
         cases.push(case("a", -10.0));
         cases.push(case("b", -20.0));
         let members: Vec<&HeldOut> = cases.iter().collect();
         let pooled = pooled(&members);
-        assert!((quantile(&pooled, 0.5) - 0.9f64.ln()).abs() < 1e-12);
-        // The p90 band reaches from below the slowest lab to past the fastest; not symmetric.
+        assert!((quantile(&pooled, 0.5) - 1.5f64.ln()).abs() < 1e-12);
         let (p50, p90) = band(&members);
-        assert!(p90.low_pct < -20.0 && p90.high_pct > 50.0, "{p90:?}");
-        assert!(p50.low_pct >= p90.low_pct && p50.high_pct <= p90.high_pct);
+        assert!((p50.low_pct - 50.0).abs() < 1e-9 && (p50.high_pct - 50.0).abs() < 1e-9);
+        // The 5% quantile falls between the -10% case (at 1.5/42) and the first +50% (at
+        // 2.5/42), widened from the median by t(2) sqrt(4/3) / z for three sources.
+        let (median, q05) = (1.5f64.ln(), 0.9f64.ln() + 0.6 * (1.5f64.ln() - 0.9f64.ln()));
+        let low = 100.0 * (median - widening(3, 0.95) * (median - q05)).exp_m1();
+        assert!((p90.low_pct - low).abs() < 1e-9, "{p90:?} against {low}");
+        assert!(low < 0.0 && (p90.high_pct - 50.0).abs() < 1e-9, "{p90:?}");
         // One source: the next machine may be anything.
         let one: Vec<&HeldOut> = members[..40].to_vec();
         assert_eq!(band(&one).1, Interval::from([-100.0, MAX_PCT]));
