@@ -15,11 +15,8 @@
 
 use crate::cpu;
 use crate::release::Release;
-use crate::station::{Kind, Station};
+use crate::station::{Kind, Station, ARC_EVICT as STATION};
 use model::system::Host;
-
-/// The station's name, for the bottleneck's sentence.
-pub(crate) const STATION: &str = "arc_evict";
 
 /// Threads that evict, on a host of `cpus` logical CPUs (max_ncpus), by release.
 pub(crate) fn threads(release: &Release, cpus: u32) -> u32 {

@@ -1,6 +1,5 @@
 //! The bottleneck in one plain sentence with its numbers, and the headroom to the next limit.
 
-use crate::arc_evict;
 use crate::load::Loads;
 use crate::station::{Kind, Utilization};
 use model::system::System;
@@ -61,7 +60,7 @@ pub(crate) fn find(utils: &[Utilization], loads: &Loads, system: &System) -> Bot
     }
     let (limit, limit_text) = amount(loads, top.max_jobs_per_s);
     let sentence = match top.kind {
-        Kind::Cpu if top.resource == arc_evict::STATION => format!(
+        Kind::Cpu if top.resource == crate::station::ARC_EVICT => format!(
             "the ARC's eviction limits the pool ({}): every buffer a read brings into the \
              full ARC waits until as much is evicted: {limit_text}",
             top.detail

@@ -71,6 +71,10 @@ impl Kind {
     }
 }
 
+/// The ARC eviction thread's station (arc_evict.rs), by name: the bottleneck's sentence names it
+/// after the solve, when no stage is asked again.
+pub(crate) const ARC_EVICT: &str = "arc_evict";
+
 /// One resource: what it is, its demand per job in seconds, its servers, its demand by the
 /// jobs queued there where that matters (see `mva::Centre`), and whether it only bounds the
 /// rate (a pipe) or is part of each job's cycle.

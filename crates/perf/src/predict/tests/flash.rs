@@ -185,17 +185,17 @@ fn readers_of_a_pool_larger_than_the_arc_wait_for_its_eviction_thread() {
     s.host.cpu.ghz = 1.0;
     let big = Workload::parse("dd-read:threads=32,size=100G").unwrap();
     let p = predict(&s, &big).unwrap();
-    assert_eq!(p.bottleneck.resource, crate::arc_evict::STATION);
+    assert_eq!(p.bottleneck.resource, crate::station::ARC_EVICT);
     let bound = 1e9 / (2.0 * 0.25 * 0.7) / 1e6;
     assert!((mb_s(&p) - bound).abs() / bound < 1e-3, "{}", mb_s(&p));
     // Files that fit the ARC are read from it: nothing is evicted.
     let small = Workload::parse("dd-read:threads=32,size=256M").unwrap();
     let fits = predict(&s, &small).unwrap();
-    assert_ne!(fits.bottleneck.resource, crate::arc_evict::STATION);
+    assert_ne!(fits.bottleneck.resource, crate::station::ARC_EVICT);
     // OpenZFS 0.8's arc_reclaim_thread is not modelled: no station.
     s.host.zfs = "0.8".parse().unwrap();
     let old = predict(&s, &big).unwrap();
-    assert_ne!(old.bottleneck.resource, crate::arc_evict::STATION);
+    assert_ne!(old.bottleneck.resource, crate::station::ARC_EVICT);
 }
 
 #[test]
