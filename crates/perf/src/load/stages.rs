@@ -27,7 +27,7 @@ use crate::PerfError;
 use model::dataset::PrimaryCache;
 use model::hardware::{DiskModel, Medium};
 use model::workload::{Access, Workload};
-use model::{System, VdevClass, VdevType};
+use model::{Dataset, System, VdevClass, VdevType};
 
 /// A workload on the pool, with what every stage decided about it.
 pub(super) struct Stages<'a> {
@@ -55,6 +55,9 @@ pub(super) struct Stages<'a> {
     /// ARC, and the share of the ARC's hits that take a new buffer (abd.rs).
     fill: f64,
     new_buffers: f64,
+    /// Whether each buffer a read brings in waits for the ARC's eviction thread (arc_evict.rs;
+    /// `evicting`), records not holes.
+    evicting: bool,
     /// Metadata bytes the txg writes per data byte.
     pub meta: f64,
 }
@@ -84,6 +87,14 @@ fn metadata_per_data_byte(system: &System, w: &Workload, release: &Release, rs: 
         }
         _ => txg::metadata_per_data_byte(rs),
     }
+}
+
+/// Whether buffers a read brings in wait for the ARC's eviction thread: OpenZFS 2's thread,
+/// the dataset's data cached, an ARC of `capacity` bytes full (a data set larger than it holds,
+/// or not stated: the default, larger than memory).
+fn evicting(w: &Workload, release: &Release, ds: &Dataset, capacity: f64) -> bool {
+    let full = w.total_bytes().is_none_or(|d| d as f64 > capacity);
+    full && arc_evict::applies(release) && ds.primarycache == PrimaryCache::All
 }
 
 impl<'a> Stages<'a> {
@@ -137,6 +148,7 @@ impl<'a> Stages<'a> {
                 w.total_bytes(),
                 w.access.is_sequential(),
             ),
+            evicting: evicting(w, release, ds, capacity) && psize > 0,
             meta: metadata_per_data_byte(system, w, release, recordsize),
             vdevs: data_vdevs,
             logs,
@@ -183,16 +195,13 @@ impl<'a> Stages<'a> {
         let copy = rs * self.fill * COPY_BYTE;
         let cipher = psize * self.cipher_byte;
         let from_disks = rec.read * (copy + cipher);
+        let rmw = hits.rmw * self.new_buffers;
         let written = if seq && self.w.access.reads_stream() {
             taken
         } else {
-            hits.rmw * self.new_buffers
+            rmw
         };
-        let modified = if psize > 0.0 {
-            hits.rmw * self.new_buffers
-        } else {
-            0.0
-        };
+        let modified = if psize > 0.0 { rmw } else { 0.0 };
         let from_arc = taken * copy + written * cipher + modified * rs * self.compress_byte.1;
         work.fill_cycles = if seq {
             (from_disks + from_arc, 0.0)
@@ -325,20 +334,13 @@ impl<'a> Stages<'a> {
     }
 
     /// Bytes per job a full ARC admits for reads (arc_evict.rs): the header's data of each
-    /// record read from the disks and each new dbuf buffer. The ARC is full when the data set
-    /// exceeds what it holds, or is not stated (the default: larger than memory); writes are
-    /// not counted here.
+    /// record read from the disks and each new dbuf buffer; writes are not counted here.
     fn arc_admitted(&self, work: &Work, rec: &Records) -> f64 {
-        let capacity = arc::data_capacity(self.system, self.release, self.constants);
-        let full = self.w.total_bytes().is_none_or(|d| d as f64 > capacity);
-        if !full || !arc_evict::applies(self.release) || self.psize == 0 {
-            return 0.0;
+        if self.evicting {
+            rec.read * self.psize as f64 + work.filled
+        } else {
+            0.0
         }
-        let cached = match self.system.pool.datasets.first().map(|d| d.primarycache) {
-            Some(PrimaryCache::All) => 1.0,
-            _ => 0.0,
-        };
-        cached * (rec.read * self.psize as f64 + work.filled)
     }
 
     /// Reference cycles per job the application's threads spend in their calls.
