@@ -126,7 +126,7 @@ impl Calls {
             + self.writes * self.chunks_per_write * chunk
             + self.others * SYSCALL
             + self.bytes * COPY_BYTE
-            + self.generated * (cpu::urandom_byte(release).unwrap_or(0.0) + COPY_BYTE)
+            + self.generated * cpu::urandom_byte(release).unwrap_or(0.0)
     }
 }
 
