@@ -1,4 +1,5 @@
-//! `dd` or fio against the first disk, bypassing ZFS: one request to the device per job.
+//! `dd` or fio against the first disk, bypassing ZFS: one request to the device per job; a
+//! buffered read goes through Linux's page cache (`page_cache.rs`).
 
 use super::{Loads, MAX_POPULATION};
 use crate::constants::Constants;
@@ -6,6 +7,7 @@ use crate::cpu::CpuWork;
 use crate::leaf::load::DiskLoad;
 use crate::leaf::ncq::reorder_depth;
 use crate::leaf::DiskTiming;
+use crate::page_cache;
 use model::workload::{Access, Durability, Workload};
 use model::System;
 
@@ -44,18 +46,25 @@ pub(super) fn loads(
     let r = read_share(w.access);
     let depth = w.outstanding();
     let flushes = (1.0 - r) * flushes_per_write(w);
-    let (busy_s, busy_queued_s) = service_s(system, &t, w, flushes, write_cache);
+    // A buffered read the page cache holds reaches no device.
+    let cached = page_cache::holds(system, w);
     let mut disks = vec![DiskLoad::default(); system.disks.len()];
-    disks[0] = DiskLoad {
-        read_bytes: r * bs,
-        write_bytes: (1.0 - r) * bs,
-        read_ops: r,
-        write_ops: 1.0 - r,
-        busy_s,
-        busy_queued_s,
-        // No vdev queue between the benchmark and the device.
-        ..DiskLoad::default()
-    };
+    if !cached {
+        let (busy_s, busy_queued_s) = service_s(system, &t, w, flushes, write_cache);
+        disks[0] = DiskLoad {
+            read_bytes: r * bs,
+            write_bytes: (1.0 - r) * bs,
+            read_ops: r,
+            write_ops: 1.0 - r,
+            busy_s,
+            busy_queued_s,
+            // No vdev queue between the benchmark and the device.
+            ..DiskLoad::default()
+        };
+    }
+    // The reader's thread copies through the page cache (page_cache.rs); writes and
+    // O_DIRECT reads cost the model no cycles here.
+    let app_cycles = r * page_cache::read_call_cycles(w, cached);
     let mut vdev_of_disk = vec![String::new(); system.disks.len()];
     vdev_of_disk[0] = "raw device".into();
     Loads {
@@ -63,6 +72,8 @@ pub(super) fn loads(
         vdev_of_disk,
         vdevs: Vec::new(),
         cpu: CpuWork {
+            cycles: app_cycles,
+            app_cycles,
             app_threads: w.threads,
             ..CpuWork::default()
         },
@@ -71,7 +82,7 @@ pub(super) fn loads(
         user_write_bytes: (1.0 - r) * bs,
         memory_bytes: bs,
         requests: 1.0,
-        population: depth.clamp(1, MAX_POPULATION),
+        population: page_cache::in_flight(w, cached).clamp(1, MAX_POPULATION),
         outstanding: depth.max(1),
         random: !w.access.is_sequential(),
         arc_hit: 0.0,
