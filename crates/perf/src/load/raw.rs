@@ -177,6 +177,32 @@ mod tests {
     }
 
     #[test]
+    fn a_buffered_read_of_the_device_copies_through_the_page_cache() {
+        // tn-bench's `dd bs=4K` of an NVMe drive on a host of 30.75 GiB: cold, the reader
+        // pays the call, dd's write to /dev/null, the copy and the miss (10,032.7 reference
+        // cycles, page_cache.rs) while readahead keeps 32 calls in flight at the device;
+        // warm and smaller than the RAM, nothing reaches the device and the miss is not paid
+        // (4,048); O_DIRECT pays nothing and keeps its depth of 1.
+        let mut s = system("stripe-1", 1, 100.0, fast_link());
+        s.disks[0].model = flash(Medium::Nvme, 2600.0, 575_000.0);
+        s.host.ram_bytes = 31_488 << 20;
+        let c = Constants::priors();
+        let dd = |spec: &str| loads(&s, &Workload::parse(spec).unwrap(), true, &c);
+        let cold = dd("dd if=/dev/nvme0n1 of=/dev/null bs=4K count=2621440");
+        assert!(
+            (cold.cpu.app_cycles - 10_032.7).abs() < 0.5,
+            "{}",
+            cold.cpu.app_cycles
+        );
+        assert_eq!((cold.population, cold.disks[0].read_bytes), (32, 4096.0));
+        let warm = dd("cache=warm dd if=/dev/nvme0n1 of=/dev/null bs=4K count=2621440");
+        assert!((warm.cpu.app_cycles - 4_048.0).abs() < 1e-9);
+        assert_eq!((warm.population, warm.disks[0].busy_s), (1, 0.0));
+        let direct = dd("dd if=/dev/nvme0n1 of=/dev/null bs=4K count=2621440 iflag=direct");
+        assert_eq!((direct.cpu.app_cycles, direct.population), (0.0, 1));
+    }
+
+    #[test]
     fn a_sequential_mix_reads_and_writes_its_share_each_at_its_rate() {
         // fio rw=rw, 75% reads of 64 KiB on a raw NVMe drive reading at 3,000 MB/s and
         // writing at 1,000 MB/s: a request is a read 3 times in 4, so it moves 48 KiB read
