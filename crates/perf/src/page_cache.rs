@@ -7,8 +7,16 @@
 //! marked page of the current one, so the device has a window queued while the reader copies.
 
 use crate::cpu::{self, COPY_BYTE, SYSCALL};
+use model::release::Platform;
 use model::workload::{Access, CacheState, Workload};
 use model::System;
+
+/// Whether a read of `w`'s device node goes through the page cache: Linux's (zfs-fuse's
+/// too) without O_DIRECT. FreeBSD's disk devices have no buffer cache (GEOM passes each read
+/// to the driver) and Solaris's benchmarks read the raw character nodes (`/dev/rdsk`).
+pub(crate) fn buffered(w: &Workload, platform: Platform) -> bool {
+    !w.direct && matches!(platform, Platform::Linux | Platform::Fuse)
+}
 
 /// Bytes of a page of the page cache (x86-64, arm64's default).
 const PAGE: f64 = 4096.0;
@@ -33,36 +41,35 @@ pub(crate) fn miss_page_cycles() -> f64 {
 /// KiB by default (VM_READAHEAD_PAGES, include/linux/mm.h).
 const READAHEAD_BYTES: u64 = 128 << 10;
 
-/// Calls of `w` in flight for a buffered sequential read that misses: readahead keeps a
-/// window ahead of the reader, so its calls' device reads overlap its copies; a random or
-/// O_DIRECT read keeps the caller's own depth.
+/// Calls of a buffered read `w` in flight when it misses: readahead keeps a window ahead of
+/// a sequential reader (the next one submitted when the reader reaches the current one), so
+/// the device reads the calls after the one being copied: a window's calls, at least two; a
+/// random read keeps the caller's own depth.
 pub(crate) fn in_flight(w: &Workload, cached: bool) -> u32 {
     let depth = w.outstanding().max(1);
-    if w.direct || cached || !matches!(w.access, Access::SeqRead) {
+    if cached || !matches!(w.access, Access::SeqRead) {
         return depth;
     }
-    let window = READAHEAD_BYTES.div_ceil(w.block_size.max(1));
+    let window = READAHEAD_BYTES.div_ceil(w.block_size.max(1)).max(2);
     depth.max(u32::try_from(window).unwrap_or(u32::MAX))
 }
 
-/// Whether the page cache holds what a buffered read of the raw device reads: the workload
-/// says the cache is warm (an earlier run read the same span: `cache=warm`; a device node's
-/// default is cold, nothing having read it) and the span is smaller than the host's memory.
+/// Whether the page cache holds what a buffered read `w` of the raw device reads: the
+/// workload says the cache is warm (an earlier run read the same span: `cache=warm`; a device
+/// node's default is cold, nothing having read it) and the span is smaller than the host's
+/// memory.
 /// Reads only: a mix's writes dirty the cache and are not modelled here.
 pub(crate) fn holds(system: &System, w: &Workload) -> bool {
     let reads_only = matches!(w.access, Access::SeqRead | Access::Random { read_pct: 100 });
     let span = w.total_bytes().map_or(f64::INFINITY, |b| b as f64);
-    !w.direct && reads_only && w.cache == CacheState::Warm && span < system.host.ram_bytes as f64
+    reads_only && w.cache == CacheState::Warm && span < system.host.ram_bytes as f64
 }
 
 /// Reference cycles on the reader's thread for one buffered read call of `w.block_size`
 /// bytes of a block device: the call, its copy page by page, each missed page's
 /// `miss_page_cycles`; `dd` also writes each block to its output (`/dev/null`: a call that
-/// does no I/O). O_DIRECT reads take none of it: 0.
+/// does no I/O).
 pub(crate) fn read_call_cycles(w: &Workload, hit: bool) -> f64 {
-    if w.direct {
-        return 0.0;
-    }
     let bs = w.block_size as f64;
     let pages = (bs / PAGE).ceil();
     let calls = if w.kind.starts_with("dd ") { 2.0 } else { 1.0 };
@@ -102,11 +109,14 @@ mod tests {
         let mib_s = |hit| 4096.0 / seconds(hit) / 1_048_576.0;
         assert!((mib_s(false) - 2_024.7).abs() < 1.0, "{}", mib_s(false));
         assert!((mib_s(true) - 5_018.3).abs() < 1.0, "{}", mib_s(true));
-        // fio reads without dd's write to its output; O_DIRECT takes no page cache.
+        // fio reads without dd's write to its output; O_DIRECT takes no page cache, nor do
+        // FreeBSD's and Solaris's device nodes.
         let fio = dd("fio --name=r --rw=read --bs=4k --filename=/dev/nvme0n1");
         assert!((read_call_cycles(&fio, true) - 3_048.0).abs() < 1e-9);
         let direct = dd("dd if=/dev/nvme0n1 of=/dev/null bs=4K count=10 iflag=direct");
-        assert_eq!(read_call_cycles(&direct, false), 0.0);
+        assert!(buffered(&w, Platform::Linux) && buffered(&fio, Platform::Fuse));
+        assert!(!buffered(&direct, Platform::Linux));
+        assert!(!buffered(&w, Platform::FreeBsd) && !buffered(&w, Platform::Solaris));
     }
 
     #[test]
@@ -133,9 +143,10 @@ mod tests {
         let cold = dd("dd if=/dev/nvme0n1 of=/dev/null bs=4K count=100");
         assert_eq!(in_flight(&cold, false), 32);
         assert_eq!(in_flight(&cold, true), 1);
+        // A call of 128 KiB or more: the one being copied and the window read ahead of it.
         let big = dd("dd if=/dev/nvme0n1 of=/dev/null bs=1M count=100");
-        assert_eq!(in_flight(&big, false), 1);
-        let direct = dd("dd if=/dev/nvme0n1 of=/dev/null bs=4K count=100 iflag=direct");
-        assert_eq!(in_flight(&direct, false), 1);
+        assert_eq!(in_flight(&big, false), 2);
+        let random = dd("fio --name=r --rw=randread --bs=4k --filename=/dev/nvme0n1");
+        assert_eq!(in_flight(&random, false), 1);
     }
 }

@@ -8,6 +8,7 @@ use crate::leaf::load::DiskLoad;
 use crate::leaf::ncq::reorder_depth;
 use crate::leaf::DiskTiming;
 use crate::page_cache;
+use model::release::Platform;
 use model::workload::{Access, Durability, Workload};
 use model::System;
 
@@ -38,6 +39,7 @@ pub(super) fn loads(
     system: &System,
     w: &Workload,
     write_cache: bool,
+    platform: Platform,
     constants: &Constants,
 ) -> Loads {
     let disk = &system.disks[0].model;
@@ -47,7 +49,8 @@ pub(super) fn loads(
     let depth = w.outstanding();
     let flushes = (1.0 - r) * flushes_per_write(w);
     // A buffered read the page cache holds reaches no device.
-    let cached = page_cache::holds(system, w);
+    let buffered = page_cache::buffered(w, platform);
+    let cached = buffered && page_cache::holds(system, w);
     let mut disks = vec![DiskLoad::default(); system.disks.len()];
     if !cached {
         let (busy_s, busy_queued_s) = service_s(system, &t, w, flushes, write_cache);
@@ -62,9 +65,14 @@ pub(super) fn loads(
             ..DiskLoad::default()
         };
     }
-    // The reader's thread copies through the page cache (page_cache.rs); writes and
-    // O_DIRECT reads cost the model no cycles here.
-    let app_cycles = r * page_cache::read_call_cycles(w, cached);
+    // The reader's thread copies through the page cache (page_cache.rs); writes, O_DIRECT
+    // reads and other systems' raw devices cost the model no cycles here.
+    let (app_cycles, in_flight) = if buffered {
+        let in_flight = page_cache::in_flight(w, cached);
+        (r * page_cache::read_call_cycles(w, cached), in_flight)
+    } else {
+        (0.0, depth)
+    };
     let mut vdev_of_disk = vec![String::new(); system.disks.len()];
     vdev_of_disk[0] = "raw device".into();
     Loads {
@@ -82,7 +90,7 @@ pub(super) fn loads(
         user_write_bytes: (1.0 - r) * bs,
         memory_bytes: bs,
         requests: 1.0,
-        population: page_cache::in_flight(w, cached).clamp(1, MAX_POPULATION),
+        population: in_flight.clamp(1, MAX_POPULATION),
         outstanding: depth.max(1),
         random: !w.access.is_sequential(),
         arc_hit: 0.0,
@@ -162,10 +170,10 @@ mod tests {
         )
         .unwrap();
         let transfer = 4096.0 / 290e6;
-        let free = loads(&s, &w, true, &c).disks[0].busy_s;
+        let free = loads(&s, &w, true, Platform::Linux, &c).disks[0].busy_s;
         assert!((free - (15.85e-6 + transfer)).abs() < 1e-12, "{free}");
         s.disks[0].model.volatile_write_cache = None;
-        let paid = loads(&s, &w, true, &c).disks[0].busy_s;
+        let paid = loads(&s, &w, true, Platform::Linux, &c).disks[0].busy_s;
         assert!(
             (paid - (15.85e-6 + transfer + 1.5e-3)).abs() < 1e-12,
             "{paid}"
@@ -173,7 +181,9 @@ mod tests {
         // Buffered writes nobody waits for stream at the transfer rate.
         let plain =
             Workload::parse("fio --name=f --rw=write --bs=4k --filename=/dev/nvme0n1").unwrap();
-        assert!((loads(&s, &plain, true, &c).disks[0].busy_s - transfer).abs() < 1e-12);
+        assert!(
+            (loads(&s, &plain, true, Platform::Linux, &c).disks[0].busy_s - transfer).abs() < 1e-12
+        );
     }
 
     #[test]
@@ -187,7 +197,9 @@ mod tests {
         s.disks[0].model = flash(Medium::Nvme, 2600.0, 575_000.0);
         s.host.ram_bytes = 31_488 << 20;
         let c = Constants::priors();
-        let dd = |spec: &str| loads(&s, &Workload::parse(spec).unwrap(), true, &c);
+        let on =
+            |platform, spec: &str| loads(&s, &Workload::parse(spec).unwrap(), true, platform, &c);
+        let dd = |spec: &str| on(Platform::Linux, spec);
         let cold = dd("dd if=/dev/nvme0n1 of=/dev/null bs=4K count=2621440");
         assert!(
             (cold.cpu.app_cycles - 10_032.7).abs() < 0.5,
@@ -200,6 +212,11 @@ mod tests {
         assert_eq!((warm.population, warm.disks[0].busy_s), (1, 0.0));
         let direct = dd("dd if=/dev/nvme0n1 of=/dev/null bs=4K count=2621440 iflag=direct");
         assert_eq!((direct.cpu.app_cycles, direct.population), (0.0, 1));
+        // FreeBSD's disk devices and Solaris's /dev/rdsk nodes have no page cache.
+        for platform in [Platform::FreeBsd, Platform::Solaris] {
+            let raw = on(platform, "dd if=/dev/ada0 of=/dev/null bs=4K count=2621440");
+            assert_eq!((raw.cpu.app_cycles, raw.population), (0.0, 1));
+        }
     }
 
     #[test]
@@ -217,7 +234,7 @@ mod tests {
             "fio --rw=rw --rwmixread=75 --bs=64k --ioengine=libaio --iodepth=64 --filename=/dev/nvme0n1",
         )
         .unwrap();
-        let l = loads(&s, &w, true, &c);
+        let l = loads(&s, &w, true, Platform::Linux, &c);
         let d = &l.disks[0];
         assert_eq!((d.read_bytes, d.write_bytes), (49152.0, 16384.0));
         assert_eq!((l.user_read_bytes, l.user_write_bytes), (49152.0, 16384.0));
@@ -241,10 +258,10 @@ mod tests {
             .unwrap()
         };
         let (reads, writes) = (
-            loads(&s, &spec("100"), true, &c),
-            loads(&s, &spec("0"), true, &c),
+            loads(&s, &spec("100"), true, Platform::Linux, &c),
+            loads(&s, &spec("0"), true, Platform::Linux, &c),
         );
-        let mixed = loads(&s, &spec("70"), true, &c);
+        let mixed = loads(&s, &spec("70"), true, Platform::Linux, &c);
         assert!((mixed.user_read_bytes - 0.7 * 4096.0).abs() < 1e-9);
         assert!((mixed.disks[0].write_bytes - 0.3 * 4096.0).abs() < 1e-9);
         let (r, w) = (&reads.disks[0], &writes.disks[0]);
