@@ -14,7 +14,7 @@ use model::System;
 /// Whether a read of `w`'s device node goes through the page cache: Linux's (zfs-fuse's
 /// too) without O_DIRECT. FreeBSD's disk devices have no buffer cache (GEOM passes each read
 /// to the driver) and Solaris's benchmarks read the raw character nodes (`/dev/rdsk`).
-pub(crate) fn buffered(w: &Workload, platform: Platform) -> bool {
+fn buffered(w: &Workload, platform: Platform) -> bool {
     !w.direct && matches!(platform, Platform::Linux | Platform::Fuse)
 }
 
@@ -31,10 +31,32 @@ const PAGE: f64 = 4096.0;
 /// page. The E6400's processor is not named; its processors are Penryn Core 2 Duos of 2008
 /// at 2.26-2.8 GHz: 2.53 GHz, the middle, an APPROXIMATION (+-10%). Less the page's copy and
 /// its 1/256 share of a call: 5,985 reference cycles.
-pub(crate) fn miss_page_cycles() -> f64 {
+fn miss_page_cycles() -> f64 {
     const SYS_S_PER_PAGE: f64 = 21.65 / (20_480.0 * 256.0);
     const GHZ: f64 = 2.53;
     SYS_S_PER_PAGE * GHZ * 1e9 / cpu::generation_factor(2008) - PAGE * COPY_BYTE - SYSCALL / 256.0
+}
+
+/// A buffered read call through the page cache: whether the cache holds its span, the
+/// reference cycles the call costs its thread, the calls it keeps in flight.
+pub(crate) struct Reader {
+    pub cached: bool,
+    pub call_cycles: f64,
+    pub in_flight: u32,
+}
+
+/// The page cache's part in a read of `w`'s device node on `platform`; `None` where the read
+/// does not go through it (O_DIRECT, FreeBSD, Solaris).
+pub(crate) fn reader(system: &System, w: &Workload, platform: Platform) -> Option<Reader> {
+    if !buffered(w, platform) {
+        return None;
+    }
+    let cached = holds(system, w);
+    Some(Reader {
+        cached,
+        call_cycles: read_call_cycles(w, cached),
+        in_flight: in_flight(w, cached),
+    })
 }
 
 /// Bytes of readahead ahead of a sequential reader: the block device's `read_ahead_kb`, 128
@@ -45,7 +67,7 @@ const READAHEAD_BYTES: u64 = 128 << 10;
 /// a sequential reader (the next one submitted when the reader reaches the current one), so
 /// the device reads the calls after the one being copied: a window's calls, at least two; a
 /// random read keeps the caller's own depth.
-pub(crate) fn in_flight(w: &Workload, cached: bool) -> u32 {
+fn in_flight(w: &Workload, cached: bool) -> u32 {
     let depth = w.outstanding().max(1);
     if cached || !matches!(w.access, Access::SeqRead) {
         return depth;
@@ -59,7 +81,7 @@ pub(crate) fn in_flight(w: &Workload, cached: bool) -> u32 {
 /// node's default is cold, nothing having read it) and the span is smaller than the host's
 /// memory.
 /// Reads only: a mix's writes dirty the cache and are not modelled here.
-pub(crate) fn holds(system: &System, w: &Workload) -> bool {
+fn holds(system: &System, w: &Workload) -> bool {
     let reads_only = matches!(w.access, Access::SeqRead | Access::Random { read_pct: 100 });
     let span = w.total_bytes().map_or(f64::INFINITY, |b| b as f64);
     reads_only && w.cache == CacheState::Warm && span < system.host.ram_bytes as f64
@@ -69,7 +91,7 @@ pub(crate) fn holds(system: &System, w: &Workload) -> bool {
 /// bytes of a block device: the call, its copy page by page, each missed page's
 /// `miss_page_cycles`; `dd` also writes each block to its output (`/dev/null`: a call that
 /// does no I/O).
-pub(crate) fn read_call_cycles(w: &Workload, hit: bool) -> f64 {
+fn read_call_cycles(w: &Workload, hit: bool) -> f64 {
     let bs = w.block_size as f64;
     let pages = (bs / PAGE).ceil();
     let calls = if w.kind.starts_with("dd ") { 2.0 } else { 1.0 };

@@ -42,37 +42,18 @@ pub(super) fn loads(
     platform: Platform,
     constants: &Constants,
 ) -> Loads {
-    let disk = &system.disks[0].model;
-    let t = DiskTiming::new(disk, constants.disk_command_overhead_s());
     let bs = w.block_size as f64;
     let r = read_share(w.access);
     let depth = w.outstanding();
-    let flushes = (1.0 - r) * flushes_per_write(w);
     // A buffered read the page cache holds reaches no device.
-    let buffered = page_cache::buffered(w, platform);
-    let cached = buffered && page_cache::holds(system, w);
+    let reader = page_cache::reader(system, w, platform);
     let mut disks = vec![DiskLoad::default(); system.disks.len()];
-    if !cached {
-        let (busy_s, busy_queued_s) = service_s(system, &t, w, flushes, write_cache);
-        disks[0] = DiskLoad {
-            read_bytes: r * bs,
-            write_bytes: (1.0 - r) * bs,
-            read_ops: r,
-            write_ops: 1.0 - r,
-            busy_s,
-            busy_queued_s,
-            // No vdev queue between the benchmark and the device.
-            ..DiskLoad::default()
-        };
+    if !reader.as_ref().is_some_and(|p| p.cached) {
+        disks[0] = device_load(system, w, write_cache, constants);
     }
     // The reader's thread copies through the page cache (page_cache.rs); writes, O_DIRECT
     // reads and other systems' raw devices cost the model no cycles here.
-    let (app_cycles, in_flight) = if buffered {
-        let in_flight = page_cache::in_flight(w, cached);
-        (r * page_cache::read_call_cycles(w, cached), in_flight)
-    } else {
-        (0.0, depth)
-    };
+    let (app_cycles, in_flight) = reader.map_or((0.0, depth), |p| (r * p.call_cycles, p.in_flight));
     let mut vdev_of_disk = vec![String::new(); system.disks.len()];
     vdev_of_disk[0] = "raw device".into();
     Loads {
@@ -96,6 +77,30 @@ pub(super) fn loads(
         arc_hit: 0.0,
         // No ARC between the benchmark and the device.
         arc_admitted_bytes: 0.0,
+    }
+}
+
+/// What one request of `w` asks of the device, its write cache on or off.
+fn device_load(
+    system: &System,
+    w: &Workload,
+    write_cache: bool,
+    constants: &Constants,
+) -> DiskLoad {
+    let t = DiskTiming::new(&system.disks[0].model, constants.disk_command_overhead_s());
+    let bs = w.block_size as f64;
+    let r = read_share(w.access);
+    let flushes = (1.0 - r) * flushes_per_write(w);
+    let (busy_s, busy_queued_s) = service_s(system, &t, w, flushes, write_cache);
+    DiskLoad {
+        read_bytes: r * bs,
+        write_bytes: (1.0 - r) * bs,
+        read_ops: r,
+        write_ops: 1.0 - r,
+        busy_s,
+        busy_queued_s,
+        // No vdev queue between the benchmark and the device.
+        ..DiskLoad::default()
     }
 }
 
