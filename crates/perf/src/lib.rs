@@ -37,6 +37,7 @@ mod memory;
 mod mva;
 mod nic;
 mod not_modelled;
+mod page_cache;
 mod path;
 mod predict;
 mod rebuild;

@@ -151,6 +151,7 @@ pub(super) fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
             "dd from a device without end: give count=".into(),
         ));
     }
+    let target = target(&ops.input, &ops.output, device);
     let w = Workload {
         kind: format!(
             "dd {}",
@@ -161,7 +162,7 @@ pub(super) fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
             }
         ),
         access,
-        target: target(&ops.input, &ops.output, device),
+        target,
         block_size: ops.bs,
         threads: 1,
         queue_depth: 1,
@@ -171,7 +172,13 @@ pub(super) fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
         durability: ops.durability(),
         direct: ops.direct,
         data,
-        cache: CacheState::Warm,
+        // A device node's page cache holds nothing of it unless the run says so
+        // (`cache=warm`): nothing read it before.
+        cache: if matches!(target, Target::RawDisk { .. }) {
+            CacheState::Cold
+        } else {
+            CacheState::Warm
+        },
         offset_bytes: ops.offset.saturating_mul(ops.bs),
         network: false,
     };

@@ -201,8 +201,10 @@ impl Job {
                     w.target = Target::Zvol { volblocksize: None };
                 } else if value.starts_with("/dev/") {
                     // A disk's own node (`/dev/sdb`, `/dev/nvme0n1`): the raw first disk, its
-                    // write cache on as SATA drives ship (as dd's device targets, dd.rs).
+                    // write cache on as SATA drives ship (as dd's device targets, dd.rs),
+                    // nothing of it in the page cache unless the run says so (`cache=warm`).
                     w.target = Target::RawDisk { write_cache: true };
+                    w.cache = CacheState::Cold;
                 }
             }
             "ioengine" => w.engine = fio_engine(value)?,

@@ -343,3 +343,30 @@ fn fio_on_a_device_node_writes_the_raw_disk() {
     let zvol = Workload::parse(&format!("{etcd} --filename=/dev/zd16")).unwrap();
     assert_eq!(zvol.target, Target::Zvol { volblocksize: None });
 }
+
+#[test]
+fn a_device_node_starts_cold_unless_the_run_says_warm() {
+    // Nothing read a disk's node before the run: its page cache holds none of it. A zvol's
+    // node and a pool's file keep the default (the ARC holds what the run wrote).
+    let cache = |spec: &str| Workload::parse(spec).unwrap().cache;
+    assert_eq!(
+        cache("dd if=/dev/nvme0n1 of=/dev/null bs=4K count=10"),
+        CacheState::Cold
+    );
+    assert_eq!(
+        cache("fio --name=r --rw=read --filename=/dev/sdb"),
+        CacheState::Cold
+    );
+    assert_eq!(
+        cache("cache=warm dd if=/dev/nvme0n1 of=/dev/null bs=4K count=10"),
+        CacheState::Warm
+    );
+    assert_eq!(
+        cache("dd if=/dev/zvol/tank/v of=/dev/null bs=1M count=10"),
+        CacheState::Warm
+    );
+    assert_eq!(
+        cache("dd if=/tank/f of=/dev/null bs=1M count=10"),
+        CacheState::Warm
+    );
+}

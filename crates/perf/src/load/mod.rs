@@ -71,7 +71,13 @@ pub(crate) fn loads(
         return Err(PerfError::System("the system has no disks".into()));
     }
     match w.target {
-        Target::RawDisk { write_cache } => Ok(raw::loads(system, w, write_cache, constants)),
+        Target::RawDisk { write_cache } => Ok(raw::loads(
+            system,
+            w,
+            write_cache,
+            release.platform,
+            constants,
+        )),
         Target::Pool | Target::Zvol { .. } => {
             Ok(Stages::new(system, w, release, constants, l2_fed)?.loads())
         }

@@ -1,4 +1,5 @@
-//! `dd` or fio against the first disk, bypassing ZFS: one request to the device per job.
+//! `dd` or fio against the first disk, bypassing ZFS: one request to the device per job; a
+//! buffered read goes through Linux's page cache (`page_cache.rs`).
 
 use super::{Loads, MAX_POPULATION};
 use crate::constants::Constants;
@@ -6,6 +7,8 @@ use crate::cpu::CpuWork;
 use crate::leaf::load::DiskLoad;
 use crate::leaf::ncq::reorder_depth;
 use crate::leaf::DiskTiming;
+use crate::page_cache;
+use model::release::Platform;
 use model::workload::{Access, Durability, Workload};
 use model::System;
 
@@ -36,26 +39,21 @@ pub(super) fn loads(
     system: &System,
     w: &Workload,
     write_cache: bool,
+    platform: Platform,
     constants: &Constants,
 ) -> Loads {
-    let disk = &system.disks[0].model;
-    let t = DiskTiming::new(disk, constants.disk_command_overhead_s());
     let bs = w.block_size as f64;
     let r = read_share(w.access);
     let depth = w.outstanding();
-    let flushes = (1.0 - r) * flushes_per_write(w);
-    let (busy_s, busy_queued_s) = service_s(system, &t, w, flushes, write_cache);
+    // A buffered read the page cache holds reaches no device.
+    let reader = page_cache::reader(system, w, platform);
     let mut disks = vec![DiskLoad::default(); system.disks.len()];
-    disks[0] = DiskLoad {
-        read_bytes: r * bs,
-        write_bytes: (1.0 - r) * bs,
-        read_ops: r,
-        write_ops: 1.0 - r,
-        busy_s,
-        busy_queued_s,
-        // No vdev queue between the benchmark and the device.
-        ..DiskLoad::default()
-    };
+    if !reader.as_ref().is_some_and(|p| p.cached) {
+        disks[0] = device_load(system, w, write_cache, constants);
+    }
+    // The reader's thread copies through the page cache (page_cache.rs); writes, O_DIRECT
+    // reads and other systems' raw devices cost the model no cycles here.
+    let (app_cycles, in_flight) = reader.map_or((0.0, depth), |p| (r * p.call_cycles, p.in_flight));
     let mut vdev_of_disk = vec![String::new(); system.disks.len()];
     vdev_of_disk[0] = "raw device".into();
     Loads {
@@ -63,6 +61,8 @@ pub(super) fn loads(
         vdev_of_disk,
         vdevs: Vec::new(),
         cpu: CpuWork {
+            cycles: app_cycles,
+            app_cycles,
             app_threads: w.threads,
             ..CpuWork::default()
         },
@@ -71,12 +71,36 @@ pub(super) fn loads(
         user_write_bytes: (1.0 - r) * bs,
         memory_bytes: bs,
         requests: 1.0,
-        population: depth.clamp(1, MAX_POPULATION),
+        population: in_flight.clamp(1, MAX_POPULATION),
         outstanding: depth.max(1),
         random: !w.access.is_sequential(),
         arc_hit: 0.0,
         // No ARC between the benchmark and the device.
         arc_admitted_bytes: 0.0,
+    }
+}
+
+/// What one request of `w` asks of the device, its write cache on or off.
+fn device_load(
+    system: &System,
+    w: &Workload,
+    write_cache: bool,
+    constants: &Constants,
+) -> DiskLoad {
+    let t = DiskTiming::new(&system.disks[0].model, constants.disk_command_overhead_s());
+    let bs = w.block_size as f64;
+    let r = read_share(w.access);
+    let flushes = (1.0 - r) * flushes_per_write(w);
+    let (busy_s, busy_queued_s) = service_s(system, &t, w, flushes, write_cache);
+    DiskLoad {
+        read_bytes: r * bs,
+        write_bytes: (1.0 - r) * bs,
+        read_ops: r,
+        write_ops: 1.0 - r,
+        busy_s,
+        busy_queued_s,
+        // No vdev queue between the benchmark and the device.
+        ..DiskLoad::default()
     }
 }
 
@@ -151,10 +175,10 @@ mod tests {
         )
         .unwrap();
         let transfer = 4096.0 / 290e6;
-        let free = loads(&s, &w, true, &c).disks[0].busy_s;
+        let free = loads(&s, &w, true, Platform::Linux, &c).disks[0].busy_s;
         assert!((free - (15.85e-6 + transfer)).abs() < 1e-12, "{free}");
         s.disks[0].model.volatile_write_cache = None;
-        let paid = loads(&s, &w, true, &c).disks[0].busy_s;
+        let paid = loads(&s, &w, true, Platform::Linux, &c).disks[0].busy_s;
         assert!(
             (paid - (15.85e-6 + transfer + 1.5e-3)).abs() < 1e-12,
             "{paid}"
@@ -162,7 +186,42 @@ mod tests {
         // Buffered writes nobody waits for stream at the transfer rate.
         let plain =
             Workload::parse("fio --name=f --rw=write --bs=4k --filename=/dev/nvme0n1").unwrap();
-        assert!((loads(&s, &plain, true, &c).disks[0].busy_s - transfer).abs() < 1e-12);
+        assert!(
+            (loads(&s, &plain, true, Platform::Linux, &c).disks[0].busy_s - transfer).abs() < 1e-12
+        );
+    }
+
+    #[test]
+    fn a_buffered_read_of_the_device_copies_through_the_page_cache() {
+        // tn-bench's `dd bs=4K` of an NVMe drive on a host of 30.75 GiB: cold, the reader
+        // pays the call, dd's write to /dev/null, the copy and the miss (10,032.7 reference
+        // cycles, page_cache.rs) while readahead keeps 32 calls in flight at the device;
+        // warm and smaller than the RAM, nothing reaches the device and the miss is not paid
+        // (4,048); O_DIRECT pays nothing and keeps its depth of 1.
+        let mut s = system("stripe-1", 1, 100.0, fast_link());
+        s.disks[0].model = flash(Medium::Nvme, 2600.0, 575_000.0);
+        s.host.ram_bytes = 31_488 << 20;
+        let c = Constants::priors();
+        let on =
+            |platform, spec: &str| loads(&s, &Workload::parse(spec).unwrap(), true, platform, &c);
+        let dd = |spec: &str| on(Platform::Linux, spec);
+        let cold = dd("dd if=/dev/nvme0n1 of=/dev/null bs=4K count=2621440");
+        assert!(
+            (cold.cpu.app_cycles - 10_032.7).abs() < 0.5,
+            "{}",
+            cold.cpu.app_cycles
+        );
+        assert_eq!((cold.population, cold.disks[0].read_bytes), (32, 4096.0));
+        let warm = dd("cache=warm dd if=/dev/nvme0n1 of=/dev/null bs=4K count=2621440");
+        assert!((warm.cpu.app_cycles - 4_048.0).abs() < 1e-9);
+        assert_eq!((warm.population, warm.disks[0].busy_s), (1, 0.0));
+        let direct = dd("dd if=/dev/nvme0n1 of=/dev/null bs=4K count=2621440 iflag=direct");
+        assert_eq!((direct.cpu.app_cycles, direct.population), (0.0, 1));
+        // FreeBSD's disk devices and Solaris's /dev/rdsk nodes have no page cache.
+        for platform in [Platform::FreeBsd, Platform::Solaris] {
+            let raw = on(platform, "dd if=/dev/ada0 of=/dev/null bs=4K count=2621440");
+            assert_eq!((raw.cpu.app_cycles, raw.population), (0.0, 1));
+        }
     }
 
     #[test]
@@ -180,7 +239,7 @@ mod tests {
             "fio --rw=rw --rwmixread=75 --bs=64k --ioengine=libaio --iodepth=64 --filename=/dev/nvme0n1",
         )
         .unwrap();
-        let l = loads(&s, &w, true, &c);
+        let l = loads(&s, &w, true, Platform::Linux, &c);
         let d = &l.disks[0];
         assert_eq!((d.read_bytes, d.write_bytes), (49152.0, 16384.0));
         assert_eq!((l.user_read_bytes, l.user_write_bytes), (49152.0, 16384.0));
@@ -204,10 +263,10 @@ mod tests {
             .unwrap()
         };
         let (reads, writes) = (
-            loads(&s, &spec("100"), true, &c),
-            loads(&s, &spec("0"), true, &c),
+            loads(&s, &spec("100"), true, Platform::Linux, &c),
+            loads(&s, &spec("0"), true, Platform::Linux, &c),
         );
-        let mixed = loads(&s, &spec("70"), true, &c);
+        let mixed = loads(&s, &spec("70"), true, Platform::Linux, &c);
         assert!((mixed.user_read_bytes - 0.7 * 4096.0).abs() < 1e-9);
         assert!((mixed.disks[0].write_bytes - 0.3 * 4096.0).abs() < 1e-9);
         let (r, w) = (&reads.disks[0], &writes.disks[0]);
