@@ -7,16 +7,35 @@
 //! redundant_metadata=all). A stream's records share their indirect blocks (txg.rs); records
 //! written at random over an object far larger than a txg's writes each dirty their own.
 //! Indirect blocks are compressed (dmu_write_policy's ZIO_COMPRESS_ON); by how much a block
-//! of pointers shrinks is not modelled: they are counted whole.
+//! of pointers shrinks is not modelled: they are counted whole. Reading an object's first
+//! record from a cold cache walks its tree down from the dnode, one indirect block at a time
+//! (`levels_above_data`).
 
 use crate::txg;
 
 /// Bytes of an indirect block: 1 << DN_MAX_INDBLKSHIFT (include/sys/dnode.h).
-const INDIRECT_BYTES: f64 = 131072.0;
+pub(crate) const INDIRECT_BYTES: f64 = 131072.0;
 /// Block pointers an indirect block holds (blkptr_t is 128 bytes, SPA_BLKPTRSHIFT 7).
 const POINTERS: f64 = INDIRECT_BYTES / 128.0;
 /// Copies of an indirect block: the data's one plus one (dmu_write_policy).
 const COPIES: f64 = 2.0;
+
+/// Indirect blocks a read of an object's first record from a cold cache waits for one after
+/// another: dbuf_hold reads each parent before it can find its child's block pointer
+/// (dbuf_findbp, dbuf.c), from the dnode's top level down to level 1. The dnode holds one
+/// block pointer for a file (a 512-byte dnode's bonus holds the znode's attributes:
+/// zfs_mknode, DN_BONUS_SIZE) and three for a zvol (DN_MAX_NBLKPTR); each level holds 1024
+/// of the level below.
+pub(crate) fn levels_above_data(bytes: u64, recordsize: u64, zvol: bool) -> u32 {
+    let top: u64 = if zvol { 3 } else { 1 };
+    let mut blocks = bytes.div_ceil(recordsize.max(1)).max(1);
+    let mut levels = 0;
+    while blocks > top {
+        blocks = blocks.div_ceil(POINTERS as u64);
+        levels += 1;
+    }
+    levels
+}
 
 /// Metadata bytes the txg writes per data byte when `per_txg` records of `recordsize` bytes
 /// fall at random over `span` bytes of one object: of its N level-1 blocks, N(1 - e^(-W/N))
@@ -36,6 +55,19 @@ mod tests {
     use super::*;
 
     const GIB: f64 = (1u64 << 30) as f64;
+
+    #[test]
+    fn a_cold_read_walks_the_tree_from_the_dnode() {
+        // 512 MiB of 128 KiB records: 4,096 blocks, 4 level-1 blocks under one level 2.
+        assert_eq!(levels_above_data(512 << 20, 128 << 10, false), 2);
+        // A zvol's three pointers hold three level-1 blocks: 384 MiB of 128 KiB blocks.
+        assert_eq!(levels_above_data(384 << 20, 128 << 10, true), 1);
+        assert_eq!(levels_above_data(385 << 20, 128 << 10, true), 2);
+        // One record: the dnode points at it.
+        assert_eq!(levels_above_data(100 << 10, 128 << 10, false), 0);
+        // 16 GiB of 128 KiB records: 131,072 blocks, 128 level 1, one level 2.
+        assert_eq!(levels_above_data(16 << 30, 128 << 10, false), 2);
+    }
 
     #[test]
     fn random_writes_over_a_large_object_write_an_indirect_block_each() {

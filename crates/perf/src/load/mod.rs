@@ -57,6 +57,9 @@ pub(crate) struct Loads {
     /// Bytes per job the ARC admits while full, each waiting for as much to be evicted
     /// (arc_evict.rs).
     pub arc_admitted_bytes: f64,
+    /// Seconds a pass over the data set waits, once, before its streams' prefetch runs ahead
+    /// of them (stream.rs `start_s`); 0 where nothing is read from the disks at its start.
+    pub start_s: f64,
 }
 
 /// The loads of `w` on `system`, the cache devices holding `l2_fed` of what they could

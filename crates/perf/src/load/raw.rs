@@ -77,6 +77,7 @@ pub(super) fn loads(
         arc_hit: 0.0,
         // No ARC between the benchmark and the device.
         arc_admitted_bytes: 0.0,
+        start_s: 0.0,
     }
 }
 

@@ -325,6 +325,7 @@ impl<'a> Stages<'a> {
             random: !w.access.is_sequential(),
             arc_hit: self.hit,
             arc_admitted_bytes: admitted,
+            start_s: if seq { self.start_s() } else { 0.0 },
         };
         if seq {
             loads

@@ -5,10 +5,13 @@
 
 use super::stages::{Share, Stages};
 use super::work::Work;
+use crate::indirect;
 use crate::leaf::load::DiskLoad;
 use crate::leaf::DiskTiming;
 use crate::txg;
 use crate::zio::mirror::passed_share;
+use crate::zio::{fanout, Op};
+use model::workload::{Access, Target};
 use model::VdevType;
 
 impl Stages<'_> {
@@ -108,6 +111,40 @@ impl Stages<'_> {
         } else {
             self.w.threads
         }
+    }
+
+    /// Seconds a pass over a data set the ARC does not hold waits before prefetch runs ahead
+    /// of its reader, one read after another: the indirect blocks from the dnode down to the
+    /// first record's (indirect.rs), each anywhere on a disk (the heads are where the last
+    /// work left them: an import's labels, another file), then prefetch's round trips
+    /// (zfetch.rs), each a read of an access's blocks on the data's disks, the heads over the
+    /// file but the sector a random part of a turn away. Streams of several threads ramp side
+    /// by side: the pass waits once. O_DIRECT reads past the ARC (2.3+) are not prefetched.
+    pub(super) fn start_s(&self) -> f64 {
+        let w = self.w;
+        let (Some(bytes), Some(v)) = (w.data_bytes, self.vdevs.first()) else {
+            return 0.0;
+        };
+        if w.access != Access::SeqRead
+            || self.hit >= 1.0
+            || self.psize == 0
+            || self.release.direct_reads(w)
+        {
+            return 0.0;
+        }
+        let t = self.timing(&self.system.disks[v.leaves[0]].model);
+        let zvol = matches!(w.target, Target::Zvol { .. });
+        let chain = indirect::levels_above_data(bytes, self.recordsize, zvol);
+        let chain_s = t.random_io_s(indirect::INDIRECT_BYTES, 1.0, 1, false);
+        let trips = self
+            .release
+            .prefetch
+            .round_trips(w.block_size, self.recordsize);
+        // A record's columns: each trip waits for the slowest of them.
+        let n = v.leaves.len() as u32;
+        let fr = fanout(v.vtype, n, self.psize, self.system.pool.ashift, Op::Read);
+        let trip_s = t.random_io_s(fr.bytes_per_child, 0.0, fr.fork_width, false);
+        f64::from(chain) * chain_s + f64::from(trips) * trip_s
     }
 
     /// Records a stream keeps in flight: what the leaves' queues hold in aggregated I/Os, up

@@ -1,5 +1,6 @@
 mod absorption;
 mod benchmarks;
+mod cold_start;
 mod expander;
 mod flash;
 mod zil;
