@@ -289,8 +289,12 @@ pub struct CpuModel {
     pub cores: u32,
     /// Hardware threads per socket.
     pub threads: u32,
-    /// Clock, GHz.
+    /// Clock, GHz: the base clock, which every core holds while all are busy.
     pub ghz: f64,
+    /// The clock one busy core reaches (the maker's max boost or turbo), GHz, where a source
+    /// states it: fewer busy cores run between the two (perf's `boost.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boost_ghz: Option<f64>,
     /// The widest SIMD the checksum and parity kernels use.
     pub simd: Simd,
     /// Whether it has the SHA extensions (SHA-256 in hardware).

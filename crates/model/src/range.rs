@@ -229,9 +229,9 @@ pub const IOPS: Range = Range {
     why: "above any device",
 };
 
-/// A CPU's clock (ghz).
+/// A CPU's clock (ghz, boost_ghz).
 pub const GHZ: Range = Range {
-    name: "ghz",
+    name: "*ghz",
     min: 0.1,
     max: 100.0,
     unit: "GHz",
@@ -286,7 +286,7 @@ pub fn of_key(key: &str) -> Range {
         "mtbf_hours" => MTBF_HOURS,
         "uer_per_bit" => UER_PER_BIT,
         "price_usd" => PRICE_USD,
-        "ghz" => GHZ,
+        k if k.ends_with("ghz") => GHZ,
         "compression_ratio" => COMPRESSION_RATIO,
         k if k.ends_with("_mb_s") => MB_S,
         k if k.ends_with("gbps") => GBPS,

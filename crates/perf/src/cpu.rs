@@ -142,13 +142,17 @@ pub(crate) fn checksum_byte(checksum: Checksum, release: &Release, cpu: &CpuMode
 /// MB/s (pthree.org, 2016; CPU not stated, a 3 GHz reference core turns it into cycles: 224 a
 /// byte). From Linux 4.8 and FreeBSD 12 a ChaCha20 generator serves it: the same dd ran at
 /// 512 MB/s on Linux 5.10 and 511 MB/s on FreeBSD 13.1, both in VMs on an idle Ryzen 7 5800X
-/// (openzfs/zfs PR 13983): 9.9 reference cycles a byte at its 3.8 GHz and Zen 3's generation.
+/// (openzfs/zfs PR 13983). One busy core of an idle 5800X runs at its max boost, 4.7 GHz
+/// (`boost.rs`; base 3.8 GHz, boost 4.7: AMD's figures as TechRadar gives them,
+/// https://global.techradar.com/it-it/news/amd-ryzen-7-5800x-supera-intel-core-i9-10900k-in-single-core-nel-test-cpu-z):
+/// 12.2 reference cycles a byte at Zen 3's generation.
 /// The kernel is taken from the release: ZoL before 0.7 ran on the older kernels, later
 /// releases on 4.8 and after (RHEL 7's 3.10 is the exception). No figure for illumos or
 /// Solaris.
 pub(crate) fn urandom_byte(release: &Release) -> Option<f64> {
     const PTHREE_REFERENCE_HZ: f64 = 3e9;
-    let chacha20 = 3.8e9 / generation_factor(2020) / 512e6;
+    // The 5800X's lone dd at its boost clock (above).
+    let chacha20 = 4.7e9 / generation_factor(2020) / 512e6;
     match (release.platform, release.zfs) {
         (Platform::Linux, zfs) if zfs.at_least(0, 7) => Some(chacha20),
         (Platform::Linux | Platform::Fuse, _) => Some(PTHREE_REFERENCE_HZ / 13.4e6),

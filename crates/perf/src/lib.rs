@@ -19,6 +19,7 @@ mod app;
 mod arc;
 mod arc_evict;
 mod baseline;
+mod boost;
 mod bottleneck;
 mod compress;
 mod constants;

@@ -68,8 +68,8 @@ pub fn sentence(fact: &NotModelled) -> String {
         }
         NotModelled::ArcUnderReaders => {
             "the ARC under several readers of a fast pool: their lock traffic, and its \
-             eviction thread taken at the CPU's base clock (a fitted cost per byte); each \
-             reader copies at its core's rate"
+             eviction thread taken at the clock the readers leave the CPU (a fitted cost per \
+             byte); each reader copies at its core's rate"
         }
         NotModelled::RandomDevice => {
             "the kernel's random device on this platform: no measured rate, so generating the \

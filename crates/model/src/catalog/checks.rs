@@ -284,6 +284,12 @@ pub(crate) fn check_cpu(c: &CpuModel) -> Result<(), Bad> {
             ),
         ));
     }
+    if c.boost_ghz.is_some_and(|boost| boost < c.ghz) {
+        return Err(Bad::at(
+            "boost_ghz",
+            "boost_ghz is below ghz: a lone core's boost is at least the base clock",
+        ));
+    }
     Ok(())
 }
 

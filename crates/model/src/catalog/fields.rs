@@ -49,6 +49,6 @@ mod tests {
         assert!(disk.contains(&"seq_inner_mb_s"));
         assert!(disk.contains(&"zones"));
         assert_eq!(disk.first(), Some(&"id"));
-        assert_eq!(field_names::<CpuModel>().len(), 10);
+        assert_eq!(field_names::<CpuModel>().len(), 11);
     }
 }

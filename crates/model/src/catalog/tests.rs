@@ -468,3 +468,15 @@ sources = { default = "its label" }
     // What the entry states stays cited by its own source.
     assert!(!sas.sources.contains_key("logical_sector"));
 }
+
+#[test]
+fn a_boost_clock_is_at_least_the_base_clock() {
+    let ryzen = Catalog::embedded().cpu("amd-ryzen-5-5600g").unwrap();
+    assert_eq!((ryzen.ghz, ryzen.boost_ghz), (3.9, Some(4.4)));
+    let cpu = "[[cpu]]\nid = \"slow-boost\"\nname = \"x\"\ncores = 4\nthreads = 4\nghz = 3.0\n\
+               boost_ghz = 2.5\nsimd = \"avx2\"\nsha_ni = false\nyear = 2020\n\
+               sources = { default = \"a test\" }\n";
+    let e = merge_error(cpu);
+    assert!(e.contains("boost_ghz is below ghz"), "{e}");
+    assert!(merge_error(&cpu.replace("2.5", "200.0")).contains("boost_ghz"));
+}

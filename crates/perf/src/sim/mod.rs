@@ -75,6 +75,7 @@ pub fn latency_seeded(
     workload: &Workload,
     seed: u64,
 ) -> Result<Latency, PerfError> {
+    let system = &*crate::boost::clocked(system, workload);
     let (release, loads, stations) =
         crate::predict::network(system, workload, &Constants::fitted())?;
     let ram = system.host.ram_bytes as f64;
