@@ -69,8 +69,8 @@ fn access(w: &Workload, data_bytes: u64) -> Result<(String, u64)> {
             Ok((rw, data_bytes))
         }
         // No preset is a sequential mix: fio's rw=rw comes only from a command line.
-        Access::Rewrite | Access::Seeks { .. } | Access::SeqMix { .. } => MeasureError::refuse(format!(
-            "{}: bench runs the dd-*, iozone-* and fio-rand* workloads (Bonnie's rewrite and seeks and fio's rw=rw are not among them)",
+        Access::Rewrite | Access::Overwrite | Access::Seeks { .. } | Access::SeqMix { .. } => MeasureError::refuse(format!(
+            "{}: bench runs the dd-*, iozone-* and fio-rand* workloads (Bonnie's rewrite and seeks, dd's conv=notrunc and fio's rw=rw are not among them)",
             w.kind
         )),
     }

@@ -64,7 +64,7 @@ impl Calls {
         let bs = w.block_size as f64;
         let (reads, writes, others) = match w.access {
             Access::SeqRead => (1.0, 0.0, 0.0),
-            Access::SeqWrite => (0.0, 1.0, 0.0),
+            Access::SeqWrite | Access::Overwrite => (0.0, 1.0, 0.0),
             Access::Rewrite => (1.0, 1.0, 1.0),
             Access::Random { read_pct } | Access::SeqMix { read_pct } => {
                 let r = f64::from(read_pct) / 100.0;

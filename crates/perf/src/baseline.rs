@@ -58,7 +58,7 @@ pub fn rule_of_thumb(system: &System, w: &Workload) -> Option<f64> {
     let both = |r: f64, w: f64| 1.0 / (1.0 / r + 1.0 / w);
     Some(match w.access {
         Access::SeqRead => read_bw,
-        Access::SeqWrite => write_bw,
+        Access::SeqWrite | Access::Overwrite => write_bw,
         Access::Rewrite => both(read_bw, write_bw),
         Access::SeqMix { read_pct } => {
             let r = read_pct as f64 / 100.0;

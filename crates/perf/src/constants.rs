@@ -74,7 +74,9 @@ pub const PARAMS: [Param; 18] = [
     // commit (txg.rs commit_s, modelled apart): what no mechanism yet explains, such as the
     // space maps and the MOS written in the sync's later passes, and ditto copies of indirect
     // blocks placed away from the data. Prior 0.85: seed 004 (one disk, Solaris 2006) reached
-    // 56-60 of 66.
+    // 56-60 of 66. The refit settles it where sources whose hard-disk writes run far below
+    // their disks for causes of their own (issue threads of ZoL 0.6) balance those near
+    // seed 004's share (validation/README.md, "What holds hdd_write_efficiency").
     Param {
         name: "hdd_write_efficiency",
         about: "hard disk: share of the media rate a txg's writes reach beyond its commit",

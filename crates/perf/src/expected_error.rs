@@ -55,7 +55,7 @@ impl ErrorClass {
         let pattern = match (w.target, w.access) {
             (Target::RawDisk { .. }, _) => Pattern::RawDevice,
             (_, Access::SeqRead) => Pattern::SequentialRead,
-            (_, Access::SeqWrite) => Pattern::SequentialWrite,
+            (_, Access::SeqWrite | Access::Overwrite) => Pattern::SequentialWrite,
             (_, Access::Rewrite) => Pattern::Rewrite,
             (_, Access::Random { read_pct }) if read_pct >= 50 => Pattern::RandomRead,
             (_, Access::Random { .. }) => Pattern::RandomWrite,

@@ -2,7 +2,8 @@
 //! writes zeros (`/dev/urandom` the kernel's random bytes), `if=FILE of=/dev/null` reads; `bs` (512 unless
 //! given, with dd's binary K/M/G and decimal KB/MB/GB), `count` blocks; `conv=fdatasync` or
 //! `conv=fsync` flush at the end inside the timing; `oflag=dsync|sync` makes each write
-//! synchronous, `oflag=direct`/`iflag=direct` O_DIRECT. A device path (`/dev/sdb`,
+//! synchronous, `oflag=direct`/`iflag=direct` O_DIRECT; `conv=notrunc` into a file writes over
+//! the file in place (dd's reason to keep it: it exists). A device path (`/dev/sdb`,
 //! `/dev/rdsk/c1t1d0s0`) as the other end is the raw first disk, a zvol's (`/dev/zvol/...`,
 //! `/dev/zdN`) a zvol of the pool; `seek`/`skip` place it.
 
@@ -52,6 +53,8 @@ struct Operands {
     flush: bool,
     /// `oflag=dsync|sync`: every write synchronous.
     dsync: bool,
+    /// `conv=notrunc`: the output is not truncated, so a file is written over in place.
+    notrunc: bool,
     direct: bool,
 }
 
@@ -66,6 +69,7 @@ impl Operands {
             offset: 0,
             flush: false,
             dsync: false,
+            notrunc: false,
             direct: false,
         };
         for arg in words(spec)?.into_iter().skip(1) {
@@ -85,12 +89,14 @@ impl Operands {
         Ok(ops)
     }
 
-    /// `conv=`: the flushes change the timing; the rest change nothing the model sees.
+    /// `conv=`: the flushes change the timing, `notrunc` what a write finds in the file; the
+    /// rest change nothing the model sees.
     fn conv(&mut self, value: &str) -> Result<(), WorkloadError> {
         for c in value.split(',') {
             match c {
                 "fdatasync" | "fsync" => self.flush = true,
-                "notrunc" | "sparse" | "noerror" | "sync" => {}
+                "notrunc" => self.notrunc = true,
+                "sparse" | "noerror" | "sync" => {}
                 _ => return Err(unsupported("dd", &format!("conv={c}"))),
             }
         }
@@ -117,7 +123,11 @@ impl Operands {
         let (input, output) = (&self.input, self.output.as_str());
         match (generator(input), output) {
             (Some(data), out) if !out.is_empty() && out != "/dev/null" => {
-                Ok((Access::SeqWrite, is_device(out), data))
+                let device = is_device(out);
+                // A device is never truncated; a file kept is written over.
+                let over = self.notrunc && (!device || super::is_zvol_path(out));
+                let access = if over { Access::Overwrite } else { Access::SeqWrite };
+                Ok((access, device, data))
             }
             (None, "/dev/null") if !input.is_empty() => {
                 Ok((Access::SeqRead, is_device(input), Data::Random))
@@ -146,7 +156,7 @@ pub(super) fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
     let ops = Operands::parse(spec)?;
     let (access, device, data) = ops.direction()?;
     // A generator never ends: without count= dd writes until the target is full.
-    if access == Access::SeqWrite && ops.count.is_none() {
+    if access.writes() && ops.count.is_none() {
         return Err(WorkloadError(
             "dd from a device without end: give count=".into(),
         ));
@@ -155,10 +165,10 @@ pub(super) fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
     let w = Workload {
         kind: format!(
             "dd {}",
-            if access == Access::SeqWrite {
-                "write"
-            } else {
-                "read"
+            match access {
+                Access::Overwrite => "overwrite",
+                Access::SeqWrite => "write",
+                _ => "read",
             }
         ),
         access,

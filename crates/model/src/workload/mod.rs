@@ -33,6 +33,9 @@ pub enum Access {
     SeqRead,
     /// Reads each block and writes it back in place before the next (Bonnie's rewrite).
     Rewrite,
+    /// Writes over an existing file in place, front to back, by writes alone (`dd
+    /// conv=notrunc` into a file): a write of part of a record first reads the record.
+    Overwrite,
     /// Random reads, writes, or a mix with `read_pct` percent reads (fio randread/randwrite/randrw).
     Random {
         /// Percent of requests that are reads, 0 to 100.
@@ -58,7 +61,11 @@ impl Access {
     pub fn is_sequential(&self) -> bool {
         matches!(
             self,
-            Access::SeqWrite | Access::SeqRead | Access::Rewrite | Access::SeqMix { .. }
+            Access::SeqWrite
+                | Access::SeqRead
+                | Access::Rewrite
+                | Access::Overwrite
+                | Access::SeqMix { .. }
         )
     }
 
@@ -75,7 +82,7 @@ impl Access {
     /// Whether the application writes at all.
     pub fn writes(&self) -> bool {
         match self {
-            Access::SeqWrite | Access::Rewrite => true,
+            Access::SeqWrite | Access::Rewrite | Access::Overwrite => true,
             Access::SeqRead => false,
             Access::Random { read_pct } | Access::SeqMix { read_pct } => *read_pct < 100,
             Access::Seeks { write_pct } => *write_pct > 0,

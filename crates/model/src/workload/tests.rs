@@ -261,6 +261,24 @@ fn dd_reads_and_writes() {
 }
 
 #[test]
+fn dd_conv_notrunc_writes_over_a_file_in_place() {
+    let over = |spec: &str| Workload::parse(spec).unwrap();
+    let w = over("dd if=/dev/zero of=/homez/zero bs=65536 count=327680 conv=notrunc");
+    assert_eq!((w.access, w.target), (Access::Overwrite, Target::Pool));
+    assert_eq!(w.kind, "dd overwrite");
+    assert!(w.access.is_sequential() && w.access.writes() && !w.access.reads_stream());
+    // A zvol's blocks are written over as a file's; a disk is never truncated.
+    let zvol = over("dd if=/dev/zero of=/dev/zvol/tank/v bs=4k count=10 conv=notrunc");
+    assert_eq!(zvol.access, Access::Overwrite);
+    let raw = over("dd if=/dev/zero of=/dev/sdb bs=1M count=10 conv=notrunc");
+    assert_eq!(raw.access, Access::SeqWrite);
+    assert_eq!(
+        over("dd if=/dev/zero of=f bs=1M count=1").access,
+        Access::SeqWrite
+    );
+}
+
+#[test]
 fn a_command_names_every_phase_unless_one_is_chosen() {
     let bonnie = "bonnie++ -s 16384 -r 1024 -f -b";
     let all = super::parse_phases(bonnie).unwrap();

@@ -17,6 +17,19 @@ pub(super) struct Records {
 }
 
 impl Records {
+    /// A record written over in place: writes of part of it read it first unless it is
+    /// cached (dmu_write_uio_dnode -> dmu_buf_will_dirty); a write of all of it fills a new
+    /// buffer and reads nothing (dmu_buf_will_fill).
+    fn overwrite(miss: f64, partial: bool) -> Records {
+        let rmw = if partial { miss } else { 0.0 };
+        Records {
+            read: rmw,
+            written: 1.0,
+            rmw,
+            per_request: 1.0,
+        }
+    }
+
     /// A request's share of a stream's record: `records` of it.
     fn per_request(self, records: f64) -> Records {
         Records {
@@ -46,6 +59,17 @@ impl Stages<'_> {
         } else {
             per_job.per_request(self.w.block_size as f64 / self.recordsize as f64)
         }
+    }
+
+    /// Whether the writer waits for reads of the records it writes over: a write of part of a
+    /// record not in the ARC reads the record on the writer's own thread, without prefetch
+    /// (dmu_buf_will_dirty reads with DB_RF_NOPREFETCH, dbuf.c; zfs_write issues no prefetch,
+    /// zfs_vnops.c of OpenZFS 2.2.9), so nothing reads ahead of the writer and each such write
+    /// waits for its record as a random request does.
+    pub(super) fn overwrite_reads(&self) -> bool {
+        self.w.access == Access::Overwrite
+            && self.w.block_size < self.recordsize
+            && self.hit + self.l2hit < 1.0
     }
 
     /// A random job's reads the cache devices serve: its reads, at the L2ARC's share.
@@ -87,6 +111,7 @@ impl Stages<'_> {
                 written: 1.0,
                 ..Records::default()
             },
+            Access::Overwrite => Records::overwrite(miss, bs < rs),
             Access::Random { read_pct } => {
                 let r = f64::from(read_pct) / 100.0;
                 let per_request = (bs / rs).ceil().max(1.0);

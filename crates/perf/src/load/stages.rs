@@ -155,10 +155,11 @@ impl<'a> Stages<'a> {
         })
     }
 
-    /// A job's loads. A stream with synchronous writes waits on each request: it is served
+    /// A job's loads. A stream with synchronous writes, or one whose writes wait for the
+    /// records they change part of (`overwrite_reads`), waits on each request: it is served
     /// like random I/O, a job per request, its records the request's share of one.
     pub(super) fn loads(&self) -> Loads {
-        let seq = self.w.access.is_sequential() && self.sync.is_none();
+        let seq = self.w.access.is_sequential() && self.sync.is_none() && !self.overwrite_reads();
         let rec = self.records(seq);
         let calls = Calls::of_request(self.w, self.recordsize);
         let mut work = Work::new(self.system);
@@ -350,7 +351,11 @@ impl<'a> Stages<'a> {
         // that reads (filesetup.c, extend_file).
         let overwrites = matches!(
             self.w.access,
-            Access::Rewrite | Access::Random { .. } | Access::Seeks { .. } | Access::SeqMix { .. }
+            Access::Rewrite
+                | Access::Overwrite
+                | Access::Random { .. }
+                | Access::Seeks { .. }
+                | Access::SeqMix { .. }
         );
         requests * calls.cycles(self.release, self.constants, overwrites)
     }

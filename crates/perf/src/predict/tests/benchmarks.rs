@@ -1,7 +1,7 @@
 //! The benchmarks' command lines through the whole model: every timed phase predicts, and
 //! the phases relate as the tools' semantics say.
 
-use super::predict;
+use super::{mb_s, predict};
 use crate::testkit::{fast_link, system};
 use model::workload::parse_all;
 use model::Workload;
@@ -105,4 +105,42 @@ fn a_zvol_reads_its_volblocksize_per_request() {
         "{zvol} {file}"
     );
     assert!(zvol > 0.5 * 16384.0, "{zvol}");
+}
+
+/// `dd conv=notrunc` writes over a file in place: a write of part of a record first reads the
+/// record (dmu_buf_will_dirty), once for the rs / bs writes it takes, unless the ARC holds it;
+/// a write of whole records reads nothing (dmu_buf_will_fill).
+#[test]
+fn dd_conv_notrunc_reads_each_record_it_writes_part_of() {
+    let s = system("stripe-1", 1, 200.0, fast_link());
+    let run = |spec: &str| predict(&s, &Workload::parse(spec).unwrap()).unwrap();
+    // 200 GiB, past the 64 GiB host's ARC: one 128 KiB record read per two 64 KiB writes,
+    // as many bytes as the txg writes of it (with its block pointer, twice).
+    let dd = "dd if=/dev/zero of=/tank/f";
+    let part = run(&format!("{dd} bs=64k count=3276800 conv=notrunc"));
+    let v = &part.vdevs[0];
+    let meta = 1.0 + 256.0 / 131072.0;
+    let per_written = v.read_bytes_per_s / v.write_bytes_per_s;
+    assert!((per_written - 1.0 / meta).abs() < 1e-9, "{per_written}");
+    // Whole records: no reads, and the rate of a plain write (the disk's; the calls cost a
+    // little more, each looking up the block it replaces). A file the ARC holds: no reads.
+    let whole = run(&format!("{dd} bs=128k count=1638400 conv=notrunc"));
+    let plain = run(&format!("{dd} bs=128k count=1638400"));
+    assert_eq!(whole.vdevs[0].read_bytes_per_s, 0.0);
+    assert!(
+        (mb_s(&whole) / mb_s(&plain) - 1.0).abs() < 0.01,
+        "{}",
+        mb_s(&whole)
+    );
+    let cached = run(&format!("{dd} bs=64k count=16384 conv=notrunc"));
+    assert_eq!(cached.vdevs[0].read_bytes_per_s, 0.0);
+    // The writer waits for each record's read, which nothing reads ahead of: one read of
+    // positioning and transfer at a time, far below the disk's streaming rate.
+    let write = run(&format!("{dd} bs=64k count=3276800"));
+    assert!(
+        mb_s(&part) < mb_s(&write) / 4.0,
+        "{} {}",
+        mb_s(&part),
+        mb_s(&write)
+    );
 }
