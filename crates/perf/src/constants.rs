@@ -141,14 +141,16 @@ pub const PARAMS: [Param; 20] = [
     // Seconds glibc's POSIX AIO adds to each request (fio's posixaio engine): aio_write
     // queues the request for a helper thread and wakes it (aio_misc.c __aio_enqueue_request),
     // the helper makes the call, and the submitter sleeps in aio_suspend until the helper
-    // wakes it: two thread switches on the request's path, time the submitting thread waits
-    // rather than cycles it spends. Prior 2.6 us: two switches of ~1.3 us measured by a mutex
-    // and condition-variable ping-pong on one core (albertnetymk.github.io, "Context Switch on
-    // Linux", 2022), without the wake-up of an idle core.
+    // wakes it: two wake-ups on the request's path, time the submitting thread waits rather
+    // than cycles it spends. At depth 1 each side sleeps while the other works, so each
+    // wake-up finds its core idle. Prior 22.6 us: two wake-ups of a thread sleeping on an
+    // idle core as zil_commit.rs counts them (a 1.3 us switch, albertnetymk.github.io 2022,
+    // and C1E's 10 us exit, Linux's intel_idle.c). The prior was 2.6 us, the switches alone,
+    // which the fit's pull towards it held while the write call's cost was one figure.
     cost(
         "posixaio_handoff_s",
         "application: seconds of POSIX AIO's hand-off of one request to its thread and back",
-        2.6e-6,
+        2.0 * crate::zil_commit::IDLE_WAKEUP_S,
     ),
     cost(
         "write_call_cycles_early",
