@@ -104,7 +104,7 @@ fn validate_refit_and_cross_validation() {
     let refit = common::json(&["validate", "--dir", d, "--refit", "--json", "-o", o]);
     let written = std::fs::read_to_string(&out).unwrap();
     assert_eq!(refit["file"].as_str(), Some(written.as_str()));
-    assert_eq!(written.lines().filter(|l| l.contains(" = ")).count(), 18);
+    assert_eq!(written.lines().filter(|l| l.contains(" = ")).count(), 20);
     let (code, _, err) = common::run(&["validate", "--dir", d, "--refit", "-o", o]);
     assert_eq!(code, 2);
     assert!(err.contains("give --force"), "{err}");

@@ -32,9 +32,43 @@ pub(crate) fn outstanding(w: &Workload, release: &Release, recordsize: u64) -> u
         .max(1)
 }
 
+/// Transactions zfs_write (zfs_vnops.c) takes for one write call of `w`. Before OpenZFS 2.2 a
+/// call larger than the record goes in record-sized chunks, each created, assigned, filled and
+/// committed as its own transaction. From 2.2 (PR #14964, "Use big transactions for small
+/// recordsize writes") only an append of whole records borrows an ARC buffer per record, for
+/// records of 128 KiB and more or a call under four records; any other call, a rewrite within
+/// the file among them, goes in transactions of up to 32 MiB (DMU_MAX_ACCESS / 2), as a
+/// zvol's writes always have (zvol.c zvol_write).
+fn transactions_per_write(w: &Workload, release: &Release, recordsize: u64) -> f64 {
+    const BIG: u64 = 32 << 20;
+    let rs = recordsize.max(1);
+    let borrows = w.access == Access::SeqWrite && (rs >= 128 << 10 || w.block_size < 4 * rs);
+    let one_per_record = match w.target {
+        Target::Zvol { .. } => false,
+        _ => !release.zfs.at_least(2, 2) || borrows,
+    };
+    let chunk = if one_per_record { rs } else { BIG };
+    w.block_size.div_ceil(chunk).max(1) as f64
+}
+
+/// Records one call of `w` takes anew: into a dbuf for a read, dirtied in the open txg for a
+/// write. A call spans every record its bytes touch; a stream whose calls are smaller than
+/// the record takes each record once, on the first of its calls into it (the later ones find
+/// the dbuf held or the record dirty), so a share of one per call; a random call takes its
+/// record anew.
+fn records_per_call(w: &Workload, recordsize: u64) -> f64 {
+    let rs = recordsize.max(1);
+    if w.access.is_sequential() && w.block_size < rs {
+        w.block_size as f64 / rs as f64
+    } else {
+        w.block_size.div_ceil(rs).max(1) as f64
+    }
+}
+
 /// Reference cycles the application's threads spend on `requests` calls moving `bytes`:
-/// per call the system call and ZFS's per-call work, per byte the copy; a read-write pair
-/// (a rewrite, a seek's update) pays both and an lseek between.
+/// each call pays its system call and ZFS's per-call work once, each record it takes anew
+/// and each transaction it makes their own work, each byte its copy; a read-write pair (a
+/// rewrite, a seek's update) pays both and an lseek between.
 pub(crate) struct Calls {
     pub reads: f64,
     pub writes: f64,
@@ -43,24 +77,21 @@ pub(crate) struct Calls {
     pub bytes: f64,
     /// Bytes read from the kernel's random device before the writes (`dd if=/dev/urandom`).
     pub generated: f64,
-    /// Transactions each write call takes: zfs_write (zfs_vnops.c) writes a call larger than
-    /// the record in record-sized chunks, each assigned, filled and committed as its own
-    /// transaction.
-    pub chunks_per_write: f64,
-    /// Records each of those chunks dirties anew in its txg: a share of one for a stream
-    /// writing part of a record per call (the rest of its calls find the record dirty), one
-    /// otherwise (constants.rs, `record_dirty_share`).
-    pub dirtied_per_chunk: f64,
+    /// Records each call takes anew (`records_per_call`): a read's into its dbufs
+    /// (constants.rs, `read_record_cycles`), a write's dirtied (`record_dirty_cycles`).
+    pub records_per_call: f64,
+    /// Transactions each write call takes (`transactions_per_write`).
+    pub transactions_per_write: f64,
     /// Requests handed to another thread and waited for: glibc's POSIX AIO makes each call on
     /// a helper thread (constants.rs, `posixaio_handoff_s`).
     pub handoffs: f64,
 }
 
 impl Calls {
-    /// The calls of one request of `w` on records of `recordsize` bytes: a read or a write of
-    /// `block_size` bytes, in the mix its access pattern gives, with the lseeks and fsyncs it
-    /// makes.
-    pub(crate) fn of_request(w: &Workload, recordsize: u64) -> Calls {
+    /// The calls of one request of `w` on records of `recordsize` bytes under `release`: a
+    /// read or a write of `block_size` bytes, in the mix its access pattern gives, with the
+    /// lseeks and fsyncs it makes.
+    pub(crate) fn of_request(w: &Workload, release: &Release, recordsize: u64) -> Calls {
         let bs = w.block_size as f64;
         let (reads, writes, others) = match w.access {
             Access::SeqRead => (1.0, 0.0, 0.0),
@@ -90,12 +121,8 @@ impl Calls {
             } else {
                 0.0
             },
-            chunks_per_write: w.block_size.div_ceil(recordsize.max(1)) as f64,
-            dirtied_per_chunk: if w.access.is_sequential() {
-                (bs / recordsize.max(1) as f64).min(1.0)
-            } else {
-                1.0
-            },
+            records_per_call: records_per_call(w, recordsize),
+            transactions_per_write: transactions_per_write(w, release, recordsize),
             handoffs: if w.engine == Engine::PosixAio {
                 reads + writes
             } else {
@@ -111,19 +138,23 @@ impl Calls {
     }
 
     /// The reference cycles on the application's thread; `overwrites` when its writes land
-    /// in records that exist (a rewrite, a random write, a seek's update).
+    /// in records that exist (a rewrite, a random write, a seek's update), which makes each
+    /// transaction and dirtied record dearer (`overwrite_call_factor`).
     pub(crate) fn cycles(&self, release: &Release, constants: &Constants, overwrites: bool) -> f64 {
         let era = release.era;
+        let factor = if overwrites {
+            constants.overwrite_call_factor()
+        } else {
+            1.0
+        };
+        let read = constants.read_call_cycles(era)
+            + self.records_per_call * constants.read_record_cycles();
         let write = constants.write_call_cycles(era)
-            * if overwrites {
-                constants.overwrite_call_factor()
-            } else {
-                1.0
-            };
-        let dirty = constants.record_dirty_share();
-        let chunk = write * (1.0 - dirty + dirty * self.dirtied_per_chunk);
-        self.reads * constants.read_call_cycles(era)
-            + self.writes * self.chunks_per_write * chunk
+            + factor
+                * (self.transactions_per_write * constants.write_tx_cycles()
+                    + self.records_per_call * constants.record_dirty_cycles());
+        self.reads * read
+            + self.writes * write
             + self.others * SYSCALL
             + self.bytes * COPY_BYTE
             + self.generated * cpu::urandom_byte(release).unwrap_or(0.0)
@@ -167,41 +198,106 @@ mod tests {
 
     #[test]
     fn calls_of_each_pattern() {
-        let rs = 128 << 10;
-        let bonnie = Calls::of_request(&Workload::parse("bonnie-rewrite").unwrap(), rs);
+        let (rs, r21) = (128 << 10, release("2.1"));
+        let calls = |spec: &str| Calls::of_request(&Workload::parse(spec).unwrap(), &r21, rs);
+        let bonnie = calls("bonnie-rewrite");
         assert_eq!(
             (bonnie.reads, bonnie.writes, bonnie.others),
             (1.0, 1.0, 1.0)
         );
         assert_eq!(bonnie.bytes, 16384.0);
-        let seeks = Workload::parse("bonnie++ -s 1g -f -b @seeks").unwrap();
-        let c = Calls::of_request(&seeks, rs);
+        let c = calls("bonnie++ -s 1g -f -b @seeks");
         assert!((c.writes - 0.1).abs() < 1e-12 && (c.others - 1.2).abs() < 1e-12);
         // A 1 MiB write into 128 KiB records: eight transactions; a 4 KiB one: one.
-        let dd = Calls::of_request(&Workload::parse("dd-write").unwrap(), rs);
-        assert_eq!((dd.writes, dd.chunks_per_write), (1.0, 8.0));
-        assert_eq!(bonnie.chunks_per_write, 1.0);
+        let dd = calls("dd-write");
+        assert_eq!((dd.writes, dd.transactions_per_write), (1.0, 8.0));
+        assert_eq!(bonnie.transactions_per_write, 1.0);
         // fio's posixaio hands every request to glibc's helper thread; psync makes its own.
-        let fio = |engine: &str| {
-            let w = Workload::parse(&format!("fio-randwrite:bs=4K,engine={engine}")).unwrap();
-            Calls::of_request(&w, rs).handoffs
-        };
+        let fio = |engine: &str| calls(&format!("fio-randwrite:bs=4K,engine={engine}")).handoffs;
         assert_eq!((fio("posixaio"), fio("psync")), (1.0, 0.0));
     }
 
+    /// zfs_write's transactions by release (PR #14964, OpenZFS 2.2).
     #[test]
-    fn a_write_into_a_record_already_dirty_skips_dbuf_dirty() {
+    fn transactions_of_a_write_call() {
+        let tx = |spec: &str, zfs: &str, rs: u64| {
+            transactions_per_write(&Workload::parse(spec).unwrap(), &release(zfs), rs)
+        };
+        let k = 1 << 10;
+        // pajkastare's 1 MiB random writes into 4 KiB records on 2.1: one per record.
+        let random = "fio-randwrite:bs=1M,size=16G";
+        assert_eq!(tx(random, "2.1", 4 * k), 256.0);
+        // From 2.2 a write within the file is one transaction of up to 32 MiB.
+        assert_eq!(tx(random, "2.2", 4 * k), 1.0);
+        assert_eq!(tx("fio-randwrite:bs=64M,size=16G", "2.2", 4 * k), 2.0);
+        // An append of whole 128 KiB records still borrows a buffer per record...
+        assert_eq!(tx("dd-write", "2.2", 128 * k), 8.0);
+        // ... and of smaller records only when the call is under four of them.
+        assert_eq!(tx("dd-write", "2.2", 32 * k), 1.0);
+        assert_eq!(tx("dd-write:bs=64K", "2.2", 32 * k), 2.0);
+        assert_eq!(tx("dd-write", "0.8.3", 32 * k), 32.0);
+        // A zvol's writes: one transaction up to 32 MiB, on every release.
+        let zvol = "fio-randwrite:bs=1M,volblocksize=16K";
+        assert_eq!(tx(zvol, "2.1", 16 * k), 1.0);
+    }
+
+    #[test]
+    fn a_call_takes_each_record_once() {
         let rs = 128 << 10;
-        let calls = |spec: &str| Calls::of_request(&Workload::parse(spec).unwrap(), rs);
+        let records = |spec: &str| records_per_call(&Workload::parse(spec).unwrap(), rs);
         // bonnie++'s 8 KiB chunks: a sixteenth of a record each; dd's 1 MiB, eight whole ones.
-        assert_eq!(calls("bonnie-rewrite").dirtied_per_chunk, 1.0 / 16.0);
-        assert_eq!(calls("dd-write").dirtied_per_chunk, 1.0);
-        assert_eq!(calls("fio-randwrite:bs=4K").dirtied_per_chunk, 1.0);
-        // A one-byte write() (bonnie++'s per-character output) pays the rest of a call.
-        let putc = calls("bonnie++ -s 1g @putc");
+        assert_eq!(records("bonnie-rewrite"), 1.0 / 16.0);
+        assert_eq!(records("dd-write"), 8.0);
+        assert_eq!(records("dd-read:bs=512"), 1.0 / 256.0);
+        // A random call smaller than the record takes its record anew.
+        assert_eq!(records("fio-randwrite:bs=4K"), 1.0);
+        assert_eq!(records("fio-randread:bs=192K"), 2.0);
+        // A one-byte write() (bonnie++'s per-character output) pays the call, its
+        // transaction and a 131,072th of the record's dirtying.
+        let putc = Calls::of_request(
+            &Workload::parse("bonnie++ -s 1g @putc").unwrap(),
+            &release("zol-0.6.5"),
+            rs,
+        );
         let (r, c) = (release("zol-0.6.5"), Constants::priors());
-        let d = c.record_dirty_share();
-        let want = c.write_call_cycles(r.era) * (1.0 - d + d / 131072.0) + COPY_BYTE;
+        let want = c.write_call_cycles(r.era)
+            + c.write_tx_cycles()
+            + c.record_dirty_cycles() / 131_072.0
+            + COPY_BYTE;
         assert!((putc.cycles(&r, &c, false) - want).abs() < 1e-6 * want);
+    }
+
+    /// One call into many records pays the call once and each record's and transaction's
+    /// part per record: pajkastare's 1 MiB random writes into 4 KiB records on OpenZFS 2.1
+    /// (one transaction per record) cost the call once, 256 transactions and 256 records,
+    /// where 256 calls of 4 KiB pay the call 256 times; on 2.2 the 1 MiB call takes one
+    /// transaction.
+    #[test]
+    fn a_large_call_pays_the_call_once() {
+        let (rs, c) = (4096, Constants::priors());
+        let cost = |spec: &str, zfs: &str| {
+            let r = release(zfs);
+            let w = Workload::parse(spec).unwrap();
+            (Calls::of_request(&w, &r, rs).cycles(&r, &c, true), r.era)
+        };
+        let (big, era) = cost("fio-randwrite:bs=1M,size=16G", "2.1");
+        let (small, _) = cost("fio-randwrite:bs=4K,size=4G", "2.1");
+        let f = c.overwrite_call_factor();
+        let record = f * (c.write_tx_cycles() + c.record_dirty_cycles());
+        let copy = 4096.0 * COPY_BYTE;
+        assert!((small - (c.write_call_cycles(era) + record + copy)).abs() < 1e-6 * small);
+        let want = c.write_call_cycles(era) + 256.0 * (record + copy);
+        assert!((big - want).abs() < 1e-6 * big);
+        // 255 calls' worth saved: 7,000 cycles each at the priors.
+        let saved = 256.0 * small - big;
+        assert!((saved - 255.0 * c.write_call_cycles(era)).abs() < 1e-6 * saved);
+        let (big22, _) = cost("fio-randwrite:bs=1M,size=16G", "2.2");
+        assert!((big - big22 - 255.0 * f * c.write_tx_cycles()).abs() < 1e-6 * big);
+        // A read of 1 MiB takes 256 records into dbufs behind one call.
+        let r = release("2.1");
+        let read = Calls::of_request(&Workload::parse("dd-read").unwrap(), &r, rs);
+        let want =
+            c.read_call_cycles(era) + 256.0 * c.read_record_cycles() + 1_048_576.0 * COPY_BYTE;
+        assert!((read.cycles(&r, &c, false) - want).abs() < 1e-6 * want);
     }
 }

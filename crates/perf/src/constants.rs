@@ -58,7 +58,7 @@ const fn cost(name: &'static str, about: &'static str, prior: f64) -> Param {
 }
 
 /// The fitted constants, in the order `Constants` reads them.
-pub const PARAMS: [Param; 18] = [
+pub const PARAMS: [Param; 20] = [
     // Per-command time a disk spends that a queue or a cache cannot hide (decode, setup,
     // completion). Prior 0.1 ms: seed 004's write-through requests take 6.1 ms + size / media
     // rate at 10000 rpm, of which one revolution is 6.0 ms.
@@ -108,60 +108,99 @@ pub const PARAMS: [Param; 18] = [
         max: 1.0,
         log_scale: false,
     },
-    // Cycles of one read(2) or write(2) call of a file through the kernel's VFS and ZFS, beyond
-    // copying its bytes (range lock, dbuf lookups, a write's transaction assignment), on a 2012
-    // core, by era. Priors, approximations: the Solaris era 20,000 / 30,000, the illumos era
-    // 15,000 / 25,000 (~6 and ~10 us at 2.5 GHz), the modern code 8,000 / 15,000 (~250k 4 KiB
-    // reads a second from the ARC on one 3 GHz core).
+    // Cycles of one read(2) or write(2) call of a file through the kernel's VFS and ZFS that
+    // every call pays once, however many records it spans, beyond copying its bytes and the
+    // records' own work (below): the system call, the VFS, zfs_read's or zfs_write's entry,
+    // the range lock (zfs_rangelock_enter), the dbuf of a record already taken, on a 2012
+    // core, by era. Priors, APPROXIMATIONS: the whole call's former priors (Solaris era
+    // 20,000 / 30,000, illumos era 15,000 / 25,000, modern 8,000 / 15,000, about 250k 4 KiB
+    // reads a second from the ARC on one 3 GHz core) less the record's parts below.
     cost(
         "read_call_cycles_early",
-        "application: cycles of a read call (Solaris era)",
-        20_000.0,
+        "application: cycles of a read call, once per call (Solaris era)",
+        17_000.0,
     ),
     cost(
         "read_call_cycles_middle",
-        "application: cycles of a read call (illumos era)",
-        15_000.0,
+        "application: cycles of a read call, once per call (illumos era)",
+        12_000.0,
     ),
     cost(
         "read_call_cycles_modern",
-        "application: cycles of a read call (modern)",
-        8_000.0,
+        "application: cycles of a read call, once per call (modern)",
+        5_000.0,
+    ),
+    // Cycles a read call spends on each record it takes into a dbuf: dmu_read_uio_dnode
+    // (dmu.c) holds the dbufs of every record it spans (dmu_buf_hold_array_by_dnode: the
+    // dbuf hash, dbuf_read, an arc_read hit or miss on a record not yet held) and releases
+    // them. Prior 3,000, an APPROXIMATION: the modern call's former 8,000 split between the
+    // call and its one record.
+    cost(
+        "read_record_cycles",
+        "application: cycles of a read call per record it takes into a dbuf",
+        3_000.0,
     ),
     // Seconds glibc's POSIX AIO adds to each request (fio's posixaio engine): aio_write
     // queues the request for a helper thread and wakes it (aio_misc.c __aio_enqueue_request),
     // the helper makes the call, and the submitter sleeps in aio_suspend until the helper
-    // wakes it: two thread switches on the request's path, time the submitting thread waits
-    // rather than cycles it spends. Prior 2.6 us: two switches of ~1.3 us measured by a mutex
-    // and condition-variable ping-pong on one core (albertnetymk.github.io, "Context Switch on
-    // Linux", 2022), without the wake-up of an idle core.
+    // wakes it: two wake-ups on the request's path, time the submitting thread waits rather
+    // than cycles it spends. At depth 1 each side sleeps while the other works, so each
+    // wake-up finds its core idle. Prior 22.6 us: two wake-ups of a thread sleeping on an
+    // idle core as zil_commit.rs counts them (a 1.3 us switch, albertnetymk.github.io 2022,
+    // and C1E's 10 us exit, Linux's intel_idle.c). The prior was 2.6 us, the switches alone,
+    // which the fit's pull towards it held while the write call's cost was one figure.
     cost(
         "posixaio_handoff_s",
         "application: seconds of POSIX AIO's hand-off of one request to its thread and back",
-        2.6e-6,
+        2.0 * crate::zil_commit::IDLE_WAKEUP_S,
     ),
     cost(
         "write_call_cycles_early",
-        "application: cycles of a write call (Solaris era)",
-        30_000.0,
+        "application: cycles of a write call, once per call (Solaris era)",
+        22_000.0,
     ),
     cost(
         "write_call_cycles_middle",
-        "application: cycles of a write call (illumos era)",
-        25_000.0,
+        "application: cycles of a write call, once per call (illumos era)",
+        17_000.0,
     ),
     cost(
         "write_call_cycles_modern",
-        "application: cycles of a write call (modern)",
-        15_000.0,
+        "application: cycles of a write call, once per call (modern)",
+        7_000.0,
     ),
-    // How much more a write that overwrites part of an existing record costs than one that
-    // appends: dmu_tx_hold_write looks up (and holds) the existing block and its indirect
-    // blocks, and dirtying a cached record releases it from the ARC. Prior 1.5, an
-    // approximation.
+    // Cycles of each transaction a write call takes (app.rs, `transactions_per_write`):
+    // zfs_write's loop (zfs_vnops.c) creates it and holds the object's bonus buffer and the
+    // chunk's range (dmu_tx_hold_sa, dmu_tx_hold_write_by_dnode), assigns it to the open txg
+    // (dmu_tx_assign: the dataset's and the pool's space accounting under their locks, which
+    // PR #14964 names as the cost of one transaction per small record), updates the znode's
+    // times and size (sa_bulk_update), logs an itx (zfs_log_write) and commits. Prior 4,000,
+    // an APPROXIMATION: about a quarter of the modern write call's former 15,000.
+    cost(
+        "write_tx_cycles",
+        "application: cycles of each transaction a write call takes",
+        4_000.0,
+    ),
+    // Cycles of each record a write call dirties anew in its txg: dbuf_dirty's full pass
+    // (dbuf.c: the dirty record, the dnode's and the dataset's space accounting, the parent
+    // indirect dirtied) and the dbuf's hold and fill (dmu_buf_will_fill or dmu_buf_will_dirty,
+    // dmu.c dmu_write_uio_dnode), which a later write into the same dirty record skips
+    // (dbuf_dirty returns the txg's record at once). Prior 4,000, an APPROXIMATION: about a
+    // quarter of the modern write call's former 15,000 (half of it was the dirtying share's
+    // prior, 0.5, with the transaction's part then counted in it).
+    cost(
+        "record_dirty_cycles",
+        "application: cycles of each record a write call dirties anew",
+        4_000.0,
+    ),
+    // How much more a write's transaction and dirtied records cost when they overwrite an
+    // existing record than when they append: dmu_tx_hold_write looks up (and holds) the
+    // existing block and its indirect blocks, and dirtying a cached record releases it from
+    // the ARC. Prior 1.5, an approximation.
     Param {
         name: "overwrite_call_factor",
-        about: "application: an overwriting write call's cost over an appending one's",
+        about:
+            "application: an overwriting write's transaction and records over an appending one's",
         prior: 1.5,
         min: 1.0,
         max: 5.0,
@@ -206,21 +245,6 @@ pub const PARAMS: [Param; 18] = [
         "ARC: cycles of the eviction thread per byte evicted from a full ARC",
         0.25,
     ),
-    // Share of a write call's cycles spent on the first write into a record in its txg:
-    // dbuf_dirty's full pass (the dirty record, the dnode's and the dataset's space
-    // accounting, the parent indirect dirtied), which a later write into the same dirty
-    // record skips (dbuf_dirty returns the txg's record at once). A call that appends part
-    // of a record pays it for its share of the record. Prior 0.5, an APPROXIMATION: half of
-    // zfs_write's per-call path (the range lock, dmu_tx_assign, the itx and the copy are
-    // paid by every call).
-    Param {
-        name: "record_dirty_share",
-        about: "application: share of a write call's cycles that dirty a record anew",
-        prior: 0.5,
-        min: 0.0,
-        max: 0.95,
-        log_scale: false,
-    },
 ];
 
 /// Values of the constants, in the order of [`PARAMS`].
@@ -289,41 +313,75 @@ impl Constants {
     }
 
     pub(crate) fn disk_command_overhead_s(&self) -> f64 {
-        self.0[0]
+        self.0[const { index("disk_command_overhead_s") }]
     }
     pub(crate) fn hdd_write_efficiency(&self) -> f64 {
-        self.0[1]
+        self.0[const { index("hdd_write_efficiency") }]
     }
     pub(crate) fn arc_data_share(&self) -> f64 {
-        self.0[2]
+        self.0[const { index("arc_data_share") }]
     }
     pub(crate) fn arc_scan_retention(&self) -> f64 {
-        self.0[3]
+        self.0[const { index("arc_scan_retention") }]
     }
     pub(crate) fn read_call_cycles(&self, era: Era) -> f64 {
-        self.0[4 + era_index(era)]
+        self.0[const { index("read_call_cycles_early") } + era_index(era)]
+    }
+    pub(crate) fn read_record_cycles(&self) -> f64 {
+        self.0[const { index("read_record_cycles") }]
     }
     pub(crate) fn posixaio_handoff_s(&self) -> f64 {
-        self.0[7]
+        self.0[const { index("posixaio_handoff_s") }]
     }
     pub(crate) fn write_call_cycles(&self, era: Era) -> f64 {
-        self.0[8 + era_index(era)]
+        self.0[const { index("write_call_cycles_early") } + era_index(era)]
+    }
+    pub(crate) fn write_tx_cycles(&self) -> f64 {
+        self.0[const { index("write_tx_cycles") }]
+    }
+    pub(crate) fn record_dirty_cycles(&self) -> f64 {
+        self.0[const { index("record_dirty_cycles") }]
     }
     pub(crate) fn overwrite_call_factor(&self) -> f64 {
-        self.0[11]
+        self.0[const { index("overwrite_call_factor") }]
     }
     pub(crate) fn rewrite_records_in_flight(&self) -> f64 {
-        self.0[12]
+        self.0[const { index("rewrite_records_in_flight") }]
     }
     pub(crate) fn zio_cycles(&self, era: Era) -> f64 {
-        self.0[13 + era_index(era)]
+        self.0[const { index("zio_cycles_early") } + era_index(era)]
     }
     pub(crate) fn arc_evict_cycles_per_byte(&self) -> f64 {
-        self.0[16]
+        self.0[const { index("arc_evict_cycles_per_byte") }]
     }
-    pub(crate) fn record_dirty_share(&self) -> f64 {
-        self.0[17]
+}
+
+/// The place of the constant named `name` in [`PARAMS`], found when the crate is compiled
+/// (a name that is not there fails the build): the fit's order is the order of `PARAMS`
+/// alone, and reordering it moves no accessor.
+const fn index(name: &str) -> usize {
+    let mut i = 0;
+    while i < PARAMS.len() {
+        if same(PARAMS[i].name.as_bytes(), name.as_bytes()) {
+            return i;
+        }
+        i += 1;
     }
+    panic!("not a constant of PARAMS");
+}
+
+const fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 #[cfg(test)]
@@ -339,6 +397,16 @@ mod tests {
         let first = FITTED_FILE.lines().find(|l| l.contains(" = ")).unwrap();
         let value: f64 = first.split(" = ").nth(1).unwrap().parse().unwrap();
         assert_eq!(fitted.disk_command_overhead_s(), value);
+    }
+
+    /// Each era's figures of a cost stand in PARAMS in the order `era_index` reads them.
+    #[test]
+    fn each_eras_figures_follow_each_other() {
+        for cost in ["read_call_cycles", "write_call_cycles", "zio_cycles"] {
+            let first = index(&format!("{cost}_early"));
+            assert_eq!(index(&format!("{cost}_middle")), first + 1);
+            assert_eq!(index(&format!("{cost}_modern")), first + 2);
+        }
     }
 
     #[test]

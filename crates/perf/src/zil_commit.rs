@@ -36,6 +36,10 @@ const SWITCH_S: f64 = 1.3e-6;
 /// C6 133 us and 600 us: an idle of ~100 us takes C1E.
 const IDLE_EXIT_S: f64 = 10e-6;
 
+/// Waking a thread that sleeps on an idle core: the switch and the idle state's exit. POSIX
+/// AIO's hand-off is two of them (constants.rs, `posixaio_handoff_s`).
+pub(crate) const IDLE_WAKEUP_S: f64 = SWITCH_S + IDLE_EXIT_S;
+
 /// zfs_commit_timeout_pct of ZFS on Linux 0.8 to OpenZFS 2.1 (zil.c): the share of the last
 /// lwb's latency the lone writer waits before issuing its lwb.
 const COMMIT_TIMEOUT_PCT: f64 = 5.0;
@@ -66,7 +70,7 @@ pub(crate) fn wait_s(release: &Release, lwb_s: f64) -> f64 {
     if release.era != Era::Modern {
         return 0.0;
     }
-    let wakeup = SWITCH_S + IDLE_EXIT_S;
+    let wakeup = IDLE_WAKEUP_S;
     let path = WAKEUPS * wakeup;
     if !waits_commit_timeout(release) {
         return path;

@@ -161,7 +161,7 @@ impl<'a> Stages<'a> {
     pub(super) fn loads(&self) -> Loads {
         let seq = self.w.access.is_sequential() && self.sync.is_none() && !self.overwrite_reads();
         let rec = self.records(seq);
-        let calls = Calls::of_request(self.w, self.recordsize);
+        let calls = Calls::of_request(self.w, self.release, self.recordsize);
         let mut work = Work::new(self.system);
         for v in &self.vdevs {
             self.vdev(&mut work, v, &rec, seq, calls.writes);
