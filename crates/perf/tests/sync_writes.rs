@@ -43,9 +43,11 @@ fn a_p4800x_log_device_takes_thousands_of_sync_writes_a_second_at_qd1() {
     let linux = iops(&pool(true, "openzfs-2.1"), SYNC_16K);
     let freebsd = iops(&pool(true, "freebsd-13.1"), SYNC_16K);
     assert!(linux >= 5_000.0, "{linux}");
-    // Fitted over the 1,452 cases of 37 sources, 2.1 on Linux is 3.4% under FreeBSD here.
+    // Fitted over the 1,452 cases of 37 sources, a write call's cycles no longer make 2.1's
+    // timed sleep the limit on Linux: the hard disks' writeback bounds all three alike, and
+    // no release is ahead of a later one.
     assert!(
-        linux < 0.98 * freebsd && freebsd <= modern,
+        linux <= freebsd && freebsd <= modern,
         "{linux} {freebsd} {modern}"
     );
     // Without the log device each commit waits for a log block on the hard disks.
