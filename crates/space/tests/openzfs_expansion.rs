@@ -26,9 +26,11 @@ const LINES: &str = include_str!("../oracle/expansions.txt");
 /// writes (the MOS, space maps, the fills' indirect blocks) against the engine's 100 blocks of
 /// 1 KiB. Measured over every step of every recorded pool of both releases: ALLOC from 708 KiB
 /// below to 600 KiB above, AVAIL from 342 KiB below to 464 KiB above (the indirect blocks are
-/// not modelled; the empty pool's approximation is larger than libzpool's metadata).
-/// Everything else is exact.
-const METADATA_BOUND: u64 = MIB;
+/// not modelled; the empty pool's approximation is larger than libzpool's metadata). A live
+/// run's metadata varies with how many txgs its fills span, which depends on the machine's
+/// timing: on a loaded CI machine 2.3.2's pool x05 after a 64 MiB fill held 1,056 KiB more
+/// than the engine, so the bound is twice the recorded spread. Everything else is exact.
+const METADATA_BOUND: u64 = 2 * MIB;
 
 /// The pool and its growth from one line: `+fill/RS/BYTES` writes BYTES more (the engine
 /// takes the total), `+attach` widens the raidz by one.
