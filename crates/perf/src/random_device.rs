@@ -4,8 +4,9 @@
 //! ChaCha20 one of 4.8 on alike. The clamp came with commit 79a8468747c5 ("random: check for
 //! increase of entropy_count because of signed conversion", 2013), which guarded the entropy
 //! accounting's fixed-point arithmetic; "random: remove outdated INT_MAX >> 6 check in
-//! urandom_read()" (Jason A. Donenfeld, LKML 2022-02-09) took it out for Linux 5.18, and the
-//! stable queues of June 2022 (4.9 to 5.17) carried the removal with the rest of random.c.
+//! urandom_read()" (Jason A. Donenfeld, LKML 2022-02-09; commit 434537ae54ad) took it out for
+//! Linux 5.18, and the stable kernels of May and June 2022 (5.10's queue on 2022-05-27, 4.9 to
+//! 5.17 by 2022-06-20) carried the removal with the rest of random.c.
 //! A bigger read comes back short: dd without `iflag=fullblock` takes it as the block, and
 //! with `conv=sync` pads the rest with zeros (POSIX dd), so a 64 MiB block of
 //! `dd if=/dev/urandom bs=64M conv=sync` holds 32 MiB less one byte of the device's output.
@@ -20,7 +21,7 @@ const CLAMP: u64 = (i32::MAX as u64) >> 6;
 /// no clamp applies. The kernel is taken from the release, as `cpu::urandom_byte` takes it:
 /// ZFS on Linux 0.6 to OpenZFS 2.1 (2013-2023) ran on the kernels of those years, 3.x to
 /// 5.15, all with the clamp but the oldest (RHEL 6's 2.6.32, which predates it); from
-/// OpenZFS 2.2 (2023) a kernel of 5.18 on or a stable one updated after June 2022, without
+/// OpenZFS 2.2 (2023) a kernel of 5.18 on or a stable one updated after mid-2022, without
 /// it. zfs-fuse ran before the clamp (2008-2012); FreeBSD's and illumos' random devices are
 /// not this driver.
 pub(crate) fn read_clamp(release: &Release) -> Option<u64> {
