@@ -6,6 +6,7 @@
 
 use crate::constants::Constants;
 use crate::cpu::{self, COPY_BYTE, SYSCALL};
+use crate::random_device;
 use crate::release::Release;
 use model::workload::{Access, Data, Durability, Engine, Target, Workload};
 
@@ -75,7 +76,9 @@ pub(crate) struct Calls {
     /// Calls that do no I/O: lseek, fsync's entry.
     pub others: f64,
     pub bytes: f64,
-    /// Bytes read from the kernel's random device before the writes (`dd if=/dev/urandom`).
+    /// Bytes read from the kernel's random device before the writes (`dd if=/dev/urandom`):
+    /// what one read gives, short of a block larger than the device's clamp
+    /// (`random_device`), the rest being dd's zeros (`conv=sync`).
     pub generated: f64,
     /// Records each call takes anew (`records_per_call`): a read's into its dbufs
     /// (constants.rs, `read_record_cycles`), a write's dirtied (`record_dirty_cycles`).
@@ -116,8 +119,8 @@ impl Calls {
             writes,
             others: others + fsyncs,
             bytes: (reads + writes) * bs,
-            generated: if w.data == Data::Urandom {
-                writes * bs
+            generated: if matches!(w.data, Data::Urandom { .. }) {
+                writes * random_device::bytes_per_read(w.block_size, release) as f64
             } else {
                 0.0
             },
@@ -215,6 +218,29 @@ mod tests {
         // fio's posixaio hands every request to glibc's helper thread; psync makes its own.
         let fio = |engine: &str| calls(&format!("fio-randwrite:bs=4K,engine={engine}")).handoffs;
         assert_eq!((fio("posixaio"), fio("psync")), (1.0, 0.0));
+    }
+
+    /// microuser's `dd if=/dev/urandom bs=64M conv=sync` on ZFS on Linux: each read of the
+    /// random device gives 33,554,431 bytes and dd pads the rest of the block with zeros, so
+    /// the generator makes half a block; the 16 MiB block is read whole, and from OpenZFS 2.2
+    /// (kernels without the clamp) so is the 64 MiB one. The write still carries the block.
+    #[test]
+    fn a_block_beyond_the_random_devices_clamp_is_half_generated() {
+        let (rs, mib) = (128 << 10, 1u64 << 20);
+        let calls = |spec: &str, zfs: &str| {
+            Calls::of_request(&Workload::parse(spec).unwrap(), &release(zfs), rs)
+        };
+        let big = "dd if=/dev/urandom of=/six8tb/test.iso bs=67108864 count=8 conv=sync";
+        let zol = calls(big, "zol-0.7");
+        assert_eq!(
+            (zol.generated, zol.bytes),
+            (33_554_431.0, (64 * mib) as f64)
+        );
+        let whole = "dd if=/dev/urandom of=/six8tb/test.iso bs=16777216 count=32 conv=sync";
+        assert_eq!(calls(whole, "zol-0.7").generated, (16 * mib) as f64);
+        assert_eq!(calls(big, "2.2").generated, (64 * mib) as f64);
+        // A preset's urandom is generated per write alike.
+        assert_eq!(calls("dd-write:data=urandom", "2.4").generated, mib as f64);
     }
 
     /// zfs_write's transactions by release (PR #14964, OpenZFS 2.2).

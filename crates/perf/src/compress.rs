@@ -25,7 +25,7 @@ pub(crate) fn psize(
         // A repeated pattern compresses to a few hundred bytes: one sector.
         Data::Pattern => 1.0,
         Data::Random => record as f64 / ratio.max(1.0),
-        Data::Urandom => record as f64,
+        Data::Urandom { .. } => record as f64,
         Data::Compressible { percent } => record as f64 * (1.0 - f64::from(percent) / 100.0),
         // The zeros between the written blocks compress away; the blocks do not.
         Data::Sparse { fill_pct } => record as f64 * f64::from(fill_pct) / 100.0,
@@ -89,7 +89,16 @@ mod tests {
         );
         assert_eq!(psize(rs, Data::Random, 1.1, Compression::Lz4, 4096), rs);
         // The kernel's random bytes do not compress, whatever the dataset's own data does.
-        assert_eq!(psize(rs, Data::Urandom, 2.0, Compression::Lz4, 4096), rs);
+        assert_eq!(
+            psize(
+                rs,
+                Data::Urandom { padded: false },
+                2.0,
+                Compression::Lz4,
+                4096
+            ),
+            rs
+        );
         let half = Data::Compressible { percent: 50 };
         assert_eq!(
             psize(rs, half, 1.0, Compression::Zstd { level: 3 }, 512),

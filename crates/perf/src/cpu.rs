@@ -207,7 +207,7 @@ pub(crate) fn compress_byte(algorithm: Compression, data: Data, ratio: f64) -> (
     match data {
         Data::Zeros | Data::Pattern => zeros,
         Data::Random if algorithm == Compression::Lz4 && ratio <= 1.0 => (1.4, 0.0),
-        Data::Urandom if algorithm == Compression::Lz4 => (1.4, 0.0),
+        Data::Urandom { .. } if algorithm == Compression::Lz4 => (1.4, 0.0),
         // Random blocks among zeros: each part at its own cost.
         Data::Sparse { fill_pct } => {
             let random = f64::from(fill_pct) / 100.0;

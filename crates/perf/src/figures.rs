@@ -116,7 +116,7 @@ pub(crate) fn prediction(
     if findings.holes {
         bottleneck.sentence += "; the data are zeros and the dataset compresses: every record became a hole, so no data reached the disks (this is not the pool's write speed: see fio-write)";
     }
-    if workload.data == Data::Urandom && bottleneck.kind == Kind::Thread {
+    if matches!(workload.data, Data::Urandom { .. }) && bottleneck.kind == Kind::Thread {
         bottleneck.sentence += "; before each write the thread reads its data from the kernel's \
                                 random device, whose generator runs on the same core";
     }

@@ -41,6 +41,7 @@ mod not_modelled;
 mod page_cache;
 mod path;
 mod predict;
+mod random_device;
 mod rebuild;
 mod release;
 mod sim;

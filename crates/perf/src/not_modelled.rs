@@ -77,7 +77,9 @@ pub(crate) fn not_modelled(system: &System, w: &Workload, findings: &Findings) -
         unprotected.map(|disk| NotModelled::CacheFlush { disk }),
         (w.access == Access::SeqRead && w.threads > 1 && all_flash(system))
             .then_some(NotModelled::ArcUnderReaders),
-        (w.data == Data::Urandom && w.access.writes() && !findings.random_device_measured)
+        (matches!(w.data, Data::Urandom { .. })
+            && w.access.writes()
+            && !findings.random_device_measured)
             .then_some(NotModelled::RandomDevice),
         sata_behind_expander(system).then_some(NotModelled::StpThroughExpander),
         (matches!(w.target, Target::Zvol { .. }) || volume).then_some(NotModelled::ZvolPath),

@@ -31,6 +31,10 @@ pub(crate) struct Release {
     pub sync_write_active: u32,
     /// How far a sequential reader is prefetched ahead.
     pub prefetch: Prefetch,
+    /// A read that waits on a prefetch still in the vdev queue raises it to the sync class
+    /// (arc_read's zio_change_priority, "Support re-prioritizing asynchronous prefetches",
+    /// ZoL 0.8.0); before, it waits in the async read class with prefetch's other reads.
+    pub waited_prefetch_raised: bool,
     /// How a mirror's sides take turns under a sequential read.
     pub mirror_runs: MirrorRuns,
     /// The write throttle: how much dirty data the application may run ahead of the disks.
@@ -177,6 +181,7 @@ impl Release {
             sync_read_active: tunables.sync_read_max_active.unwrap_or(sync_read),
             sync_write_active: tunables.sync_write_max_active.unwrap_or(sync_write),
             prefetch: Prefetch::of(line, tunables.prefetch_disable == Some(true)),
+            waited_prefetch_raised: line >= (0, 8),
             mirror_runs,
             throttle,
             arc_share,

@@ -18,7 +18,7 @@ const DD_BS: u64 = 512;
 fn generator(path: &str) -> Option<Data> {
     match path {
         "/dev/zero" => Some(Data::Zeros),
-        "/dev/urandom" | "/dev/random" => Some(Data::Urandom),
+        "/dev/urandom" | "/dev/random" => Some(Data::Urandom { padded: false }),
         _ => None,
     }
 }
@@ -55,6 +55,9 @@ struct Operands {
     dsync: bool,
     /// `conv=notrunc`: the output is not truncated, so a file is written over in place.
     notrunc: bool,
+    /// `conv=sync`: each short read is padded with zero bytes to `bs` (coreutils dd; POSIX
+    /// dd: "null bytes shall be appended to the input data up to the specified size").
+    pad: bool,
     direct: bool,
 }
 
@@ -70,6 +73,7 @@ impl Operands {
             flush: false,
             dsync: false,
             notrunc: false,
+            pad: false,
             direct: false,
         };
         for arg in words(spec)?.into_iter().skip(1) {
@@ -89,14 +93,15 @@ impl Operands {
         Ok(ops)
     }
 
-    /// `conv=`: the flushes change the timing, `notrunc` what a write finds in the file; the
-    /// rest change nothing the model sees.
+    /// `conv=`: the flushes change the timing, `notrunc` what a write finds in the file,
+    /// `sync` what a short read of a device becomes; the rest change nothing the model sees.
     fn conv(&mut self, value: &str) -> Result<(), WorkloadError> {
         for c in value.split(',') {
             match c {
                 "fdatasync" | "fsync" => self.flush = true,
                 "notrunc" => self.notrunc = true,
-                "sparse" | "noerror" | "sync" => {}
+                "sync" => self.pad = true,
+                "sparse" | "noerror" => {}
                 _ => return Err(unsupported("dd", &format!("conv={c}"))),
             }
         }
@@ -124,6 +129,10 @@ impl Operands {
         match (generator(input), output) {
             (Some(data), out) if !out.is_empty() && out != "/dev/null" => {
                 let device = is_device(out);
+                let data = match data {
+                    Data::Urandom { .. } => Data::Urandom { padded: self.pad },
+                    other => other,
+                };
                 // A device is never truncated; a file kept is written over.
                 let over = self.notrunc && (!device || super::is_zvol_path(out));
                 let access = if over { Access::Overwrite } else { Access::SeqWrite };

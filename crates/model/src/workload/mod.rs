@@ -157,8 +157,13 @@ pub enum Data {
     Random,
     /// Read from the kernel's random device (`dd if=/dev/urandom`): incompressible whatever
     /// the dataset's own data, and made by the kernel's generator on the writing thread, one
-    /// buffer before each write.
-    Urandom,
+    /// read before each write. A read larger than the device gives at once comes back short;
+    /// `padded` when the tool fills the rest of its block with zeros (dd `conv=sync`), else
+    /// the read is taken as whole.
+    Urandom {
+        /// dd's `conv=sync`: a short read is padded with zero bytes to the block size.
+        padded: bool,
+    },
     /// All zeros (`dd if=/dev/zero`): a compressing dataset stores such blocks as holes.
     Zeros,
     /// A repeated pattern (Bonnie's and iozone's buffers): compresses to almost nothing.

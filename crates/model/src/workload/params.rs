@@ -236,7 +236,7 @@ fn data(value: &str) -> Option<Data> {
         .filter(|p| (1..=100).contains(p));
     match (value, sparse) {
         ("random", _) => Some(Data::Random),
-        ("urandom", _) => Some(Data::Urandom),
+        ("urandom", _) => Some(Data::Urandom { padded: false }),
         ("zeros" | "zero", _) => Some(Data::Zeros),
         ("pattern", _) => Some(Data::Pattern),
         (_, Some(fill_pct)) => Some(Data::Sparse { fill_pct }),

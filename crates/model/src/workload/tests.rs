@@ -22,11 +22,20 @@ fn presets_and_parameters() {
     assert_eq!(w.engine, Engine::Sync);
     assert_eq!(w.durability, Durability::Every(4));
     let dd = Workload::parse("dd if=/dev/urandom of=/tank/f bs=1M count=100").unwrap();
-    assert_eq!(dd.data, Data::Urandom);
+    assert_eq!(dd.data, Data::Urandom { padded: false });
     assert_eq!(
         Workload::parse("dd-write:data=urandom").unwrap().data,
-        Data::Urandom
+        Data::Urandom { padded: false }
     );
+    // conv=sync pads each short read of the device with zeros to bs.
+    let sync = "dd if=/dev/urandom of=/tank/f bs=64M count=8 conv=sync";
+    assert_eq!(
+        Workload::parse(sync).unwrap().data,
+        Data::Urandom { padded: true }
+    );
+    // Reading a file, there is nothing short to pad.
+    let read = Workload::parse("dd if=/tank/f of=/dev/null bs=64M count=8 conv=sync").unwrap();
+    assert_eq!(read.data, Data::Random);
     assert!(w.direct);
     assert_eq!((w.data, w.cache), (Data::Zeros, CacheState::Cold));
 }

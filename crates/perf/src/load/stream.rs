@@ -97,9 +97,14 @@ impl Stages<'_> {
     }
 
     /// Reads each leaf keeps active for the application's streams: prefetch's async reads,
-    /// and the read each stream waits on, which arc_read raises to the sync class
-    /// (zio_change_priority) — the streams' waits spread over the pool's leaves.
+    /// and from ZoL 0.8 the read each stream waits on, which arc_read raises to the sync
+    /// class (zio_change_priority) — the streams' waits spread over the pool's leaves.
+    /// Before 0.8 the waited read stays among prefetch's async reads (and before the 2013
+    /// scheduler every read shares one queue): the async limit alone.
     fn stream_read_active(&self) -> u32 {
+        if !self.release.waited_prefetch_raised {
+            return self.release.async_read_active;
+        }
         let waited = self.streams().div_ceil(self.data_leaves().max(1));
         self.release.async_read_active + waited.min(self.release.sync_read_active)
     }

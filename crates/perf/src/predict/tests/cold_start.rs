@@ -56,3 +56,20 @@ fn a_long_pass_hardly_sees_its_start() {
 fn steady_rate(p: &crate::figures::Prediction) -> f64 {
     p.devices.iter().map(|d| d.read_bytes_per_s).sum()
 }
+
+#[test]
+fn before_0_8_a_waited_prefetch_stays_in_the_async_class() {
+    // One cold reader of six 200 MB/s disks, prefetch 8 MiB ahead (0.7 and 0.8 alike), I/Os
+    // aggregated to 128 KiB (the 0.7 default, set on both): each leaf keeps
+    // zfs_vdev_async_read_max_active = 3 of prefetch's reads active. From 0.8 the record the
+    // reader waits on is raised to the sync class (zio_change_priority), one read more on
+    // its leaf; before, it waits among the three. Six leaves: 18 records in flight against 24.
+    let mut s = system("stripe-6", 6, 200.0, fast_link());
+    s.host.tunables.aggregation_limit = Some(128 << 10);
+    let in_flight = |s: &mut model::System, zfs: &str| {
+        s.host.zfs = zfs.parse().unwrap();
+        predict(s, &dd(512, "cold")).unwrap().concurrency
+    };
+    assert_eq!(in_flight(&mut s, "zol-0.7.13"), 18);
+    assert_eq!(in_flight(&mut s, "zol-0.8.2"), 24);
+}
