@@ -42,6 +42,7 @@ mod page_cache;
 mod path;
 mod predict;
 mod rebuild;
+mod redirty;
 mod release;
 mod sim;
 mod station;
