@@ -1,10 +1,14 @@
 //! The L2ARC (cache devices) under a workload (arc.c, the "Level 2 ARC" block comment and
 //! l2arc_feed_thread): which share of reads it serves, and what its headers take from the ARC.
 //! - The feed thread writes buffers near the tail of the ARC's lists, those about to be
-//!   evicted, to the cache devices: the L2ARC holds what the ARC is losing. It skips
-//!   prefetched buffers (`l2arc_noprefetch`, on by default: l2arc_write_eligible), so a
-//!   sequential scan, whose blocks all come through prefetch (dmu_zfetch), finds nothing
-//!   there; random reads find it.
+//!   evicted, to the cache devices: the L2ARC holds what the ARC is losing. It skips buffers
+//!   the devices already hold and, with `l2arc_noprefetch` (on by default), prefetched ones:
+//!   arc_read_done takes a prefetched buffer's L2CACHE flag away (ZFS on Linux 0.6.5.4), and
+//!   a prefetch read does not read from the cache devices, so a sequential pass finds nothing
+//!   there. The application's own read of a prefetched buffer gives the flag back (arc_read's
+//!   hit) and clears the prefetch mark (arc_access: "a referencing read"; 2.2.9 clears it
+//!   likewise), so a pass the application reads feeds the devices as a write does; random
+//!   reads find what it fed.
 //! - Every block in the L2ARC keeps an L2-only header in the ARC: HDR_L2ONLY_SIZE, the
 //!   arc_buf_hdr_t up to its L1 part (include/sys/arc_impl.h: dva 16, birth 8, type, level,
 //!   sizes, hash link, flags and spa 32, the l2arc_buf_hdr_t 40 on LP64), 96 bytes. Those
@@ -17,10 +21,11 @@
 //!   quota (`l2arc_feed_again`) the next comes `l2arc_feed_min_ms` (200 ms) later: at most
 //!   five quotas a second for the whole pool, however many cache devices it has. A data set
 //!   the run wrote faster than that passed the ARC's tail faster than the feed took it, and
-//!   the L2ARC holds the feed's share of it. Which run that was: bonnie++'s rewrite before
-//!   its seeks (its read pass is prefetched, not fed, and the rewrite's copy on write freed
-//!   the blocks the write pass left, and arc_freed their L2ARC copies with them), a
-//!   sequential write of the data set (fio's layout) before any other random reads.
+//!   the L2ARC holds the feed's share of it. Which runs those were: bonnie++'s rewrite and
+//!   then its read pass before its seeks (the rewrite's copy on write freed the blocks the
+//!   write pass left, and arc_freed their L2ARC copies with them; the read pass feeds what
+//!   the rewrite's feed left out), a sequential write of the data set (fio's layout) before
+//!   any other random reads.
 //!
 //! A cache-device read is a random read on that device; `load` places it there.
 
@@ -42,23 +47,19 @@ pub(crate) fn devices(system: &System) -> Vec<usize> {
     (n - cache..n).collect()
 }
 
-/// The run that last wrote `w`'s data set before `w`'s timing began, where cache devices
-/// may hold part of it (random reads of a file on a pool with cache devices): bonnie++'s
-/// rewrite before its seeks, a sequential write of the data set (fio's layout) otherwise.
-pub(crate) fn layout(system: &System, w: &Workload) -> Option<Workload> {
+/// The runs whose buffers passed the ARC's tail, oldest first, since the data set of `w`
+/// was last written, where cache devices may hold part of it (random reads of a file on a
+/// pool with cache devices): bonnie++'s rewrite and its read pass before its seeks, a
+/// sequential write of the data set (fio's layout) otherwise. Empty where none is fed.
+pub(crate) fn feeding_runs(system: &System, w: &Workload) -> Vec<Workload> {
     if system.pool.cache_devices == 0
         || w.access.is_sequential()
         || w.target != Target::Pool
         || w.data_bytes.is_none()
     {
-        return None;
+        return Vec::new();
     }
-    // bonnie++'s rewrite is its one process's loop; fio lays out each job's file.
-    let (kind, access, threads) = match w.access {
-        Access::Seeks { .. } => ("bonnie++ rewrite", Access::Rewrite, 1),
-        _ => ("layout", Access::SeqWrite, w.threads),
-    };
-    Some(Workload {
+    let run = |kind: &str, access, threads| Workload {
         kind: kind.into(),
         access,
         threads,
@@ -68,18 +69,33 @@ pub(crate) fn layout(system: &System, w: &Workload) -> Option<Workload> {
         direct: false,
         cache: CacheState::Warm,
         ..w.clone()
-    })
+    };
+    match w.access {
+        // bonnie++'s rewrite and read are its one process's loops (bonnie++.cpp TestFileOps).
+        Access::Seeks { .. } => vec![
+            run("bonnie++ rewrite", Access::Rewrite, 1),
+            run("bonnie++ read", Access::SeqRead, 1),
+        ],
+        // fio lays out each job's file.
+        _ => vec![run("layout", Access::SeqWrite, w.threads)],
+    }
 }
 
-/// Share of a data set written at `written_bytes_per_s` that the feed copied to the cache
-/// devices: its five quotas a second against the rate the data passed the ARC's tail.
-pub(crate) fn fed_share(release: &Release, written_bytes_per_s: f64) -> f64 {
-    let feed = release.l2arc_write_max as f64 * FEEDS_PER_S;
-    if written_bytes_per_s > feed {
-        feed / written_bytes_per_s
-    } else {
-        1.0
+/// Share of a data set that the feed copied to the cache devices while runs passed it
+/// through the ARC at `rates` bytes a second, oldest first: each run offers the feed the
+/// bytes the devices do not hold yet, at its rate times their share, and the feed takes its
+/// five quotas a second of them, all of them when they come slower than that.
+pub(crate) fn fed_share(release: &Release, rates: &[f64]) -> f64 {
+    if rates.is_empty() {
+        return 1.0;
     }
+    let feed = release.l2arc_write_max as f64 * FEEDS_PER_S;
+    rates.iter().fold(0.0, |held, &rate| {
+        let fresh = 1.0 - held;
+        let offered = fresh * rate;
+        let taken = if offered > feed { feed / offered } else { 1.0 };
+        held + fresh * taken
+    })
 }
 
 /// The ARC's and the L2ARC's shares of `w`'s block reads, for an ARC holding `arc_bytes` of
@@ -159,7 +175,7 @@ mod tests {
         )
         .unwrap();
         assert!((l2z - 0.75).abs() < 1e-3, "{l2z}");
-        // A scan is prefetched and not fed (l2arc_noprefetch); a cold cache finds nothing.
+        // A scan's own reads are served by the ARC's model; a cold cache finds nothing.
         let scan = Workload::parse("fio-read:size=400G,bs=1M").unwrap();
         assert!(shares(&scan, &release(), (100.0 * GIB, 200.0 * GIB), rec, 1.0).is_none());
         let cold = Workload::parse("fio-randread:size=400G,cache=cold").unwrap();
@@ -172,9 +188,24 @@ mod tests {
         // 83.9 MB/s is half fed, one written at 20 MB/s all of it. 2.2.9: 32 MiB a feed.
         let r065 = Release::of("zol-0.6.5".parse().unwrap(), &Tunables::default());
         let feed = 5.0 * 8.0 * 1048576.0;
-        assert!((fed_share(&r065, 2.0 * feed) - 0.5).abs() < 1e-12);
-        assert_eq!(fed_share(&r065, 20e6), 1.0);
-        assert!((fed_share(&release(), 8.0 * feed) - 0.5).abs() < 1e-12);
+        assert!((fed_share(&r065, &[2.0 * feed]) - 0.5).abs() < 1e-12);
+        assert_eq!(fed_share(&r065, &[20e6]), 1.0);
+        assert!((fed_share(&release(), &[8.0 * feed]) - 0.5).abs() < 1e-12);
+        // A read pass after a write fed half: it offers the other half at its rate, 4x the
+        // feed's, so 2x the feed's of bytes not held, and the feed takes half of those.
+        let both = fed_share(&r065, &[2.0 * feed, 4.0 * feed]);
+        assert!((both - 0.75).abs() < 1e-12, "{both}");
+        // phaus 2.4's measured passes, 77.7 MB/s rewritten then 222.5 MB/s read: the
+        // rewrite's feed takes 54%, the read pass 41% of the rest, 73% in all.
+        let phaus = fed_share(&r065, &[77.749e6, 222.516e6]);
+        let rw = feed / 77.749e6;
+        let want = rw + (1.0 - rw) * feed / ((1.0 - rw) * 222.516e6);
+        assert!(
+            (phaus - want).abs() < 1e-12 && (phaus - 0.728).abs() < 1e-3,
+            "{phaus}"
+        );
+        // No run fed: the share is not asked for.
+        assert_eq!(fed_share(&r065, &[]), 1.0);
         // 40 GiB of random reads, 4 GiB of ARC, a 200 GiB device fed half the data: the
         // device holds half of the 36 GiB beyond the ARC, 18 GiB, whose headers take
         // 147,456 x 96 B from the ARC.
@@ -190,23 +221,31 @@ mod tests {
     }
 
     #[test]
-    fn bonnie_seeks_find_what_its_rewrite_left_fio_what_its_layout_wrote() {
+    fn bonnie_seeks_find_what_its_rewrite_and_read_fed_fio_what_its_layout_wrote() {
         let mut s = crate::testkit::system("mirror-2", 2, 200.0, crate::testkit::fast_link());
         let seeks = Workload::parse("bonnie++ -s 4096 -f @seeks").unwrap();
-        assert!(layout(&s, &seeks).is_none(), "no cache device, no layout");
+        assert!(
+            feeding_runs(&s, &seeks).is_empty(),
+            "no cache device, no feed"
+        );
         s.pool.cache_devices = 1;
-        let l = layout(&s, &seeks).unwrap();
+        let runs = feeding_runs(&s, &seeks);
+        let shape: Vec<_> = runs
+            .iter()
+            .map(|r| (r.access, r.block_size, r.threads))
+            .collect();
         assert_eq!(
-            (l.access, l.block_size, l.threads),
-            (Access::Rewrite, 8192, 1)
+            shape,
+            [(Access::Rewrite, 8192, 1), (Access::SeqRead, 8192, 1)]
         );
         let fio = Workload::parse("fio-randread:size=10G,bs=4k,qd=32,threads=4").unwrap();
-        let l = layout(&s, &fio).unwrap();
+        let runs = feeding_runs(&s, &fio);
+        assert_eq!(runs.len(), 1);
         assert_eq!(
-            (l.access, l.queue_depth, l.threads),
+            (runs[0].access, runs[0].queue_depth, runs[0].threads),
             (Access::SeqWrite, 1, 4)
         );
         let scan = Workload::parse("fio-read:size=10G").unwrap();
-        assert!(layout(&s, &scan).is_none());
+        assert!(feeding_runs(&s, &scan).is_empty());
     }
 }

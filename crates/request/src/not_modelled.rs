@@ -45,7 +45,7 @@ pub fn sentence(fact: &NotModelled) -> String {
         NotModelled::DedupVdev => "the dedup vdev: the dedup table it would hold is not modelled",
         NotModelled::L2arcWarmup => {
             "the L2ARC's history beyond the run: random reads find what its feed took of the \
-             data set while the run wrote it (at most five l2arc_write_max a second: 40 MiB/s \
+             data set while the run wrote and read it (at most five l2arc_write_max a second: 40 MiB/s \
              to OpenZFS 2.1, 160 MiB/s from 2.2), up to its size; a cache device added later, \
              or data written before the run, is not modelled; `secondarycache` is taken as \
              `all`"

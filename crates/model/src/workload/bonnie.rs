@@ -2,7 +2,10 @@
 //! the Debian source package; docs/zfs-internals.md §8 says what each phase does):
 //! - `-s SIZE[:CHUNK[:SEEKS[:SEEKERS]]]`: the file in MiB (or with a g suffix), chunks of
 //!   8 KiB, 8192 seeks by 5 seeker processes unless given; without `-s`, twice `-r` MiB.
-//! - per-character phases (`putc`, `getc`) over the first 3 MiB unless `-f` (or `-fN`: N MiB);
+//! - per-character phases (`putc`, `getc`) over the first 3 MiB unless `-f` (or `-fN`: N MiB),
+//!   one byte per write(2) or read(2) call (bon_io.cpp `write_block_byte`, `read_block_byte`;
+//!   since bonnie++ 1.92, whose changelog reads "Made the per-byte code use read() and write()
+//!   instead of putc() and getc()"): no stdio buffer, each byte a system call into ZFS;
 //! - `write`: the file written chunk by chunk from a zeroed buffer with one byte bumped per
 //!   chunk, then fsync and close inside the timing; `-D` opens it O_DIRECT;
 //! - `rewrite`: each chunk read, one byte bumped, lseek back, written; fsync and close timed;

@@ -83,7 +83,8 @@ fn metadata_per_data_byte(system: &System, w: &Workload, release: &Release, rs: 
     match w.total_bytes() {
         Some(span) if w.access.writes() && !w.access.is_sequential() => {
             let per_txg = release.write_buffer_bytes(system.host.ram_bytes) / rs as f64;
-            indirect::random_metadata_per_data_byte(span as f64, rs, per_txg)
+            let ibs = indirect::indirect_bytes(release.zfs.openzfs_line());
+            indirect::random_metadata_per_data_byte(span as f64, rs, per_txg, ibs)
         }
         _ => txg::metadata_per_data_byte(rs),
     }

@@ -134,8 +134,9 @@ impl Stages<'_> {
         }
         let t = self.timing(&self.system.disks[v.leaves[0]].model);
         let zvol = matches!(w.target, Target::Zvol { .. });
-        let chain = indirect::levels_above_data(bytes, self.recordsize, zvol);
-        let chain_s = t.random_io_s(indirect::INDIRECT_BYTES, 1.0, 1, false);
+        let ibs = indirect::indirect_bytes(self.release.zfs.openzfs_line());
+        let chain = indirect::levels_above_data(bytes, self.recordsize, zvol, ibs);
+        let chain_s = t.random_io_s(ibs, 1.0, 1, false);
         let trips = self
             .release
             .prefetch

@@ -70,15 +70,13 @@ pub(crate) fn network(
     constants: &Constants,
 ) -> Result<(Release, Loads, Vec<Station>), PerfError> {
     let release = Release::of(system.host.zfs, &system.host.tunables);
-    // The cache devices hold what the feed took of the data set while it was written: the
-    // rate of that write is its own prediction (a stream, which has no layout of its own).
-    let l2_fed = match l2arc::layout(system, workload) {
-        Some(layout) => {
-            let written = predict_with(system, &layout, constants)?.throughput_bytes_per_s;
-            l2arc::fed_share(&release, written)
-        }
-        None => 1.0,
-    };
+    // The cache devices hold what the feed took of the data set while runs passed it through
+    // the ARC: each run's rate is its own prediction (a stream, which feeds nothing itself).
+    let rates = l2arc::feeding_runs(system, workload)
+        .iter()
+        .map(|run| Ok(predict_with(system, run, constants)?.throughput_bytes_per_s))
+        .collect::<Result<Vec<_>, PerfError>>()?;
+    let l2_fed = l2arc::fed_share(&release, &rates);
     let loads = load::loads(system, workload, (&release, l2_fed), constants)?;
     let stations = stations(system, (workload, &release), &loads, constants)?;
     Ok((release, loads, stations))
