@@ -25,7 +25,8 @@ fn small_random_writes_write_each_dirty_record_once_a_txg() {
     let release = Release::of(s.host.zfs, &s.host.tunables);
     let per_txg = release.write_buffer_bytes(s.host.ram_bytes) / 131_072.0;
     let span = 4u64 << 30;
-    let meta = crate::indirect::random_metadata_per_data_byte(span as f64, 128 << 10, per_txg);
+    let ibs = crate::indirect::indirect_bytes(release.zfs.openzfs_line());
+    let meta = crate::indirect::random_metadata_per_data_byte(span as f64, 128 << 10, per_txg, ibs);
     let anew = crate::redirty::anew_share(Some(span), 4096, 128 << 10, per_txg);
     // The host's txg holds most of the file: a record takes several writes a txg.
     assert!(anew < 0.7, "{anew}");
