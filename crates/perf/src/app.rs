@@ -83,6 +83,9 @@ pub(crate) struct Calls {
     /// Records each call takes anew (`records_per_call`): a read's into its dbufs
     /// (constants.rs, `read_record_cycles`), a write's dirtied (`record_dirty_cycles`).
     pub records_per_call: f64,
+    /// Of the records a write call takes, the share its txg does not hold dirty already
+    /// (redirty.rs): the others cost no dbuf_dirty pass. One unless the caller knows better.
+    pub dirtied_anew: f64,
     /// Transactions each write call takes (`transactions_per_write`).
     pub transactions_per_write: f64,
     /// Requests handed to another thread and waited for: glibc's POSIX AIO makes each call on
@@ -125,6 +128,7 @@ impl Calls {
                 0.0
             },
             records_per_call: records_per_call(w, recordsize),
+            dirtied_anew: 1.0,
             transactions_per_write: transactions_per_write(w, release, recordsize),
             handoffs: if w.engine == Engine::PosixAio {
                 reads + writes
@@ -155,7 +159,7 @@ impl Calls {
         let write = constants.write_call_cycles(era)
             + factor
                 * (self.transactions_per_write * constants.write_tx_cycles()
-                    + self.records_per_call * constants.record_dirty_cycles());
+                    + self.records_per_call * self.dirtied_anew * constants.record_dirty_cycles());
         self.reads * read
             + self.writes * write
             + self.others * SYSCALL
@@ -325,5 +329,19 @@ mod tests {
         let want =
             c.read_call_cycles(era) + 256.0 * c.read_record_cycles() + 1_048_576.0 * COPY_BYTE;
         assert!((read.cycles(&r, &c, false) - want).abs() < 1e-6 * want);
+    }
+
+    /// A write into a record its txg holds dirty already skips dbuf_dirty's pass: only the
+    /// share dirtied anew pays `record_dirty_cycles`.
+    #[test]
+    fn a_record_dirty_already_costs_no_dirtying() {
+        let (r, c) = (release("2.1"), Constants::priors());
+        let w = Workload::parse("fio-randwrite:bs=4K,size=4G").unwrap();
+        let mut calls = Calls::of_request(&w, &r, 128 << 10);
+        let all = calls.cycles(&r, &c, true);
+        calls.dirtied_anew = 0.25;
+        let saved = all - calls.cycles(&r, &c, true);
+        let want = 0.75 * c.overwrite_call_factor() * c.record_dirty_cycles();
+        assert!((saved - want).abs() < 1e-6 * want, "{saved} {want}");
     }
 }

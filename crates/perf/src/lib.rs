@@ -43,6 +43,7 @@ mod path;
 mod predict;
 mod random_device;
 mod rebuild;
+mod redirty;
 mod release;
 mod sim;
 mod station;

@@ -3,6 +3,7 @@
 //! a record before part of it changes).
 
 use super::stages::Stages;
+use crate::redirty;
 use model::workload::Access;
 
 /// Records a job reads and writes.
@@ -84,6 +85,15 @@ impl Stages<'_> {
         self.records_at(1.0 - self.hit - self.l2hit)
     }
 
+    /// Share of the job's random writes that dirty a record anew in their txg: a txg holds
+    /// the records of what the write throttle lets the application run ahead
+    /// (`Release::write_buffer_bytes`), as for its indirect blocks (stages.rs).
+    pub(super) fn anew_share(&self) -> f64 {
+        let rs = self.recordsize;
+        let per_txg = self.release.write_buffer_bytes(self.system.host.ram_bytes) / rs as f64;
+        redirty::anew_share(self.w.total_bytes(), self.w.block_size, rs, per_txg)
+    }
+
     /// A job's records where `miss` of its block reads go past the ARC.
     fn records_at(&self, miss: f64) -> Records {
         let (rs, bs) = (self.recordsize as f64, self.w.block_size as f64);
@@ -115,15 +125,17 @@ impl Stages<'_> {
             Access::Random { read_pct } => {
                 let r = f64::from(read_pct) / 100.0;
                 let per_request = (bs / rs).ceil().max(1.0);
-                // A write of part of a record reads the rest first, unless cached.
+                // A write of part of a record dirties it unless its txg holds it dirty
+                // already (redirty.rs), and then reads the rest first, unless cached.
+                let anew = self.anew_share();
                 let rmw = if bs < rs {
-                    (1.0 - r) * miss * per_request
+                    (1.0 - r) * miss * per_request * anew
                 } else {
                     0.0
                 };
                 Records {
                     read: r * miss * per_request + rmw,
-                    written: (1.0 - r) * per_request,
+                    written: (1.0 - r) * per_request * anew,
                     rmw,
                     per_request,
                 }
