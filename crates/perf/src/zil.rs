@@ -32,6 +32,10 @@ pub(crate) struct SyncWrites {
     pub lwb_bytes: f64,
     /// The data goes to its place in the pool before the commit (WR_INDIRECT).
     pub indirect: bool,
+    /// Blocks each write puts in place before its commit, each by its own dmu_sync: every
+    /// block the write spans when indirect (zfs_log_write cuts an indirect write into one
+    /// record per block), none when its data is copied into the log.
+    pub blocks: f64,
     /// Bytes of log records one commit carries (before rounding to a block).
     records_bytes: f64,
 }
@@ -90,12 +94,20 @@ pub(crate) fn sync_writes(
     let indirect = dataset.logbias == Logbias::Throughput
         || (!zvol && release.direct_writes(w, blocksize))
         || (!slog && large);
+    // zfs_log_write: an indirect write becomes one record per block it spans
+    // (len = MIN(blocksize - P2PHASE(off, blocksize), resid)), each with its own dmu_sync.
+    let blocks = if indirect {
+        w.block_size.div_ceil(blocksize.max(1)).max(1) as f64
+    } else {
+        0.0
+    };
     let carried = if indirect { 0.0 } else { w.block_size as f64 };
-    let records = per_commit * (RECORD_HEADER + carried);
+    let records = per_commit * (RECORD_HEADER * blocks.max(1.0) + carried);
     Some(SyncWrites {
         commits_per_write: 1.0 / per_commit,
         lwb_bytes: (records / MIN_LWB).ceil() * MIN_LWB,
         indirect,
+        blocks,
         records_bytes: records,
     })
 }

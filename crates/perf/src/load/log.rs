@@ -74,29 +74,47 @@ impl Stages<'_> {
             add(&lwb, commits, &|size| lead.sync_write_s(size, span));
         }
         if sync.indirect && !log {
-            // dmu_sync: the record goes to its place before the commit that points to it.
-            add(&data, writes * v.share, &|size| {
+            // dmu_sync: each block goes to its place before the commit that points to it.
+            add(&data, writes * v.share * sync.blocks, &|size| {
                 lead.random_io_s(size, span, 1, true)
             });
         }
         out
     }
 
-    /// Seconds a writer waits per write request on the threads of its commits' path
-    /// (zil_commit.rs), given the log block's write and flush on the log device, else on the
-    /// pool's first vdev (zl_last_lwb_latency).
-    pub(super) fn commit_wait_s(&self) -> f64 {
-        let Some(sync) = self.sync else {
-            return 0.0;
-        };
+    /// Seconds one commit's log block takes to write and flush on the log device, else on
+    /// the pool's first vdev (zl_last_lwb_latency).
+    fn lwb_s(&self, sync: &SyncWrites) -> f64 {
         let v = self.logs.first().unwrap_or(&self.vdevs[0]);
         let n = v.leaves.len() as u32;
         let ashift = self.system.pool.ashift;
         let lead = self.timing(&self.system.disks[v.leaves[0]].model);
         let span = self.span(v, &fanout(v.vtype, n, self.psize.max(1), ashift, Op::Write));
         let lwb = fanout(v.vtype, n, sync.lwb_bytes as u64, ashift, Op::Write);
-        let lwb_s = lead.sync_write_s(lwb.bytes_per_child / lwb.ios_per_child.max(1e-9), span);
-        sync.commits_per_write * zil_commit::wait_s(self.release, lwb_s)
+        lead.sync_write_s(lwb.bytes_per_child / lwb.ios_per_child.max(1e-9), span)
+    }
+
+    /// Seconds a writer waits per write request on the threads of its commits' path
+    /// (zil_commit.rs), given the log block's write and flush.
+    pub(super) fn commit_wait_s(&self) -> f64 {
+        let Some(sync) = self.sync else {
+            return 0.0;
+        };
+        sync.commits_per_write * zil_commit::wait_s(self.release, self.lwb_s(&sync))
+    }
+
+    /// Seconds per write request the writer waits for its commit after the request's data,
+    /// where the request is served as `parts` pieces at once (load/mod.rs `split`): the pieces
+    /// overlap, but the commit follows them all. zil_commit issues the log blocks and the
+    /// dmu_sync writes of the request's blocks together and waits for the lot
+    /// (zil_commit_writer, zio_wait on the lwbs), then flushes every vdev they wrote
+    /// (zil_flush_vdevs, or zil_lwb_flush_vdevs from 0.8) before the writer returns. Where a
+    /// request is one piece its leaves carry the commit in series already: nothing more.
+    pub(super) fn commit_serial_s(&self, parts: f64) -> f64 {
+        match self.sync {
+            Some(sync) if parts > 1.0 => sync.commits_per_write * self.lwb_s(&sync),
+            _ => 0.0,
+        }
     }
 
     /// A separate log device's part of a job: the commits' log blocks on each of its leaves.

@@ -305,7 +305,7 @@ impl<'a> Stages<'a> {
                 app_cycles,
                 app_threads: w.threads,
                 app_wait_s: requests * calls.wait_s(self.constants)
-                    + calls.writes * self.commit_wait_s(),
+                    + calls.writes * (self.commit_wait_s() + self.commit_serial_s(work.parts)),
                 app_in_cycle: !seq,
             },
             // Bonnie reports a rewrite by the bytes rewritten, each read once and written once.
