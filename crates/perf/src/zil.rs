@@ -144,6 +144,35 @@ mod tests {
     }
 
     #[test]
+    fn an_indirect_write_logs_and_syncs_each_block_it_spans() {
+        let ds = Dataset {
+            recordsize: 4096,
+            logbias: Logbias::Throughput,
+            ..Dataset::named("tank")
+        };
+        let r = release("0.6.5");
+        let sync = |spec: &str| {
+            let w = Workload::parse(spec).unwrap();
+            sync_writes(&w, &ds, ds.recordsize, &r, false).unwrap()
+        };
+        // 256 KiB into 4 KiB records: 64 records of 192 bytes, 12,288 bytes in 4 KiB units,
+        // and 64 dmu_sync writes.
+        let big = sync("fio-randwrite:bs=256K,sync=on");
+        assert_eq!((big.blocks, big.lwb_bytes), (64.0, 12288.0));
+        // A write within one record: one block and one header.
+        let small = sync("fio-randwrite:bs=4K,sync=on");
+        assert_eq!((small.blocks, small.lwb_bytes), (1.0, 4096.0));
+        // Copied into the log (logbias=latency, a small write): nothing synced in place.
+        let copied = Dataset {
+            logbias: Logbias::Latency,
+            ..ds.clone()
+        };
+        let w = Workload::parse("fio-randwrite:bs=8K,sync=on").unwrap();
+        let copied = sync_writes(&w, &copied, 4096, &r, false).unwrap();
+        assert_eq!((copied.indirect, copied.blocks), (false, 0.0));
+    }
+
+    #[test]
     fn writers_queued_at_the_log_share_a_log_block_up_to_zil_maxblocksize() {
         let ds = Dataset::named("tank");
         let w = Workload::parse("fio-randwrite:bs=4K,sync=on").unwrap();

@@ -108,8 +108,10 @@ impl Stages<'_> {
     /// overlap, but the commit follows them all. zil_commit issues the log blocks and the
     /// dmu_sync writes of the request's blocks together and waits for the lot
     /// (zil_commit_writer, zio_wait on the lwbs), then flushes every vdev they wrote
-    /// (zil_flush_vdevs, or zil_lwb_flush_vdevs from 0.8) before the writer returns. Where a
-    /// request is one piece its leaves carry the commit in series already: nothing more.
+    /// (zil_flush_vdevs, or zil_lwb_flush_vdevs from 0.8) before the writer returns. The wait
+    /// goes on the writer's thread, whose station the pieces pass in turn; a closed network has
+    /// no fork and join, so the pieces' leaf work still overlaps part of it. Where a request is
+    /// one piece its leaves carry the commit in series already: nothing more.
     pub(super) fn commit_serial_s(&self, parts: f64) -> f64 {
         match self.sync {
             Some(sync) if parts > 1.0 => sync.commits_per_write * self.lwb_s(&sync),
