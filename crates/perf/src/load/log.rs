@@ -103,6 +103,17 @@ impl Stages<'_> {
         sync.commits_per_write * zil_commit::wait_s(self.release, self.lwb_s(&sync))
     }
 
+    /// Reference cycles per write request on the ZIL's writing thread: the thread that holds
+    /// the log (zl_writer, zl_issuer_lock) takes each indirect record in turn and starts its
+    /// block's write (zil_lwb_commit -> zfs_get_data -> dmu_sync -> arc_write, zio_nowait),
+    /// a zio's setup each; the zios' own stages run on the taskqs (the CPU's station).
+    pub(super) fn commit_blocks_cycles(&self) -> f64 {
+        match self.sync {
+            Some(sync) => sync.blocks * self.constants.zio_cycles(self.release.era),
+            None => 0.0,
+        }
+    }
+
     /// Seconds per write request the writer waits for its commit after the request's data,
     /// where the request is served as `parts` pieces at once (load/mod.rs `split`): the pieces
     /// overlap, but the commit follows them all. zil_commit issues the log blocks and the
