@@ -74,10 +74,17 @@ impl Stages<'_> {
             add(&lwb, commits, &|size| lead.sync_write_s(size, span));
         }
         if sync.indirect && !log {
-            // dmu_sync: each block goes to its place before the commit that points to it.
-            add(&data, writes * v.share * sync.blocks, &|size| {
-                lead.random_io_s(size, span, 1, true)
-            });
+            // dmu_sync: each block goes to its place before the commit that points to it,
+            // a write's blocks together: the allocator lays them side by side, so a vdev
+            // takes one positioning per write it holds blocks of, then their bytes.
+            let blocks = writes * v.share * sync.blocks;
+            let visits = writes * (v.share * sync.blocks).min(1.0);
+            let each = data.bytes_per_child / data.ios_per_child.max(1e-9);
+            let per_visit = each * blocks / visits.max(1e-12);
+            out.seconds += visits * lead.random_io_s(per_visit, span, 1, true);
+            out.bytes_per_leaf += blocks * data.bytes_per_child;
+            out.ops_per_leaf += visits * data.ios_per_child;
+            out.zios += blocks * (data.upper_zios + data.ios_per_child * f64::from(n));
         }
         out
     }
