@@ -30,6 +30,10 @@ pub(crate) struct CpuWork {
     /// Whether the application waits on each job (random I/O, synchronous writes): its threads
     /// are then part of the cycle; for a stream, prefetch and the txg decouple them.
     pub app_in_cycle: bool,
+    /// Reference cycles per job on the thread that writes the ZIL's commits: one at a time per
+    /// dataset (zil.c's zl_writer to ZoL 0.7, zl_issuer_lock from 0.8), whichever writer takes
+    /// it, so a single core's rate bounds every writer's commits together.
+    pub zil_writer_cycles: f64,
 }
 
 /// The application's threads and the CPU as stations. The application's own cycles are its
@@ -63,6 +67,14 @@ pub(crate) fn stations(host: &Host, work: &CpuWork) -> Vec<Station> {
         app,
         Station::new("cpu", Kind::Cpu, detail.clone(), seconds(cpu, kernel)).servers(cores),
     ];
+    if work.zil_writer_cycles > 0.0 {
+        let detail = format!(
+            "one thread at a time issuing the ZIL's commits at {} GHz",
+            cpu.ghz
+        );
+        let s = seconds(cpu, work.zil_writer_cycles);
+        out.push(Station::new("zil writer", Kind::Cpu, detail, s).in_cycle(false));
+    }
     if work.app_in_cycle && work.txg_cycles > 0.0 {
         let all = seconds(cpu, work.cycles + work.txg_cycles);
         out.push(

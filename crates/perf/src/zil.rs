@@ -32,6 +32,10 @@ pub(crate) struct SyncWrites {
     pub lwb_bytes: f64,
     /// The data goes to its place in the pool before the commit (WR_INDIRECT).
     pub indirect: bool,
+    /// Blocks each write puts in place before its commit, each by its own dmu_sync: every
+    /// block the write spans when indirect (zfs_log_write cuts an indirect write into one
+    /// record per block), none when its data is copied into the log.
+    pub blocks: f64,
     /// Bytes of log records one commit carries (before rounding to a block).
     records_bytes: f64,
 }
@@ -90,12 +94,20 @@ pub(crate) fn sync_writes(
     let indirect = dataset.logbias == Logbias::Throughput
         || (!zvol && release.direct_writes(w, blocksize))
         || (!slog && large);
+    // zfs_log_write: an indirect write becomes one record per block it spans
+    // (len = MIN(blocksize - P2PHASE(off, blocksize), resid)), each with its own dmu_sync.
+    let blocks = if indirect {
+        w.block_size.div_ceil(blocksize.max(1)).max(1) as f64
+    } else {
+        0.0
+    };
     let carried = if indirect { 0.0 } else { w.block_size as f64 };
-    let records = per_commit * (RECORD_HEADER + carried);
+    let records = per_commit * (RECORD_HEADER * blocks.max(1.0) + carried);
     Some(SyncWrites {
         commits_per_write: 1.0 / per_commit,
         lwb_bytes: (records / MIN_LWB).ceil() * MIN_LWB,
         indirect,
+        blocks,
         records_bytes: records,
     })
 }
@@ -129,6 +141,35 @@ mod tests {
         };
         assert!(sync_writes(&w("fio-randwrite:bs=4K"), &always, false).is_some());
         assert!(sync_writes(&w("fio-randread:bs=4K,sync=on"), &always, false).is_none());
+    }
+
+    #[test]
+    fn an_indirect_write_logs_and_syncs_each_block_it_spans() {
+        let ds = Dataset {
+            recordsize: 4096,
+            logbias: Logbias::Throughput,
+            ..Dataset::named("tank")
+        };
+        let r = release("0.6.5");
+        let sync = |spec: &str| {
+            let w = Workload::parse(spec).unwrap();
+            sync_writes(&w, &ds, ds.recordsize, &r, false).unwrap()
+        };
+        // 256 KiB into 4 KiB records: 64 records of 192 bytes, 12,288 bytes in 4 KiB units,
+        // and 64 dmu_sync writes.
+        let big = sync("fio-randwrite:bs=256K,sync=on");
+        assert_eq!((big.blocks, big.lwb_bytes), (64.0, 12288.0));
+        // A write within one record: one block and one header.
+        let small = sync("fio-randwrite:bs=4K,sync=on");
+        assert_eq!((small.blocks, small.lwb_bytes), (1.0, 4096.0));
+        // Copied into the log (logbias=latency, a small write): nothing synced in place.
+        let copied = Dataset {
+            logbias: Logbias::Latency,
+            ..ds.clone()
+        };
+        let w = Workload::parse("fio-randwrite:bs=8K,sync=on").unwrap();
+        let copied = sync_writes(&w, &copied, 4096, &r, false).unwrap();
+        assert_eq!((copied.indirect, copied.blocks), (false, 0.0));
     }
 
     #[test]

@@ -74,29 +74,67 @@ impl Stages<'_> {
             add(&lwb, commits, &|size| lead.sync_write_s(size, span));
         }
         if sync.indirect && !log {
-            // dmu_sync: the record goes to its place before the commit that points to it.
-            add(&data, writes * v.share, &|size| {
-                lead.random_io_s(size, span, 1, true)
-            });
+            // dmu_sync: each block goes to its place before the commit that points to it,
+            // a write's blocks together: the allocator lays them side by side, so a vdev
+            // takes one positioning per write it holds blocks of, then their bytes.
+            let blocks = writes * v.share * sync.blocks;
+            let visits = writes * (v.share * sync.blocks).min(1.0);
+            let each = data.bytes_per_child / data.ios_per_child.max(1e-9);
+            let per_visit = each * blocks / visits.max(1e-12);
+            out.seconds += visits * lead.random_io_s(per_visit, span, 1, true);
+            out.bytes_per_leaf += blocks * data.bytes_per_child;
+            out.ops_per_leaf += visits * data.ios_per_child;
+            out.zios += blocks * (data.upper_zios + data.ios_per_child * f64::from(n));
         }
         out
     }
 
-    /// Seconds a writer waits per write request on the threads of its commits' path
-    /// (zil_commit.rs), given the log block's write and flush on the log device, else on the
-    /// pool's first vdev (zl_last_lwb_latency).
-    pub(super) fn commit_wait_s(&self) -> f64 {
-        let Some(sync) = self.sync else {
-            return 0.0;
-        };
+    /// Seconds one commit's log block takes to write and flush on the log device, else on
+    /// the pool's first vdev (zl_last_lwb_latency).
+    fn lwb_s(&self, sync: &SyncWrites) -> f64 {
         let v = self.logs.first().unwrap_or(&self.vdevs[0]);
         let n = v.leaves.len() as u32;
         let ashift = self.system.pool.ashift;
         let lead = self.timing(&self.system.disks[v.leaves[0]].model);
         let span = self.span(v, &fanout(v.vtype, n, self.psize.max(1), ashift, Op::Write));
         let lwb = fanout(v.vtype, n, sync.lwb_bytes as u64, ashift, Op::Write);
-        let lwb_s = lead.sync_write_s(lwb.bytes_per_child / lwb.ios_per_child.max(1e-9), span);
-        sync.commits_per_write * zil_commit::wait_s(self.release, lwb_s)
+        lead.sync_write_s(lwb.bytes_per_child / lwb.ios_per_child.max(1e-9), span)
+    }
+
+    /// Seconds a writer waits per write request on the threads of its commits' path
+    /// (zil_commit.rs), given the log block's write and flush.
+    pub(super) fn commit_wait_s(&self) -> f64 {
+        let Some(sync) = self.sync else {
+            return 0.0;
+        };
+        sync.commits_per_write * zil_commit::wait_s(self.release, self.lwb_s(&sync))
+    }
+
+    /// Reference cycles per write request on the ZIL's writing thread: the thread that holds
+    /// the log (zl_writer, zl_issuer_lock) takes each indirect record in turn and starts its
+    /// block's write (zil_lwb_commit -> zfs_get_data -> dmu_sync -> arc_write, zio_nowait),
+    /// a zio's setup each; the zios' own stages run on the taskqs (the CPU's station).
+    pub(super) fn commit_blocks_cycles(&self) -> f64 {
+        match self.sync {
+            Some(sync) => sync.blocks * self.constants.zio_cycles(self.release.era),
+            None => 0.0,
+        }
+    }
+
+    /// Seconds per write request the writer waits for its commit after the request's data,
+    /// where the request is served as `parts` pieces at once (load/mod.rs `split`): the pieces
+    /// overlap, but the commit follows them all. zil_commit issues the log blocks and the
+    /// dmu_sync writes of the request's blocks together and waits for the lot
+    /// (zil_commit_writer, zio_wait on the lwbs), then flushes every vdev they wrote
+    /// (zil_flush_vdevs, or zil_lwb_flush_vdevs from 0.8) before the writer returns. The wait
+    /// goes on the writer's thread, whose station the pieces pass in turn; a closed network has
+    /// no fork and join, so the pieces' leaf work still overlaps part of it. Where a request is
+    /// one piece its leaves carry the commit in series already: nothing more.
+    pub(super) fn commit_serial_s(&self, parts: f64) -> f64 {
+        match self.sync {
+            Some(sync) if parts > 1.0 => sync.commits_per_write * self.lwb_s(&sync),
+            _ => 0.0,
+        }
     }
 
     /// A separate log device's part of a job: the commits' log blocks on each of its leaves.

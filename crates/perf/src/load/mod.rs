@@ -120,6 +120,7 @@ impl Loads {
             &mut self.cpu.txg_cycles,
             &mut self.cpu.app_cycles,
             &mut self.cpu.app_wait_s,
+            &mut self.cpu.zil_writer_cycles,
             &mut self.user_bytes,
             &mut self.user_read_bytes,
             &mut self.user_write_bytes,

@@ -180,9 +180,27 @@ impl<'a> Stages<'a> {
         let (psize, rs) = (self.psize as f64, self.recordsize as f64);
         work.cycles += rec.read * (psize * self.checksum_byte + rs * decompress);
         self.dbuf_fills(&mut work, &rec, seq);
-        work.txg_cycles +=
+        // A block dmu_sync put in place is checksummed (and compressed) on its way there, in
+        // the writer's commit; the txg's write of it moves nothing (`in_place`).
+        let sealed =
             rec.written * (psize * (self.checksum_byte + self.cipher_byte) + rs * compress);
+        let in_place = self.in_place();
+        work.cycles += sealed * in_place;
+        work.txg_cycles += sealed * (1.0 - in_place);
         self.gather(work, &rec, &calls, seq)
+    }
+
+    /// The share of the written records the txg writes nothing of: an indirect synchronous
+    /// write's blocks, which dmu_sync put in place before the commit. The txg's write of such
+    /// a dbuf takes the block pointer dmu_sync gave it (dbuf_write with DR_OVERRIDDEN ->
+    /// zio_write_override) and runs the interlock pipeline alone, no allocation, checksum or
+    /// I/O (zio_write_bp_init's io_bp_override). The blocks' own writes and zios are the
+    /// commit's (load/log.rs).
+    fn in_place(&self) -> f64 {
+        match self.sync {
+            Some(sync) if sync.indirect => 1.0,
+            _ => 0.0,
+        }
     }
 
     /// What the records a job reads cost on their way into dbufs (abd.rs), on whichever
@@ -226,7 +244,10 @@ impl<'a> Stages<'a> {
         let (reads, written) = if self.psize == 0 {
             (0.0, 0.0)
         } else {
-            (rec.read * v.share, rec.written * v.share)
+            // The txg still writes the metadata of a block dmu_sync put in place (its indirect
+            // blocks: `meta` per data byte), not the block.
+            let txg = rec.written * (1.0 - self.in_place() / (1.0 + self.meta));
+            (rec.read * v.share, txg * v.share)
         };
         let span = self.span(v, &fw);
         let share = Share {
@@ -251,9 +272,13 @@ impl<'a> Stages<'a> {
             VdevType::Raidz { parity } | VdevType::Draid { parity, .. } => parity,
             _ => 0,
         };
-        work.txg_cycles += written
-            * self.psize as f64
-            * cpu::parity_byte(parity, self.release, &self.system.host.cpu);
+        let parity_byte = cpu::parity_byte(parity, self.release, &self.system.host.cpu);
+        let psize = self.psize as f64;
+        work.txg_cycles += written * psize * parity_byte;
+        // dmu_sync's blocks get their parity on the commit's path.
+        if self.psize > 0 {
+            work.cycles += rec.written * self.in_place() * v.share * psize * parity_byte;
+        }
     }
 
     /// The L2ARC's reads on the cache devices. A request reads from them or from the pool,
@@ -309,8 +334,9 @@ impl<'a> Stages<'a> {
                 app_cycles,
                 app_threads: w.threads,
                 app_wait_s: requests * calls.wait_s(self.constants)
-                    + calls.writes * self.commit_wait_s(),
+                    + calls.writes * (self.commit_wait_s() + self.commit_serial_s(work.parts)),
                 app_in_cycle: !seq,
+                zil_writer_cycles: calls.writes * self.commit_blocks_cycles(),
             },
             // Bonnie reports a rewrite by the bytes rewritten, each read once and written once.
             user_bytes: if w.access == Access::Rewrite {
@@ -475,6 +501,38 @@ mod tests {
         let w = Workload::parse(workload).unwrap();
         let l = loads(&s, &w, (&release("2.2.9"), 1.0), &Constants::priors()).unwrap();
         (l.cpu, l.arc_hit)
+    }
+
+    /// An indirect synchronous write (logbias=throughput) puts its block in place with
+    /// dmu_sync before the commit; the txg's write of that dbuf takes dmu_sync's block pointer
+    /// and moves nothing. On a stripe of four, a 128 KiB write into 128 KiB records moves its
+    /// 128 KiB once, and the 4 KiB log block (one 192-byte record), where a buffered write
+    /// moves only the txg's copy; the ZIL's writing thread sets up one zio per block.
+    #[test]
+    fn an_indirect_sync_write_moves_its_block_once() {
+        let mut s = system("stripe-4", 4, 150.0, fast_link());
+        s.pool.datasets[0].logbias = model::dataset::Logbias::Throughput;
+        let c = Constants::priors();
+        let r = release("0.6.5");
+        let moved = |spec: &str| {
+            let l = loads(&s, &Workload::parse(spec).unwrap(), (&r, 1.0), &c).unwrap();
+            let bytes: f64 = l.disks.iter().map(|d| d.write_bytes).sum();
+            // Per request: a request served as pieces at once divides each job's work.
+            (bytes / l.requests, l.cpu.zil_writer_cycles / l.requests)
+        };
+        let (buffered, none) = moved("fio-randwrite:bs=128K,size=1T");
+        let (synced, writer) = moved("fio-randwrite:bs=128K,size=1T,sync=on");
+        // The txg's metadata (indirect blocks) is written either way.
+        assert!(
+            (synced - buffered - 4096.0).abs() < 1e-6,
+            "{synced} {buffered}"
+        );
+        assert_eq!(none, 0.0);
+        let zio = c.zio_cycles(r.era);
+        assert!((writer - zio).abs() < 1e-6 * zio, "{writer}");
+        // 1 MiB is eight records: eight zios on the writer's thread.
+        let (_, eight) = moved("fio-randwrite:bs=1M,size=1T,sync=on");
+        assert!((eight - 8.0 * zio).abs() < 1e-6 * zio, "{eight}");
     }
 
     /// One rule for the decryption of a block read from the disks: it runs where the block's
