@@ -132,9 +132,7 @@ impl Stages<'_> {
     /// one piece its leaves carry the commit in series already: nothing more.
     pub(super) fn commit_serial_s(&self, parts: f64) -> f64 {
         match self.sync {
-            // `parts` sums each vdev's share of the request: on a stripe of n it is n times 1/n,
-            // which rounds to either side of 1; one piece must not pass for several.
-            Some(sync) if parts > 1.0 + 1e-9 => sync.commits_per_write * self.lwb_s(&sync),
+            Some(sync) if parts > 1.0 => sync.commits_per_write * self.lwb_s(&sync),
             _ => 0.0,
         }
     }

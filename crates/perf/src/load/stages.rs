@@ -319,6 +319,7 @@ impl<'a> Stages<'a> {
         let app_cycles = own_cycles + self.call_cycles(calls, requests);
         let device_bytes = work.device_bytes();
         let admitted = self.arc_admitted(&work, rec);
+        let parts = work.pieces();
         let population = if seq {
             self.stream_population(work.queued_bytes, device_bytes)
         } else {
@@ -334,7 +335,7 @@ impl<'a> Stages<'a> {
                 app_cycles,
                 app_threads: w.threads,
                 app_wait_s: requests * calls.wait_s(self.constants)
-                    + calls.writes * (self.commit_wait_s() + self.commit_serial_s(work.parts)),
+                    + calls.writes * (self.commit_wait_s() + self.commit_serial_s(parts)),
                 app_in_cycle: !seq,
                 zil_writer_cycles: calls.writes * self.commit_blocks_cycles(),
             },
@@ -361,7 +362,7 @@ impl<'a> Stages<'a> {
         if seq {
             loads
         } else {
-            loads.split(work.parts)
+            loads.split(parts)
         }
     }
 

@@ -47,6 +47,18 @@ impl Work {
         }
     }
 
+    /// The request's pieces that run at once: `parts` sums each vdev's share of the request,
+    /// so a stripe of n adds n times 1/n, which rounds to either side of a whole number; within
+    /// 1e-9 of one it is that number, so one piece never passes for several.
+    pub(super) fn pieces(&self) -> f64 {
+        let whole = self.parts.round();
+        if (self.parts - whole).abs() < 1e-9 {
+            whole
+        } else {
+            self.parts
+        }
+    }
+
     /// Disk `leaf`'s load, noting the vdev it serves first.
     pub(super) fn disk(&mut self, leaf: usize, vdev: &str) -> &mut DiskLoad {
         if self.vdev_of_disk[leaf].is_empty() {
