@@ -3,7 +3,6 @@
 //! a record before part of it changes).
 
 use super::stages::Stages;
-use crate::redirty;
 use model::workload::Access;
 
 /// Records a job reads and writes.
@@ -85,15 +84,6 @@ impl Stages<'_> {
         self.records_at(1.0 - self.hit - self.l2hit)
     }
 
-    /// Share of the job's random writes that dirty a record anew in their txg: a txg holds
-    /// the records of what the write throttle lets the application run ahead
-    /// (`Release::write_buffer_bytes`), as for its indirect blocks (stages.rs).
-    pub(super) fn anew_share(&self) -> f64 {
-        let rs = self.recordsize;
-        let per_txg = self.release.write_buffer_bytes(self.system.host.ram_bytes) / rs as f64;
-        redirty::anew_share(self.w.total_bytes(), self.w.block_size, rs, per_txg)
-    }
-
     /// A job's records where `miss` of its block reads go past the ARC.
     fn records_at(&self, miss: f64) -> Records {
         let (rs, bs) = (self.recordsize as f64, self.w.block_size as f64);
@@ -127,7 +117,7 @@ impl Stages<'_> {
                 let per_request = (bs / rs).ceil().max(1.0);
                 // A write of part of a record dirties it unless its txg holds it dirty
                 // already (redirty.rs), and then reads the rest first, unless cached.
-                let anew = self.anew_share();
+                let anew = self.anew;
                 let rmw = if bs < rs {
                     (1.0 - r) * miss * per_request * anew
                 } else {

@@ -17,6 +17,7 @@ use crate::icp;
 use crate::indirect;
 use crate::l2arc;
 use crate::leaf::DiskTiming;
+use crate::redirty;
 use crate::release::Release;
 use crate::txg;
 use crate::vdev::{vdevs, Vdev};
@@ -60,6 +61,8 @@ pub(super) struct Stages<'a> {
     evicting: bool,
     /// Metadata bytes the txg writes per data byte.
     pub meta: f64,
+    /// Share of the job's random writes that dirty a record anew in their txg (redirty.rs).
+    pub anew: f64,
 }
 
 /// One top-level vdev's part of a job: how a record fans out over its children to be read
@@ -82,12 +85,25 @@ pub(super) struct Share<'v> {
 fn metadata_per_data_byte(system: &System, w: &Workload, release: &Release, rs: u64) -> f64 {
     match w.total_bytes() {
         Some(span) if w.access.writes() && !w.access.is_sequential() => {
-            let per_txg = release.write_buffer_bytes(system.host.ram_bytes) / rs as f64;
+            let per_txg = records_per_txg(system, release, rs);
             let ibs = indirect::indirect_bytes(release.zfs.openzfs_line());
             indirect::random_metadata_per_data_byte(span as f64, rs, per_txg, ibs)
         }
         _ => txg::metadata_per_data_byte(rs),
     }
+}
+
+/// Records of `rs` bytes a txg holds dirty: what the write throttle lets the application run
+/// ahead (`Release::write_buffer_bytes`; dbuf_dirty counts each dirty record whole).
+fn records_per_txg(system: &System, release: &Release, rs: u64) -> f64 {
+    release.write_buffer_bytes(system.host.ram_bytes) / rs as f64
+}
+
+/// Share of the job's random writes that dirty a record anew in their txg (redirty.rs), the
+/// txg holding what `records_per_txg` gives.
+fn anew_share(system: &System, w: &Workload, release: &Release, rs: u64) -> f64 {
+    let per_txg = records_per_txg(system, release, rs);
+    redirty::anew_share(w.total_bytes(), w.block_size, rs, per_txg)
 }
 
 /// Whether buffers a read brings in wait for the ARC's eviction thread: OpenZFS 2's thread,
@@ -151,6 +167,7 @@ impl<'a> Stages<'a> {
             ),
             evicting: evicting(w, release, ds, capacity) && psize > 0,
             meta: metadata_per_data_byte(system, w, release, recordsize),
+            anew: anew_share(system, w, release, recordsize),
             vdevs: data_vdevs,
             logs,
         })
@@ -164,7 +181,7 @@ impl<'a> Stages<'a> {
         let rec = self.records(seq);
         let mut calls = Calls::of_request(self.w, self.release, self.recordsize);
         if matches!(self.w.access, Access::Random { .. }) {
-            calls.dirtied_anew = self.anew_share();
+            calls.dirtied_anew = self.anew;
         }
         let mut work = Work::new(self.system);
         for v in &self.vdevs {
