@@ -13,6 +13,9 @@
 
 use crate::release::Release;
 use model::release::Platform;
+use model::system::System;
+use model::workload::{Data, Workload};
+use std::borrow::Cow;
 
 /// Bytes one read of /dev/urandom returns at most under the clamp: INT_MAX >> 6.
 const CLAMP: u64 = (i32::MAX as u64) >> 6;
@@ -33,6 +36,40 @@ pub(crate) fn read_clamp(release: &Release) -> Option<u64> {
 /// the clamp where the block is larger.
 pub(crate) fn bytes_per_read(block: u64, release: &Release) -> u64 {
     read_clamp(release).map_or(block, |clamp| block.min(clamp))
+}
+
+/// `w` as the file receives it on `system`'s kernel (`written`): the workload every prediction
+/// and latency run of a random device's writes starts from.
+pub(crate) fn as_written<'a>(w: &'a Workload, system: &System) -> Cow<'a, Workload> {
+    written(w, &Release::of(system.host.zfs, &system.host.tunables))
+}
+
+/// `w` as the file receives it on `release`'s kernel: without `conv=sync` dd writes what each
+/// read gave it, so a block larger than the clamp goes out short, and `count` blocks carry
+/// that much less.
+fn written<'a>(w: &'a Workload, release: &Release) -> Cow<'a, Workload> {
+    let short = bytes_per_read(w.block_size, release);
+    if w.data != (Data::Urandom { padded: false }) || short == w.block_size {
+        return Cow::Borrowed(w);
+    }
+    let mut written = w.clone();
+    written.block_size = short;
+    written.data_bytes = w.data_bytes.map(|bytes| bytes / w.block_size * short);
+    Cow::Owned(written)
+}
+
+/// What compression finds in `w`'s records: with `conv=sync` a short block is the device's
+/// bytes and then zeros, whose records become holes on a compressing dataset; taken, as a
+/// sparse record's zeros are, as that share of each record.
+pub(crate) fn stored_data(w: &Workload, release: &Release) -> Data {
+    let short = bytes_per_read(w.block_size, release);
+    match w.data {
+        Data::Urandom { padded: true } if short < w.block_size => Data::Sparse {
+            // At most 100: `short` is below the block.
+            fill_pct: (100 * short).div_ceil(w.block_size) as u8,
+        },
+        data => data,
+    }
 }
 
 #[cfg(test)]
@@ -57,5 +94,34 @@ mod tests {
         assert_eq!(bytes_per_read(64 * MIB, &release("2.2")), 64 * MIB);
         assert_eq!(read_clamp(&release("freebsd-13.1")), None);
         assert_eq!(read_clamp(&release("zfs-fuse")), None);
+    }
+
+    fn dd(spec: &str) -> Workload {
+        Workload::parse(spec).expect("a dd command line")
+    }
+
+    #[test]
+    fn an_unpadded_block_is_written_short_and_a_padded_one_half_zeros() {
+        const MIB: u64 = 1 << 20;
+        let zol = release("zol-0.7");
+        // microuser's 64 MiB blocks: with conv=sync the file gets 64 MiB a block, half of it
+        // the device's bytes; without it 32 MiB less one byte a block.
+        let padded = dd("dd if=/dev/urandom of=/p/f bs=67108864 count=8 conv=sync");
+        assert_eq!(written(&padded, &zol).block_size, 64 * MIB);
+        assert_eq!(stored_data(&padded, &zol), Data::Sparse { fill_pct: 50 });
+        let short = dd("dd if=/dev/urandom of=/p/f bs=67108864 count=8");
+        let cut = written(&short, &zol);
+        assert_eq!(cut.block_size, 32 * MIB - 1);
+        assert_eq!(cut.data_bytes, Some(8 * (32 * MIB - 1)));
+        assert_eq!(stored_data(&short, &zol), Data::Urandom { padded: false });
+        // No clamp from OpenZFS 2.2's kernels on, nor below it: the command as given.
+        let modern = release("2.2");
+        assert_eq!(written(&short, &modern).block_size, 64 * MIB);
+        assert_eq!(
+            stored_data(&padded, &modern),
+            Data::Urandom { padded: true }
+        );
+        let small = dd("dd if=/dev/urandom of=/p/f bs=16M count=8 conv=sync");
+        assert_eq!(stored_data(&small, &zol), Data::Urandom { padded: true });
     }
 }

@@ -17,6 +17,7 @@ use crate::icp;
 use crate::indirect;
 use crate::l2arc;
 use crate::leaf::DiskTiming;
+use crate::random_device;
 use crate::redirty;
 use crate::release::Release;
 use crate::txg;
@@ -131,7 +132,8 @@ impl<'a> Stages<'a> {
         let sector = 1u64 << system.pool.ashift;
         let capacity = arc::data_capacity(system, release, constants);
         let recordsize = zvol::block_size(w, &system.host.zfs, ds);
-        let psize = psize(recordsize, w.data, ds.compression_ratio, algorithm, sector);
+        let data = random_device::stored_data(w, release);
+        let psize = psize(recordsize, data, ds.compression_ratio, algorithm, sector);
         let (data_vdevs, logs) = classes(system, psize, ds.special_small_blocks)?;
         // primarycache=metadata or none: the ARC keeps none of the dataset's data, and the
         // L2ARC, fed from the ARC, none either.

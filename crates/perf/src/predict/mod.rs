@@ -23,7 +23,9 @@ use crate::mva::{self, Centre};
 use crate::path::Machine;
 use crate::release::Release;
 use crate::station::Station;
-use crate::{arc_evict, boost, compress, cpu, l2arc, leaf, memory, nic, vdev, zil, PerfError};
+use crate::{
+    arc_evict, boost, compress, cpu, l2arc, leaf, memory, nic, random_device, vdev, zil, PerfError,
+};
 use model::system::System;
 use model::workload::Workload;
 
@@ -41,6 +43,7 @@ pub fn predict_with(
 ) -> Result<Prediction, PerfError> {
     // The CPU at the clock the workload's busy cores leave it, for every stage alike.
     let system = &*boost::clocked(system, workload);
+    let workload = &*random_device::as_written(workload, system);
     let (release, loads, mut stations) = network(system, workload, constants)?;
     let findings = findings(system, workload, &release);
     let x = solve(&mut stations, loads.population);

@@ -76,6 +76,7 @@ pub fn latency_seeded(
     seed: u64,
 ) -> Result<Latency, PerfError> {
     let system = &*crate::boost::clocked(system, workload);
+    let workload = &*crate::random_device::as_written(workload, system);
     let (release, loads, stations) =
         crate::predict::network(system, workload, &Constants::fitted())?;
     let ram = system.host.ram_bytes as f64;
