@@ -159,6 +159,9 @@ fn disk_line(d: &DiskModel) -> String {
     if d.power_loss_protection == Some(true) {
         figures.push("power-loss protection".into());
     }
+    if d.volatile_write_cache == Some(false) {
+        figures.push("no volatile write cache".into());
+    }
     figures.push(format!("queue {}", d.queue_depth));
     format!("{:<28} {}", d.id, figures.join(", "))
 }
