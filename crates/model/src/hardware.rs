@@ -300,6 +300,7 @@ pub struct CpuModel {
     /// Whether it has the SHA extensions (SHA-256 in hardware).
     pub sha_ni: bool,
     /// Year of introduction: picks the era of memory and core speed where a figure is missing.
+    /// For a later part of an older core, its core's year (the core's speed per clock).
     pub year: u32,
     /// Peak memory bandwidth of the platform, MB/s.
     pub memory_mb_s: Option<f64>,

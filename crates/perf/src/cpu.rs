@@ -90,7 +90,8 @@ pub(crate) fn stations(host: &Host, work: &CpuWork) -> Vec<Station> {
 /// clock for the same kernel code. An APPROXIMATION from the trend of SPEC CPU integer
 /// results per GHz of one core (spec.org): K8/NetBurst 1.6, Core 2 / K10 1.3, Nehalem 1.15,
 /// Haswell/Broadwell 0.9, Skylake and Zen 1-2 0.85, Ice Lake / Zen 3 0.75, Sapphire Rapids /
-/// Zen 4 and later 0.7.
+/// Zen 4 and later 0.7. The year is the core's: a later part of an older core keeps its core's
+/// speed per clock (pruiz's Xeon X5687 of 2011 is a Westmere, Nehalem's 32 nm shrink of 2010).
 pub(crate) fn generation_factor(year: u32) -> f64 {
     match year {
         0..=2006 => 1.6,

@@ -1,5 +1,5 @@
 use super::*;
-use crate::hardware::LinkKind;
+use crate::hardware::{LinkKind, Simd};
 use crate::layout::VdevType;
 use crate::pool::VdevClass;
 use crate::system::{Attach, Upstream, ZfsRelease};
@@ -32,6 +32,23 @@ fn every_example_parses() {
     for (name, text) in all {
         let system = parse(&text, &name, Catalog::embedded()).unwrap_or_else(|e| panic!("{e}"));
         assert!(!system.disks.is_empty(), "{name}");
+    }
+}
+
+/// openzfs/zfs#7834's "2x Intel X5687 (8c) @3.60GHz": a Xeon 5600 part of 2011 whose core is
+/// the Westmere of 2010 (Nehalem's 32 nm shrink), so it carries its core's year and, with it,
+/// Nehalem's speed per clock; SSE4.2 without AVX.
+#[test]
+fn pruiz_xeon_x5687_carries_its_westmere_cores_year() {
+    for name in [
+        "pruiz-2018-zol-0.6.5-rs4k.toml",
+        "pruiz-2018-zol-master-rs16k.toml",
+    ] {
+        let s = example(name);
+        let cpu = &s.host.cpu;
+        assert_eq!(cpu.name, "Intel Xeon X5687", "{name}");
+        assert_eq!((cpu.cores, s.host.sockets, cpu.ghz), (4, 2, 3.6), "{name}");
+        assert_eq!((cpu.year, cpu.simd), (2010, Simd::Sse2), "{name}");
     }
 }
 
