@@ -21,6 +21,7 @@ mod arc_evict;
 mod baseline;
 mod boost;
 mod bottleneck;
+mod cached_copy;
 mod compress;
 mod constants;
 mod cpu;
