@@ -58,7 +58,7 @@ const fn cost(name: &'static str, about: &'static str, prior: f64) -> Param {
 }
 
 /// The fitted constants, in the order `Constants` reads them.
-pub const PARAMS: [Param; 21] = [
+pub const PARAMS: [Param; 20] = [
     // Per-command time a disk spends that a queue or a cache cannot hide (decode, setup,
     // completion). Prior 0.1 ms: seed 004's write-through requests take 6.1 ms + size / media
     // rate at 10000 rpm, of which one revolution is 6.0 ms.
@@ -245,17 +245,6 @@ pub const PARAMS: [Param; 21] = [
         "ARC: cycles of the eviction thread per byte evicted from a full ARC",
         0.25,
     ),
-    // Share of a copy from memory that the application's copy of a record its own thread has
-    // just filled costs (cached_copy.rs): the source in the core's L2 and L3. Prior 0.5, an
-    // approximation: the copy still writes the caller's buffer and walks the pages.
-    Param {
-        name: "cached_copy_share",
-        about: "CPU: cost of a copy out of a buffer the thread just filled, per copy from memory",
-        prior: 0.5,
-        min: 0.05,
-        max: 1.0,
-        log_scale: true,
-    },
 ];
 
 /// Values of the constants, in the order of [`PARAMS`].
@@ -364,9 +353,6 @@ impl Constants {
     }
     pub(crate) fn arc_evict_cycles_per_byte(&self) -> f64 {
         self.0[const { index("arc_evict_cycles_per_byte") }]
-    }
-    pub(crate) fn cached_copy_share(&self) -> f64 {
-        self.0[const { index("cached_copy_share") }]
     }
 }
 

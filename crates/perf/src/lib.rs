@@ -21,7 +21,6 @@ mod arc_evict;
 mod baseline;
 mod boost;
 mod bottleneck;
-mod cached_copy;
 mod compress;
 mod constants;
 mod cpu;

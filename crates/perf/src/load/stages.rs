@@ -10,7 +10,6 @@ use crate::abd;
 use crate::app::{self, Calls};
 use crate::arc;
 use crate::arc_evict;
-use crate::cached_copy;
 use crate::compress::psize;
 use crate::constants::Constants;
 use crate::cpu::{self, CpuWork, COPY_BYTE};
@@ -334,10 +333,7 @@ impl<'a> Stages<'a> {
         let requests = if seq { rs / w.block_size as f64 } else { 1.0 };
         let (user_read, user_write) = self.user_bytes(calls, seq);
         let (own_cycles, fill_kernel) = work.fill_cycles;
-        // The reader's copy of what its own thread has just filled comes from the caches.
-        let reused = cached_copy::reused_bytes(work.filled, user_read, seq);
-        let saved = cached_copy::saved_cycles(reused, self.constants.cached_copy_share());
-        let app_cycles = own_cycles + self.call_cycles(calls, requests) - saved;
+        let app_cycles = own_cycles + self.call_cycles(calls, requests);
         let device_bytes = work.device_bytes();
         let admitted = self.arc_admitted(&work, rec);
         let parts = work.pieces();
@@ -368,7 +364,8 @@ impl<'a> Stages<'a> {
             },
             user_read_bytes: user_read,
             user_write_bytes: user_write,
-            memory_bytes: device_bytes + 3.0 * (user_read + user_write) - reused
+            memory_bytes: device_bytes
+                + 3.0 * (user_read + user_write)
                 + 2.0 * work.filled
                 + rec.written * self.psize as f64,
             requests,
