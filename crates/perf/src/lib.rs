@@ -34,6 +34,7 @@ mod l2arc;
 mod leaf;
 mod link;
 mod load;
+mod lz4_decoder;
 mod memory;
 mod mva;
 mod nic;
