@@ -51,6 +51,7 @@ mod station;
 #[cfg(test)]
 mod testkit;
 mod txg;
+mod txg_close;
 mod vdev;
 mod zfetch;
 mod zil;

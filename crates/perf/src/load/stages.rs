@@ -21,6 +21,7 @@ use crate::lz4_decoder;
 use crate::redirty;
 use crate::release::Release;
 use crate::txg;
+use crate::txg_close::{self, Fill};
 use crate::vdev::{vdevs, Vdev};
 use crate::zil::{self, SyncWrites};
 use crate::zio::{fanout, Fanout, Op};
@@ -83,10 +84,11 @@ pub(super) struct Share<'v> {
 /// (indirect.rs). A txg holds the records of what the write throttle lets the application run
 /// ahead (dbuf_dirty counts each dirty record whole). Without a stated span (a zvol or file
 /// whose size fio takes from the device) the stream's share stands.
-fn metadata_per_data_byte(system: &System, w: &Workload, release: &Release, rs: u64) -> f64 {
+fn metadata_per_data_byte(system: &System, w: &Workload, at: (&Release, Fill), rs: u64) -> f64 {
+    let release = at.0;
     match w.total_bytes() {
         Some(span) if w.access.writes() && !w.access.is_sequential() => {
-            let per_txg = records_per_txg(system, release, rs);
+            let per_txg = records_per_txg(system, at, rs);
             let ibs = indirect::indirect_bytes(release.zfs.openzfs_line());
             indirect::random_metadata_per_data_byte(span as f64, rs, per_txg, ibs)
         }
@@ -94,16 +96,17 @@ fn metadata_per_data_byte(system: &System, w: &Workload, release: &Release, rs: 
     }
 }
 
-/// Records of `rs` bytes a txg holds dirty: what the write throttle lets the application run
-/// ahead (`Release::write_buffer_bytes`; dbuf_dirty counts each dirty record whole).
-fn records_per_txg(system: &System, release: &Release, rs: u64) -> f64 {
-    release.write_buffer_bytes(system.host.ram_bytes) / rs as f64
+/// Records of `rs` bytes a txg holds dirty when it closes (txg_close.rs: the sync threshold
+/// where the pool keeps up, what the write throttle lets the application run ahead where it
+/// does not; dbuf_dirty counts each dirty record whole).
+fn records_per_txg(system: &System, (release, fill): (&Release, Fill), rs: u64) -> f64 {
+    txg_close::txg_bytes(release, system.host.ram_bytes, fill) / rs as f64
 }
 
 /// Share of the job's random writes that dirty a record anew in their txg (redirty.rs), the
 /// txg holding what `records_per_txg` gives.
-fn anew_share(system: &System, w: &Workload, release: &Release, rs: u64) -> f64 {
-    let per_txg = records_per_txg(system, release, rs);
+fn anew_share(system: &System, w: &Workload, at: (&Release, Fill), rs: u64) -> f64 {
+    let per_txg = records_per_txg(system, at, rs);
     redirty::anew_share(w.total_bytes(), w.block_size, rs, per_txg)
 }
 
@@ -136,7 +139,7 @@ impl<'a> Stages<'a> {
         w: &'a Workload,
         release: &'a Release,
         constants: &'a Constants,
-        l2_fed: f64,
+        (l2_fed, fill): (f64, Fill),
     ) -> Result<Stages<'a>, PerfError> {
         let ds = system
             .pool
@@ -182,8 +185,8 @@ impl<'a> Stages<'a> {
                 w.access.is_sequential(),
             ),
             evicting: evicting(w, release, ds, capacity) && psize > 0,
-            meta: metadata_per_data_byte(system, w, release, recordsize),
-            anew: anew_share(system, w, release, recordsize),
+            meta: metadata_per_data_byte(system, w, (release, fill), recordsize),
+            anew: anew_share(system, w, (release, fill), recordsize),
             vdevs: data_vdevs,
             logs,
         })
