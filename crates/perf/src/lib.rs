@@ -18,6 +18,7 @@ mod abd;
 mod app;
 mod arc;
 mod arc_evict;
+mod arc_target;
 mod baseline;
 mod boost;
 mod bottleneck;

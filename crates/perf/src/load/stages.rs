@@ -10,6 +10,7 @@ use crate::abd;
 use crate::app::{self, Calls};
 use crate::arc;
 use crate::arc_evict;
+use crate::arc_target;
 use crate::compress::psize;
 use crate::constants::Constants;
 use crate::cpu::{self, CpuWork, COPY_BYTE};
@@ -180,7 +181,7 @@ impl<'a> Stages<'a> {
             compress_byte: compress_byte(algorithm, w.data, ds, release, (recordsize, psize)),
             fill: abd::fill_copies(release, recordsize, psize),
             new_buffers: abd::new_buffer_share(
-                release.arc_max_bytes(system.host.ram_bytes),
+                arc_target::target_bytes(release, system.host.ram_bytes, w.total_bytes()),
                 w.total_bytes(),
                 w.access.is_sequential(),
             ),
@@ -557,7 +558,7 @@ mod tests {
     fn a_partial_write_decodes_its_lz4_record_at_the_releases_decoder_rate() {
         let w = "fio-randwrite:bs=4K,size=4G,data=sparse-7";
         let taken = |zfs: &str| {
-            let arc = release(zfs).arc_max_bytes(64 << 30);
+            let arc = crate::arc_target::target_bytes(&release(zfs), 64 << 30, Some(4 << 30));
             let anew = crate::redirty::anew_share(Some(4 << 30), 4096, 128 << 10, 0.6 * 32768.0);
             abd::new_buffer_share(arc, Some(4 << 30), false) * anew * f64::from(128u32 << 10)
         };
@@ -637,19 +638,20 @@ mod tests {
 
     /// A 4 KiB write into a 128 KiB record the run wrote and its txg does not hold dirty reads
     /// the record first (dbuf_will_dirty -> dbuf_read): a 4 GiB file stays in the ARC, held encrypted, so each
-    /// write whose dbuf left the dbuf cache (a 32nd of the ARC) decrypts the whole record on
-    /// the writer's thread as arc_read's hit makes its buffer.
+    /// write whose dbuf left the dbuf cache (a 32nd of the ARC's target, grown to the 4 GiB the
+    /// file fills: arc_target.rs) decrypts the whole record on the writer's thread as
+    /// arc_read's hit makes its buffer.
     #[test]
     fn a_partial_write_decrypts_its_record_on_the_writers_thread() {
         let w = "fio-randwrite:bs=4K,size=4G";
         let (plain, _) = cpu_work("off", w);
         let (ccm, hit) = cpu_work("aes-256-ccm", w);
         assert_eq!(hit, 1.0);
-        let arc = release("2.2.9").arc_max_bytes(64 << 30);
+        let arc = crate::arc_target::target_bytes(&release("2.2.9"), 64 << 30, Some(4 << 30));
         let taken = abd::new_buffer_share(arc, Some(4 << 30), false);
         assert_eq!(
-            taken, 0.75,
-            "1 GiB of the 4 GiB file stays in the dbuf cache"
+            taken, 0.96875,
+            "128 MiB of the 4 GiB file stays in the dbuf cache"
         );
         // Only a write that dirties its record anew in the txg reads it (redirty.rs): 0.66423
         // of them, a txg holding 2.4 GiB of the file's 4 GiB.
