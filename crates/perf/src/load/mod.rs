@@ -20,6 +20,7 @@ use crate::constants::Constants;
 use crate::cpu::CpuWork;
 use crate::leaf::load::DiskLoad;
 use crate::release::Release;
+use crate::txg_close::Fill;
 use crate::vdev::VdevLoad;
 use crate::PerfError;
 use model::workload::{Target, Workload};
@@ -63,11 +64,22 @@ pub(crate) struct Loads {
 }
 
 /// The loads of `w` on `system`, the cache devices holding `l2_fed` of what they could
-/// (l2arc.rs `fed_share`).
+/// (l2arc.rs `fed_share`), each txg as full as the write throttle lets it be (the tests').
+#[cfg(test)]
 pub(crate) fn loads(
     system: &System,
     w: &Workload,
     (release, l2_fed): (&Release, f64),
+    constants: &Constants,
+) -> Result<Loads, PerfError> {
+    loads_at(system, w, (release, l2_fed, Fill::Throttled), constants)
+}
+
+/// `loads` with each txg closing as `fill` says (txg_close.rs).
+pub(crate) fn loads_at(
+    system: &System,
+    w: &Workload,
+    (release, l2_fed, fill): (&Release, f64, Fill),
     constants: &Constants,
 ) -> Result<Loads, PerfError> {
     if system.disks.is_empty() {
@@ -82,7 +94,7 @@ pub(crate) fn loads(
             constants,
         )),
         Target::Pool | Target::Zvol { .. } => {
-            Ok(Stages::new(system, w, release, constants, l2_fed)?.loads())
+            Ok(Stages::new(system, w, release, constants, (l2_fed, fill))?.loads())
         }
     }
 }

@@ -10,6 +10,7 @@ use crate::abd;
 use crate::app::{self, Calls};
 use crate::arc;
 use crate::arc_evict;
+use crate::arc_target;
 use crate::compress::psize;
 use crate::constants::Constants;
 use crate::cpu::{self, CpuWork, COPY_BYTE};
@@ -17,18 +18,20 @@ use crate::icp;
 use crate::indirect;
 use crate::l2arc;
 use crate::leaf::DiskTiming;
+use crate::lz4_decoder;
 use crate::random_device;
 use crate::redirty;
 use crate::release::Release;
 use crate::txg;
+use crate::txg_close::{self, Fill};
 use crate::vdev::{vdevs, Vdev};
 use crate::zil::{self, SyncWrites};
 use crate::zio::{fanout, Fanout, Op};
 use crate::zvol;
 use crate::PerfError;
-use model::dataset::PrimaryCache;
+use model::dataset::{Compression, PrimaryCache};
 use model::hardware::{DiskModel, Medium};
-use model::workload::{Access, Workload};
+use model::workload::{Access, Data, Workload};
 use model::{Dataset, System, VdevClass, VdevType};
 
 /// A workload on the pool, with what every stage decided about it.
@@ -83,10 +86,11 @@ pub(super) struct Share<'v> {
 /// (indirect.rs). A txg holds the records of what the write throttle lets the application run
 /// ahead (dbuf_dirty counts each dirty record whole). Without a stated span (a zvol or file
 /// whose size fio takes from the device) the stream's share stands.
-fn metadata_per_data_byte(system: &System, w: &Workload, release: &Release, rs: u64) -> f64 {
+fn metadata_per_data_byte(system: &System, w: &Workload, at: (&Release, Fill), rs: u64) -> f64 {
+    let release = at.0;
     match w.total_bytes() {
         Some(span) if w.access.writes() && !w.access.is_sequential() => {
-            let per_txg = records_per_txg(system, release, rs);
+            let per_txg = records_per_txg(system, at, rs);
             let ibs = indirect::indirect_bytes(release.zfs.openzfs_line());
             indirect::random_metadata_per_data_byte(span as f64, rs, per_txg, ibs)
         }
@@ -94,17 +98,33 @@ fn metadata_per_data_byte(system: &System, w: &Workload, release: &Release, rs: 
     }
 }
 
-/// Records of `rs` bytes a txg holds dirty: what the write throttle lets the application run
-/// ahead (`Release::write_buffer_bytes`; dbuf_dirty counts each dirty record whole).
-fn records_per_txg(system: &System, release: &Release, rs: u64) -> f64 {
-    release.write_buffer_bytes(system.host.ram_bytes) / rs as f64
+/// Records of `rs` bytes a txg holds dirty when it closes (txg_close.rs: the sync threshold
+/// where the pool keeps up, what the write throttle lets the application run ahead where it
+/// does not; dbuf_dirty counts each dirty record whole).
+fn records_per_txg(system: &System, (release, fill): (&Release, Fill), rs: u64) -> f64 {
+    txg_close::txg_bytes(release, system.host.ram_bytes, fill) / rs as f64
 }
 
 /// Share of the job's random writes that dirty a record anew in their txg (redirty.rs), the
 /// txg holding what `records_per_txg` gives.
-fn anew_share(system: &System, w: &Workload, release: &Release, rs: u64) -> f64 {
-    let per_txg = records_per_txg(system, release, rs);
+fn anew_share(system: &System, w: &Workload, at: (&Release, Fill), rs: u64) -> f64 {
+    let per_txg = records_per_txg(system, at, rs);
     redirty::anew_share(w.total_bytes(), w.block_size, rs, per_txg)
+}
+
+/// Cycles per byte to compress and to decompress a record of `sizes` (recordsize, psize):
+/// the algorithm's rates for the data, decompression at the release's lz4 decoder's
+/// (lz4_decoder.rs).
+fn compress_byte(
+    algorithm: Compression,
+    data: Data,
+    ds: &Dataset,
+    release: &Release,
+    (rs, psize): (u64, u64),
+) -> (f64, f64) {
+    let (compress, modern) = cpu::compress_byte(algorithm, data, ds.compression_ratio);
+    let decode = lz4_decoder::decode_byte(algorithm, release, rs, psize, modern);
+    (compress, decode)
 }
 
 /// Whether buffers a read brings in wait for the ARC's eviction thread: OpenZFS 2's thread,
@@ -121,7 +141,7 @@ impl<'a> Stages<'a> {
         w: &'a Workload,
         release: &'a Release,
         constants: &'a Constants,
-        l2_fed: f64,
+        (l2_fed, fill): (f64, Fill),
     ) -> Result<Stages<'a>, PerfError> {
         let ds = system
             .pool
@@ -160,16 +180,16 @@ impl<'a> Stages<'a> {
             sync: zil::sync_writes(w, ds, recordsize, release, !logs.is_empty()),
             checksum_byte: cpu::checksum_byte(ds.checksum, release, &system.host.cpu),
             cipher_byte: icp::cipher_byte(ds.encryption, release, &system.host.cpu),
-            compress_byte: cpu::compress_byte(algorithm, w.data, ds.compression_ratio),
+            compress_byte: compress_byte(algorithm, w.data, ds, release, (recordsize, psize)),
             fill: abd::fill_copies(release, recordsize, psize),
             new_buffers: abd::new_buffer_share(
-                release.arc_max_bytes(system.host.ram_bytes),
+                arc_target::target_bytes(release, system.host.ram_bytes, w.total_bytes()),
                 w.total_bytes(),
                 w.access.is_sequential(),
             ),
             evicting: evicting(w, release, ds, capacity) && psize > 0,
-            meta: metadata_per_data_byte(system, w, release, recordsize),
-            anew: anew_share(system, w, release, recordsize),
+            meta: metadata_per_data_byte(system, w, (release, fill), recordsize),
+            anew: anew_share(system, w, (release, fill), recordsize),
             vdevs: data_vdevs,
             logs,
         })
@@ -523,6 +543,42 @@ mod tests {
         (l.cpu, l.arc_hit)
     }
 
+    /// The writer's cycles per job on `zfs` for `workload`, the dataset lz4-compressed or not.
+    fn writer_cycles(zfs: &str, compression: &str, workload: &str) -> f64 {
+        let mut s = system("stripe-4", 4, 150.0, fast_link());
+        s.pool.datasets[0].compression = compression.parse().unwrap();
+        let w = Workload::parse(workload).unwrap();
+        let l = loads(&s, &w, (&release(zfs), 1.0), &Constants::priors()).unwrap();
+        l.cpu.app_cycles
+    }
+
+    /// A 4 KiB write into a 128 KiB lz4 record of which it wrote 7% (the rest holes) takes the
+    /// record from the ARC and decompresses it on the writer's thread: the 2013 lz4 decoder
+    /// of 2.1 at its README's 1.48 cycles a byte, 2.2's lz4 1.9.3 decoder at the content's
+    /// rate (zeros 0.5 a byte, random blocks copied out of a record lz4 gave up on: 0).
+    #[test]
+    fn a_partial_write_decodes_its_lz4_record_at_the_releases_decoder_rate() {
+        let w = "fio-randwrite:bs=4K,size=4G,data=sparse-7";
+        let taken = |zfs: &str| {
+            let arc = crate::arc_target::target_bytes(&release(zfs), 64 << 30, Some(4 << 30));
+            let anew = crate::redirty::anew_share(Some(4 << 30), 4096, 128 << 10, 0.6 * 32768.0);
+            abd::new_buffer_share(arc, Some(4 << 30), false) * anew * f64::from(128u32 << 10)
+        };
+        let old = writer_cycles("2.1", "lz4", w) - writer_cycles("2.1", "off", w);
+        let new = writer_cycles("2.2.9", "lz4", w) - writer_cycles("2.2.9", "off", w);
+        // Uncompressed, the record is copied out of its scatter list instead (0.5 a byte).
+        let expect_old = taken("2.1") * (2.7e9 / 1.82e9 - crate::cpu::COPY_BYTE);
+        let expect_new = taken("2.2.9") * (0.93 * 0.5 - crate::cpu::COPY_BYTE);
+        assert!(
+            (old - expect_old).abs() < 1e-6 * expect_old,
+            "{old} {expect_old}"
+        );
+        assert!(
+            (new - expect_new).abs() < 1e-6 * expect_new.abs(),
+            "{new} {expect_new}"
+        );
+    }
+
     /// An indirect synchronous write (logbias=throughput) puts its block in place with
     /// dmu_sync before the commit; the txg's write of that dbuf takes dmu_sync's block pointer
     /// and moves nothing. On a stripe of four, a 128 KiB write into 128 KiB records moves its
@@ -584,19 +640,20 @@ mod tests {
 
     /// A 4 KiB write into a 128 KiB record the run wrote and its txg does not hold dirty reads
     /// the record first (dbuf_will_dirty -> dbuf_read): a 4 GiB file stays in the ARC, held encrypted, so each
-    /// write whose dbuf left the dbuf cache (a 32nd of the ARC) decrypts the whole record on
-    /// the writer's thread as arc_read's hit makes its buffer.
+    /// write whose dbuf left the dbuf cache (a 32nd of the ARC's target, grown to the 4 GiB the
+    /// file fills: arc_target.rs) decrypts the whole record on the writer's thread as
+    /// arc_read's hit makes its buffer.
     #[test]
     fn a_partial_write_decrypts_its_record_on_the_writers_thread() {
         let w = "fio-randwrite:bs=4K,size=4G";
         let (plain, _) = cpu_work("off", w);
         let (ccm, hit) = cpu_work("aes-256-ccm", w);
         assert_eq!(hit, 1.0);
-        let arc = release("2.2.9").arc_max_bytes(64 << 30);
+        let arc = crate::arc_target::target_bytes(&release("2.2.9"), 64 << 30, Some(4 << 30));
         let taken = abd::new_buffer_share(arc, Some(4 << 30), false);
         assert_eq!(
-            taken, 0.75,
-            "1 GiB of the 4 GiB file stays in the dbuf cache"
+            taken, 0.96875,
+            "128 MiB of the 4 GiB file stays in the dbuf cache"
         );
         // Only a write that dirties its record anew in the txg reads it (redirty.rs): 0.66423
         // of them, a txg holding 2.4 GiB of the file's 4 GiB.

@@ -23,6 +23,7 @@ use crate::mva::{self, Centre};
 use crate::path::Machine;
 use crate::release::Release;
 use crate::station::Station;
+use crate::txg_close::{self, Fill};
 use crate::{
     arc_evict, boost, compress, cpu, l2arc, leaf, memory, nic, random_device, vdev, zil, PerfError,
 };
@@ -80,8 +81,22 @@ pub(crate) fn network(
         .map(|run| Ok(predict_with(system, run, constants)?.throughput_bytes_per_s))
         .collect::<Result<Vec<_>, PerfError>>()?;
     let l2_fed = l2arc::fed_share(&release, &rates);
-    let loads = load::loads(system, workload, (&release, l2_fed), constants)?;
-    let stations = stations(system, (workload, &release), &loads, constants)?;
+    // Each txg closes at the sync threshold while the writers bound the rate, at the
+    // throttle's level where the pool holds them back (txg_close.rs).
+    let at = |fill| -> Result<(Loads, Vec<Station>), PerfError> {
+        let loads = load::loads_at(system, workload, (&release, l2_fed, fill), constants)?;
+        let stations = stations(system, (workload, &release), &loads, constants)?;
+        Ok((loads, stations))
+    };
+    if !txg_close::matters(workload) {
+        let (loads, stations) = at(Fill::Throttled)?;
+        return Ok((release, loads, stations));
+    }
+    let (loads, stations) = at(Fill::KeptUp)?;
+    if txg_close::writers_bound(&stations) {
+        return Ok((release, loads, stations));
+    }
+    let (loads, stations) = at(Fill::Throttled)?;
     Ok((release, loads, stations))
 }
 
