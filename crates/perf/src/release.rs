@@ -221,16 +221,22 @@ impl Release {
         shared.max(ram.saturating_sub(self.arc_all_but) as f64)
     }
 
+    /// Bytes of dirty data the pool may hold on a host of `ram` bytes: zfs_dirty_data_max
+    /// (its share of memory, capped), or before it the txg's write limit.
+    pub(crate) fn dirty_data_max_bytes(&self, ram: u64) -> f64 {
+        match self.throttle {
+            Throttle::Dirty { share, max, .. } => (ram as f64 * share).min(max as f64),
+            Throttle::WriteLimit { share } => ram as f64 * share,
+        }
+    }
+
     /// Bytes of writes the application may run ahead of the disks before it is slowed to their
     /// pace, on a host of `ram` bytes.
     pub(crate) fn write_buffer_bytes(&self, ram: u64) -> f64 {
+        let dirty_max = self.dirty_data_max_bytes(ram);
         match self.throttle {
-            Throttle::Dirty {
-                share,
-                max,
-                delay_share,
-            } => (ram as f64 * share).min(max as f64) * delay_share,
-            Throttle::WriteLimit { share } => ram as f64 * share,
+            Throttle::Dirty { delay_share, .. } => dirty_max * delay_share,
+            Throttle::WriteLimit { .. } => dirty_max,
         }
     }
 }

@@ -35,9 +35,9 @@ const DIRTY_DATA_SYNC_SHARE: f64 = 0.20;
 pub(crate) fn txg_bytes(release: &Release, ram: u64, fill: Fill) -> f64 {
     let throttled = release.write_buffer_bytes(ram);
     match (fill, release.throttle) {
-        (Fill::KeptUp, Throttle::Dirty { share, max, .. }) => {
+        (Fill::KeptUp, Throttle::Dirty { .. }) => {
             let threshold = if release.zfs.openzfs_line() >= (0, 8) {
-                (ram as f64 * share).min(max as f64) * DIRTY_DATA_SYNC_SHARE
+                release.dirty_data_max_bytes(ram) * DIRTY_DATA_SYNC_SHARE
             } else {
                 DIRTY_DATA_SYNC_BYTES
             };

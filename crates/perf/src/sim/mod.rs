@@ -12,7 +12,6 @@ mod tests;
 mod throttle;
 
 use crate::constants::Constants;
-use crate::release::Throttle as ReleaseThrottle;
 use crate::PerfError;
 use engine::RunLength;
 use model::system::System;
@@ -79,11 +78,7 @@ pub fn latency_seeded(
     let workload = &*crate::random_device::as_written(workload, system);
     let (release, loads, stations) =
         crate::predict::network(system, workload, &Constants::fitted())?;
-    let ram = system.host.ram_bytes as f64;
-    let dirty_max = match release.throttle {
-        ReleaseThrottle::Dirty { share, max, .. } => (ram * share).min(max as f64),
-        ReleaseThrottle::WriteLimit { share } => ram * share,
-    };
+    let dirty_max = release.dirty_data_max_bytes(system.host.ram_bytes);
     let built = pool::build(system, workload, &release, &loads, stations, dirty_max);
     if built.network.stages.is_empty() || !built.mva_jobs_per_s.is_finite() {
         return Err(PerfError::Workload(
