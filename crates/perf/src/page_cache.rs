@@ -8,7 +8,7 @@
 
 use crate::cpu::{self, COPY_BYTE, SYSCALL};
 use model::release::Platform;
-use model::workload::{Access, CacheState, Workload};
+use model::workload::{Access, CacheState, Tool, Workload};
 use model::System;
 
 /// Whether a read of `w`'s device node goes through the page cache: Linux's (zfs-fuse's
@@ -94,7 +94,7 @@ fn holds(system: &System, w: &Workload) -> bool {
 fn read_call_cycles(w: &Workload, hit: bool) -> f64 {
     let bs = w.block_size as f64;
     let pages = (bs / PAGE).ceil();
-    let calls = if w.kind.starts_with("dd ") { 2.0 } else { 1.0 };
+    let calls = if w.tool == Tool::Dd { 2.0 } else { 1.0 };
     let miss = if hit { 0.0 } else { pages * miss_page_cycles() };
     calls * SYSCALL + bs * COPY_BYTE + miss
 }

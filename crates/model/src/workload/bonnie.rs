@@ -17,7 +17,7 @@
 
 use super::args::{count, size_in, unsupported, words};
 use super::presets::{BONNIE_CHUNK, BONNIE_SEEK_WRITE_PCT};
-use super::{Access, CacheState, Data, Durability, Engine, Target, Workload, WorkloadError};
+use super::{Access, CacheState, Data, Durability, Engine, Target, Tool, Workload, WorkloadError};
 use crate::units::MIB;
 
 /// bonnie++'s DefaultSeekProcCount (bonnie.h).
@@ -42,6 +42,7 @@ pub(super) fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
     let file = o.file()?;
     let phase = |name: &str, access, block_size, data_bytes| Workload {
         kind: format!("bonnie++ {name}"),
+        tool: Tool::Bonnie,
         access,
         target: Target::Pool,
         block_size,

@@ -8,7 +8,7 @@
 //! `/dev/zdN`) a zvol of the pool; `seek`/`skip` place it.
 
 use super::args::{size_in, unsupported, words};
-use super::{Access, CacheState, Data, Durability, Engine, Target, Workload, WorkloadError};
+use super::{Access, CacheState, Data, Durability, Engine, Target, Tool, Workload, WorkloadError};
 use crate::input::clip;
 
 /// dd's block size when none is given (coreutils: "bs=BYTES ... (default: 512)").
@@ -180,6 +180,7 @@ pub(super) fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
                 _ => "read",
             }
         ),
+        tool: Tool::Dd,
         access,
         target,
         block_size: ops.bs,

@@ -10,7 +10,7 @@
 
 use super::args::{count, size_in, unsupported, words};
 use super::params::engine;
-use super::{Access, CacheState, Data, Durability, Engine, Target, Workload, WorkloadError};
+use super::{Access, CacheState, Data, Durability, Engine, Target, Tool, Workload, WorkloadError};
 use crate::input::clip;
 
 /// Options that change nothing the model sees.
@@ -122,6 +122,7 @@ pub(super) fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
     let mut job = Job {
         w: Workload {
             kind: String::new(),
+            tool: Tool::Fio,
             access: Access::SeqRead,
             target: Target::Pool,
             block_size: 4096,

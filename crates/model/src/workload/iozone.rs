@@ -9,7 +9,7 @@
 //! `-i` names them; the others, and `-A`, are refused).
 
 use super::args::{count, size_in, unsupported, words};
-use super::{Access, CacheState, Data, Durability, Engine, Target, Workload, WorkloadError};
+use super::{Access, CacheState, Data, Durability, Engine, Target, Tool, Workload, WorkloadError};
 use crate::input::clip;
 use crate::units::KIB;
 
@@ -52,6 +52,7 @@ pub(super) fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
     }
     let base = Workload {
         kind: String::new(),
+        tool: Tool::Iozone,
         access: Access::SeqWrite,
         target: Target::Pool,
         block_size: o.record,

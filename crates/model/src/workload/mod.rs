@@ -192,11 +192,29 @@ pub enum CacheState {
     Cold,
 }
 
+/// The program whose command line a workload was read from: what it does beside the timed
+/// requests (dd writes each block it reads to its output).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    /// A preset (`fio-randread:bs=4K`): only the requests themselves.
+    Preset,
+    /// `fio`.
+    Fio,
+    /// `dd`: one read and one write call per block.
+    Dd,
+    /// `bonnie++`.
+    Bonnie,
+    /// `iozone`.
+    Iozone,
+}
+
 /// One workload.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Workload {
     /// What it is called in reports: the preset as written, or the tool and phase.
     pub kind: String,
+    /// The program that runs it.
+    pub tool: Tool,
     /// The pattern of requests.
     pub access: Access,
     /// A file, a zvol or a raw disk.

@@ -211,6 +211,7 @@ impl Workload {
         };
         Ok(Workload {
             kind: kind.to_string(),
+            tool: super::Tool::Preset,
             access: p.access,
             target: p.target,
             block_size: p.block_size,
