@@ -64,9 +64,15 @@ mod tests {
             inside.sources["seq_outer_mb_s"],
             "at most the enclosure's stated 200 MB/s: a magazine"
         );
-        assert_eq!(inside.sources.get("seq_inner_mb_s"), hc530.sources.get("seq_inner_mb_s"));
+        assert_eq!(
+            inside.sources.get("seq_inner_mb_s"),
+            hc530.sources.get("seq_inner_mb_s")
+        );
         // Seeks, rotation and queue stay the stand-in's.
-        assert_eq!((inside.rpm, inside.queue_depth), (hc530.rpm, hc530.queue_depth));
+        assert_eq!(
+            (inside.rpm, inside.queue_depth),
+            (hc530.rpm, hc530.queue_depth)
+        );
     }
 
     #[test]
@@ -76,8 +82,14 @@ mod tests {
             .unwrap()
             .clone();
         m.zones = vec![
-            ZoneRate { offset_bytes: 0, mb_s: 260.0 },
-            ZoneRate { offset_bytes: 1 << 40, mb_s: 150.0 },
+            ZoneRate {
+                offset_bytes: 0,
+                mb_s: 260.0,
+            },
+            ZoneRate {
+                offset_bytes: 1 << 40,
+                mb_s: 150.0,
+            },
         ];
         m.seq_write_mb_s = Some(250.0);
         let inside = bounded(m, 200.0, "s");
