@@ -177,6 +177,9 @@ fn controller_line(c: &ControllerModel) -> String {
     if let Some(limit) = c.chip_limit_mb_s {
         figures.push(format!("{limit} MB/s per chip"));
     }
+    if let Some(rate) = c.enclosure_mb_s {
+        figures.push(format!("enclosure rated {rate} MB/s"));
+    }
     let queueing = if c.command_queueing {
         "queues commands"
     } else {

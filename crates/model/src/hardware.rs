@@ -254,6 +254,12 @@ pub struct ControllerModel {
     pub port_limit_mb_s: Option<f64>,
     /// Ceiling of the whole chip, MB/s, when below its host link.
     pub chip_limit_mb_s: Option<f64>,
+    /// An external drive's rate as its maker states it for the product, enclosure and disk
+    /// together ("up to N MB/s" over every size sold), MB/s: the disk behind this bridge
+    /// reaches no more at its outer tracks, whatever catalog disk stands in for it
+    /// (`crate::enclosure`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enclosure_mb_s: Option<f64>,
     /// Whether its driver queues commands to the disks (NCQ/TCQ).
     pub command_queueing: bool,
     /// The host interface the card itself has (a PCI-X card may sit in a PCI slot: the slot

@@ -24,6 +24,7 @@ pub use system::System;
 pub mod workload;
 pub use workload::{Access, Target, Workload, WorkloadError};
 pub mod catalog;
+mod enclosure;
 mod file_error;
 pub mod system_file;
 pub use catalog::Catalog;

@@ -53,6 +53,7 @@ pub(crate) fn system(layout: &str, n: usize, outer: f64, link: LinkKind) -> Syst
                 port_gbps: 6.0,
                 port_limit_mb_s: None,
                 chip_limit_mb_s: None,
+                enclosure_mb_s: None,
                 kind: Default::default(),
                 uplink_lanes: None,
                 command_queueing: true,

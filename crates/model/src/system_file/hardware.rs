@@ -508,7 +508,30 @@ pub(super) fn disks(
     }
     place_implied(src, &mut out, &unplaced, links, controllers, catalog)?;
     check_ports(src, &out, controllers)?;
+    bound_by_enclosures(&mut out, controllers);
     Ok(out)
+}
+
+/// Each disk behind an external enclosure's bridge, bounded by the rate its maker states for
+/// the product (`crate::enclosure`).
+fn bound_by_enclosures(out: &mut [Placed], controllers: &[Controller]) {
+    for placed in out {
+        let Attach::Controller(id) = &placed.disk.attach else {
+            continue;
+        };
+        let Some(c) = controllers.iter().find(|c| &c.id == id) else {
+            continue;
+        };
+        let Some(mb_s) = c.model.enclosure_mb_s else {
+            continue;
+        };
+        let sources = &c.model.sources;
+        let source = sources
+            .get("enclosure_mb_s")
+            .or(sources.get("default"))
+            .map_or(c.model.name.as_str(), String::as_str);
+        placed.disk.model = crate::enclosure::bounded(placed.disk.model.clone(), mb_s, source);
+    }
 }
 
 /// A disk entry's model, from the catalog or an inline table, with what `measured` gives

@@ -774,3 +774,17 @@ fn the_clemtibs_nas_keeps_its_special_and_log_devices() {
     assert_eq!(s.pool.datasets[0].special_small_blocks, 64 << 10);
     assert_eq!(s.host.zfs, "openzfs-2.2".parse().unwrap());
 }
+
+/// Pajkastare's USB 3 G-DRIVE: the HC530 standing in for its unnamed disk (267 MB/s at the
+/// outer tracks, bare) is held to the range's stated 200 MB/s; its spindle stays the
+/// catalog's.
+#[test]
+fn a_g_drives_stand_in_disk_is_held_to_the_ranges_rate() {
+    let s = example("pajkastare-2024-usb3-hdd.toml");
+    let d = &s.disks[0];
+    assert_eq!(s.controllers[0].model.enclosure_mb_s, Some(200.0));
+    assert_eq!((d.model.seq_outer_mb_s, d.model.rpm), (200.0, Some(7200)));
+    assert!(d.model.sources["seq_outer_mb_s"].contains("bright-publishing.com"));
+    let bare = Catalog::embedded().disk("wd-ultrastar-hc530-14tb").unwrap();
+    assert_eq!(bare.seq_outer_mb_s, 267.0);
+}
