@@ -6,10 +6,12 @@
 //! leaving the dbuf cache) shrink the ARC but do not count as evicted: every byte the ARC
 //! admits passes the eviction thread once.
 //!
-//! Eviction runs on one thread in OpenZFS 2.0-2.3 (the arc_evict zthr, arc_evict_cb of 2.2.9)
-//! and from 2.4 on zfs_arc_evict_threads (arc_evict_thread_init of 2.4.4: one below 6 CPUs,
-//! else log2(CPUs) + CPUs/32). Releases before OpenZFS 2 are not modelled here (their
-//! arc_reclaim_thread is not in the vendored sources). So many readers of a pool faster than
+//! Eviction runs on one thread in OpenZFS 2.0-2.3.2 (the arc_evict zthr, arc_evict_cb of 2.2.9)
+//! and from 2.3.3 on zfs_arc_evict_threads (arc_evict_thread_init: one below 6 CPUs, else
+//! log2(CPUs) + CPUs/32), which 2.3.3 took from the 2.4 line ("ARC: parallel eviction",
+//! commit 8e9ffe1b4f, first in tag zfs-2.3.3; 2.3.2's arc.c has no such tunable). Releases
+//! before OpenZFS 2 are not modelled here (their arc_reclaim_thread is not in the vendored
+//! sources). So many readers of a pool faster than
 //! one core can evict share that core's rate (tn-bench's M50: 6.5 GiB/s from the disks at 10,
 //! 20 and 40 readers alike, zpool iostat showing each disk idle most of the time).
 
@@ -18,9 +20,16 @@ use crate::release::Release;
 use crate::station::{Kind, Station, ARC_EVICT as STATION};
 use model::system::Host;
 
+/// The first release that evicts on several threads: 2.3.3 (commit 8e9ffe1b4f).
+const PARALLEL_FROM: (u8, u8, u8) = (2, 3, 3);
+
 /// Threads that evict, on a host of `cpus` logical CPUs (max_ncpus), by release.
 pub(crate) fn threads(release: &Release, cpus: u32) -> u32 {
-    if !release.zfs.at_least(2, 4) || cpus < 6 {
+    let parallel = release
+        .zfs
+        .openzfs_version()
+        .is_some_and(|v| v >= PARALLEL_FROM);
+    if !parallel || cpus < 6 {
         return 1;
     }
     // highbit64(n) - 1 is floor(log2 n).
@@ -64,8 +73,12 @@ mod tests {
     use crate::testkit::release;
 
     #[test]
-    fn one_thread_before_2_4_then_log2_plus_a_32nd() {
+    fn one_thread_before_2_3_3_then_log2_plus_a_32nd() {
         assert_eq!(threads(&release("2.2"), 40), 1);
+        assert_eq!(threads(&release("2.3"), 40), 1);
+        assert_eq!(threads(&release("2.3.2"), 40), 1);
+        // 2.3.3 took parallel eviction from the 2.4 line.
+        assert_eq!(threads(&release("2.3.3"), 40), 6);
         assert_eq!(threads(&release("2.4"), 4), 1);
         // 2.4.4's arc_evict_thread_init: 40 CPUs give log2 5 + 40/32 1 = 6; 256 give 16.
         assert_eq!(threads(&release("2.4"), 40), 6);

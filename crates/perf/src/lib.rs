@@ -43,6 +43,7 @@ mod not_modelled;
 mod page_cache;
 mod path;
 mod predict;
+mod prefetch_fill;
 mod random_device;
 mod rebuild;
 mod redirty;

@@ -19,6 +19,7 @@ use crate::indirect;
 use crate::l2arc;
 use crate::leaf::DiskTiming;
 use crate::lz4_decoder;
+use crate::prefetch_fill;
 use crate::random_device;
 use crate::redirty;
 use crate::release::Release;
@@ -265,11 +266,30 @@ impl<'a> Stages<'a> {
         };
         let modified = if psize > 0.0 { rmw } else { 0.0 };
         let from_arc = taken * copy + written * cipher + modified * rs * self.compress_byte.1;
+        let discarded = self.discarded_fills(work, rec, seq);
         work.fill_cycles = if seq {
-            (from_disks + from_arc, 0.0)
+            (from_disks + from_arc, discarded)
         } else {
             (from_arc, from_disks)
         };
+    }
+
+    /// Reference cycles per job of the buffers a stream's prefetch reads fill in their
+    /// completions and throw away (prefetch_fill.rs): each record from the disks copied out of
+    /// its scatter list, decrypted and decompressed as the reader's own fill will do again.
+    fn discarded_fills(&self, work: &mut Work, rec: &Records, seq: bool) -> f64 {
+        if !seq || !prefetch_fill::discards(self.release) {
+            return 0.0;
+        }
+        let (rs, psize) = (self.recordsize as f64, self.psize as f64);
+        work.discarded = rec.read * rs * self.fill;
+        // A compressed record is decompressed into the buffer instead of copied.
+        let decompress = if self.fill > 0.0 {
+            0.0
+        } else {
+            rs * self.compress_byte.1
+        };
+        rec.read * (rs * self.fill * COPY_BYTE + psize * self.cipher_byte + decompress)
     }
 
     /// `v`'s part of a job: a stream's records or a random request's, and the zios and
@@ -388,7 +408,7 @@ impl<'a> Stages<'a> {
             user_write_bytes: user_write,
             memory_bytes: device_bytes
                 + 3.0 * (user_read + user_write)
-                + 2.0 * work.filled
+                + 2.0 * (work.filled + work.discarded)
                 + rec.written * self.psize as f64,
             requests,
             population: population.clamp(1, MAX_POPULATION),
@@ -527,20 +547,25 @@ fn classes(
 mod tests {
     use crate::abd;
     use crate::constants::Constants;
-    use crate::cpu::CpuWork;
+    use crate::cpu::{CpuWork, COPY_BYTE};
     use crate::icp;
-    use crate::load::loads;
+    use crate::load::{loads, Loads};
     use crate::testkit::{fast_link, release, system};
     use model::workload::Workload;
 
     /// The CPU work per job of `workload` on a stripe of four, its dataset encrypted with
     /// `encryption`, and the share of block reads the ARC served.
     fn cpu_work(encryption: &str, workload: &str) -> (CpuWork, f64) {
+        let l = loads_on("2.2.9", encryption, workload);
+        (l.cpu, l.arc_hit)
+    }
+
+    /// The loads per job of `workload` on `zfs` and a stripe of four, encrypted or not.
+    fn loads_on(zfs: &str, encryption: &str, workload: &str) -> Loads {
         let mut s = system("stripe-4", 4, 150.0, fast_link());
         s.pool.datasets[0].encryption = encryption.parse().unwrap();
         let w = Workload::parse(workload).unwrap();
-        let l = loads(&s, &w, (&release("2.2.9"), 1.0), &Constants::priors()).unwrap();
-        (l.cpu, l.arc_hit)
+        loads(&s, &w, (&release(zfs), 1.0), &Constants::priors()).unwrap()
     }
 
     /// The writer's cycles per job on `zfs` for `workload`, the dataset lz4-compressed or not.
@@ -630,12 +655,44 @@ mod tests {
             "{kernel}"
         );
 
+        // A stream's reader decrypts each record as its hit makes the buffer; on 2.3.1 nothing
+        // else does. On 2.2.9 the prefetch's completion also decrypts it into the buffer it
+        // throws away (prefetch_fill.rs).
         let stream = "fio-read:bs=1M,size=1T,cache=cold";
-        let (plain, _) = cpu_work("off", stream);
-        let (ccm, _) = cpu_work("aes-256-ccm", stream);
-        let reader = ccm.app_cycles - plain.app_cycles;
-        assert!((reader - cipher).abs() < 1e-6 * cipher, "{reader}");
-        assert!((ccm.cycles - plain.cycles - reader).abs() < 1e-6 * cipher);
+        for (zfs, fills) in [("2.3.1", 1.0), ("2.2.9", 2.0)] {
+            let plain = loads_on(zfs, "off", stream).cpu;
+            let ccm = loads_on(zfs, "aes-256-ccm", stream).cpu;
+            let reader = ccm.app_cycles - plain.app_cycles;
+            assert!((reader - cipher).abs() < 1e-6 * cipher, "{zfs}: {reader}");
+            let all = ccm.cycles - plain.cycles;
+            assert!((all - fills * cipher).abs() < 1e-6 * cipher, "{zfs}: {all}");
+        }
+    }
+
+    /// 2.1.0-2.3.0 copy each record a stream reads from the disks into a buffer the prefetch
+    /// throws away: two more bytes of memory traffic per byte (the scatter list read, the
+    /// buffer written) and one more copy on the completions, none on the reader's thread;
+    /// 2.3.1 does not (prefetch_fill.rs).
+    #[test]
+    fn a_prefetch_fills_a_buffer_it_throws_away_until_2_3_1() {
+        let stream = "fio-read:bs=1M,size=1T,cache=cold";
+        let (old, new) = (
+            loads_on("2.3", "off", stream),
+            loads_on("2.3.1", "off", stream),
+        );
+        // A stream's job is one record: the test system's 128 KiB.
+        let record = f64::from(128u32 << 10);
+        assert_eq!(old.memory_bytes - new.memory_bytes, 2.0 * record);
+        assert_eq!(old.cpu.app_cycles, new.cpu.app_cycles);
+        let copy = old.cpu.cycles - new.cpu.cycles;
+        assert!((copy - record * COPY_BYTE).abs() < 1e-6 * record, "{copy}");
+        // Random reads are not prefetched.
+        let random = "fio-randread:bs=128K,size=1T,qd=32";
+        let (old, new) = (
+            loads_on("2.3", "off", random),
+            loads_on("2.3.1", "off", random),
+        );
+        assert_eq!(old.memory_bytes, new.memory_bytes);
     }
 
     /// A 4 KiB write into a 128 KiB record the run wrote and its txg does not hold dirty reads

@@ -22,6 +22,8 @@ pub(super) struct Work {
     pub queued_bytes: f64,
     /// Bytes per job copied from the ARC's scatter lists into dbuf buffers (abd.rs).
     pub filled: f64,
+    /// Bytes per job copied into buffers a prefetch read throws away (prefetch_fill.rs).
+    pub discarded: f64,
     /// Reference cycles per job of the dbuf buffers' fill (copy, decryption, decompression),
     /// on the application's threads and on the reads' completions. One rule, whoever makes
     /// the buffer: an arc_read that hits fills it on its caller's thread, as a prefetched
@@ -43,6 +45,7 @@ impl Work {
             txg_cycles: 0.0,
             queued_bytes: 0.0,
             filled: 0.0,
+            discarded: 0.0,
             fill_cycles: (0.0, 0.0),
         }
     }
