@@ -114,7 +114,7 @@ fn mirror_runs(zfs: ZfsRelease, line: (u8, u8)) -> MirrorRuns {
     if by_load {
         MirrorRuns::ByLoad(2 * MIB)
     } else if by_time {
-        MirrorRuns::ByTime(MIRROR_SWITCH_S)
+        MirrorRuns::TimeSlices(MIRROR_SWITCH_S)
     } else {
         MirrorRuns::ByOffset(2 * MIB)
     }
@@ -280,7 +280,7 @@ mod tests {
     fn mirror_sides_by_release() {
         // vdev_mirror.c: offset >> 21 to ZoL 0.6.1, 10 ms slices in 0.6.2-0.6.5, load from 0.7.
         assert_eq!(of("zol-0.6.1").mirror_runs, MirrorRuns::ByOffset(2 << 20));
-        assert_eq!(of("zol-0.6.5").mirror_runs, MirrorRuns::ByTime(0.010));
+        assert_eq!(of("zol-0.6.5").mirror_runs, MirrorRuns::TimeSlices(0.010));
         assert_eq!(of("zol-0.7.13").mirror_runs, MirrorRuns::ByLoad(2 << 20));
         assert_eq!(of("freebsd-10.2").mirror_runs, MirrorRuns::ByLoad(2 << 20));
         assert_eq!(

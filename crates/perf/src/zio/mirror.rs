@@ -35,7 +35,7 @@ pub(crate) enum MirrorRuns {
     /// Runs of this many bytes where loads tie, and streams settle on their own side.
     ByLoad(u64),
     /// Runs of what the stream issues in this many seconds.
-    ByTime(f64),
+    TimeSlices(f64),
 }
 
 /// The share of a stream's bytes whose time each of `n` sides spends (1 = the whole stream,
@@ -45,7 +45,7 @@ pub(crate) fn passed_share(runs: MirrorRuns, n: u32, rate: f64, skip_s: f64, str
     let sides = f64::from(n.max(1));
     let run = match runs {
         MirrorRuns::ByOffset(bytes) | MirrorRuns::ByLoad(bytes) => bytes as f64,
-        MirrorRuns::ByTime(slice_s) => return time_slice_share(sides, skip_s / slice_s),
+        MirrorRuns::TimeSlices(slice_s) => return time_slice_share(sides, skip_s / slice_s),
     };
     let passed = (sides - 1.0).min(skip_s * rate / run);
     let alternating = (1.0 + passed) / sides;
@@ -101,7 +101,7 @@ mod tests {
     fn ten_ms_slices_of_zol_0_6_5() {
         // k = 4.667 / 10 = 0.4667: a side spends 1 / (2 - 0.4667) = 0.6522 of the stream, a
         // mirror-2 streams at 1.533 disks, whatever the disks' rate or the streams.
-        let slices = MirrorRuns::ByTime(0.010);
+        let slices = MirrorRuns::TimeSlices(0.010);
         let s = passed_share(slices, 2, 110e6, SKIP_S, 1);
         assert!((s - 0.652_17).abs() < 1e-4, "{s}");
         assert_eq!(s, passed_share(slices, 2, 250e6, SKIP_S, 4));
@@ -110,7 +110,7 @@ mod tests {
         assert!((s - 0.394_74).abs() < 1e-4, "{s}");
         // A skip longer than the others' slices: each side passes the whole stream.
         assert_eq!(
-            passed_share(MirrorRuns::ByTime(2e-3), 2, 110e6, SKIP_S, 1),
+            passed_share(MirrorRuns::TimeSlices(2e-3), 2, 110e6, SKIP_S, 1),
             1.0
         );
     }
