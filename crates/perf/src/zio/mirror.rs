@@ -56,8 +56,8 @@ pub(crate) fn passed_share(runs: MirrorRuns, n: u32, rate: f64, skip_s: f64, str
 }
 
 /// A side's share when runs are what the stream issues in a time slice: a disk-bound stream
-/// issues rate / share bytes a second, so a run is slice x rate / share and the other sides'
-/// runs cost skip x share / slice of a run each (k = skip / slice). The share s solves
+/// issues rate / share bytes a second, so a run is slice x rate / share, and the one skip over
+/// the other sides' runs costs skip x share / slice of a run (k = skip / slice). The share s solves
 /// s = (1 + k s) / n: 1 / (n - k), or the whole stream once a skip outlasts the other sides'
 /// slices (k >= n - 1).
 fn time_slice_share(sides: f64, k: f64) -> f64 {
