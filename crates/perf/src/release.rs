@@ -105,16 +105,24 @@ pub(crate) enum Throttle {
 
 /// How a mirror picks the side a read goes to. vdev_mirror.c: the least loaded side, a
 /// distant head costing zfs_vdev_mirror_rotating_seek_inc = 5 issued I/Os, ties by
-/// offset >> 21, in FreeBSD from 10.1 and in ZoL from 0.7; before, fixed 2 MiB runs by offset
-/// (zio/mirror.rs).
+/// offset >> 21, in FreeBSD from 10.1 and in ZoL from 0.7; in ZoL 0.6.2-0.6.5 the side with
+/// the fewest issued I/Os, ties by 10 ms time slices (zfs_vdev_mirror_switch_us, commit
+/// 556011d); before, fixed 2 MiB runs by offset (zio/mirror.rs).
 fn mirror_runs(zfs: ZfsRelease, line: (u8, u8)) -> MirrorRuns {
     let by_load = line >= (0, 7) || matches!(zfs, ZfsRelease::FreeBsd { major, .. } if major >= 10);
+    let by_time = matches!(zfs, ZfsRelease::OpenZfs { major: 0, minor: 6, patch } if patch >= 2);
     if by_load {
         MirrorRuns::ByLoad(2 * MIB)
+    } else if by_time {
+        MirrorRuns::TimeSlices(MIRROR_SWITCH_S)
     } else {
         MirrorRuns::ByOffset(2 * MIB)
     }
 }
+
+/// zfs_vdev_mirror_switch_us of ZoL 0.6.2-0.6.5 (vdev_mirror.c): 10 ms, the Linux
+/// elevator's plug time.
+const MIRROR_SWITCH_S: f64 = 10e-3;
 
 /// What holds writers back: the dirty-data throttle from 0.6, the write limit before.
 fn throttle(line: (u8, u8), tunables: &Tunables) -> Throttle {
@@ -266,6 +274,19 @@ mod tests {
         };
         let r = Release::of("freebsd-9.0".parse().unwrap(), &tuned);
         assert_eq!(r.arc_max_bytes(12 * GIB), (4 * GIB) as f64);
+    }
+
+    #[test]
+    fn mirror_sides_by_release() {
+        // vdev_mirror.c: offset >> 21 to ZoL 0.6.1, 10 ms slices in 0.6.2-0.6.5, load from 0.7.
+        assert_eq!(of("zol-0.6.1").mirror_runs, MirrorRuns::ByOffset(2 << 20));
+        assert_eq!(of("zol-0.6.5").mirror_runs, MirrorRuns::TimeSlices(0.010));
+        assert_eq!(of("zol-0.7.13").mirror_runs, MirrorRuns::ByLoad(2 << 20));
+        assert_eq!(of("freebsd-10.2").mirror_runs, MirrorRuns::ByLoad(2 << 20));
+        assert_eq!(
+            of("solaris-2008").mirror_runs,
+            MirrorRuns::ByOffset(2 << 20)
+        );
     }
 
     #[test]
