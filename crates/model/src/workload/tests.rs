@@ -401,7 +401,10 @@ fn a_device_node_starts_cold_unless_the_run_says_warm() {
 #[test]
 fn each_command_line_names_its_tool() {
     let tool = |spec: &str| Workload::parse(spec).unwrap().tool;
-    assert_eq!(tool("dd if=/dev/nvme0n1 of=/dev/null bs=4K count=10"), Tool::Dd);
+    assert_eq!(
+        tool("dd if=/dev/nvme0n1 of=/dev/null bs=4K count=10"),
+        Tool::Dd
+    );
     assert_eq!(tool("fio --rw=randread --bs=4k --size=1g"), Tool::Fio);
     assert_eq!(tool("iozone -i 0 -s 1g -r 128k @write"), Tool::Iozone);
     assert_eq!(tool("bonnie++ -s 16384 -f @read"), Tool::Bonnie);
