@@ -256,8 +256,8 @@ pub struct ControllerModel {
     pub chip_limit_mb_s: Option<f64>,
     /// An external drive's rate as its maker states it for the product, enclosure and disk
     /// together ("up to N MB/s" over every size sold), MB/s: the disk behind this bridge
-    /// reaches no more at its outer tracks, whatever catalog disk stands in for it
-    /// (`crate::enclosure`).
+    /// reaches no more at its outer tracks, whatever catalog disk stands in for it (the
+    /// system file bounds it so, in model/src/enclosure.rs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enclosure_mb_s: Option<f64>,
     /// Whether its driver queues commands to the disks (NCQ/TCQ).
