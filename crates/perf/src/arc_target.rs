@@ -31,7 +31,7 @@ mod tests {
     use super::*;
     use crate::testkit::release;
 
-    const GIB: u64 = 1 << 30;
+    use model::units::GIB;
 
     #[test]
     fn from_2_0_the_target_grows_from_a_32nd_of_memory_to_what_the_data_fills() {

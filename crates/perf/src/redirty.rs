@@ -38,7 +38,7 @@ pub(crate) fn anew_share(span: Option<u64>, block_size: u64, recordsize: u64, pe
 mod tests {
     use super::*;
 
-    const GIB: u64 = 1 << 30;
+    use model::units::GIB;
 
     #[test]
     fn whole_record_writes_and_unstated_spans_dirty_a_record_each() {

@@ -12,7 +12,7 @@ use model::{Workload, ZfsRelease};
 
 const KIB: u64 = 1 << 10;
 const MIB: u64 = 1 << 20;
-const GIB: u64 = 1 << 30;
+use model::units::GIB;
 
 /// The behaviour of one release, with the administrator's tunables applied.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -70,7 +70,7 @@ mod tests {
     use super::*;
     use crate::testkit::release;
 
-    const GIB: u64 = 1 << 30;
+    use model::units::GIB;
 
     #[test]
     fn a_pool_that_keeps_up_syncs_at_a_fifth_of_dirty_data_max() {
