@@ -21,10 +21,6 @@ pub(crate) fn metadata_per_data_byte(recordsize: u64) -> f64 {
     BLKPTR_BYTES * METADATA_COPIES / recordsize as f64
 }
 
-/// zfs_txg_timeout: a txg is synced at most 5 s after the last one began (txg.c,
-/// txg_sync_thread), however little dirty data it holds.
-const TXG_TIMEOUT_S: f64 = 5.0;
-
 /// Seconds a hard disk spends once per txg committing it instead of writing data
 /// (spa_sync -> vdev_config_sync, vdev_label.c of OpenZFS 2.2.9): a flush of every vdev the
 /// txg wrote (zio_flush), the uberblock written into all four of the leaf's labels, two in its
@@ -69,11 +65,14 @@ pub(crate) fn far_copies_s(t: &DiskTiming) -> f64 {
 }
 
 /// Share of a hard disk's txg time spent writing data, when it writes `leaf_bytes` of each
-/// txg at `rate` B/s and the commit takes `commit_s`: a txg holds what the write throttle lets
-/// the application run ahead (`Release::write_buffer_bytes`), or what the disk writes in
-/// zfs_txg_timeout when that comes first.
+/// txg at `rate` B/s and the commit takes `commit_s`: a txg of a writer faster than the pool
+/// holds what the write throttle lets the application run ahead
+/// (`Release::write_buffer_bytes`), however long the disks take to write it. zfs_txg_timeout
+/// (5 s) bounds only how long an idle sync thread waits: txg_sync_thread (txg.c of 2.2.9)
+/// starts the next sync at once when the last one took longer, and the writes that came in
+/// meanwhile (the dirty data dbuf_write_done gives back as each write lands) make that txg.
 pub(crate) fn data_share(leaf_bytes: f64, rate: f64, commit_s: f64) -> f64 {
-    let data_s = (leaf_bytes / rate).min(TXG_TIMEOUT_S);
+    let data_s = leaf_bytes / rate;
     data_s / (data_s + commit_s)
 }
 
@@ -145,7 +144,8 @@ mod tests {
         assert!((far_copies_s(&t) - far).abs() < 1e-12);
         assert!((far - 64.2e-3).abs() < 0.1e-3, "{far}");
         assert!(ditto_far((0, 7)) && !ditto_far((0, 8)));
-        // A txg that the throttle would let grow past 5 s of writes is synced at 5 s.
-        assert!((data_share(1e12, 80e6, 0.05) - 5.0 / 5.05).abs() < 1e-12);
+        // A txg the throttle lets grow past zfs_txg_timeout's 5 s of writes is synced whole:
+        // 2.4 GB (60% of a 4 GiB zfs_dirty_data_max) on one 80 MB/s disk, 30 s a txg.
+        assert!((data_share(2.4e9, 80e6, 0.05) - 30.0 / 30.05).abs() < 1e-12);
     }
 }
