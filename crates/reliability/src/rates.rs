@@ -16,13 +16,6 @@ use model::{System, Workload};
 const SCRUB_MIN_ACTIVE: f64 = 1.0;
 const USER_MAX_ACTIVE: f64 = 10.0;
 
-/// The share of the span a pool's data occupies that is free: holes left by frees among the
-/// data. A pool in service has rewritten and deleted data; the allocator prefers metaslabs
-/// with large free segments (metaslab.c metaslab_segment_weight), so holes in older metaslabs
-/// stay while untouched ones remain. Not measured: a round figure taken for every pool alike
-/// (docs/assumptions.md "Resilver time"); a pool written once in order has 0.
-pub(crate) const FREE_AMONG_DATA: f64 = 0.2;
-
 /// How many times longer a resilver onto a drive-managed SMR disk takes than onto a CMR disk
 /// of the same size: once its media cache fills, each of the resilver's scattered writes
 /// makes the drive rewrite a whole shingled band. ServeTheHome resilvered a 4 x 4 TB raidz1
@@ -54,12 +47,10 @@ pub fn rebuild_rates(
             "fill must be between 0 and 1, not {fill}"
         )));
     }
-    let path = perf::rebuild_path(system, (fill / (1.0 - FREE_AMONG_DATA)).min(1.0)).map_err(
-        |e| match e {
-            perf::PerfError::System(m) => Error::Invalid(m),
-            other => Error::Perf(other),
-        },
-    )?;
+    let path = perf::rebuild_path(system, model::pool::data_span(fill)).map_err(|e| match e {
+        perf::PerfError::System(m) => Error::Invalid(m),
+        other => Error::Perf(other),
+    })?;
     let pool_disks = &system.disks[..pool_leaves(system)];
     let scan = scan_shape(system, pool_disks, fill, &path);
     let user_busy = match user {
@@ -119,7 +110,7 @@ fn scan_shape(
     ScanShape {
         recordsize,
         sector: f64::from(1u32 << system.pool.ashift.min(16)),
-        free_among_data: FREE_AMONG_DATA,
+        free_among_data: model::pool::FREE_AMONG_DATA,
         window_blocks: scan_window_blocks(system.host.ram_bytes as f64, allocated_bytes),
         allocated_bytes,
         costs: path.per_block.clone(),
