@@ -112,6 +112,16 @@ pub const GROW_FILL: Range = Range {
     why: "an empty pool up to one nine-tenths full",
 };
 
+/// How full the pool is before a predicted workload runs (the workload's `fill=`), as a share:
+/// up to 95%, short of the slop space (1/32 of the pool) that stops writers.
+pub const POOL_FILL: Range = Range {
+    name: "fill=",
+    min: 0.0,
+    max: 0.95,
+    unit: "of the pool (0% to 95%, zpool list CAP)",
+    why: "an empty pool up to one nearly at its slop reservation",
+};
+
 /// The share of the time the user load of a rebuild runs (--busy), as a share.
 pub const BUSY: Range = Range {
     name: "--busy",
@@ -257,10 +267,11 @@ pub const OTHER: Range = Range {
 };
 
 /// Every range, in the order docs/ranges.md lists them.
-pub const RANGES: [Range; 19] = [
+pub const RANGES: [Range; 20] = [
     YEARS,
     FILL,
     GROW_FILL,
+    POOL_FILL,
     BUSY,
     WEIBULL_SHAPE,
     TRIALS,

@@ -57,6 +57,7 @@ pub(super) fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
         cache: CacheState::Warm,
         offset_bytes: 0,
         network: false,
+        pool_fill: 0.0,
     };
     let mut out = Vec::new();
     let byte_io = o.byte_io.min(file);

@@ -201,6 +201,7 @@ pub(super) fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
         },
         offset_bytes: ops.offset.saturating_mul(ops.bs),
         network: false,
+        pool_fill: 0.0,
     };
     w.check()?;
     Ok(vec![w])

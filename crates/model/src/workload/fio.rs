@@ -137,6 +137,7 @@ pub(super) fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
             cache: CacheState::Warm,
             offset_bytes: 0,
             network: false,
+            pool_fill: 0.0,
         },
         rw: None,
         read_pct: 50,

@@ -71,6 +71,7 @@ pub(super) fn phases(spec: &str) -> Result<Vec<Workload>, WorkloadError> {
         cache: CacheState::Warm,
         offset_bytes: 0,
         network: false,
+        pool_fill: 0.0,
     };
     base.check()?;
     let phase = |name: &str, access| Workload {

@@ -244,6 +244,11 @@ pub struct Workload {
     pub offset_bytes: u64,
     /// The application runs on clients across the network: the data crosses the host's NICs.
     pub network: bool,
+    /// Share of the pool's space allocated before the run (`zpool list` CAP, `fill=`): that
+    /// data holds the outer tracks of every hard disk, and what the run writes or lays out
+    /// lands past it (metaslab.c activates the emptiest metaslabs first, ties to the lowest
+    /// offset). 0 is an empty pool.
+    pub pool_fill: f64,
 }
 
 /// Why a workload could not be read.

@@ -7,7 +7,7 @@ use crate::units::{format_bytes, parse_size};
 /// The parameters a preset takes, for messages.
 pub(super) const KEYS: &str =
     "bs, threads, qd, size, rwmix, offset, wcache, net, engine, direct, sync, \
-fsync, end_fsync, data, cache, shared";
+fsync, end_fsync, data, cache, shared, fill";
 
 /// Most threads, queue depth or fsync interval a workload names.
 const MAX_COUNT: u32 = 65_536;
@@ -141,7 +141,8 @@ impl Workload {
         Ok(true)
     }
 
-    /// What the blocks hold and where they start: data pattern, cache state, one shared file.
+    /// What the blocks hold and where they start: data pattern, cache state, one shared file,
+    /// how full the pool already is.
     /// False when `name` is not one of them.
     fn set_contents(&mut self, name: &str, p: &Param) -> Result<bool, WorkloadError> {
         match name {
@@ -158,6 +159,12 @@ impl Workload {
                 }
             }
             "shared" => self.shared_file = p.switch()?,
+            "fill" => {
+                if let Target::RawDisk { .. } = self.target {
+                    return Err(p.bad("a raw disk holds no pool; offset= says where on it"));
+                }
+                self.pool_fill = pool_fill(p.value).map_err(|why| p.bad(&why))?
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -201,6 +208,29 @@ impl Param<'_> {
             _ => Err(self.bad("expected on or off")),
         }
     }
+}
+
+/// How full the pool is before the run, `fill=` as `80%` or `0.8`, within
+/// [`crate::range::POOL_FILL`].
+pub(super) fn pool_fill(value: &str) -> Result<f64, String> {
+    let range = crate::range::POOL_FILL;
+    let (number, divisor) = match value.trim().strip_suffix('%') {
+        Some(n) => (n, 100.0),
+        None => (value.trim(), 1.0),
+    };
+    number
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .map(|v| v / divisor)
+        .filter(|f| range.check(*f).is_ok())
+        .ok_or_else(|| {
+            format!(
+                "give a share of the pool from {}% to {}%, like 80% or 0.8",
+                range.min * 100.0,
+                range.max * 100.0
+            )
+        })
 }
 
 /// The engines, for messages.

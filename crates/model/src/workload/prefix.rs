@@ -1,10 +1,12 @@
 //! How a command line was run, written before it: `N x 'CMD'` or `copies=N CMD` for N copies
 //! started at once (TrueNAS's tn-bench runs one dd per thread this way), `cache=cold` or
 //! `cache=warm` for what the ARC held when the timing began (a fresh import or a dropped cache
-//! is cold; a run right after writing the same data is warm).
+//! is cold; a run right after writing the same data is warm), `fill=80%` for how full the pool
+//! was before the run.
 
 use super::args::{count, words};
-use super::{CacheState, Workload, WorkloadError};
+use super::params::pool_fill;
+use super::{CacheState, Target, Workload, WorkloadError};
 use crate::input::clip;
 
 /// What leads a command line, and the command.
@@ -12,6 +14,7 @@ use crate::input::clip;
 pub(super) struct Lead {
     pub copies: u32,
     pub cache: Option<CacheState>,
+    pub fill: Option<f64>,
     pub command: String,
 }
 
@@ -30,12 +33,14 @@ impl Lead {
             return Ok(Some(Lead {
                 copies,
                 cache: None,
+                fill: None,
                 command: w[2].clone(),
             }));
         }
         let mut lead = Lead {
             copies: 1,
             cache: None,
+            fill: None,
             command: String::new(),
         };
         let mut rest = spec.trim();
@@ -46,9 +51,14 @@ impl Lead {
             match key {
                 "copies" => lead.copies = count(value, "copies")?,
                 "cache" => lead.cache = Some(cache(value)?),
+                "fill" => {
+                    let share = pool_fill(value)
+                        .map_err(|why| WorkloadError(format!("fill={}: {why}", clip(value, 20))))?;
+                    lead.fill = Some(share)
+                }
                 _ => {
                     return Err(WorkloadError(format!(
-                        "'{}' before the command: expected copies=N or cache=cold|warm",
+                        "'{}' before the command: expected copies=N, cache=cold|warm or fill=N%",
                         clip(word, 30)
                     )))
                 }
@@ -61,7 +71,7 @@ impl Lead {
         }
         if rest.contains('=') && !rest.contains(' ') {
             return Err(WorkloadError(
-                "copies=N or cache=... leads a command: give the command after it".into(),
+                "copies=N, cache=... or fill=... leads a command: give the command after it".into(),
             ));
         }
         lead.command = rest.to_string();
@@ -84,6 +94,14 @@ impl Lead {
             }
             if let Some(cache) = self.cache {
                 w.cache = cache;
+            }
+            if let Some(fill) = self.fill {
+                if let Target::RawDisk { .. } = w.target {
+                    return Err(WorkloadError(
+                        "fill=: a raw disk holds no pool; offset= says where on it".into(),
+                    ));
+                }
+                w.pool_fill = fill;
             }
         }
         Ok(phases)
@@ -116,6 +134,25 @@ mod tests {
         let same = Workload::parse("copies=4 dd if=/dev/zero of=/tank/f bs=1M count=1000").unwrap();
         assert_eq!(same.threads, four.threads);
         assert_eq!(same.access, Access::SeqWrite);
+    }
+
+    #[test]
+    fn fill_says_how_full_the_pool_was_before_the_run() {
+        let cmd = "fio --rw=write --bs=1M --size=1G";
+        assert_eq!(Workload::parse(cmd).unwrap().pool_fill, 0.0);
+        let led = Workload::parse(&format!("fill=91% {cmd}")).unwrap();
+        assert!((led.pool_fill - 0.91).abs() < 1e-12);
+        let preset = Workload::parse("dd-write:fill=0.5").unwrap();
+        assert_eq!(preset.pool_fill, 0.5);
+        // Past 95% the slop reservation stops writers; a raw disk holds no pool.
+        let over = Workload::parse(&format!("fill=97% {cmd}")).unwrap_err().0;
+        assert!(over.contains("from 0% to 95%"), "{over}");
+        assert!(Workload::parse("dd-write:fill=-1%").is_err());
+        let raw = Workload::parse("raw-write:fill=50%").unwrap_err().0;
+        assert!(raw.contains("raw disk holds no pool"), "{raw}");
+        let raw =
+            Workload::parse("fill=50% dd if=/dev/zero of=/dev/sdb bs=1M count=10").unwrap_err();
+        assert!(raw.0.contains("raw disk holds no pool"), "{}", raw.0);
     }
 
     #[test]

@@ -226,6 +226,7 @@ impl Workload {
             cache: CacheState::Warm,
             offset_bytes: 0,
             network: false,
+            pool_fill: 0.0,
         })
     }
 
