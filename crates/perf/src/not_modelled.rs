@@ -39,6 +39,10 @@ pub enum NotModelled {
     ZvolPath,
     /// Clients across the network: the file-sharing protocol, only the bandwidth counted.
     SharingProtocol,
+    /// A pool partly full before the run (`fill=`): its data is placed on the outer tracks
+    /// and the run's past it, but how fragmented its free space is (the allocator's searches,
+    /// gang blocks, short free segments) is not seen.
+    PoolFill,
     /// A sequential mix (fio rw=rw): its two streams taken as apart, so the reads of records
     /// the writer has just written (which the ARC holds) are counted as the file's, and a
     /// raw hard disk's seeks between the two positions are left out.
@@ -84,6 +88,7 @@ pub(crate) fn not_modelled(system: &System, w: &Workload, findings: &Findings) -
         sata_behind_expander(system).then_some(NotModelled::StpThroughExpander),
         (matches!(w.target, Target::Zvol { .. }) || volume).then_some(NotModelled::ZvolPath),
         w.network.then_some(NotModelled::SharingProtocol),
+        (w.pool_fill > 0.0).then_some(NotModelled::PoolFill),
         matches!(w.access, Access::SeqMix { read_pct } if read_pct > 0 && read_pct < 100)
             .then_some(NotModelled::MixedStreams),
     ]

@@ -38,27 +38,6 @@ impl std::ops::Deref for WordedPrediction {
 /// capture").
 pub fn sentence(fact: &NotModelled) -> String {
     let text = match fact {
-        NotModelled::SpecialVdev => {
-            "the special vdev's metadata: blocks up to special_small_blocks go to it, but the \
-             metadata it would hold is counted on the normal vdevs"
-        }
-        NotModelled::DedupVdev => "the dedup vdev: the dedup table it would hold is not modelled",
-        NotModelled::L2arcWarmup => {
-            "the L2ARC's history beyond the run: random reads find what its feed took of the \
-             data set while the run wrote and read it (at most five l2arc_write_max a second: 40 MiB/s \
-             to OpenZFS 2.1, 160 MiB/s from 2.2), up to its size; a cache device added later, \
-             or data written before the run, is not modelled; `secondarycache` is taken as \
-             `all`"
-        }
-        NotModelled::ImpliedLinks => {
-            "the disks' controllers and links, which the system file does not name: the \
-             default system's stand in (a SAS 9300-8i on PCIe 3.0 x8 per 8 disks, PCIe 3.0 x4 \
-             for each NVMe disk)"
-        }
-        NotModelled::ImpliedOnboardSata => {
-            "the onboard SATA chip, which the system file does not name: an Intel C246 PCH's \
-             AHCI behind DMI 3.0 (PCIe 3.0 x4) stands in"
-        }
         NotModelled::CacheFlush { disk } => {
             return format!(
                 "how long {disk} takes to flush its cache: its maker states no power-loss \
@@ -66,34 +45,64 @@ pub fn sentence(fact: &NotModelled) -> String {
                  0.6-6 ms; with protection, none)"
             )
         }
-        NotModelled::ArcUnderReaders => {
-            "the ARC under several readers of a fast pool: their lock traffic, and its \
-             eviction thread taken at the clock the readers leave the CPU (a fitted cost per \
-             byte); each reader copies at its core's rate"
-        }
-        NotModelled::RandomDevice => {
-            "the kernel's random device on this platform: no measured rate, so generating the \
-             data costs the writer nothing here"
-        }
-        NotModelled::StpThroughExpander => {
-            "SATA tunnelling (STP) through the SAS expander: its per-command overhead"
-        }
-        NotModelled::ZvolPath => {
-            "the zvol's own per-call path (a bio through the zvol taskq): a file's per-call \
-             cost is taken"
-        }
-        NotModelled::SharingProtocol => {
-            "the file-sharing protocol (NFS, SMB, iSCSI): only the network's bandwidth is \
-             counted"
-        }
-        NotModelled::MixedStreams => {
-            "how close the mix's read and write streams run (fio keeps a position for each): \
-             reads of records just written, which the ARC holds, count as the file's, and a \
-             hard disk's seeks between the two are left out"
-        }
+        NotModelled::SpecialVdev => SPECIAL_VDEV,
+        NotModelled::DedupVdev => DEDUP_VDEV,
+        NotModelled::L2arcWarmup => L2ARC_WARMUP,
+        NotModelled::ImpliedLinks => IMPLIED_LINKS,
+        NotModelled::ImpliedOnboardSata => IMPLIED_ONBOARD_SATA,
+        NotModelled::ArcUnderReaders => ARC_UNDER_READERS,
+        NotModelled::RandomDevice => RANDOM_DEVICE,
+        NotModelled::StpThroughExpander => STP_THROUGH_EXPANDER,
+        NotModelled::ZvolPath => ZVOL_PATH,
+        NotModelled::SharingProtocol => SHARING_PROTOCOL,
+        NotModelled::PoolFill => POOL_FILL,
+        NotModelled::MixedStreams => MIXED_STREAMS,
     };
     text.to_string()
 }
+
+// The sentences, one per fact.
+const SPECIAL_VDEV: &str =
+    "the special vdev's metadata: blocks up to special_small_blocks go to it, but the \
+    metadata it would hold is counted on the normal vdevs";
+const DEDUP_VDEV: &str = "the dedup vdev: the dedup table it would hold is not modelled";
+const L2ARC_WARMUP: &str =
+    "the L2ARC's history beyond the run: random reads find what its feed took of the \
+    data set while the run wrote and read it (at most five l2arc_write_max a second: 40 MiB/s \
+    to OpenZFS 2.1, 160 MiB/s from 2.2), up to its size; a cache device added later, \
+    or data written before the run, is not modelled; `secondarycache` is taken as \
+    `all`";
+const IMPLIED_LINKS: &str =
+    "the disks' controllers and links, which the system file does not name: the \
+    default system's stand in (a SAS 9300-8i on PCIe 3.0 x8 per 8 disks, PCIe 3.0 x4 \
+    for each NVMe disk)";
+const IMPLIED_ONBOARD_SATA: &str =
+    "the onboard SATA chip, which the system file does not name: an Intel C246 PCH's \
+    AHCI behind DMI 3.0 (PCIe 3.0 x4) stands in";
+const ARC_UNDER_READERS: &str =
+    "the ARC under several readers of a fast pool: their lock traffic, and its \
+    eviction thread taken at the clock the readers leave the CPU (a fitted cost per \
+    byte); each reader copies at its core's rate";
+const RANDOM_DEVICE: &str =
+    "the kernel's random device on this platform: no measured rate, so generating the \
+    data costs the writer nothing here";
+const STP_THROUGH_EXPANDER: &str =
+    "SATA tunnelling (STP) through the SAS expander: its per-command overhead";
+const ZVOL_PATH: &str =
+    "the zvol's own per-call path (a bio through the zvol taskq): a file's per-call \
+    cost is taken";
+const SHARING_PROTOCOL: &str =
+    "the file-sharing protocol (NFS, SMB, iSCSI): only the network's bandwidth is \
+    counted";
+const POOL_FILL: &str =
+    "the state of a partly full pool's free space: its earlier data is taken as \
+    filling the outer tracks and the run's data as written past them; fragmentation \
+    (the allocator's searches, gang blocks, short free segments) and data freed and \
+    written again are not modelled";
+const MIXED_STREAMS: &str =
+    "how close the mix's read and write streams run (fio keeps a position for each): \
+    reads of records just written, which the ARC holds, count as the file's, and a \
+    hard disk's seeks between the two are left out";
 
 #[cfg(test)]
 mod tests {

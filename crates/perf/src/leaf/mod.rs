@@ -68,6 +68,10 @@ pub(crate) struct DiskTiming<'a> {
     seek_read_s: f64,
     seek_write_s: f64,
     track_s: f64,
+    /// Where the run's data begins, as a fraction of the capacity from the outer edge: past
+    /// what a partly full pool already holds (`starting_at`); 0 on an empty pool or a raw
+    /// disk.
+    origin: f64,
 }
 
 impl<'a> DiskTiming<'a> {
@@ -99,7 +103,17 @@ impl<'a> DiskTiming<'a> {
             track_s: model
                 .track_to_track_ms
                 .map_or(DEFAULT_TRACK_TO_TRACK_S, |ms| ms * 1e-3),
+            origin: 0.0,
         }
+    }
+
+    /// The same disk with the run's data beginning at `origin` (a fraction of the capacity
+    /// from the outer edge): `rate_at` and `mean_rate` count from there. Flash has no tracks.
+    pub(crate) fn starting_at(mut self, origin: f64) -> DiskTiming<'a> {
+        if self.is_rotating() {
+            self.origin = origin.clamp(0.0, 1.0);
+        }
+        self
     }
 
     /// Per-command time no queue or cache hides (a fitted constant): what a flush costs a
@@ -123,12 +137,14 @@ impl<'a> DiskTiming<'a> {
         self.rev_s
     }
 
-    /// Media rate (B/s) at a fraction `x` (0 = outer edge, 1 = inner) of the capacity. With
+    /// Media rate (B/s) at a fraction `x` (0 = outer edge, 1 = inner) of the capacity past
+    /// the origin (`starting_at`). With
     /// measured zones, straight lines between them; without, constant linear density: the rate
     /// goes with the radius r, and capacity below r with r^2, so
     /// rate(x) = outer * sqrt(1 - x (1 - k^2)) with k = inner / outer.
     pub(crate) fn rate_at(&self, x: f64, write: bool) -> f64 {
         let m = self.model;
+        let x = self.origin + x;
         // A benchmark's writes outlast a consumer drive's SLC cache: the rate past it, where
         // known, else the rated sequential write.
         if let (true, Some(w)) = (write, m.sustained_write_mb_s.or(m.seq_write_mb_s)) {
@@ -432,6 +448,25 @@ pub(crate) mod tests {
             DiskTiming::new(&hdd(100.0, 50.0, 7200), OVERHEAD).flush_s(),
             0.0
         );
+    }
+
+    /// A run past a pool's earlier data sees the rates of the tracks it lands on; flash has
+    /// no tracks.
+    #[test]
+    fn a_run_past_the_pools_data_counts_its_tracks_from_there() {
+        let m = hdd(200.0, 100.0, 7200);
+        let empty = DiskTiming::new(&m, OVERHEAD);
+        let half = DiskTiming::new(&m, OVERHEAD).starting_at(0.5);
+        assert_eq!(half.rate_at(0.0, true), empty.rate_at(0.5, true));
+        assert_eq!(
+            half.mean_rate(0.0, 0.2, false),
+            empty.mean_rate(0.5, 0.2, false)
+        );
+        // sqrt(1 - 0.5 (1 - 0.25)) of the outer rate: 158.1 MB/s.
+        assert!((half.rate_at(0.0, false) - 200e6 * 0.625f64.sqrt()).abs() < 1.0);
+        let f = flash(Medium::Nvme, 7300.0, 640_000.0);
+        let moved = DiskTiming::new(&f, OVERHEAD).starting_at(0.5);
+        assert_eq!(moved.rate_at(0.0, false), 7300e6);
     }
 
     /// Pajkastare's Kingston NVMe takes the default for a drive whose model is not stated:

@@ -622,6 +622,32 @@ fn what_the_model_cannot_see_is_named() {
     assert_eq!(notes, [L2arcWarmup, ImpliedOnboardSata, MixedStreams]);
     let notes = predict(&s, &mix(100)).unwrap().not_modelled;
     assert_eq!(notes, [L2arcWarmup, ImpliedOnboardSata]);
+    // A pool already full: its free space's fragmentation.
+    let full = Workload::parse("fio-write:fill=50%").unwrap();
+    let notes = predict(&s, &full).unwrap().not_modelled;
+    assert_eq!(notes, [L2arcWarmup, ImpliedOnboardSata, PoolFill]);
+}
+
+/// A pool 40% full spans half of each disk with its data and the holes among it; a stream
+/// written past that runs at the inner half's tracks: sqrt(1 - 0.5 (1 - 0.5^2)) = 0.79 of
+/// the outer rate where the disk (outer 200, inner 100 MB/s) limits it.
+#[test]
+fn a_stream_on_a_partly_full_pool_runs_at_the_tracks_past_its_data() {
+    let s = system("stripe-1", 1, 200.0, fast_link());
+    let rate = |spec: &str| {
+        let p = predict(&s, &Workload::parse(spec).unwrap()).unwrap();
+        assert_eq!(p.bottleneck.kind, Kind::Disk, "{}", p.bottleneck.resource);
+        p.throughput_bytes_per_s
+    };
+    let empty = rate("fio-write:size=4G");
+    let half = rate("fio-write:size=4G,fill=40%");
+    let tracks = |x: f64| (1.0 - x * 0.75f64).sqrt();
+    let want = tracks(0.5) / tracks(0.0);
+    assert!(
+        (half / empty / want - 1.0).abs() < 0.01,
+        "{} {want}",
+        half / empty
+    );
 }
 
 #[test]
