@@ -308,6 +308,28 @@ pub fn of_key(key: &str) -> Range {
     }
 }
 
+/// A share written `80%` or `0.8`, when it lies in `range`; the caller words the refusal
+/// with [`share_refusal`].
+pub fn share(text: &str, range: &Range) -> Option<f64> {
+    let (number, divisor) = match text.trim().strip_suffix('%') {
+        Some(n) => (n, 100.0),
+        None => (text.trim(), 1.0),
+    };
+    let value = number.trim().parse::<f64>().ok()? / divisor;
+    range.check(value).ok()
+}
+
+/// What a share outside `range` is refused with: "give a share of the pool from 1% to 100%,
+/// like 80% or 0.8" (the unit up to its bracket names what it is a share of).
+pub fn share_refusal(range: &Range) -> String {
+    let of = range.unit.split(" (").next().unwrap_or("");
+    format!(
+        "give a share {of} from {}% to {}%, like 80% or 0.8",
+        range.min * 100.0,
+        range.max * 100.0
+    )
+}
+
 /// A flag's value as a number in its range: `--years 1e-320` is refused in one sentence.
 pub fn flag(range: &Range, text: &str) -> Result<f64, String> {
     let value: f64 = text

@@ -93,27 +93,14 @@ pub fn parse_fill(text: &str) -> Result<f64, Error> {
 
 /// A share of the pool (`80%` or `0.8`) within `range`, named by its flag when refused.
 pub(crate) fn parse_share(text: &str, range: &model::range::Range) -> Result<f64, Error> {
-    let (number, divisor) = match text.trim().strip_suffix('%') {
-        Some(n) => (n, 100.0),
-        None => (text.trim(), 1.0),
-    };
-    number
-        .trim()
-        .parse::<f64>()
-        .ok()
-        .map(|v| v / divisor)
-        .filter(|f| range.check(*f).is_ok())
-        .ok_or_else(|| {
-            // The unit names what it is a share of: "of the pool (1% to 100%)".
-            let of = range.unit.split(" (").next().unwrap_or("");
-            Error(format!(
-                "{} '{}': give a share {of} from {}% to {}%, like 80% or 0.8",
-                range.name,
-                echo(text),
-                range.min * 100.0,
-                range.max * 100.0
-            ))
-        })
+    model::range::share(text, range).ok_or_else(|| {
+        Error(format!(
+            "{} '{}': {}",
+            range.name,
+            echo(text),
+            model::range::share_refusal(range)
+        ))
+    })
 }
 
 #[cfg(test)]

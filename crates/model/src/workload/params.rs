@@ -214,23 +214,7 @@ impl Param<'_> {
 /// [`crate::range::POOL_FILL`].
 pub(super) fn pool_fill(value: &str) -> Result<f64, String> {
     let range = crate::range::POOL_FILL;
-    let (number, divisor) = match value.trim().strip_suffix('%') {
-        Some(n) => (n, 100.0),
-        None => (value.trim(), 1.0),
-    };
-    number
-        .trim()
-        .parse::<f64>()
-        .ok()
-        .map(|v| v / divisor)
-        .filter(|f| range.check(*f).is_ok())
-        .ok_or_else(|| {
-            format!(
-                "give a share of the pool from {}% to {}%, like 80% or 0.8",
-                range.min * 100.0,
-                range.max * 100.0
-            )
-        })
+    crate::range::share(value, &range).ok_or_else(|| crate::range::share_refusal(&range))
 }
 
 /// The engines, for messages.

@@ -138,10 +138,9 @@ impl<'a> DiskTiming<'a> {
     }
 
     /// Media rate (B/s) at a fraction `x` (0 = outer edge, 1 = inner) of the capacity past
-    /// the origin (`starting_at`). With
-    /// measured zones, straight lines between them; without, constant linear density: the rate
-    /// goes with the radius r, and capacity below r with r^2, so
-    /// rate(x) = outer * sqrt(1 - x (1 - k^2)) with k = inner / outer.
+    /// the origin (`starting_at`). With measured zones, straight lines between them; without,
+    /// constant linear density: the rate goes with the radius r, and capacity below r with
+    /// r^2, so rate(x) = outer * sqrt(1 - x (1 - k^2)) with k = inner / outer.
     pub(crate) fn rate_at(&self, x: f64, write: bool) -> f64 {
         let m = self.model;
         let x = self.origin + x;
