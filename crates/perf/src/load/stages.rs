@@ -456,12 +456,11 @@ impl<'a> Stages<'a> {
     /// pool whose data with its holes spans every disk, range over the whole disk.
     pub(super) fn span(&self, v: &Vdev, fw: &Fanout) -> f64 {
         let cap = self.system.disks[v.leaves[0]].model.capacity_bytes as f64;
-        let spanned = model::pool::data_span(self.w.pool_fill);
-        if self.w.pool_fill > 0.0 && spanned >= 1.0 {
+        let Some(from) = free_from(self.w.pool_fill) else {
             // Its free space is the holes among its data, over the whole stroke.
             return 1.0;
-        }
-        let free = (1.0 - spanned).max(1e-6);
+        };
+        let free = (1.0 - from).max(1e-6);
         match self.w.total_bytes() {
             Some(d) => {
                 let records = d as f64 / self.recordsize as f64;
@@ -491,22 +490,21 @@ impl<'a> Stages<'a> {
         }
     }
 
-    /// A leaf's timing, the run's data where the pool's free space begins (`free_from`).
+    /// A leaf's timing, the run's data where the pool's free space begins (`free_from`), or
+    /// from the outer edge where that free space is holes all over the disk.
     pub(super) fn timing<'m>(&self, model: &'m DiskModel) -> DiskTiming<'m> {
         DiskTiming::new(model, self.constants.disk_command_overhead_s())
-            .starting_at(free_from(self.w.pool_fill))
+            .starting_at(free_from(self.w.pool_fill).unwrap_or(0.0))
     }
 }
 
 /// Where the free space of a pool `fill` full begins on each disk, as a fraction from the
 /// outer edge: past the span its data and the holes among it take (`model::pool::data_span`;
-/// the allocator prefers untouched metaslabs, their free segments the largest), or the outer
-/// edge once that span is the whole disk and the free space is the holes all over it.
-fn free_from(fill: f64) -> f64 {
-    match model::pool::data_span(fill) {
-        s if s < 1.0 => s,
-        _ => 0.0,
-    }
+/// the allocator prefers untouched metaslabs, their free segments the largest); `None` once
+/// that span is the whole disk and the free space is the holes all over it.
+fn free_from(fill: f64) -> Option<f64> {
+    let spanned = model::pool::data_span(fill);
+    (spanned < 1.0).then_some(spanned)
 }
 
 /// Raw bytes of the pool's cache devices.
