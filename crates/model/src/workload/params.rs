@@ -212,7 +212,7 @@ impl Param<'_> {
 
 /// How full the pool is before the run, `fill=` as `80%` or `0.8`, within
 /// [`crate::range::POOL_FILL`].
-pub(super) fn pool_fill(value: &str) -> Result<f64, String> {
+fn pool_fill(value: &str) -> Result<f64, String> {
     let range = crate::range::POOL_FILL;
     crate::range::share(value, &range).ok_or_else(|| crate::range::share_refusal(&range))
 }

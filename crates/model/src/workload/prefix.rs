@@ -5,8 +5,7 @@
 //! was before the run.
 
 use super::args::{count, words};
-use super::params::pool_fill;
-use super::{CacheState, Target, Workload, WorkloadError};
+use super::{CacheState, Workload, WorkloadError};
 use crate::input::clip;
 
 /// What leads a command line, and the command.
@@ -14,7 +13,8 @@ use crate::input::clip;
 pub(super) struct Lead {
     pub copies: u32,
     pub cache: Option<CacheState>,
-    pub fill: Option<f64>,
+    /// `fill=` as written: each phase takes it as its own parameter (`Workload::set`).
+    pub fill: Option<String>,
     pub command: String,
 }
 
@@ -51,11 +51,7 @@ impl Lead {
             match key {
                 "copies" => lead.copies = count(value, "copies")?,
                 "cache" => lead.cache = Some(cache(value)?),
-                "fill" => {
-                    let share = pool_fill(value)
-                        .map_err(|why| WorkloadError(format!("fill={}: {why}", clip(value, 20))))?;
-                    lead.fill = Some(share)
-                }
+                "fill" => lead.fill = Some(value.to_string()),
                 _ => {
                     return Err(WorkloadError(format!(
                         "'{}' before the command: expected copies=N, cache=cold|warm or fill=N%",
@@ -95,13 +91,8 @@ impl Lead {
             if let Some(cache) = self.cache {
                 w.cache = cache;
             }
-            if let Some(fill) = self.fill {
-                if let Target::RawDisk { .. } = w.target {
-                    return Err(WorkloadError(
-                        "fill=: a raw disk holds no pool; offset= says where on it".into(),
-                    ));
-                }
-                w.pool_fill = fill;
+            if let Some(fill) = &self.fill {
+                w.set("fill", fill)?;
             }
         }
         Ok(phases)
