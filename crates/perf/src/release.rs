@@ -8,11 +8,8 @@ use crate::zfetch::Prefetch;
 use crate::zio::mirror::MirrorRuns;
 use model::release::Platform;
 use model::system::Tunables;
+use model::units::{GIB, KIB, MIB};
 use model::{Workload, ZfsRelease};
-
-const KIB: u64 = 1 << 10;
-const MIB: u64 = 1 << 20;
-use model::units::GIB;
 
 /// The behaviour of one release, with the administrator's tunables applied.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -3,9 +3,8 @@
 //! async read class); the reader waits only on the record it asked for. A stream starts with
 //! nothing ahead: the round trips its reader waits before the distance is reached are its ramp.
 
+use model::units::MIB;
 use model::workload::Access;
-
-const MIB: u64 = 1 << 20;
 
 /// Bytes one DMU access reads at most: zfs_read hands the DMU a call's bytes in chunks of
 /// zfs_vnops_read_chunk_size (zfs_read_chunk_size before 2.1), 1 MiB (zfs_vnops.c).
